@@ -1,0 +1,78 @@
+//! The command line: flags are parsed and checked here, in one place; each
+//! subcommand is a small function over the library.
+
+mod play;
+mod validate;
+
+use crate::scenario::{self, Scenario, Source};
+use clap::{Parser, Subcommand};
+use std::path::Path;
+
+#[derive(Parser, Debug)]
+#[command(name = "empires", version, about = "Monte Carlo balance simulator for a hex-map campaign wargame")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Play one campaign and print its season-by-season log.
+    Play(play::PlayArgs),
+    /// Check a scenario file and print "ok" or every problem found.
+    Validate(validate::ValidateArgs),
+}
+
+/// An error for the user, with the exit code to return.
+#[derive(Debug)]
+pub struct CliError {
+    pub code: i32,
+    pub message: String,
+}
+
+impl CliError {
+    /// Bad input (scenario, flags, files): exit code 2.
+    pub fn input(message: impl Into<String>) -> Self {
+        CliError { code: 2, message: message.into() }
+    }
+}
+
+impl From<scenario::ScenarioError> for CliError {
+    fn from(e: scenario::ScenarioError) -> Self {
+        CliError::input(e.to_string())
+    }
+}
+
+/// Read and check a scenario file, or the embedded default.
+pub fn load_scenario(path: Option<&Path>) -> Result<Scenario, CliError> {
+    match path {
+        None => Ok(scenario::load_str(scenario::DEFAULT_TOML, &Source::embedded("default.toml"))?),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| CliError::input(format!("{}: cannot read the scenario: {e}", p.display())))?;
+            Ok(scenario::load_str(&text, &Source::file(p.display().to_string()))?)
+        }
+    }
+}
+
+/// Parse the arguments, run, and return the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    let r = match cli.command {
+        Command::Play(a) => play::run(a),
+        Command::Validate(a) => validate::run(a),
+    };
+    match r {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("{}", e.message);
+            e.code
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! `empires play`: one campaign, logged season by season.
+
+use super::{CliError, load_scenario};
+use crate::report::{Names, json, text};
+use crate::rules::Event;
+use crate::sim;
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Scenario TOML file (default: the embedded default scenario).
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Campaign index under the master seed (replays campaign I of a run).
+    #[arg(long, default_value_t = 0)]
+    pub campaign: u64,
+    /// Print the events as JSON lines instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: PlayArgs) -> Result<(), CliError> {
+    let sc = load_scenario(a.scenario.as_deref())?;
+    let mut events: Vec<Event> = Vec::new();
+    let fin = sim::play_campaign(&sc, a.seed, a.campaign, &mut events)
+        .map_err(|e| CliError::input(format!("cannot set up the campaign: {e}")))?;
+    let names = Names { sc: &sc, map: &fin.map };
+    let out = if a.json {
+        json::render(&names, &events)
+    } else {
+        let mut s = format!(
+            "empires play: scenario {:?}, seed {}, campaign {}\nplayers: {}\nmap ({} land hexes; capitals at {}):\n",
+            sc.name,
+            a.seed,
+            a.campaign,
+            sc.players.iter().map(|p| format!("{} ({})", p.name, p.strategy)).collect::<Vec<_>>().join(", "),
+            fin.map.land_count,
+            fin.map.placements.capitals.iter().map(|&h| names.hex(h)).collect::<Vec<_>>().join(", ")
+        );
+        for row in crate::map::drawn::render(&fin.map) {
+            s.push_str("  ");
+            s.push_str(&row);
+            s.push('\n');
+        }
+        s.push_str(&text::render(&names, &events));
+        s
+    };
+    let mut stdout = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = stdout.write_all(out.as_bytes());
+    Ok(())
+}

@@ -1,0 +1,18 @@
+//! `empires`: a Monte Carlo balance simulator for a hex-map campaign wargame.
+//!
+//! Layers, from the inside out (see ARCHITECTURE.md):
+//! - [`scenario`]: every number and table of the rules, as data;
+//! - [`map`]: the hex grid, drawn or generated;
+//! - [`rules`]: the pure, deterministic engine;
+//! - [`strategy`]: the players;
+//! - [`sim`]: seeds and campaign runs;
+//! - [`report`]: turning results into text, JSON and files;
+//! - [`cli`]: the command line.
+
+pub mod cli;
+pub mod map;
+pub mod report;
+pub mod rules;
+pub mod scenario;
+pub mod sim;
+pub mod strategy;

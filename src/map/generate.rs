@@ -1,0 +1,257 @@
+//! Map generation in the Mighty Empires way of laying tiles (G-23).
+//!
+//! 1. Mountains come first, as a cluster.
+//! 2. Every later tile touches at least two tiles already placed (one for the
+//!    second tile), which grows a compact, island-like landmass.
+//! 3. Rivers run from a mountain (or an existing river) downhill, away from the
+//!    mountains, and end at marsh, sea or the map edge.
+//! 4. Remaining land is marsh, forest or plains by the scenario's shares.
+//! 5. A ring of sea surrounds the land.
+//! 6. Capitals are spread out at least `min_capital_distance` apart (G-24).
+//!
+//! Pure and deterministic: the same spec and seed give the same map.
+
+use super::{DIRECTIONS, HexId, Map, Placements, Terrain, axial_distance};
+use crate::scenario::GenerateSpec;
+use rand::RngExt;
+use rand_pcg::Pcg64Mcg;
+use std::collections::{HashMap, HashSet};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerateError(pub String);
+
+impl std::fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Terrains a capital may stand on: those where a city may be built.
+pub type CapitalTerrain = super::TerrainSet;
+
+/// Generate a map for `players` capitals. Retries a few layouts when the
+/// capitals do not fit, then reports that the spec cannot hold them.
+pub fn generate(
+    spec: &GenerateSpec,
+    players: usize,
+    min_capital_distance: u32,
+    capital_terrain: CapitalTerrain,
+    seed: u64,
+) -> Result<Map, GenerateError> {
+    let mut rng = Pcg64Mcg::new(crate::sim::seed::mix2(seed, 0x6d61_7067_656e) as u128 | 1);
+    for _attempt in 0..16 {
+        if let Some(m) = try_generate(spec, players, min_capital_distance, capital_terrain, &mut rng) {
+            return Ok(m);
+        }
+    }
+    Err(GenerateError(format!(
+        "cannot place {players} capitals at least {min_capital_distance} hexes apart on {} land hexes",
+        spec.land
+    )))
+}
+
+fn neighbors(c: (i32, i32)) -> impl Iterator<Item = (i32, i32)> {
+    DIRECTIONS.iter().map(move |(dq, dr)| (c.0 + dq, c.1 + dr))
+}
+
+fn try_generate(
+    spec: &GenerateSpec,
+    players: usize,
+    min_dist: u32,
+    capital_terrain: CapitalTerrain,
+    rng: &mut Pcg64Mcg,
+) -> Option<Map> {
+    let land_target = spec.land.max(1) as usize;
+    let mut order: Vec<(i32, i32)> = Vec::with_capacity(land_target);
+    let mut placed: HashSet<(i32, i32)> = HashSet::with_capacity(land_target * 2);
+    let mut terrain: HashMap<(i32, i32), Terrain> = HashMap::with_capacity(land_target * 2);
+
+    // 1-2: lay tiles. Candidates are empty cells touching placed tiles; from the
+    // third tile on, only those touching at least two.
+    order.push((0, 0));
+    placed.insert((0, 0));
+    while order.len() < land_target {
+        let need = if order.len() < 2 { 1 } else { 2 };
+        let mut cands: Vec<(i32, i32)> = Vec::new();
+        for &c in &order {
+            for n in neighbors(c) {
+                if !placed.contains(&n) && neighbors(n).filter(|x| placed.contains(x)).count() >= need {
+                    cands.push(n);
+                }
+            }
+        }
+        cands.sort_unstable();
+        cands.dedup();
+        if cands.is_empty() {
+            return None;
+        }
+        let pick = cands[rng.random_range(0..cands.len())];
+        placed.insert(pick);
+        order.push(pick);
+    }
+    let mountains = (spec.mountains as usize).min(land_target);
+    for &c in order.iter().take(mountains) {
+        terrain.insert(c, Terrain::Mountain);
+    }
+
+    // 3: rivers. Walk from a hex next to a mountain (or a river) to the
+    // neighbour farthest from the mountains, until it reaches marsh or the coast.
+    let river_target = (spec.river_share * land_target as f64).round() as usize;
+    let mountain_cells: Vec<(i32, i32)> = order.iter().take(mountains).copied().collect();
+    let dist_to_mountain = |c: (i32, i32)| mountain_cells.iter().map(|&m| axial_distance(c, m)).min().unwrap_or(0);
+    let is_edge = |c: (i32, i32), placed: &HashSet<(i32, i32)>| neighbors(c).any(|n| !placed.contains(&n));
+    let mut rivers = 0usize;
+    let mut guard = 0;
+    while rivers < river_target && guard < 64 {
+        guard += 1;
+        let sources: Vec<(i32, i32)> = order
+            .iter()
+            .copied()
+            .filter(|&c| {
+                !terrain.contains_key(&c)
+                    && neighbors(c).any(|n| matches!(terrain.get(&n), Some(Terrain::Mountain | Terrain::River)))
+            })
+            .collect();
+        if sources.is_empty() {
+            break;
+        }
+        let mut cur = sources[rng.random_range(0..sources.len())];
+        loop {
+            terrain.insert(cur, Terrain::River);
+            rivers += 1;
+            if rivers >= river_target || is_edge(cur, &placed) {
+                break;
+            }
+            let d = dist_to_mountain(cur);
+            let mut next: Vec<(i32, i32)> = neighbors(cur)
+                .filter(|n| placed.contains(n) && !terrain.contains_key(n) && dist_to_mountain(*n) >= d)
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            next.sort_unstable();
+            cur = next[rng.random_range(0..next.len())];
+        }
+    }
+    // A river that stops inland ends in marsh, which the rule allows.
+    let marsh_target = (spec.marsh_share * land_target as f64).round() as usize;
+    let forest_target = (spec.forest_share * land_target as f64).round() as usize;
+    let mut rest: Vec<(i32, i32)> = order.iter().copied().filter(|c| !terrain.contains_key(c)).collect();
+    // Shuffle deterministically.
+    for i in (1..rest.len()).rev() {
+        let j = rng.random_range(0..=i);
+        rest.swap(i, j);
+    }
+    let mut it = rest.into_iter();
+    for c in it.by_ref().take(marsh_target) {
+        terrain.insert(c, Terrain::Marsh);
+    }
+    for c in it.by_ref().take(forest_target) {
+        terrain.insert(c, Terrain::Forest);
+    }
+    for c in it {
+        terrain.insert(c, Terrain::Plains);
+    }
+
+    // 5: sea ring.
+    let mut sea: Vec<(i32, i32)> = Vec::new();
+    let mut frontier: HashSet<(i32, i32)> = placed.clone();
+    for _ in 0..spec.sea_ring.max(1) {
+        let mut next = HashSet::new();
+        for &c in &frontier {
+            for n in neighbors(c) {
+                if !placed.contains(&n) && !next.contains(&n) && !sea.contains(&n) {
+                    next.insert(n);
+                }
+            }
+        }
+        let mut ring: Vec<_> = next.iter().copied().collect();
+        ring.sort_unstable();
+        sea.extend(ring);
+        frontier = next;
+    }
+
+    let mut hexes: Vec<((i32, i32), Terrain)> = order.iter().map(|&c| (c, terrain[&c])).collect();
+    hexes.sort_unstable_by_key(|h| (h.0.1, h.0.0));
+    let mut sea_hexes: Vec<((i32, i32), Terrain)> = sea.into_iter().map(|c| (c, Terrain::Sea)).collect();
+    sea_hexes.sort_unstable_by_key(|h| (h.0.1, h.0.0));
+    hexes.extend(sea_hexes);
+    let mut map = Map::from_hexes(hexes, Placements::default());
+
+    // 6: capitals, farthest-point spread; then neutral cities away from them.
+    let eligible: Vec<HexId> =
+        (0..map.len() as HexId).filter(|&h| capital_terrain.contains(map.terrain[h as usize])).collect();
+    if eligible.len() < players {
+        return None;
+    }
+    let mut caps: Vec<HexId> = vec![eligible[rng.random_range(0..eligible.len())]];
+    while caps.len() < players {
+        let best = eligible
+            .iter()
+            .copied()
+            .filter(|h| !caps.contains(h))
+            .map(|h| (caps.iter().map(|&c| map.distance(c, h)).min().unwrap_or(0), h))
+            .max_by_key(|&(d, h)| (d, std::cmp::Reverse(h)))?;
+        if best.0 < min_dist {
+            return None;
+        }
+        caps.push(best.1);
+    }
+    let mut neutral = Vec::new();
+    for _ in 0..spec.neutral_cities {
+        let best = eligible
+            .iter()
+            .copied()
+            .filter(|h| !caps.contains(h) && !neutral.contains(h))
+            .map(|h| (caps.iter().chain(&neutral).map(|&c| map.distance(c, h)).min().unwrap_or(0), h))
+            .max_by_key(|&(d, h)| (d, std::cmp::Reverse(h)))?;
+        if best.0 < 2 {
+            return None;
+        }
+        neutral.push(best.1);
+    }
+    map.placements.capitals = caps;
+    map.placements.neutral_cities = neutral;
+    Some(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::TerrainSet;
+
+    fn city_terrain() -> TerrainSet {
+        TerrainSet::of(&[Terrain::Plains, Terrain::Forest, Terrain::River])
+    }
+
+    #[test]
+    fn default_spec_makes_48_land_hexes_with_a_sea_ring() {
+        let spec = GenerateSpec::default();
+        for seed in 0..50 {
+            let m = generate(&spec, 4, 3, city_terrain(), seed).unwrap();
+            assert_eq!(m.land_count, 48);
+            let mountains = m.terrain.iter().filter(|&&t| t == Terrain::Mountain).count();
+            assert_eq!(mountains, 6);
+            // Every land hex has all six neighbours: the sea ring closes the map.
+            for h in 0..m.len() {
+                if m.terrain[h].is_land() {
+                    assert!(m.neighbors[h].iter().all(|&n| n != crate::map::NO_HEX));
+                }
+            }
+            let caps = &m.placements.capitals;
+            assert_eq!(caps.len(), 4);
+            for i in 0..caps.len() {
+                for j in i + 1..caps.len() {
+                    assert!(m.distance(caps[i], caps[j]) >= 3);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_map() {
+        let spec = GenerateSpec::default();
+        assert_eq!(generate(&spec, 4, 3, city_terrain(), 9).unwrap(), generate(&spec, 4, 3, city_terrain(), 9).unwrap());
+        assert_ne!(generate(&spec, 4, 3, city_terrain(), 9).unwrap(), generate(&spec, 4, 3, city_terrain(), 10).unwrap());
+    }
+}

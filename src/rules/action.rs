@@ -1,0 +1,176 @@
+//! Actions: every choice a player can make (G-30), as one small `Copy` enum.
+//!
+//! The engine lists the legal actions for the decision at hand (`legal.rs`),
+//! the player's strategy picks one by index, and the engine applies it. A
+//! campaign's history is the list of picked indices plus the dice faces, which
+//! is enough to replay it exactly.
+
+use crate::map::HexId;
+use crate::scenario::{BuildingKind, FormationChoice, SiegeChoice};
+
+/// What is recruited at a castle or city (G-13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Item {
+    Unit,
+    Ship,
+    Spy,
+    Engine,
+}
+
+impl Item {
+    pub const ALL: [Item; 4] = [Item::Unit, Item::Ship, Item::Spy, Item::Engine];
+    pub fn name(self) -> &'static str {
+        match self {
+            Item::Unit => "army unit",
+            Item::Ship => "ship",
+            Item::Spy => "spy",
+            Item::Engine => "siege engine",
+        }
+    }
+}
+
+/// A spy's hostile action (G-28).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpyKind {
+    /// The mine pays nothing at the next payday.
+    Sabotage,
+    /// -1 stability to a city.
+    Destabilize,
+    /// -1 PV to the castle or city.
+    DamageMain,
+    /// -1 PV to the port, tower or bridge.
+    DamageExtra,
+    /// Steal gold from the target's owner.
+    Steal,
+}
+
+impl SpyKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SpyKind::Sabotage => "sabotage mine",
+            SpyKind::Destabilize => "destabilize city",
+            SpyKind::DamageMain => "damage building",
+            SpyKind::DamageExtra => "damage building",
+            SpyKind::Steal => "steal gold",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// End this decision loop (recruiting, a turn, spending).
+    Done,
+    Recruit { hex: HexId, item: Item },
+    MoveArmy { army: u16, to: HexId },
+    /// W-02: attack the enemy army on an adjacent hex.
+    Attack { army: u16, target: u16 },
+    /// W-08: assault the city at `city`.
+    Siege { army: u16, city: u16 },
+    MoveShip { ship: u16, to: HexId },
+    /// W-12: every ready ship on `from` attacks the ships on `to`.
+    NavalAttack { from: HexId, to: HexId },
+    /// W-16: every ready ship on `from` attacks the coastal building on `target`.
+    Coastal { from: HexId, target: HexId },
+    /// W-17: the ship carries the army and lands it on `to`.
+    Transport { ship: u16, army: u16, to: HexId },
+    MoveSpy { spy: u16, to: HexId },
+    SpyAct { spy: u16, target: HexId, kind: SpyKind },
+    /// W-25.
+    SpyDuel { spy: u16, target: u16 },
+    /// Initiative bid (G-07), from 0 to the cap.
+    Bid(u8),
+    /// W-07.
+    Formation(FormationChoice),
+    /// W-11.
+    Outcome(SiegeChoice),
+    /// G-26: which ship takes the next point of damage.
+    TakeHit { ship: u16 },
+    /// E-06.
+    Capture(HexId),
+    /// E-07.
+    Conquer(HexId),
+    /// E-08, E-12, G-15.
+    Build { hex: HexId, kind: BuildingKind },
+    /// E-09.
+    Pillage,
+}
+
+/// The decision a player is asked to make; the options come with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Recruit,
+    /// The action phase: move, attack, sail, spy, or `Done`.
+    Act,
+    Bid { kind: CombatKind, attacking: bool },
+    Formation { army: u16 },
+    SiegeOutcome { city: u16 },
+    TakeHit { hex: HexId },
+    Spend,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CombatKind {
+    Army,
+    Siege,
+    Naval,
+    Coastal,
+    Spy,
+    SpyDuel,
+}
+
+impl CombatKind {
+    pub const ALL: [CombatKind; 6] =
+        [CombatKind::Army, CombatKind::Siege, CombatKind::Naval, CombatKind::Coastal, CombatKind::Spy, CombatKind::SpyDuel];
+    pub fn name(self) -> &'static str {
+        match self {
+            CombatKind::Army => "army",
+            CombatKind::Siege => "siege",
+            CombatKind::Naval => "naval",
+            CombatKind::Coastal => "coastal",
+            CombatKind::Spy => "spy",
+            CombatKind::SpyDuel => "spy_vs_spy",
+        }
+    }
+}
+
+/// Action kinds for coverage and restricted play.
+pub fn kind_name(a: &Action) -> &'static str {
+    match a {
+        Action::Done => "done",
+        Action::Recruit { item, .. } => match item {
+            Item::Unit => "recruit_unit",
+            Item::Ship => "recruit_ship",
+            Item::Spy => "recruit_spy",
+            Item::Engine => "recruit_engine",
+        },
+        Action::MoveArmy { .. } => "move_army",
+        Action::Attack { .. } => "attack",
+        Action::Siege { .. } => "siege",
+        Action::MoveShip { .. } => "move_ship",
+        Action::NavalAttack { .. } => "naval_attack",
+        Action::Coastal { .. } => "coastal_attack",
+        Action::Transport { .. } => "transport",
+        Action::MoveSpy { .. } => "move_spy",
+        Action::SpyAct { .. } => "spy_action",
+        Action::SpyDuel { .. } => "spy_duel",
+        Action::Bid(_) => "bid",
+        Action::Formation(_) => "formation",
+        Action::Outcome(o) => match o {
+            SiegeChoice::Conquer => "outcome_conquer",
+            SiegeChoice::Federate => "outcome_federate",
+            SiegeChoice::Pillage => "outcome_pillage",
+        },
+        Action::TakeHit { .. } => "take_hit",
+        Action::Capture(_) => "capture",
+        Action::Conquer(_) => "conquer",
+        Action::Build { kind, .. } => match kind {
+            BuildingKind::Castle => "castle",
+            BuildingKind::City => "city",
+            BuildingKind::Mine => "mine",
+            BuildingKind::Port => "port",
+            BuildingKind::Tower => "tower",
+            BuildingKind::Bridge => "bridge",
+        },
+        Action::Pillage => "pillage",
+    }
+}

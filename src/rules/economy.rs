@@ -1,0 +1,161 @@
+//! Payday (E-15, E-16) and recruiting (G-13): the two economic steps of the
+//! season (G-01 steps 1 and 2).
+
+use super::action::{Action, Decision, Item};
+use super::event::Event;
+use super::state::{Army, NONE, PlayerId, Ship, Spy, State};
+use super::{Dice, Engine, Log, Players};
+use crate::map::{HexId, Terrain};
+use crate::scenario::BuildingKind;
+
+impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+    /// E-15: every mine on a hex its owner holds pays its terrain's dice.
+    /// A mine sabotaged by a spy (G-28) pays nothing, once.
+    pub fn payday(&mut self, st: &mut State) {
+        let sc = self.sc();
+        let map = self.map();
+        for oi in 0..st.order.len() {
+            let p = st.order[oi];
+            for h in 0..st.hexes.len() {
+                let hs = st.hexes[h];
+                if hs.owner != p || hs.main != Some(BuildingKind::Mine) {
+                    continue;
+                }
+                let Some(expr) = *sc.economy.mine.get(map.terrain[h]) else { continue };
+                if hs.sabotaged {
+                    st.hexes[h].sabotaged = false;
+                    self.emit(|| Event::Payday { player: p, hex: h as HexId, faces: 0, gold: 0, sabotaged: true });
+                    continue;
+                }
+                let (faces, gold) = self.dice.roll_expr(&expr);
+                let pl = &mut st.players[p as usize];
+                pl.gold += gold;
+                pl.tally.gold_mines += gold;
+                self.emit(|| Event::Payday { player: p, hex: h as HexId, faces, gold, sabotaged: false });
+            }
+        }
+    }
+
+    /// Cost of a recruit (G-13).
+    pub fn recruit_cost(&self, item: Item) -> i64 {
+        let r = &self.sc().recruit;
+        (match item {
+            Item::Unit => r.unit,
+            Item::Ship => r.ship,
+            Item::Spy => r.spy,
+            Item::Engine => r.engine,
+        }) as i64
+    }
+
+    /// The sea hex where a ship recruited at `hex` is launched.
+    fn launch_hex(&self, st: &State, p: PlayerId, hex: HexId) -> Option<HexId> {
+        let map = self.map();
+        map.adjacent(hex).find(|&n| {
+            map.terrain[n as usize] == Terrain::Sea && {
+                let o = st.ship_owner_at(n);
+                o == p || o == super::NOBODY
+            }
+        })
+    }
+
+    /// G-13: one item per castle or city hex per season, ships only at a port.
+    pub fn recruit_options(&mut self, st: &State, p: PlayerId) {
+        let sc = self.sc();
+        self.buf.clear();
+        let gold = st.players[p as usize].gold;
+        for h in 0..st.hexes.len() {
+            let hs = &st.hexes[h];
+            if hs.owner != p || hs.recruited as u32 >= sc.recruit.per_hex {
+                continue;
+            }
+            if ![hs.main, hs.extra].into_iter().flatten().any(|b| sc.building(b).recruits) {
+                continue;
+            }
+            let hex = h as HexId;
+            let own_army = (hs.army != NONE && st.armies[hs.army as usize].owner == p).then_some(hs.army as usize);
+            for item in Item::ALL {
+                if gold < self.recruit_cost(item) {
+                    continue;
+                }
+                let ok = match item {
+                    Item::Unit => hs.army == NONE || own_army.is_some(),
+                    Item::Engine => own_army.is_some_and(|a| st.armies[a].engines < sc.siege.engine_cap),
+                    Item::Spy => true,
+                    Item::Ship => hs.extra == Some(BuildingKind::Port) && self.launch_hex(st, p, hex).is_some(),
+                };
+                if ok {
+                    self.buf.push(Action::Recruit { hex, item });
+                }
+            }
+        }
+    }
+
+    /// G-01 step 2: each player, in order, recruits until it says `Done`.
+    pub fn recruiting(&mut self, st: &mut State) {
+        for oi in 0..st.order.len() {
+            let p = st.order[oi];
+            loop {
+                self.recruit_options(st, p);
+                if self.buf.is_empty() {
+                    break;
+                }
+                self.buf.push(Action::Done);
+                match self.ask(st, p, Decision::Recruit) {
+                    Action::Recruit { hex, item } => self.recruit(st, p, hex, item),
+                    _ => break,
+                }
+            }
+        }
+    }
+
+    /// E-16 / G-13: gold becomes a unit, ship, spy or engine at the scenario's price.
+    pub fn recruit(&mut self, st: &mut State, p: PlayerId, hex: HexId, item: Item) {
+        let sc = self.sc();
+        let cost = self.recruit_cost(item);
+        let pl = &mut st.players[p as usize];
+        pl.gold -= cost;
+        pl.tally.gold_spent += cost;
+        st.hexes[hex as usize].recruited += 1;
+        match item {
+            Item::Unit => {
+                let a = st.hexes[hex as usize].army;
+                if a != NONE {
+                    st.armies[a as usize].units += 1;
+                } else {
+                    st.hexes[hex as usize].army = st.armies.len() as u16;
+                    st.armies.push(Army {
+                        owner: p,
+                        hex,
+                        units: 1,
+                        xp: 0,
+                        formation: None,
+                        engines: 0,
+                        mp: sc.movement.army,
+                        moved: false,
+                        attacked: false,
+                        xp_gained: false,
+                        alive: true,
+                    });
+                }
+            }
+            Item::Engine => {
+                let a = st.hexes[hex as usize].army as usize;
+                st.armies[a].engines += 1;
+            }
+            Item::Spy => st.spies.push(Spy { owner: p, hex, mp: sc.movement.spy, moved: false, acted: false, alive: true }),
+            Item::Ship => {
+                let sea = self.launch_hex(st, p, hex).unwrap_or(hex);
+                st.ships.push(Ship {
+                    owner: p,
+                    hex: sea,
+                    pv: sc.naval.ship_pv,
+                    mp: sc.movement.ship,
+                    moved: false,
+                    attacked: false,
+                    alive: true,
+                });
+            }
+        }
+        self.emit(|| Event::Recruit { player: p, hex, item, cost });
+    }
+}

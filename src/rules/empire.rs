@@ -1,0 +1,368 @@
+//! Empires: size and order (G-03, E-04), empire points earned (E-01..E-03,
+//! G-10, G-11) and spent (E-04..E-14), and the end of the campaign (G-02).
+
+use super::action::{Action, Decision};
+use super::event::{Event, SpendKind};
+use super::setup::place_city;
+use super::state::{NOBODY, NONE, PlayerId, State};
+use super::{Dice, Engine, Log, Players, Rules};
+use crate::map::HexId;
+use crate::scenario::{BattleResult, BuildingKind, TieBreak};
+
+/// What G-03 and G-02 rank players by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    /// Hexes held plus hexes with a castle (a city counts as one).
+    pub size: u32,
+    pub hexes: u32,
+    pub cities: u32,
+    /// Castles that are not cities.
+    pub castles: u32,
+}
+
+/// G-03: empire size of every player, in one pass over the map.
+pub fn sizes(r: Rules<'_>, st: &State) -> Vec<Size> {
+    let mut out = vec![Size::default(); st.players.len()];
+    for hs in &st.hexes {
+        if hs.owner == NOBODY {
+            continue;
+        }
+        let s = &mut out[hs.owner as usize];
+        s.hexes += 1;
+        s.size += 1;
+        let fortified = [hs.main, hs.extra].into_iter().flatten().any(|b| r.sc.building(b).fortified);
+        if fortified {
+            s.size += 1;
+        }
+        if let Some(m) = hs.main {
+            match m {
+                BuildingKind::City => s.cities += 1,
+                BuildingKind::Castle => s.castles += 1,
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// One line of the final standings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub player: PlayerId,
+    pub rank: u8,
+    pub size: Size,
+    /// Equal to another player on size and every tie-break but the die (G-02).
+    pub tie: bool,
+}
+
+impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+    /// Players ranked largest empire first (G-02, G-03), with the scenario's
+    /// tie-breaks. A tie-break die is rolled only for players still tied.
+    pub fn ranking(&mut self, st: &State, include_eliminated: bool) -> Vec<Standing> {
+        let sizes = sizes(self.rules, st);
+        let mut ps: Vec<PlayerId> =
+            (0..st.players.len() as u8).filter(|&p| include_eliminated || !st.players[p as usize].eliminated).collect();
+        let tb = &self.sc().campaign.tiebreak;
+        let key = |p: PlayerId| {
+            let s = sizes[p as usize];
+            let mut k = [s.size, 0, 0];
+            let mut i = 1;
+            for t in tb {
+                match t {
+                    TieBreak::Cities => {
+                        k[i] = s.cities;
+                        i += 1;
+                    }
+                    TieBreak::Castles => {
+                        k[i] = s.castles;
+                        i += 1;
+                    }
+                    TieBreak::Die => break,
+                }
+                if i == 3 {
+                    break;
+                }
+            }
+            k
+        };
+        ps.sort_by(|&a, &b| key(b).cmp(&key(a)).then(a.cmp(&b)));
+        let use_die = tb.contains(&TieBreak::Die);
+        let mut out: Vec<Standing> = Vec::with_capacity(ps.len());
+        let mut i = 0;
+        while i < ps.len() {
+            let mut j = i + 1;
+            while j < ps.len() && key(ps[j]) == key(ps[i]) {
+                j += 1;
+            }
+            let tied = j - i > 1;
+            if tied && use_die {
+                // Each tied player rolls once; equal rolls keep seat order.
+                let mut rolls: Vec<(i32, PlayerId)> = ps[i..j].iter().map(|&p| (self.die(), p)).collect();
+                rolls.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                for (k, (_, p)) in rolls.into_iter().enumerate() {
+                    ps[i + k] = p;
+                }
+            }
+            for &p in &ps[i..j] {
+                out.push(Standing { player: p, rank: out.len() as u8 + 1, size: sizes[p as usize], tie: tied });
+            }
+            i = j;
+        }
+        out
+    }
+
+    /// E-04 / G-03 / G-04: the order for this season, smallest empire first,
+    /// fixed for the whole season.
+    pub fn set_order(&mut self, st: &mut State) {
+        let ranking = self.ranking(st, false);
+        st.order.clear();
+        st.order.extend(ranking.iter().rev().map(|s| s.player));
+        if L::ENABLED {
+            for (pos, s) in ranking.iter().rev().enumerate() {
+                self.log.push(Event::Order { pos: pos as u8, player: s.player, size: s.size.size });
+            }
+        }
+    }
+
+    /// E-01 / E-02: record one battle's result for a player.
+    pub fn record_battle(&mut self, st: &mut State, p: PlayerId, result: BattleResult) {
+        if p == NOBODY {
+            return;
+        }
+        let sc = self.sc();
+        let malus = if sc.team_of(p as usize).is_some() { sc.ep.team_malus } else { 0 };
+        let ep = (sc.ep.results.get(result) - malus).max(0);
+        let pl = &mut st.players[p as usize];
+        pl.battle_ep += ep;
+        pl.battles += 1;
+        match result {
+            BattleResult::Defeat => pl.tally.battles_lost += 1,
+            BattleResult::Draw => pl.tally.battles_drawn += 1,
+            _ => pl.tally.battles_won += 1,
+        }
+    }
+
+    /// G-10: the winner's result by gap; destroying the enemy army is a
+    /// massacre when the scenario says so.
+    pub fn result_for_gap(&self, gap: i32, enemy_destroyed: bool) -> BattleResult {
+        let ep = &self.sc().ep;
+        if enemy_destroyed && ep.destroyed_is_massacre && gap > 0 {
+            return BattleResult::Massacre;
+        }
+        ep.result_by_gap.lookup(gap.abs()).result
+    }
+
+    /// G-01 step 5: E-01..E-03 and G-11.
+    pub fn earn_ep(&mut self, st: &mut State) {
+        let no_battle = self.sc().ep.no_battle;
+        for p in 0..st.players.len() {
+            let pl = &mut st.players[p];
+            if pl.eliminated {
+                pl.ep = 0;
+                continue;
+            }
+            // E-03: the average, rounded down (EP per battle are never negative).
+            let earned = if pl.battles > 0 { pl.battle_ep / pl.battles } else { no_battle };
+            pl.ep = earned;
+            pl.tally.ep_earned += earned as i64;
+            let (battles, sum) = (pl.battles, pl.battle_ep);
+            self.emit(|| Event::Ep { player: p as u8, battles, sum, earned });
+        }
+    }
+
+    /// EP cost of capturing (E-06, E-10) or conquering (E-07, E-10, E-11) a hex.
+    pub fn take_cost(&self, st: &State, h: HexId, conquer: bool) -> i32 {
+        let sc = self.sc();
+        let t = self.map().terrain[h as usize];
+        let mut c = if conquer { sc.costs.conquer } else { sc.costs.capture };
+        c += *sc.costs.terrain_surcharge.get(t);
+        let hs = &st.hexes[h as usize];
+        if conquer && [hs.main, hs.extra].into_iter().flatten().any(|b| sc.building(b).fortified) {
+            c += sc.costs.fortified_surcharge;
+        }
+        c
+    }
+
+    fn next_to_own(&self, st: &State, p: PlayerId, h: HexId) -> bool {
+        self.map().adjacent(h).any(|n| st.controls(p, n))
+    }
+
+    /// Whether `p` may put `kind` on hex `h` now (E-08, E-12..E-15, G-15, G-22).
+    pub fn can_build(&self, st: &State, p: PlayerId, h: HexId, kind: BuildingKind) -> bool {
+        let sc = self.sc();
+        let map = self.map();
+        let hs = &st.hexes[h as usize];
+        let spec = sc.building(kind);
+        if hs.owner != p || !spec.terrain.contains(map.terrain[h as usize]) {
+            return false;
+        }
+        if spec.coastal_only && !map.coastal[h as usize] {
+            return false;
+        }
+        if kind.is_main() {
+            // A city is a city of document 003 too (G-16): it is never replaced.
+            if hs.main == Some(BuildingKind::City) || hs.main == Some(kind) {
+                return false;
+            }
+            match spec.requires {
+                Some(r) => hs.main == Some(r),
+                None => true,
+            }
+        } else {
+            hs.extra != Some(kind) && spec.requires.is_none_or(|r| hs.extra == Some(r))
+        }
+    }
+
+    /// Everything `p` can buy with its EP right now, into `self.buf`.
+    pub fn spend_options(&mut self, st: &State, p: PlayerId) {
+        let sc = self.sc();
+        let map = self.map();
+        self.buf.clear();
+        let ep = st.players[p as usize].ep;
+        if ep <= 0 {
+            return;
+        }
+        if sc.costs.pillage <= ep {
+            self.buf.push(Action::Pillage);
+        }
+        let beaten = st.players[p as usize].beaten;
+        for h in 0..st.hexes.len() {
+            let hex = h as HexId;
+            let hs = &st.hexes[h];
+            if !map.terrain[h].is_land() {
+                continue;
+            }
+            if hs.owner == NOBODY {
+                // E-06: cities are taken by siege or conquest, never captured.
+                if hs.city == NONE && self.take_cost(st, hex, false) <= ep && self.next_to_own(st, p, hex) {
+                    self.buf.push(Action::Capture(hex));
+                }
+            } else if hs.owner == p {
+                for kind in BuildingKind::ALL {
+                    if sc.building(kind).cost <= ep && self.can_build(st, p, hex, kind) {
+                        self.buf.push(Action::Build { hex, kind });
+                    }
+                }
+            } else if self.rules.rivals(p, hs.owner)
+                && beaten & (1 << hs.owner) != 0
+                && (hs.army == NONE || st.armies[hs.army as usize].owner != hs.owner)
+                && self.take_cost(st, hex, true) <= ep
+                && self.next_to_own(st, p, hex)
+            {
+                // E-07: only against a player beaten this season, and not
+                // while that player's own army still stands on the hex.
+                self.buf.push(Action::Conquer(hex));
+            }
+        }
+    }
+
+    /// G-01 step 6: smallest empire first, each player spends until `Done`;
+    /// what is left is lost (E-05).
+    pub fn spending(&mut self, st: &mut State) {
+        for oi in 0..st.order.len() {
+            let p = st.order[oi];
+            loop {
+                self.spend_options(st, p);
+                if self.buf.is_empty() {
+                    break;
+                }
+                self.buf.push(Action::Done);
+                let a = self.ask(st, p, Decision::Spend);
+                if a == Action::Done {
+                    break;
+                }
+                self.spend(st, p, a);
+            }
+            let left = st.players[p as usize].ep;
+            if left > 0 {
+                st.players[p as usize].tally.ep_lost += left as i64;
+                self.emit(|| Event::EpLost { player: p, ep: left });
+            }
+            st.players[p as usize].ep = 0;
+        }
+    }
+
+    /// Apply one purchase. The caller took it from `spend_options`.
+    pub fn spend(&mut self, st: &mut State, p: PlayerId, a: Action) {
+        let sc = self.sc();
+        let (kind, hex, cost, gold) = match a {
+            Action::Capture(h) => {
+                let c = self.take_cost(st, h, false);
+                st.hexes[h as usize].owner = p;
+                st.players[p as usize].tally.ep_capture += c as i64;
+                (SpendKind::Capture, h, c, 0)
+            }
+            Action::Conquer(h) => {
+                let c = self.take_cost(st, h, true);
+                st.hexes[h as usize].owner = p;
+                if let Some(ci) = st.city_at(h) {
+                    st.cities[ci].controller = p;
+                    st.cities[ci].influence = sc.cities.owned_influence;
+                }
+                st.players[p as usize].tally.ep_conquer += c as i64;
+                (SpendKind::Conquer, h, c, 0)
+            }
+            Action::Build { hex, kind } => {
+                let c = sc.building(kind).cost;
+                if kind == BuildingKind::City {
+                    place_city(st, sc, hex, &sc.cities.built, p);
+                } else {
+                    let hs = &mut st.hexes[hex as usize];
+                    if kind.is_main() {
+                        hs.main = Some(kind);
+                        hs.main_pv = sc.building(kind).pv;
+                        hs.sabotaged = false;
+                    } else {
+                        hs.extra = Some(kind);
+                        hs.extra_pv = sc.building(kind).pv;
+                    }
+                }
+                st.players[p as usize].tally.ep_build += c as i64;
+                (SpendKind::Build(kind), hex, c, 0)
+            }
+            Action::Pillage => {
+                let c = sc.costs.pillage;
+                let (_, g) = self.dice.roll_expr(&sc.economy.pillage);
+                let pl = &mut st.players[p as usize];
+                pl.gold += g;
+                pl.tally.gold_pillage += g;
+                pl.tally.ep_pillage += c as i64;
+                (SpendKind::Pillage, crate::map::NO_HEX, c, g)
+            }
+            _ => return,
+        };
+        st.players[p as usize].ep -= cost;
+        let ep_left = st.players[p as usize].ep;
+        self.emit(|| Event::Spend { player: p, kind, hex, cost, ep_left, gold });
+    }
+
+    /// G-02: the reason the campaign ends after this season, if any.
+    pub fn end_check(&self, st: &State) -> Option<super::EndReason> {
+        use super::EndReason::*;
+        let sc = self.sc();
+        let land = self.map().land_count as f64;
+        let mut alive: Vec<PlayerId> = Vec::with_capacity(st.players.len());
+        for p in 0..st.players.len() {
+            let h = st.hexes_of(p as u8);
+            if h > 0 {
+                alive.push(p as u8);
+            }
+            if land > 0.0 && h as f64 >= sc.campaign.land_share_to_win * land {
+                return Some(Domination);
+            }
+        }
+        if alive.is_empty() {
+            return Some(AllEliminated);
+        }
+        if sc.campaign.end_when_last_standing
+            && st.players.len() > 1
+            && alive.iter().all(|&a| alive.iter().all(|&b| !self.rules.rivals(a, b)))
+        {
+            return Some(LastStanding);
+        }
+        if st.season >= sc.campaign.seasons {
+            return Some(SeasonLimit);
+        }
+        None
+    }
+}

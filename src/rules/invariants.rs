@@ -1,0 +1,111 @@
+//! Invariants that hold after every season. The property tests check them
+//! over many random campaigns; a later soak mode checks them in long runs.
+
+use super::Rules;
+use super::state::{NONE, NOBODY, State};
+use crate::map::Terrain;
+use crate::scenario::BuildingKind;
+
+/// The first broken invariant, in words.
+pub fn check(r: Rules<'_>, st: &State) -> Result<(), String> {
+    let sc = r.sc;
+    for (i, p) in st.players.iter().enumerate() {
+        if p.gold < 0 {
+            return Err(format!("player {i} has negative gold {}", p.gold));
+        }
+        if p.ep != 0 {
+            return Err(format!("player {i} kept {} EP after construction (E-05)", p.ep));
+        }
+        if p.initiative < 0 {
+            return Err(format!("player {i} has negative initiative"));
+        }
+    }
+    for (i, a) in st.armies.iter().enumerate() {
+        if !a.alive {
+            continue;
+        }
+        if a.units <= 0 {
+            return Err(format!("army {i} is alive with {} units", a.units));
+        }
+        if a.engines < 0 || a.engines > sc.siege.engine_cap.max(0) {
+            return Err(format!("army {i} carries {} engines", a.engines));
+        }
+        if a.xp < 0 || a.xp > sc.army.xp_max {
+            return Err(format!("army {i} has experience {}", a.xp));
+        }
+        if !r.map.terrain[a.hex as usize].is_land() {
+            return Err(format!("army {i} stands at sea"));
+        }
+        if st.hexes[a.hex as usize].army != i as u16 {
+            return Err(format!("army {i} is not recorded on its hex"));
+        }
+        if st.players[a.owner as usize].eliminated {
+            return Err(format!("army {i} belongs to an eliminated player"));
+        }
+    }
+    for (h, hs) in st.hexes.iter().enumerate() {
+        let t = r.map.terrain[h];
+        if hs.army != NONE {
+            let a = &st.armies[hs.army as usize];
+            if !a.alive || a.hex as usize != h {
+                return Err(format!("hex {h} points at army {} which is not there", hs.army));
+            }
+        }
+        if hs.owner != NOBODY && (hs.owner as usize >= st.players.len() || t == Terrain::Sea) {
+            return Err(format!("hex {h} has an impossible owner {}", hs.owner));
+        }
+        for (b, pv) in [(hs.main, hs.main_pv), (hs.extra, hs.extra_pv)] {
+            let Some(b) = b else { continue };
+            let spec = sc.building(b);
+            if !spec.terrain.contains(t) {
+                return Err(format!("a {} stands on {} at hex {h}", b.name(), t.name()));
+            }
+            if spec.coastal_only && !r.map.coastal[h] {
+                return Err(format!("a {} stands inland at hex {h}", b.name()));
+            }
+            if b != BuildingKind::City && (pv <= 0 || pv > spec.pv) {
+                return Err(format!("the {} at hex {h} has {pv} PV", b.name()));
+            }
+            if b.is_main() != (Some(b) == hs.main) {
+                return Err(format!("a {} is in the wrong slot at hex {h}", b.name()));
+            }
+        }
+        if (hs.main == Some(BuildingKind::City)) != (hs.city != NONE) {
+            return Err(format!("hex {h}: city building and city record disagree"));
+        }
+    }
+    for (i, c) in st.cities.iter().enumerate() {
+        if st.hexes[c.hex as usize].city != i as u16 {
+            continue; // a city record no hex points at (never happens today)
+        }
+        if c.pv < 1 || c.pv > sc.cities.max_pv(c.level) {
+            return Err(format!("city {i} has {} PV", c.pv));
+        }
+        if c.stability < sc.cities.stability_min || c.stability > sc.cities.stability_max {
+            return Err(format!("city {i} has stability {}", c.stability));
+        }
+        let owner = st.hexes[c.hex as usize].owner;
+        if owner != NOBODY && owner != c.controller {
+            return Err(format!("city {i}: banner {owner} but controller {}", c.controller));
+        }
+    }
+    for (i, s) in st.ships.iter().enumerate() {
+        if s.alive && (s.pv <= 0 || s.pv > sc.naval.ship_pv || r.map.terrain[s.hex as usize] != Terrain::Sea) {
+            return Err(format!("ship {i} is alive with {} PV on {}", s.pv, r.map.terrain[s.hex as usize].name()));
+        }
+    }
+    for (h, _) in st.hexes.iter().enumerate() {
+        let mut owners = st.ships.iter().filter(|s| s.alive && s.hex as usize == h).map(|s| s.owner);
+        if let Some(first) = owners.next()
+            && owners.any(|o| o != first)
+        {
+            return Err(format!("ships of two players share sea hex {h}"));
+        }
+    }
+    for (i, s) in st.spies.iter().enumerate() {
+        if s.alive && !r.map.terrain[s.hex as usize].is_land() {
+            return Err(format!("spy {i} stands at sea"));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,280 @@
+//! The action phase (G-01 step 4, G-04): which actions a player may take
+//! with its pieces right now, and applying the one it picks.
+//!
+//! Movement is one hex per action, paid from the piece's movement points
+//! (G-27); an army that attacks ends its movement. All lists go into the
+//! engine's reused buffer.
+
+use super::action::{Action, SpyKind};
+use super::event::Event;
+use super::state::{NONE, PlayerId, Piece, State};
+use super::{Dice, Engine, Log, Players};
+use crate::map::{HexId, NO_HEX, Terrain};
+
+const SPY_KINDS: [SpyKind; 5] =
+    [SpyKind::Sabotage, SpyKind::Destabilize, SpyKind::DamageMain, SpyKind::DamageExtra, SpyKind::Steal];
+
+impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+    #[inline]
+    fn move_cost(&self, h: HexId) -> i32 {
+        *self.sc().movement.cost.get(self.map().terrain[h as usize])
+    }
+
+    /// Sea hexes a ship on `from` can reach with `mp` points, and the first
+    /// step toward each. Small breadth-first search over at most a few dozen hexes.
+    fn sea_reach(&self, st: &State, p: PlayerId, from: HexId, mp: i32, out: &mut Vec<(HexId, i32)>) {
+        let map = self.map();
+        out.clear();
+        out.push((from, mp));
+        let mut i = 0;
+        while i < out.len() {
+            let (h, left) = out[i];
+            i += 1;
+            for n in map.adjacent(h) {
+                if map.terrain[n as usize] != Terrain::Sea {
+                    continue;
+                }
+                let o = st.ship_owner_at(n);
+                if o != p && o != super::NOBODY {
+                    continue;
+                }
+                let c = self.move_cost(n);
+                if c <= left && !out.iter().any(|&(x, _)| x == n) {
+                    out.push((n, left - c));
+                }
+            }
+        }
+    }
+
+    /// An army of `p` may stand on `h`: land, empty, and not a city it does
+    /// not hold (cities are taken by siege, W-08..W-11).
+    fn army_may_enter(&self, st: &State, p: PlayerId, h: HexId) -> bool {
+        let hs = &st.hexes[h as usize];
+        self.map().terrain[h as usize].is_land()
+            && hs.army == NONE
+            && (hs.city == NONE || {
+                let c = st.cities[hs.city as usize].controller;
+                c == p || (c != super::NOBODY && !self.rules.rivals(p, c))
+            })
+    }
+
+    /// All actions `p` can take now, then `Done`, into `self.buf`.
+    pub fn act_options(&mut self, st: &State, p: PlayerId) {
+        let sc = self.sc();
+        let map = self.map();
+        self.buf.clear();
+        let r = self.rules;
+        for (ai, a) in st.armies.iter().enumerate() {
+            if !a.alive || a.owner != p {
+                continue;
+            }
+            let ai16 = ai as u16;
+            for n in map.adjacent(a.hex) {
+                let hs = &st.hexes[n as usize];
+                if !map.terrain[n as usize].is_land() {
+                    continue;
+                }
+                if hs.army == NONE {
+                    if a.mp >= self.move_cost(n) && self.army_may_enter(st, p, n) {
+                        self.buf.push(Action::MoveArmy { army: ai16, to: n });
+                    }
+                } else if !a.attacked && r.rivals(p, st.armies[hs.army as usize].owner) {
+                    self.buf.push(Action::Attack { army: ai16, target: hs.army });
+                }
+                if hs.city != NONE && self.can_siege(st, ai, hs.city as usize) {
+                    self.buf.push(Action::Siege { army: ai16, city: hs.city });
+                }
+            }
+            // W-17: an army that has not moved, without engines, boards an
+            // adjacent ship of its own that has not moved.
+            if sc.naval.transport && !a.moved && !a.attacked && a.engines == 0 && map.coastal[a.hex as usize] {
+                for (si, s) in st.ships.iter().enumerate() {
+                    if !s.alive || s.owner != p || s.moved || !map.are_adjacent(s.hex, a.hex) {
+                        continue;
+                    }
+                    let mut reach = std::mem::take(&mut self.reach);
+                    self.sea_reach(st, p, s.hex, s.mp, &mut reach);
+                    let start = self.buf.len();
+                    for &(sea, _) in &reach {
+                        for land in map.adjacent(sea) {
+                            if land != a.hex
+                                && self.army_may_enter(st, p, land)
+                                && !self.buf[start..].iter().any(|x| matches!(x, Action::Transport { to, .. } if *to == land))
+                            {
+                                self.buf.push(Action::Transport { ship: si as u16, army: ai16, to: land });
+                            }
+                        }
+                    }
+                    self.reach = reach;
+                }
+            }
+        }
+        let mut first_ready: HexId = NO_HEX;
+        for (si, s) in st.ships.iter().enumerate() {
+            if !s.alive || s.owner != p {
+                continue;
+            }
+            if s.mp > 0 {
+                for n in map.adjacent(s.hex) {
+                    if map.terrain[n as usize] != Terrain::Sea || s.mp < self.move_cost(n) {
+                        continue;
+                    }
+                    let o = st.ship_owner_at(n);
+                    if o == p || o == super::NOBODY {
+                        self.buf.push(Action::MoveShip { ship: si as u16, to: n });
+                    }
+                }
+            }
+            // Attacks are made by a whole stack: list them once per hex.
+            if s.attacked || s.hex == first_ready || st.ships[..si].iter().any(|o| o.alive && o.owner == p && o.hex == s.hex && !o.attacked) {
+                continue;
+            }
+            first_ready = s.hex;
+            for n in map.adjacent(s.hex) {
+                if map.terrain[n as usize] == Terrain::Sea {
+                    let o = st.ship_owner_at(n);
+                    if o != super::NOBODY && r.rivals(p, o) {
+                        self.buf.push(Action::NavalAttack { from: s.hex, to: n });
+                    }
+                } else {
+                    let o = st.hexes[n as usize].owner;
+                    if o != super::NOBODY
+                        && r.rivals(p, o)
+                        && self.coastal_target(st, n).is_some()
+                        && !self.coastal_guarded(st, p, n)
+                    {
+                        self.buf.push(Action::Coastal { from: s.hex, target: n });
+                    }
+                }
+            }
+        }
+        for (si, s) in st.spies.iter().enumerate() {
+            if !s.alive || s.owner != p || s.acted {
+                continue;
+            }
+            let si16 = si as u16;
+            for n in map.adjacent(s.hex) {
+                if map.terrain[n as usize].is_land() && s.mp >= self.move_cost(n) {
+                    self.buf.push(Action::MoveSpy { spy: si16, to: n });
+                }
+            }
+            if s.moved {
+                continue; // W-24
+            }
+            // W-19: adjacent targets, and the spy's own hex.
+            for t in std::iter::once(s.hex).chain(map.adjacent(s.hex)) {
+                let owner = self.target_owner(st, t);
+                if owner != super::NOBODY && r.rivals(p, owner) && self.spy_target_open(st, t) {
+                    for kind in SPY_KINDS {
+                        if self.spy_kind_applies(st, t, kind) {
+                            self.buf.push(Action::SpyAct { spy: si16, target: t, kind });
+                        }
+                    }
+                }
+                for (ti, o) in st.spies.iter().enumerate() {
+                    if o.alive && o.hex == t && r.rivals(p, o.owner) {
+                        self.buf.push(Action::SpyDuel { spy: si16, target: ti as u16 });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Apply an action of the action phase taken from `act_options`.
+    pub fn apply_act(&mut self, st: &mut State, p: PlayerId, a: Action) {
+        match a {
+            Action::MoveArmy { army, to } => {
+                let cost = self.move_cost(to);
+                let ar = &mut st.armies[army as usize];
+                let from = ar.hex;
+                ar.mp -= cost;
+                ar.moved = true;
+                ar.hex = to;
+                st.hexes[from as usize].army = NONE;
+                st.hexes[to as usize].army = army;
+                self.emit(|| Event::Move { player: p, piece: Piece::Army(army), from, to });
+            }
+            Action::Attack { army, target } => {
+                self.army_combat(st, army as usize, target as usize);
+            }
+            Action::Siege { army, city } => {
+                self.siege(st, army as usize, city as usize);
+            }
+            Action::MoveShip { ship, to } => {
+                let cost = self.move_cost(to);
+                let s = &mut st.ships[ship as usize];
+                let from = s.hex;
+                s.mp -= cost;
+                s.moved = true;
+                s.hex = to;
+                self.emit(|| Event::Move { player: p, piece: Piece::Ship(ship), from, to });
+            }
+            Action::NavalAttack { from, to } => {
+                self.naval_combat(st, p, from, to);
+            }
+            Action::Coastal { from, target } => {
+                self.coastal_attack(st, p, from, target);
+            }
+            Action::Transport { ship, army, to } => {
+                // The ship ends on the first reachable sea hex next to `to`.
+                let s = st.ships[ship as usize];
+                let mut reach = std::mem::take(&mut self.reach);
+                self.sea_reach(st, p, s.hex, s.mp, &mut reach);
+                let map = self.map();
+                let (sea, left) =
+                    reach.iter().copied().find(|&(h, _)| map.are_adjacent(h, to)).unwrap_or((s.hex, s.mp));
+                self.reach = reach;
+                let sh = &mut st.ships[ship as usize];
+                sh.hex = sea;
+                sh.mp = left;
+                sh.moved = true;
+                let ar = &mut st.armies[army as usize];
+                let from = ar.hex;
+                ar.hex = to;
+                ar.mp = 0;
+                ar.moved = true;
+                st.hexes[from as usize].army = NONE;
+                st.hexes[to as usize].army = army;
+                self.emit(|| Event::Transport { player: p, ship, army, from, to });
+            }
+            Action::MoveSpy { spy, to } => {
+                let cost = self.move_cost(to);
+                let s = &mut st.spies[spy as usize];
+                let from = s.hex;
+                s.mp -= cost;
+                s.moved = true;
+                s.hex = to;
+                self.emit(|| Event::Move { player: p, piece: Piece::Spy(spy), from, to });
+            }
+            Action::SpyAct { spy, target, kind } => {
+                self.spy_action(st, spy as usize, target, kind);
+            }
+            Action::SpyDuel { spy, target } => {
+                self.spy_duel(st, spy as usize, target as usize);
+            }
+            _ => {}
+        }
+    }
+
+    /// G-04: each player in order activates all its pieces until `Done`.
+    pub fn action_phase(&mut self, st: &mut State) {
+        for oi in 0..st.order.len() {
+            let p = st.order[oi];
+            // Every action spends movement, an attack or a spy's action, so
+            // the loop ends; the bound is a guard against a rules change
+            // that would break that.
+            for _ in 0..10_000 {
+                self.act_options(st, p);
+                if self.buf.is_empty() {
+                    break;
+                }
+                self.buf.push(Action::Done);
+                let a = self.ask(st, p, super::Decision::Act);
+                if a == Action::Done {
+                    break;
+                }
+                self.apply_act(st, p, a);
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The rules core: pure and deterministic.
+//!
+//! Invariants (see ARCHITECTURE.md):
+//! - no IO, no threads, no polars or plotters here;
+//! - the engine owns the dice: strategies only pick among legal actions;
+//! - given the scenario, the map, the dice faces and the strategies' picks,
+//!   a campaign always unfolds the same way.
+//!
+//! The season follows G-01; each step lives in the module named for it.
+
+pub mod action;
+pub mod army;
+pub mod dice;
+pub mod economy;
+pub mod empire;
+pub mod event;
+pub mod invariants;
+pub mod legal;
+pub mod naval;
+pub mod season;
+pub mod setup;
+pub mod siege;
+pub mod spy;
+pub mod state;
+
+pub use action::{Action, CombatKind, Decision, Item, SpyKind};
+pub use dice::{Dice, RngDice, ScriptedDice};
+pub use event::{CombatRecord, Event, Log, NoLog, ScoreParts};
+pub use state::{EndReason, NOBODY, PlayerId, State};
+
+use crate::map::Map;
+use crate::scenario::Scenario;
+
+/// The fixed part of a campaign: its scenario and its map.
+#[derive(Clone, Copy)]
+pub struct Rules<'a> {
+    pub sc: &'a Scenario,
+    pub map: &'a Map,
+}
+
+impl<'a> Rules<'a> {
+    pub fn new(sc: &'a Scenario, map: &'a Map) -> Self {
+        Rules { sc, map }
+    }
+
+    /// Two players are rivals unless they share a team (E-02).
+    #[inline]
+    pub fn rivals(&self, a: PlayerId, b: PlayerId) -> bool {
+        if a == b || a == NOBODY || b == NOBODY {
+            return a != b;
+        }
+        match (self.sc.players[a as usize].team, self.sc.players[b as usize].team) {
+            (Some(x), Some(y)) => x != y,
+            _ => true,
+        }
+    }
+}
+
+/// The players' side of the game: picks one of the legal options.
+///
+/// The engine calls it for every decision of G-30 with a read-only view of
+/// the state. Options are never empty; the returned index must be in range.
+pub trait Players {
+    fn choose(&mut self, rules: Rules<'_>, state: &State, player: PlayerId, decision: Decision, options: &[Action]) -> usize;
+}
+
+/// Drives a campaign: owns the dice, asks the players, writes the log.
+pub struct Engine<'a, D, P, L> {
+    pub rules: Rules<'a>,
+    pub dice: D,
+    pub players: P,
+    pub log: L,
+    /// Reused for every list of options, so deciding allocates nothing.
+    buf: Vec<Action>,
+    /// Reused for the sea hexes a ship can reach (W-17).
+    reach: Vec<(crate::map::HexId, i32)>,
+}
+
+impl<'a, D: Dice, P: Players, L: Log> Engine<'a, D, P, L> {
+    pub fn new(rules: Rules<'a>, dice: D, players: P, log: L) -> Self {
+        Engine { rules, dice, players, log, buf: Vec::with_capacity(128), reach: Vec::with_capacity(64) }
+    }
+
+    /// The options listed by the last `*_options` call.
+    pub fn options(&self) -> &[Action] {
+        &self.buf
+    }
+
+    #[inline]
+    fn sc(&self) -> &'a Scenario {
+        self.rules.sc
+    }
+
+    #[inline]
+    fn map(&self) -> &'a Map {
+        self.rules.map
+    }
+
+    #[inline]
+    fn emit(&mut self, e: impl FnOnce() -> Event) {
+        if L::ENABLED {
+            self.log.push(e());
+        }
+    }
+
+    /// Ask `p` to pick among `self.buf`.
+    fn ask(&mut self, st: &State, p: PlayerId, d: Decision) -> Action {
+        debug_assert!(!self.buf.is_empty());
+        let i = self.players.choose(self.rules, st, p, d, &self.buf);
+        debug_assert!(i < self.buf.len(), "strategy returned option {i} of {}", self.buf.len());
+        self.buf[i.min(self.buf.len() - 1)]
+    }
+
+    /// Roll the combat die ("dé", G-05).
+    #[inline]
+    fn die(&mut self) -> i32 {
+        let e = self.rules.sc.combat.die;
+        self.dice.roll_expr(&e).1 as i32
+    }
+
+    /// Ask for a secret initiative bid (G-07) and spend it from the pool. Bids
+    /// are asked one after the other but neither side sees the other's, since
+    /// the state passed to the second bidder does not hold the first bid.
+    fn bid(&mut self, st: &State, p: PlayerId, kind: CombatKind, cap: i32, attacking: bool) -> i32 {
+        if p == NOBODY {
+            return 0;
+        }
+        let max = cap.min(st.players[p as usize].initiative).max(0);
+        if max == 0 {
+            return 0;
+        }
+        self.buf.clear();
+        for b in 0..=max {
+            self.buf.push(Action::Bid(b as u8));
+        }
+        match self.ask(st, p, Decision::Bid { kind, attacking }) {
+            Action::Bid(b) => (b as i32).min(max),
+            _ => 0,
+        }
+    }
+
+    /// Both sides bid in secret, then both bids are spent.
+    fn bids(&mut self, st: &mut State, a: PlayerId, d: PlayerId, kind: CombatKind, cap: i32) -> (i32, i32) {
+        let ab = self.bid(st, a, kind, cap, true);
+        let db = self.bid(st, d, kind, cap, false);
+        if a != NOBODY {
+            st.players[a as usize].initiative -= ab;
+        }
+        if d != NOBODY {
+            st.players[d as usize].initiative -= db;
+        }
+        (ab, db)
+    }
+}

@@ -1,0 +1,167 @@
+//! The season (G-01) and the campaign around it (G-02).
+
+use super::empire::Standing;
+use super::event::Event;
+use super::state::{EndReason, NOBODY, State};
+use super::{Dice, Engine, Log, Players};
+use crate::scenario::BuildingKind;
+
+/// How a campaign ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub reason: EndReason,
+    /// Seasons played.
+    pub seasons: u32,
+    /// Largest empire first (G-02).
+    pub standings: Vec<Standing>,
+}
+
+impl Outcome {
+    pub fn winner(&self) -> u8 {
+        self.standings[0].player
+    }
+}
+
+impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+    /// Play one season, G-01 steps 1 to 7. Returns the end reason if the
+    /// campaign ends with it.
+    pub fn play_season(&mut self, st: &mut State) -> Option<EndReason> {
+        let season = st.season;
+        self.emit(|| Event::SeasonStart { season });
+        self.set_order(st);
+        // 1. payday
+        self.payday(st);
+        // 2. recruiting
+        self.recruiting(st);
+        // 3. initiative pools refilled, no carry-over (G-07)
+        let pool = self.sc().initiative.pool;
+        for p in st.players.iter_mut() {
+            p.initiative = if p.eliminated { 0 } else { pool };
+        }
+        // 4. action phase
+        self.action_phase(st);
+        // 5. empire points
+        self.earn_ep(st);
+        // 6. conquest and construction
+        self.spending(st);
+        // 7. end of season
+        self.end_of_season(st);
+        let end = self.end_check(st);
+        if end.is_none() {
+            st.season += 1;
+        }
+        st.ended = end;
+        end
+    }
+
+    /// G-01 step 7: recovery (G-17, G-18, G-26), reset of the per-season
+    /// limits, and elimination of players without hexes.
+    pub fn end_of_season(&mut self, st: &mut State) {
+        let sc = self.sc();
+        let map = self.map();
+        for c in st.cities.iter_mut() {
+            if !c.besieged {
+                c.pv = (c.pv + sc.cities.recover_pv).min(sc.cities.max_pv(c.level));
+                if !c.hostile {
+                    let r = sc.cities.stability_recover;
+                    c.stability = if c.stability > 0 { (c.stability - r).max(0) } else { (c.stability + r).min(0) };
+                }
+            }
+            c.besieged = false;
+            c.hostile = false;
+        }
+        for i in 0..st.ships.len() {
+            let s = st.ships[i];
+            if !s.alive {
+                continue;
+            }
+            let in_port = map.adjacent(s.hex).any(|n| {
+                st.hexes[n as usize].owner == s.owner && st.hexes[n as usize].extra == Some(BuildingKind::Port)
+            });
+            let sh = &mut st.ships[i];
+            if in_port {
+                sh.pv = (sh.pv + sc.naval.ship_recover).min(sc.naval.ship_pv);
+            }
+            sh.mp = sc.movement.ship;
+            sh.moved = false;
+            sh.attacked = false;
+        }
+        for a in st.armies.iter_mut().filter(|a| a.alive) {
+            a.mp = sc.movement.army
+                + if a.formation == Some(crate::scenario::FormationChoice::Light) { sc.army.formations.light_movement } else { 0 };
+            a.moved = false;
+            a.attacked = false;
+            a.xp_gained = false;
+        }
+        for s in st.spies.iter_mut().filter(|s| s.alive) {
+            s.mp = sc.movement.spy;
+            s.moved = false;
+            s.acted = false;
+        }
+        for h in st.hexes.iter_mut() {
+            h.recruited = 0;
+        }
+        for p in 0..st.players.len() {
+            let pl = &mut st.players[p];
+            pl.battle_ep = 0;
+            pl.battles = 0;
+            pl.beaten = 0;
+            pl.initiative = 0;
+            if !pl.eliminated && st.hexes.iter().all(|h| h.owner != p as u8) {
+                pl.eliminated = true;
+                self.eliminate(st, p as u8);
+            }
+        }
+    }
+
+    /// A player without hexes leaves the campaign with its pieces.
+    fn eliminate(&mut self, st: &mut State, p: u8) {
+        for i in 0..st.armies.len() {
+            if st.armies[i].alive && st.armies[i].owner == p {
+                self.destroy_army(st, i);
+            }
+        }
+        for s in st.ships.iter_mut().filter(|s| s.owner == p) {
+            s.alive = false;
+        }
+        for s in st.spies.iter_mut().filter(|s| s.owner == p) {
+            s.alive = false;
+        }
+        for c in st.cities.iter_mut().filter(|c| c.controller == p) {
+            c.controller = NOBODY;
+            c.influence = 0;
+        }
+        self.emit(|| Event::Eliminated { player: p });
+    }
+
+    /// Play seasons until the campaign ends (G-02), then rank the players.
+    pub fn play_campaign(&mut self, st: &mut State) -> Outcome {
+        let reason = loop {
+            if let Some(r) = self.play_season(st) {
+                break r;
+            }
+        };
+        self.finish(st, reason)
+    }
+
+    /// Final standings (G-02), logged.
+    pub fn finish(&mut self, st: &mut State, reason: EndReason) -> Outcome {
+        let season = st.season;
+        self.emit(|| Event::End { season, reason });
+        let standings = self.ranking(st, true);
+        if L::ENABLED {
+            for s in &standings {
+                self.log.push(Event::Standing {
+                    rank: s.rank,
+                    player: s.player,
+                    size: s.size.size,
+                    hexes: s.size.hexes,
+                    cities: s.size.cities,
+                    castles: s.size.castles,
+                    tie: s.tie,
+                });
+            }
+        }
+        Outcome { reason, seasons: season, standings }
+    }
+}

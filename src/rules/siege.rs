@@ -1,0 +1,170 @@
+//! Sieges of cities (W-08..W-11, G-12, G-16..G-20).
+
+use super::action::{Action, CombatKind, Decision};
+use super::event::{CombatRecord, Event, ScoreParts};
+use super::state::{NOBODY, PlayerId, State};
+use super::{Dice, Engine, Log, Players, Rules};
+use crate::scenario::{BattleResult, FormationChoice, OutcomeSpec, SiegeChoice};
+
+/// W-09: the city's score parts before the die.
+pub fn city_parts(r: Rules<'_>, st: &State, city: usize) -> ScoreParts {
+    let s = &r.sc.siege;
+    let c = &st.cities[city];
+    ScoreParts {
+        defence: c.defence,
+        level: c.level.clamp(0, s.level_cap),
+        stability: c.stability.clamp(s.stability_min, s.stability_max),
+        ..ScoreParts::default()
+    }
+}
+
+impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+    /// W-08 / G-20: `army` may assault `city` now.
+    pub fn can_siege(&self, st: &State, army: usize, city: usize) -> bool {
+        let sc = self.sc();
+        let a = &st.armies[army];
+        let c = &st.cities[city];
+        a.alive
+            && !a.attacked
+            && a.engines >= sc.siege.engines_needed
+            && c.controller != a.owner
+            && (c.controller == NOBODY || self.rules.rivals(a.owner, c.controller))
+            && st.hexes[c.hex as usize].city == city as u16
+            && st.army_at(c.hex).is_none()
+            && self.map().are_adjacent(a.hex, c.hex)
+    }
+
+    /// W-09..W-11: one siege assault.
+    pub fn siege(&mut self, st: &mut State, army: usize, city: usize) -> CombatRecord {
+        let sc = self.sc();
+        let pa = st.armies[army].owner;
+        let pd = st.cities[city].controller;
+        let hex = st.cities[city].hex;
+        st.armies[army].attacked = true;
+        st.armies[army].mp = 0;
+        st.cities[city].besieged = true;
+        st.players[pa as usize].tally.sieges += 1;
+        let ar = &st.armies[army];
+        let mut a = ScoreParts {
+            units: ar.units,
+            xp: ar.xp,
+            engines: ar.engines.min(sc.siege.engine_cap),
+            ..ScoreParts::default()
+        };
+        let mut d = city_parts(self.rules, st, city);
+        // The city itself never bids (W-09 gives it no initiative).
+        let (ab, _) = self.bids(st, pa, NOBODY, CombatKind::Siege, sc.siege.bid_cap);
+        a.bid = ab;
+        a.die = self.die();
+        d.die = self.die();
+        let gap = a.total() - d.total();
+        let row_i = sc.siege.table.row_index(gap);
+        let row = &sc.siege.table.rows[row_i];
+        let mut pv_loss = row.city_pv;
+        if pv_loss > 0 && st.armies[army].formation == Some(FormationChoice::Siege) {
+            pv_loss += sc.army.formations.siege_damage;
+        }
+        let a_loss = row.army_loss;
+        st.cities[city].pv -= pv_loss;
+        st.armies[army].units = (st.armies[army].units - a_loss).max(0);
+        let a_destroyed = st.armies[army].units == 0;
+        if a_destroyed {
+            self.destroy_army(st, army);
+        }
+        let taken = st.cities[city].pv <= 0;
+        // G-10: siege assaults are battles; G-12: a gap of at least
+        // `siege_win_gap` is a battle won against the city's owner.
+        let won = gap >= sc.costs.siege_win_gap;
+        let (a_res, d_res) = match gap {
+            g if g > 0 => (self.result_for_gap(g, false), BattleResult::Defeat),
+            g if g < 0 => (BattleResult::Defeat, self.result_for_gap(-g, a_destroyed)),
+            _ => (self.result_for_gap(0, false), self.result_for_gap(0, false)),
+        };
+        let (a_result, d_result) = if sc.ep.sieges_are_battles {
+            self.record_battle(st, pa, a_res);
+            self.record_battle(st, pd, d_res);
+            (Some(a_res), (pd != NOBODY).then_some(d_res))
+        } else {
+            (None, None)
+        };
+        let rec = CombatRecord {
+            kind: CombatKind::Siege,
+            attacker: pa,
+            defender: pd,
+            from: st.armies[army].hex,
+            target: hex,
+            a,
+            d,
+            gap,
+            row: row_i as u8,
+            a_loss,
+            d_loss: pv_loss,
+            a_destroyed,
+            d_destroyed: taken,
+            a_result,
+            d_result,
+            spy_kind: None,
+            success: won,
+        };
+        self.emit(|| Event::Combat(rec));
+        if won {
+            if pd != NOBODY {
+                st.players[pa as usize].beaten |= 1 << pd;
+            }
+            self.loot(st, pa, sc.siege.victory_loot);
+        } else if gap < 0 {
+            self.loot(st, pd, sc.siege.victory_loot);
+        }
+        if taken {
+            self.take_city(st, pa, city);
+        }
+        rec
+    }
+
+    /// W-11: the attacker picks what taking the city does.
+    fn take_city(&mut self, st: &mut State, p: PlayerId, city: usize) {
+        self.buf.clear();
+        for c in [SiegeChoice::Conquer, SiegeChoice::Federate, SiegeChoice::Pillage] {
+            self.buf.push(Action::Outcome(c));
+        }
+        let choice = match self.ask(st, p, Decision::SiegeOutcome { city: city as u16 }) {
+            Action::Outcome(c) => c,
+            _ => SiegeChoice::Conquer,
+        };
+        self.apply_outcome(st, p, city, choice);
+    }
+
+    /// W-11 / G-19: apply a siege outcome as the scenario defines it.
+    pub fn apply_outcome(&mut self, st: &mut State, p: PlayerId, city: usize, choice: SiegeChoice) {
+        let sc = self.sc();
+        let o: &OutcomeSpec = match choice {
+            SiegeChoice::Conquer => &sc.siege.outcomes.conquer,
+            SiegeChoice::Federate => &sc.siege.outcomes.federate,
+            SiegeChoice::Pillage => &sc.siege.outcomes.pillage,
+        };
+        let hex = st.cities[city].hex;
+        let c = &mut st.cities[city];
+        c.influence = o.influence;
+        let owned = o.influence >= sc.cities.owned_influence;
+        let federated = !owned && o.influence >= sc.cities.federated_influence;
+        c.controller = if owned || federated { p } else { NOBODY };
+        c.stability = (c.stability + o.stability_change).clamp(sc.cities.stability_min, sc.cities.stability_max);
+        c.pv = o.restart_pv.min(sc.cities.max_pv(c.level)).max(1);
+        // A federated or neutral city carries no banner (G-19).
+        st.hexes[hex as usize].owner = if owned { p } else { NOBODY };
+        if o.destroy_buildings
+            && let Some(kind) = st.hexes[hex as usize].extra.take()
+        {
+            st.hexes[hex as usize].extra_pv = 0;
+            self.emit(|| Event::BuildingDestroyed { hex, kind });
+        }
+        if o.gold > 0 {
+            let pl = &mut st.players[p as usize];
+            pl.gold += o.gold as i64;
+            pl.tally.gold_loot += o.gold as i64;
+        }
+        st.players[p as usize].tally.cities_taken += 1;
+        let gold = o.gold as i64;
+        self.emit(|| Event::CityTaken { player: p, city: city as u16, hex, outcome: choice, gold });
+    }
+}

@@ -1,0 +1,240 @@
+//! Campaign state: flat vectors indexed by id, cheap to clone (lookahead
+//! strategies clone it for rollouts) and free of pointers.
+//!
+//! Pieces are never removed from their vectors during a campaign: a destroyed
+//! piece is marked dead, so ids stay stable for logs and replays.
+
+use crate::map::HexId;
+use crate::scenario::{BuildingKind, FormationChoice};
+
+pub type PlayerId = u8;
+pub const NOBODY: PlayerId = u8::MAX;
+pub const NONE: u16 = u16::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HexState {
+    /// Banner on the hex (E-06, E-07), `NOBODY` if none.
+    pub owner: PlayerId,
+    /// Castle, city or mine (one per hex, G-22).
+    pub main: Option<BuildingKind>,
+    pub main_pv: i32,
+    /// Port, tower or bridge.
+    pub extra: Option<BuildingKind>,
+    pub extra_pv: i32,
+    /// Index into `State::cities` when `main` is a city.
+    pub city: u16,
+    /// The army on the hex (at most one), `NONE` if none.
+    pub army: u16,
+    /// A sabotaged mine pays nothing at the next payday (G-28).
+    pub sabotaged: bool,
+    /// Items recruited here this season (G-13).
+    pub recruited: u8,
+}
+
+impl Default for HexState {
+    fn default() -> Self {
+        HexState {
+            owner: NOBODY,
+            main: None,
+            main_pv: 0,
+            extra: None,
+            extra_pv: 0,
+            city: NONE,
+            army: NONE,
+            sabotaged: false,
+            recruited: 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct City {
+    pub hex: HexId,
+    /// Who holds influence over it (G-19); `NOBODY` for a neutral city.
+    pub controller: PlayerId,
+    pub influence: i32,
+    pub defence: i32,
+    pub level: i32,
+    pub stability: i32,
+    pub pv: i32,
+    /// A siege was made against it this season (G-17, G-18).
+    pub besieged: bool,
+    /// It suffered a hostile spy action this season (W-22, G-18).
+    pub hostile: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Army {
+    pub owner: PlayerId,
+    pub hex: HexId,
+    pub units: i32,
+    pub xp: i32,
+    pub formation: Option<FormationChoice>,
+    pub engines: i32,
+    /// Movement points left this season.
+    pub mp: i32,
+    /// Moved (or was carried) this season.
+    pub moved: bool,
+    /// Attacked this season (G-08).
+    pub attacked: bool,
+    /// Gained experience this season (W-06).
+    pub xp_gained: bool,
+    pub alive: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ship {
+    pub owner: PlayerId,
+    pub hex: HexId,
+    pub pv: i32,
+    pub mp: i32,
+    pub moved: bool,
+    pub attacked: bool,
+    pub alive: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spy {
+    pub owner: PlayerId,
+    pub hex: HexId,
+    pub mp: i32,
+    pub moved: bool,
+    /// Used its hostile action this season, or lost it to W-25.
+    pub acted: bool,
+    pub alive: bool,
+}
+
+/// Counters kept per player for reports (players.parquet in the runner).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub gold_mines: i64,
+    pub gold_pillage: i64,
+    pub gold_loot: i64,
+    pub gold_spent: i64,
+    pub ep_earned: i64,
+    pub ep_capture: i64,
+    pub ep_conquer: i64,
+    pub ep_build: i64,
+    pub ep_pillage: i64,
+    pub ep_lost: i64,
+    pub battles_won: u32,
+    pub battles_drawn: u32,
+    pub battles_lost: u32,
+    pub sieges: u32,
+    pub cities_taken: u32,
+    pub naval_won: u32,
+    pub naval_lost: u32,
+    pub spy_success: u32,
+    pub spy_lost: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerState {
+    pub gold: i64,
+    pub ep: i32,
+    /// Initiative points left this season (G-07).
+    pub initiative: i32,
+    /// E-01..E-03: EP of this season's battles, summed, and their count.
+    pub battle_ep: i32,
+    pub battles: i32,
+    /// Players beaten in a battle this season (E-07), as a bit mask.
+    pub beaten: u16,
+    pub eliminated: bool,
+    pub tally: Tally,
+}
+
+impl PlayerState {
+    pub fn new(gold: i64) -> Self {
+        PlayerState {
+            gold,
+            ep: 0,
+            initiative: 0,
+            battle_ep: 0,
+            battles: 0,
+            beaten: 0,
+            eliminated: false,
+            tally: Tally::default(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The season limit was reached (G-02).
+    SeasonLimit,
+    /// A player holds the winning share of land hexes (G-02).
+    Domination,
+    /// Every rival has lost all its hexes (G-02).
+    LastStanding,
+    /// Every player lost all its hexes.
+    AllEliminated,
+}
+
+impl EndReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::SeasonLimit => "season_limit",
+            EndReason::Domination => "domination",
+            EndReason::LastStanding => "last_standing",
+            EndReason::AllEliminated => "all_eliminated",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The current season, from 1.
+    pub season: u32,
+    pub hexes: Vec<HexState>,
+    pub cities: Vec<City>,
+    pub armies: Vec<Army>,
+    pub ships: Vec<Ship>,
+    pub spies: Vec<Spy>,
+    pub players: Vec<PlayerState>,
+    /// This season's order, smallest empire first (E-04, G-03, G-04).
+    pub order: Vec<PlayerId>,
+    pub ended: Option<EndReason>,
+}
+
+impl State {
+    #[inline]
+    pub fn army_at(&self, h: HexId) -> Option<usize> {
+        let a = self.hexes[h as usize].army;
+        (a != NONE).then_some(a as usize)
+    }
+
+    #[inline]
+    pub fn city_at(&self, h: HexId) -> Option<usize> {
+        let c = self.hexes[h as usize].city;
+        (c != NONE).then_some(c as usize)
+    }
+
+    /// Owner of the ships on a sea hex (ships of one player only share a hex).
+    pub fn ship_owner_at(&self, h: HexId) -> PlayerId {
+        self.ships.iter().find(|s| s.alive && s.hex == h).map_or(NOBODY, |s| s.owner)
+    }
+
+    pub fn ships_at(&self, h: HexId) -> impl Iterator<Item = usize> + '_ {
+        self.ships.iter().enumerate().filter(move |(_, s)| s.alive && s.hex == h).map(|(i, _)| i)
+    }
+
+    /// Who controls a hex for adjacency (G-19): its banner, or the holder of a
+    /// federated city on it.
+    #[inline]
+    pub fn controls(&self, p: PlayerId, h: HexId) -> bool {
+        let hs = &self.hexes[h as usize];
+        hs.owner == p || (hs.city != NONE && self.cities[hs.city as usize].controller == p)
+    }
+
+    pub fn hexes_of(&self, p: PlayerId) -> u32 {
+        self.hexes.iter().filter(|h| h.owner == p).count() as u32
+    }
+}
+
+/// Reference to a piece, for events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece {
+    Army(u16),
+    Ship(u16),
+    Spy(u16),
+}

@@ -1,0 +1,452 @@
+//! Semantic checks of a scenario: everything serde cannot see, such as
+//! tables that leave a gap uncovered, negative costs, a mine drawn on plains
+//! or a strategy that does not exist.
+//!
+//! Problems are named by key path; `load.rs` turns paths into `line:col`.
+//! A scenario that passes these checks never makes the engine panic: every
+//! assumption the engine makes about scenario values is checked here.
+
+use super::table::{Domain, GapRow, GapTable};
+use super::{BuildingKind, Scenario};
+use crate::map::{Map, Terrain, drawn};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathSeg {
+    Key(String),
+    Index(usize),
+    /// A character offset inside a string value (map rows).
+    Char(usize),
+}
+
+pub type KeyPath = Vec<PathSeg>;
+
+fn p(keys: &str) -> KeyPath {
+    keys.split('.').filter(|k| !k.is_empty()).map(|k| PathSeg::Key(k.to_string())).collect()
+}
+
+fn pi(keys: &str, i: usize) -> KeyPath {
+    let mut v = p(keys);
+    v.push(PathSeg::Index(i));
+    v
+}
+
+fn pik(keys: &str, i: usize, key: &str) -> KeyPath {
+    let mut v = pi(keys, i);
+    v.push(PathSeg::Key(key.into()));
+    v
+}
+
+/// Most players a scenario may have (player masks are 16 bits; drawn maps
+/// number capitals 1 to 9).
+pub const MAX_PLAYERS: usize = 9;
+
+struct Found(Vec<(KeyPath, String)>);
+
+impl Found {
+    fn push(&mut self, path: KeyPath, msg: impl Into<String>) {
+        self.0.push((path, msg.into()));
+    }
+    fn non_negative(&mut self, key: &str, v: i32) {
+        if v < 0 {
+            self.push(p(key), format!("must not be negative (found {v})"));
+        }
+    }
+    fn at_least(&mut self, key: &str, v: i64, min: i64) {
+        if v < min {
+            self.push(p(key), format!("must be at least {min} (found {v})"));
+        }
+    }
+    fn share(&mut self, key: &str, v: f64) {
+        if !(0.0..=1.0).contains(&v) {
+            self.push(p(key), format!("must be a share between 0 and 1 (found {v})"));
+        }
+    }
+    fn table<R: GapRow>(&mut self, key: &str, t: &GapTable<R>, domain: Domain) {
+        for (row, msg) in t.coverage_problems(domain) {
+            let path = match row {
+                Some(i) => pi(key, i),
+                None => p(key),
+            };
+            self.push(path, msg);
+        }
+    }
+}
+
+/// All problems, in no particular order.
+pub fn check(s: &Scenario) -> Vec<(KeyPath, String)> {
+    let mut f = Found(Vec::new());
+    players(s, &mut f);
+    map(s, &mut f);
+    numbers(s, &mut f);
+    tables(s, &mut f);
+    buildings(s, &mut f);
+    strategies(s, &mut f);
+    f.0
+}
+
+fn players(s: &Scenario, f: &mut Found) {
+    if s.players.len() < 2 {
+        f.push(p("players"), format!("a campaign needs at least 2 players (found {})", s.players.len()));
+    }
+    if s.players.len() > MAX_PLAYERS {
+        f.push(p("players"), format!("at most {MAX_PLAYERS} players (found {})", s.players.len()));
+    }
+    for (i, pl) in s.players.iter().enumerate() {
+        if s.players[..i].iter().any(|o| o.name == pl.name) {
+            f.push(pik("players", i, "name"), format!("player name {:?} is used twice", pl.name));
+        }
+        if s.strategy(&pl.strategy).is_none() {
+            let mut known: Vec<String> = vec!["random".into(), "greedy".into()];
+            known.extend(s.strategies.keys().cloned());
+            known.sort();
+            known.dedup();
+            f.push(
+                pik("players", i, "strategy"),
+                format!("unknown strategy {:?} (known: {})", pl.strategy, known.join(", ")),
+            );
+        }
+    }
+    if s.players.len() >= 2 && s.players.iter().all(|pl| pl.team.is_some() && pl.team == s.players[0].team) {
+        f.push(p("players"), "every player is on the same team: there would be no rival");
+    }
+}
+
+fn map(s: &Scenario, f: &mut Found) {
+    match (&s.map.rows, &s.map.generate) {
+        (Some(_), Some(_)) => f.push(p("map"), "give either `rows` (a drawn map) or `generate`, not both"),
+        (Some(rows), None) => match drawn::parse(rows) {
+            Err(errs) => {
+                for e in errs {
+                    let mut path = pi("map.rows", e.row);
+                    path.push(PathSeg::Char(e.col));
+                    f.push(path, e.message);
+                }
+            }
+            Ok((m, origins)) => drawn_map(s, &m, &origins, f),
+        },
+        (None, g) => {
+            let g = g.clone().unwrap_or_default();
+            f.at_least("map.generate.land", g.land as i64, s.players.len().max(2) as i64);
+            if g.land > 4000 {
+                f.push(p("map.generate.land"), format!("at most 4000 land hexes (found {})", g.land));
+            }
+            if g.mountains > g.land {
+                f.push(p("map.generate.mountains"), "more mountains than land hexes");
+            }
+            f.share("map.generate.river_share", g.river_share);
+            f.share("map.generate.marsh_share", g.marsh_share);
+            f.share("map.generate.forest_share", g.forest_share);
+            let total = g.river_share + g.marsh_share + g.forest_share + g.mountains as f64 / g.land.max(1) as f64;
+            if total > 1.0 + 1e-9 {
+                f.push(p("map.generate"), format!("mountains, rivers, marsh and forest add up to {total:.2} of the land; at most 1"));
+            }
+            f.at_least("map.generate.sea_ring", g.sea_ring as i64, 1);
+            if s.buildings.city.terrain.iter().all(|t| !t.is_land()) {
+                f.push(p("buildings.city.terrain"), "capitals need a land terrain where a city may stand");
+            }
+            // The generator is deterministic; if the map cannot hold the
+            // capitals for any of a few seeds, the spec is unusable.
+            if f.0.is_empty() {
+                let ok = (0..4u64).any(|seed| {
+                    crate::map::generate::generate(
+                        &g,
+                        s.players.len(),
+                        s.start.min_capital_distance,
+                        s.buildings.city.terrain,
+                        g.seed.unwrap_or(seed),
+                    )
+                    .is_ok()
+                });
+                if !ok {
+                    f.push(
+                        p("map.generate"),
+                        format!(
+                            "cannot place {} capitals at least {} hexes apart (start.min_capital_distance) on {} land hexes",
+                            s.players.len(),
+                            s.start.min_capital_distance,
+                            g.land
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn drawn_map(s: &Scenario, m: &Map, origins: &drawn::CellOrigins, f: &mut Found) {
+    let at = |h: u16| {
+        let (r, c) = origins[h as usize];
+        let mut path = pi("map.rows", r);
+        path.push(PathSeg::Char(c));
+        path
+    };
+    let caps = &m.placements.capitals;
+    if caps.len() != s.players.len() {
+        f.push(
+            p("map.rows"),
+            format!("the map has {} capitals (markers 1-9) for {} players", caps.len(), s.players.len()),
+        );
+    }
+    let city_ok = s.buildings.city.terrain;
+    for (i, &h) in caps.iter().enumerate() {
+        let t = m.terrain[h as usize];
+        if !city_ok.contains(t) {
+            f.push(
+                at(h),
+                format!("player {}'s capital stands on {}; a capital is a city and needs {}", i + 1, t.name(), list(city_ok)),
+            );
+        }
+    }
+    for &h in &m.placements.neutral_cities {
+        let t = m.terrain[h as usize];
+        if !city_ok.contains(t) {
+            f.push(at(h), format!("a neutral city stands on {}; cities need {}", t.name(), list(city_ok)));
+        }
+        if caps.contains(&h) {
+            f.push(at(h), "a hex cannot be both a capital and a neutral city");
+        }
+    }
+    let mut main_seen: Vec<u16> = caps.iter().chain(&m.placements.neutral_cities).copied().collect();
+    let mut extra_seen: Vec<u16> = Vec::new();
+    for &(h, kind) in &m.placements.buildings {
+        let t = m.terrain[h as usize];
+        let spec = s.building(kind);
+        if !spec.terrain.contains(t) {
+            f.push(
+                at(h),
+                format!("a {} cannot stand on {} (buildings.{}.terrain allows {})", kind.name(), t.name(), kind.name(), list(spec.terrain)),
+            );
+        }
+        if spec.coastal_only && !m.coastal[h as usize] {
+            f.push(at(h), format!("a {} needs a coastal hex", kind.name()));
+        }
+        let seen = if kind.is_main() { &mut main_seen } else { &mut extra_seen };
+        if seen.contains(&h) {
+            let slot = if kind.is_main() { "castle, city or mine" } else { "port, tower or bridge" };
+            f.push(at(h), format!("a hex holds at most one {slot}"));
+        }
+        seen.push(h);
+    }
+    if m.land_count == 0 {
+        f.push(p("map.rows"), "the map has no land");
+    }
+}
+
+fn list(set: crate::map::TerrainSet) -> String {
+    let v: Vec<&str> = set.iter().map(Terrain::name).collect();
+    if v.is_empty() { "no terrain at all".into() } else { v.join(", ") }
+}
+
+fn numbers(s: &Scenario, f: &mut Found) {
+    // Costs (E-06..E-11, G-13).
+    for (k, v) in [
+        ("costs.capture", s.costs.capture),
+        ("costs.conquer", s.costs.conquer),
+        ("costs.pillage", s.costs.pillage),
+        ("costs.fortified_surcharge", s.costs.fortified_surcharge),
+        ("recruit.unit", s.recruit.unit),
+        ("recruit.ship", s.recruit.ship),
+        ("recruit.spy", s.recruit.spy),
+        ("recruit.engine", s.recruit.engine),
+    ] {
+        f.non_negative(k, v);
+    }
+    for t in Terrain::ALL {
+        f.non_negative(&format!("costs.terrain_surcharge.{}", t.name()), *s.costs.terrain_surcharge.get(t));
+        f.at_least(&format!("movement.cost.{}", t.name()), *s.movement.cost.get(t) as i64, 1);
+        f.non_negative(&format!("army.defender_terrain.{}", t.name()), *s.army.defender_terrain.get(t));
+    }
+    let r = &s.ep.results;
+    for (k, v) in [
+        ("ep.results.defeat", r.defeat),
+        ("ep.results.draw", r.draw),
+        ("ep.results.minor", r.minor),
+        ("ep.results.major", r.major),
+        ("ep.results.massacre", r.massacre),
+        ("ep.team_malus", s.ep.team_malus),
+        ("ep.no_battle", s.ep.no_battle),
+        ("initiative.pool", s.initiative.pool),
+        ("army.bid_cap", s.army.bid_cap),
+        ("siege.bid_cap", s.siege.bid_cap),
+        ("naval.bid_cap", s.naval.bid_cap),
+        ("spy.duel_bid_cap", s.spy.duel_bid_cap),
+        ("army.victory_loot", s.army.victory_loot),
+        ("siege.victory_loot", s.siege.victory_loot),
+        ("naval.victory_loot", s.naval.victory_loot),
+        ("naval.coastal_loot", s.naval.coastal_loot),
+        ("army.xp_per_win", s.army.xp_per_win),
+        ("army.xp_max", s.army.xp_max),
+        ("army.formations.light_movement", s.army.formations.light_movement),
+        ("army.formations.assault_strength", s.army.formations.assault_strength),
+        ("army.formations.siege_damage", s.army.formations.siege_damage),
+        ("siege.engine_cap", s.siege.engine_cap),
+        ("siege.level_cap", s.siege.level_cap),
+        ("naval.port_defence", s.naval.port_defence),
+        ("naval.ship_recover", s.naval.ship_recover),
+        ("naval.strength_per_ship", s.naval.strength_per_ship),
+        ("spy.steal_gold", s.spy.steal_gold),
+        ("spy.city_pv_floor", s.spy.city_pv_floor),
+        ("cities.recover_pv", s.cities.recover_pv),
+        ("cities.stability_recover", s.cities.stability_recover),
+        ("cities.max_pv_per_level", s.cities.max_pv_per_level),
+        ("start.gold", s.start.gold),
+        ("start.army_units", s.start.army_units),
+        ("start.spies", s.start.spies),
+        ("start.ships", s.start.ships),
+        ("start.engines", s.start.engines),
+        ("movement.army", s.movement.army),
+        ("movement.spy", s.movement.spy),
+        ("movement.ship", s.movement.ship),
+    ] {
+        f.non_negative(k, v);
+    }
+    // Upper bounds that keep counters in their types and loops short.
+    for (k, v, max) in [
+        ("army.bid_cap", s.army.bid_cap, 20),
+        ("siege.bid_cap", s.siege.bid_cap, 20),
+        ("naval.bid_cap", s.naval.bid_cap, 20),
+        ("spy.duel_bid_cap", s.spy.duel_bid_cap, 20),
+        ("initiative.pool", s.initiative.pool, 60),
+        ("movement.army", s.movement.army, 20),
+        ("movement.spy", s.movement.spy, 20),
+        ("movement.ship", s.movement.ship, 20),
+        ("start.army_units", s.start.army_units, 1000),
+        ("start.spies", s.start.spies, 20),
+        ("start.ships", s.start.ships, 20),
+        ("siege.engine_cap", s.siege.engine_cap, 20),
+        ("naval.ship_pv", s.naval.ship_pv, 1000),
+    ] {
+        if v > max {
+            f.push(p(k), format!("must be at most {max} (found {v})"));
+        }
+    }
+    f.at_least("campaign.seasons", s.campaign.seasons as i64, 1);
+    if s.campaign.seasons > 1000 {
+        f.push(p("campaign.seasons"), "at most 1000 seasons");
+    }
+    if !(s.campaign.land_share_to_win > 0.0 && s.campaign.land_share_to_win <= 1.0) {
+        f.push(p("campaign.land_share_to_win"), "must be above 0 and at most 1");
+    }
+    let tb = &s.campaign.tiebreak;
+    for (i, t) in tb.iter().enumerate() {
+        if tb[..i].contains(t) {
+            f.push(pi("campaign.tiebreak", i), "listed twice");
+        }
+    }
+    f.at_least("naval.ship_pv", s.naval.ship_pv as i64, 1);
+    f.at_least("cities.max_pv_base", s.cities.max_pv_base as i64, 1);
+    f.at_least("siege.engines_needed", s.siege.engines_needed as i64, 0);
+    if s.siege.engines_needed > s.siege.engine_cap.max(0) && s.siege.engines_needed > 0 {
+        f.push(p("siege.engines_needed"), "more engines needed than an army can carry (siege.engine_cap)");
+    }
+    if s.siege.stability_min > s.siege.stability_max {
+        f.push(p("siege.stability_min"), "above siege.stability_max");
+    }
+    let c = &s.cities;
+    if c.stability_min > 0 || c.stability_max < 0 {
+        f.push(p("cities.stability_min"), "the stability track must include 0");
+    }
+    if c.federated_influence <= 0 || c.federated_influence >= c.owned_influence {
+        f.push(p("cities.federated_influence"), "must be above 0 and below cities.owned_influence");
+    }
+    for (k, st) in [("cities.built", &c.built), ("cities.capital", &c.capital), ("cities.neutral", &c.neutral)] {
+        f.non_negative(&format!("{k}.defence"), st.defence);
+        f.non_negative(&format!("{k}.level"), st.level);
+        if st.stability < c.stability_min || st.stability > c.stability_max {
+            f.push(p(&format!("{k}.stability")), "outside the stability track (cities.stability_min..stability_max)");
+        }
+        if st.level > 100 {
+            f.push(p(&format!("{k}.level")), "at most 100");
+        }
+    }
+    for (k, o) in [
+        ("siege.outcomes.conquer", &s.siege.outcomes.conquer),
+        ("siege.outcomes.federate", &s.siege.outcomes.federate),
+        ("siege.outcomes.pillage", &s.siege.outcomes.pillage),
+    ] {
+        f.at_least(&format!("{k}.restart_pv"), o.restart_pv as i64, 1);
+        f.non_negative(&format!("{k}.gold"), o.gold);
+        f.non_negative(&format!("{k}.influence"), o.influence);
+    }
+    if s.naval.strength_per_ship * 1 + s.naval.strength_offset < 0 {
+        f.push(p("naval.strength_offset"), "one ship would have negative strength");
+    }
+}
+
+fn tables(s: &Scenario, f: &mut Found) {
+    f.table("ep.result_by_gap", &s.ep.result_by_gap, Domain::Unsigned);
+    f.table("army.losses", &s.army.losses, Domain::Unsigned);
+    f.table("siege.table", &s.siege.table, Domain::Signed);
+    f.table("naval.table", &s.naval.table, Domain::Unsigned);
+    f.table("spy.table", &s.spy.table, Domain::Signed);
+    f.table("spy.duel", &s.spy.duel, Domain::Unsigned);
+    for (i, r) in s.army.losses.rows.iter().enumerate() {
+        if r.winner_loss < 0 || r.loser_loss < 0 {
+            f.push(pi("army.losses", i), "losses must not be negative");
+        }
+    }
+    for (i, r) in s.siege.table.rows.iter().enumerate() {
+        if r.city_pv < 0 || r.army_loss < 0 {
+            f.push(pi("siege.table", i), "losses must not be negative");
+        }
+    }
+    for (i, r) in s.naval.table.rows.iter().enumerate() {
+        if r.winner_pv < 0 || r.loser_pv < 0 {
+            f.push(pi("naval.table", i), "losses must not be negative");
+        }
+    }
+}
+
+fn buildings(s: &Scenario, f: &mut Found) {
+    for kind in BuildingKind::ALL {
+        let b = s.building(kind);
+        let key = format!("buildings.{}", kind.name());
+        f.non_negative(&format!("{key}.cost"), b.cost);
+        f.non_negative(&format!("{key}.defence"), b.defence);
+        f.at_least(&format!("{key}.pv"), b.pv as i64, 1);
+        if b.terrain.contains(Terrain::Sea) {
+            f.push(p(&format!("{key}.terrain")), "buildings stand on land; remove \"sea\"");
+        }
+        if let Some(req) = b.requires
+            && (req == kind || req.is_main() != kind.is_main())
+        {
+            f.push(p(&format!("{key}.requires")), "must name another building of the same slot (castle, city, mine)");
+        }
+    }
+    for t in s.buildings.mine.terrain.iter() {
+        if s.economy.mine.get(t).is_none() {
+            f.push(
+                p(&format!("economy.mine.{}", t.name())),
+                format!("mines may stand on {} (buildings.mine.terrain) but no yield is given", t.name()),
+            );
+        }
+    }
+}
+
+fn strategies(s: &Scenario, f: &mut Found) {
+    for (name, st) in &s.strategies {
+        let key = format!("strategies.{name}");
+        f.share(&format!("{key}.bid_share"), st.bid_share);
+        f.non_negative(&format!("{key}.reserve"), st.reserve);
+        for (k, v) in [
+            ("capture", st.capture),
+            ("conquer", st.conquer),
+            ("castle", st.castle),
+            ("city", st.city),
+            ("mine", st.mine),
+            ("port", st.port),
+            ("tower", st.tower),
+            ("bridge", st.bridge),
+            ("pillage", st.pillage),
+            ("unit", st.unit),
+            ("ship", st.ship),
+            ("spy", st.spy),
+            ("engine", st.engine),
+            ("aggression", st.aggression),
+        ] {
+            if !v.is_finite() {
+                f.push(p(&format!("{key}.{k}")), "must be a finite number");
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Reading a scenario from TOML text, with every problem reported as
+//! `FILE:LINE:COL: message`.
+//!
+//! Two passes over the same text: serde (through `toml`) gives the typed
+//! `Scenario` and points syntax, type and unknown-key errors at their span;
+//! `check.rs` then finds semantic problems, which it names by key path. The
+//! key paths are turned back into positions with `toml_edit`, which keeps the
+//! spans of the original document. That keeps position handling in this one
+//! file and lets `check.rs` stay about rules.
+
+use super::Scenario;
+use serde::Deserialize;
+use super::check::{self, KeyPath, PathSeg};
+use std::fmt;
+
+/// Where scenario text came from, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    pub name: String,
+}
+
+impl Source {
+    pub fn file(path: impl Into<String>) -> Self {
+        Source { name: path.into() }
+    }
+    pub fn embedded(name: &str) -> Self {
+        Source { name: format!("<embedded {name}>") }
+    }
+}
+
+/// One problem, located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub file: String,
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+    }
+}
+
+/// Every problem found in a scenario, in file order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..text.floor_char_boundary(offset)];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before[line_start..].chars().count() + 1;
+    (line, col)
+}
+
+/// Parse and check a scenario.
+///
+/// A key left out takes its default, and a table given in part keeps the
+/// defaults of its other keys: the file is merged over the defaults before
+/// it becomes a `Scenario`. Arrays (tables of rows, players, map rows)
+/// replace the default whole.
+pub fn load_str(text: &str, source: &Source) -> Result<Scenario, ScenarioError> {
+    let at = |e: toml::de::Error| {
+        let (line, col) = e.span().map_or((1, 1), |s| line_col(text, s.start));
+        let message = e.message().trim().replace('\n', " ");
+        ScenarioError { problems: vec![Problem { file: source.name.clone(), line, col, message }] }
+    };
+    // First pass on the file alone: syntax, types and unknown keys, located.
+    let _: Scenario = toml::from_str(text).map_err(at)?;
+    let user: toml::Table = toml::from_str(text).map_err(at)?;
+    let scenario = merged(user).map_err(|m| ScenarioError {
+        problems: vec![Problem { file: source.name.clone(), line: 1, col: 1, message: m }],
+    })?;
+    let found = check::check(&scenario);
+    if found.is_empty() {
+        return Ok(scenario);
+    }
+    let doc = toml_edit::Document::parse(text.to_string()).ok();
+    let mut problems: Vec<Problem> = found
+        .into_iter()
+        .map(|(path, message)| {
+            let offset = doc.as_ref().map_or(0, |d| locate(d, text, &path));
+            let (line, col) = line_col(text, offset);
+            Problem { file: source.name.clone(), line, col, message: format!("{}: {message}", path_string(&path)) }
+        })
+        .collect();
+    problems.sort_by_key(|p| (p.line, p.col));
+    Err(ScenarioError { problems })
+}
+
+/// The defaults as a TOML table, for merging.
+fn defaults_table() -> toml::Table {
+    match toml::Value::try_from(Scenario::default()) {
+        Ok(toml::Value::Table(t)) => t,
+        _ => toml::Table::new(),
+    }
+}
+
+/// Deep-merge `over` into `base`: tables merge key by key, anything else
+/// (numbers, strings, arrays) replaces.
+pub fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// The scenario from a user table merged over the defaults.
+pub fn merged(user: toml::Table) -> Result<Scenario, String> {
+    let mut t = defaults_table();
+    merge(&mut t, user);
+    Scenario::deserialize(toml::Value::Table(t)).map_err(|e| e.to_string())
+}
+
+/// A dotted key path for messages: `army.losses[2].from`.
+pub fn path_string(path: &KeyPath) -> String {
+    let mut s = String::new();
+    for seg in path {
+        match seg {
+            PathSeg::Key(k) => {
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(k);
+            }
+            PathSeg::Index(i) => s.push_str(&format!("[{}]", i + 1)),
+            PathSeg::Char(_) => {}
+        }
+    }
+    if s.is_empty() { "scenario".into() } else { s }
+}
+
+/// Byte offset of the deepest part of `path` present in the document. A key
+/// that is absent (its default applies) points at its nearest present parent.
+fn locate(doc: &toml_edit::Document<String>, text: &str, path: &KeyPath) -> usize {
+    let mut item = doc.as_item();
+    let mut best = 0usize;
+    for seg in path {
+        let next = match seg {
+            PathSeg::Key(k) => {
+                if let Some(t) = item.as_table_like()
+                    && let Some((key, _)) = t.get_key_value(k)
+                    && let Some(s) = key.span()
+                {
+                    best = s.start;
+                }
+                item.get(k.as_str())
+            }
+            PathSeg::Index(i) => item.get(*i),
+            PathSeg::Char(c) => {
+                // A position inside a string value: skip the opening quote.
+                if let Some(s) = item.span() {
+                    let start = s.start + 1;
+                    let inner = &text[start.min(text.len())..s.end.min(text.len())];
+                    best = start + inner.char_indices().nth(*c).map_or(0, |(b, _)| b);
+                }
+                return best;
+            }
+        };
+        match next {
+            Some(n) => {
+                if let Some(s) = n.span() {
+                    best = s.start;
+                }
+                item = n;
+            }
+            None => return best,
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters() {
+        let t = "a = 1\nbé = 2\n";
+        assert_eq!(line_col(t, 0), (1, 1));
+        assert_eq!(line_col(t, 6), (2, 1));
+        assert_eq!(line_col(t, t.find('=').unwrap()), (1, 3));
+        let second_eq = t.rfind('=').unwrap();
+        assert_eq!(line_col(t, second_eq), (2, 4));
+    }
+}

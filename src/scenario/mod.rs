@@ -1,0 +1,1064 @@
+//! Scenario data: every number and table of the rules (RULES-READING.md), with
+//! the G defaults as the `Default` values.
+//!
+//! A scenario is plain data. It is read from TOML at the edge (`load.rs`),
+//! checked once (`check.rs`), and then handed to the engine as `&Scenario`;
+//! nothing in `rules/` reads a file or a constant that a designer might want
+//! to tune. Every struct denies unknown keys so a typo is an error, not a
+//! silently ignored value.
+
+pub mod check;
+pub mod dice;
+pub mod load;
+pub mod table;
+
+use crate::map::terrain::terrain_table;
+use crate::map::{Terrain, TerrainSet};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub use dice::DiceExpr;
+pub use load::{ScenarioError, Source, load_str};
+pub use table::{Domain, GapTable};
+use table::gap_row;
+
+/// The embedded default scenario (4 players, generated 48-hex map).
+pub const DEFAULT_TOML: &str = include_str!("../../scenarios/default.toml");
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    pub description: String,
+    pub players: Vec<PlayerSpec>,
+    pub map: MapSpec,
+    pub campaign: CampaignSpec,
+    pub ep: EpSpec,
+    pub costs: CostSpec,
+    pub buildings: BuildingsSpec,
+    pub economy: EconomySpec,
+    pub recruit: RecruitSpec,
+    pub initiative: InitiativeSpec,
+    pub combat: CombatSpec,
+    pub army: ArmySpec,
+    pub siege: SiegeSpec,
+    pub naval: NavalSpec,
+    pub spy: SpySpec,
+    pub cities: CitySpec,
+    pub movement: MovementSpec,
+    pub start: StartSpec,
+    pub strategies: BTreeMap<String, StrategySpec>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            name: "unnamed".into(),
+            description: String::new(),
+            players: (1..=4)
+                .map(|i| PlayerSpec { name: format!("P{i}"), strategy: "greedy".into(), team: None })
+                .collect(),
+            map: MapSpec::default(),
+            campaign: CampaignSpec::default(),
+            ep: EpSpec::default(),
+            costs: CostSpec::default(),
+            buildings: BuildingsSpec::default(),
+            economy: EconomySpec::default(),
+            recruit: RecruitSpec::default(),
+            initiative: InitiativeSpec::default(),
+            combat: CombatSpec::default(),
+            army: ArmySpec::default(),
+            siege: SiegeSpec::default(),
+            naval: NavalSpec::default(),
+            spy: SpySpec::default(),
+            cities: CitySpec::default(),
+            movement: MovementSpec::default(),
+            start: StartSpec::default(),
+            strategies: BTreeMap::new(),
+        }
+    }
+}
+
+impl Scenario {
+    /// The embedded default scenario, already checked.
+    pub fn embedded_default() -> Scenario {
+        load_str(DEFAULT_TOML, &Source::embedded("default.toml"))
+            .expect("the embedded default scenario is checked by the test suite")
+    }
+
+    /// Team of a player, if it shares a team with at least one other player
+    /// (E-02 only applies to real teams).
+    pub fn team_of(&self, player: usize) -> Option<u8> {
+        let t = self.players.get(player)?.team?;
+        (self.players.iter().filter(|p| p.team == Some(t)).count() > 1).then_some(t)
+    }
+
+    /// The strategy spec for a name: a scenario entry, or a built-in kind.
+    pub fn strategy(&self, name: &str) -> Option<StrategySpec> {
+        if let Some(s) = self.strategies.get(name) {
+            return Some(s.clone());
+        }
+        match name {
+            "random" => Some(StrategySpec { kind: StrategyKind::Random, ..StrategySpec::default() }),
+            "greedy" => Some(StrategySpec::default()),
+            _ => None,
+        }
+    }
+
+    pub fn building(&self, kind: BuildingKind) -> &BuildingSpec {
+        match kind {
+            BuildingKind::Castle => &self.buildings.castle,
+            BuildingKind::City => &self.buildings.city,
+            BuildingKind::Mine => &self.buildings.mine,
+            BuildingKind::Port => &self.buildings.port,
+            BuildingKind::Tower => &self.buildings.tower,
+            BuildingKind::Bridge => &self.buildings.bridge,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- players
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSpec {
+    pub name: String,
+    /// A built-in strategy (`random`, `greedy`) or a `[strategies.NAME]` entry (G-30).
+    #[serde(default = "default_strategy")]
+    pub strategy: String,
+    /// Players sharing a team number play as a team (E-02).
+    #[serde(default)]
+    pub team: Option<u8>,
+}
+
+fn default_strategy() -> String {
+    "greedy".into()
+}
+
+// ---------------------------------------------------------------- map
+
+/// Exactly one of `rows` (a drawn map) or `generate` (G-23).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct MapSpec {
+    /// Drawn map: one string per row of an odd-r offset hex grid. Each cell is
+    /// a terrain letter (`p` plains, `f` forest, `r` river, `m` mountain,
+    /// `w` marsh, `~` sea) followed by markers: a digit `1`-`9` for that
+    /// player's capital, `c` neutral city, `k` castle, `n` mine, `o` port,
+    /// `t` tower, `b` bridge. Cells are separated by spaces.
+    pub rows: Option<Vec<String>>,
+    /// Generated map (used when `rows` is absent).
+    pub generate: Option<GenerateSpec>,
+}
+
+impl MapSpec {
+    pub fn generator(&self) -> GenerateSpec {
+        self.generate.clone().unwrap_or_default()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GenerateSpec {
+    /// Fixed map seed. Absent: every campaign draws its own map from its seed.
+    pub seed: Option<u64>,
+    pub land: u32,
+    pub mountains: u32,
+    /// Share of land hexes that are river.
+    pub river_share: f64,
+    pub marsh_share: f64,
+    pub forest_share: f64,
+    /// Width of the sea ring around the land.
+    pub sea_ring: u32,
+    pub neutral_cities: u32,
+}
+
+impl Default for GenerateSpec {
+    fn default() -> Self {
+        GenerateSpec {
+            seed: None,
+            land: 48,
+            mountains: 6,
+            river_share: 0.20,
+            marsh_share: 0.10,
+            forest_share: 0.20,
+            sea_ring: 1,
+            neutral_cities: 0,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- campaign
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TieBreak {
+    Cities,
+    Castles,
+    Die,
+}
+
+/// G-02: length, end conditions and how ties are broken.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CampaignSpec {
+    pub seasons: u32,
+    /// The campaign ends when one player holds at least this share of land hexes.
+    pub land_share_to_win: f64,
+    /// The campaign ends when every rival has lost all its hexes.
+    pub end_when_last_standing: bool,
+    /// After empire size (G-03), in this order.
+    pub tiebreak: Vec<TieBreak>,
+}
+
+impl Default for CampaignSpec {
+    fn default() -> Self {
+        CampaignSpec {
+            seasons: 12,
+            land_share_to_win: 0.40,
+            end_when_last_standing: true,
+            tiebreak: vec![TieBreak::Cities, TieBreak::Castles, TieBreak::Die],
+        }
+    }
+}
+
+// ---------------------------------------------------------------- EP
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum BattleResult {
+    Defeat,
+    Draw,
+    Minor,
+    Major,
+    Massacre,
+}
+
+impl BattleResult {
+    pub fn name(self) -> &'static str {
+        match self {
+            BattleResult::Defeat => "defeat",
+            BattleResult::Draw => "draw",
+            BattleResult::Minor => "minor victory",
+            BattleResult::Major => "major victory",
+            BattleResult::Massacre => "massacre",
+        }
+    }
+}
+
+/// E-01: EP for each battle result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EpResults {
+    pub defeat: i32,
+    pub draw: i32,
+    pub minor: i32,
+    pub major: i32,
+    pub massacre: i32,
+}
+
+impl Default for EpResults {
+    fn default() -> Self {
+        EpResults { defeat: 1, draw: 2, minor: 3, major: 4, massacre: 5 }
+    }
+}
+
+impl EpResults {
+    pub fn get(&self, r: BattleResult) -> i32 {
+        match r {
+            BattleResult::Defeat => self.defeat,
+            BattleResult::Draw => self.draw,
+            BattleResult::Minor => self.minor,
+            BattleResult::Major => self.major,
+            BattleResult::Massacre => self.massacre,
+        }
+    }
+}
+
+/// G-10: the battle result by unsigned score gap.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub result: BattleResult,
+}
+gap_row!(ResultRow);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EpSpec {
+    pub results: EpResults,
+    /// E-02: each team member gets this much less per battle.
+    pub team_malus: i32,
+    /// G-11: EP for a season without any battle.
+    pub no_battle: i32,
+    /// G-10: result by gap (0 must be a draw row for the draw EP to apply).
+    pub result_by_gap: GapTable<ResultRow>,
+    /// G-10: destroying the enemy army is a massacre whatever the gap.
+    pub destroyed_is_massacre: bool,
+    /// G-10: siege assaults count as battles for EP.
+    pub sieges_are_battles: bool,
+}
+
+impl Default for EpSpec {
+    fn default() -> Self {
+        let row = |from, to, result| ResultRow { from, to, result };
+        EpSpec {
+            results: EpResults::default(),
+            team_malus: 1,
+            no_battle: 2,
+            result_by_gap: GapTable::new(vec![
+                row(Some(0), Some(0), BattleResult::Draw),
+                row(Some(1), Some(3), BattleResult::Minor),
+                row(Some(4), Some(5), BattleResult::Major),
+                row(Some(6), None, BattleResult::Massacre),
+            ]),
+            destroyed_is_massacre: true,
+            sieges_are_battles: true,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- costs
+
+terrain_table!(
+    /// EP surcharge by terrain for capture and conquest (E-10).
+    TerrainSurcharge: i32 { mountain = 1 }
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CostSpec {
+    /// E-06.
+    pub capture: i32,
+    /// E-07.
+    pub conquer: i32,
+    /// E-09.
+    pub pillage: i32,
+    /// E-10: extra EP to capture or conquer a hex of this terrain.
+    pub terrain_surcharge: TerrainSurcharge,
+    /// E-11: extra EP to conquer a hex with a castle or a city.
+    pub fortified_surcharge: i32,
+    /// G-12: a siege assault with at least this gap counts as a battle won
+    /// against the city's owner for E-07.
+    pub siege_win_gap: i32,
+}
+
+impl Default for CostSpec {
+    fn default() -> Self {
+        CostSpec {
+            capture: 2,
+            conquer: 3,
+            pillage: 1,
+            terrain_surcharge: TerrainSurcharge::default(),
+            fortified_surcharge: 1,
+            siege_win_gap: 1,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- buildings
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BuildingKind {
+    Castle,
+    City,
+    Mine,
+    Port,
+    Tower,
+    Bridge,
+}
+
+impl BuildingKind {
+    pub const ALL: [BuildingKind; 6] = [
+        BuildingKind::Castle,
+        BuildingKind::City,
+        BuildingKind::Mine,
+        BuildingKind::Port,
+        BuildingKind::Tower,
+        BuildingKind::Bridge,
+    ];
+
+    /// Castle, city and mine share one slot per hex; port, tower and bridge
+    /// share the other (G-22).
+    #[inline]
+    pub fn is_main(self) -> bool {
+        matches!(self, BuildingKind::Castle | BuildingKind::City | BuildingKind::Mine)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildingKind::Castle => "castle",
+            BuildingKind::City => "city",
+            BuildingKind::Mine => "mine",
+            BuildingKind::Port => "port",
+            BuildingKind::Tower => "tower",
+            BuildingKind::Bridge => "bridge",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BuildingSpec {
+    /// EP to build (E-08, G-15) or to replace another building with it (E-12).
+    pub cost: i32,
+    /// Terrains it may stand on (E-13, E-14, E-15, G-15).
+    pub terrain: TerrainSet,
+    /// Only on a land hex next to sea (port, G-15).
+    pub coastal_only: bool,
+    /// Another building that must already stand on the hex, which this one
+    /// replaces (a city needs a castle, E-14).
+    pub requires: Option<BuildingKind>,
+    /// Defence for garrisons (W-05), spies (G-28) and coastal attacks (W-16).
+    pub defence: i32,
+    /// Structure points; at 0 the building is destroyed (G-15).
+    pub pv: i32,
+    /// Counts as a castle for empire size and for the E-11 surcharge (E-14).
+    pub fortified: bool,
+    /// An army stationed here adds the defence to its score (W-05).
+    pub garrison: bool,
+    /// Recruiting is possible at this hex (G-13).
+    pub recruits: bool,
+    /// Ships may attack it from the sea (W-16).
+    pub coastal_target: bool,
+}
+
+fn bspec(cost: i32, terrain: &[Terrain], defence: i32, pv: i32) -> BuildingSpec {
+    BuildingSpec {
+        cost,
+        terrain: TerrainSet::of(terrain),
+        coastal_only: false,
+        requires: None,
+        defence,
+        pv,
+        fortified: false,
+        garrison: false,
+        recruits: false,
+        coastal_target: false,
+    }
+}
+
+impl Default for BuildingSpec {
+    fn default() -> Self {
+        bspec(1, &[], 0, 1)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BuildingsSpec {
+    pub castle: BuildingSpec,
+    pub city: BuildingSpec,
+    pub mine: BuildingSpec,
+    pub port: BuildingSpec,
+    pub tower: BuildingSpec,
+    pub bridge: BuildingSpec,
+}
+
+impl Default for BuildingsSpec {
+    fn default() -> Self {
+        use Terrain::*;
+        BuildingsSpec {
+            castle: BuildingSpec {
+                fortified: true,
+                garrison: true,
+                recruits: true,
+                ..bspec(1, &[Plains, Forest, River, Mountain], 2, 3)
+            },
+            city: BuildingSpec {
+                requires: Some(BuildingKind::Castle),
+                fortified: true,
+                garrison: true,
+                recruits: true,
+                ..bspec(1, &[Plains, Forest, River], 2, 3)
+            },
+            mine: bspec(1, &[River, Mountain], 0, 1),
+            port: BuildingSpec {
+                coastal_only: true,
+                coastal_target: true,
+                recruits: false,
+                ..bspec(1, &[Plains, Forest, River, Mountain, Marsh], 2, 2)
+            },
+            tower: BuildingSpec {
+                garrison: true,
+                coastal_target: true,
+                ..bspec(1, &[Plains, Forest, River, Mountain, Marsh], 2, 2)
+            },
+            bridge: BuildingSpec {
+                garrison: true,
+                coastal_target: true,
+                ..bspec(1, &[River], 1, 2)
+            },
+        }
+    }
+}
+
+// ---------------------------------------------------------------- economy
+
+terrain_table!(
+    /// Payday yield of a mine by terrain (E-15). Absent: the terrain yields nothing.
+    MineYields: Option<DiceExpr> {
+        river = Some(DiceExpr::new(2, 6, 10)),
+        mountain = Some(DiceExpr::new(3, 6, 10)),
+    }
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EconomySpec {
+    /// E-15.
+    pub mine: MineYields,
+    /// E-09.
+    pub pillage: DiceExpr,
+}
+
+impl Default for EconomySpec {
+    fn default() -> Self {
+        EconomySpec { mine: MineYields::default(), pillage: DiceExpr::new(2, 6, 10) }
+    }
+}
+
+/// G-13: recruiting costs in gold.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RecruitSpec {
+    pub unit: i32,
+    pub ship: i32,
+    pub spy: i32,
+    pub engine: i32,
+    /// Items recruited per castle or city hex per season.
+    pub per_hex: u32,
+}
+
+impl Default for RecruitSpec {
+    fn default() -> Self {
+        RecruitSpec { unit: 100, ship: 150, spy: 100, engine: 100, per_hex: 1 }
+    }
+}
+
+/// G-07.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct InitiativeSpec {
+    /// Points each player gets each season; unspent points do not carry over.
+    pub pool: i32,
+}
+
+impl Default for InitiativeSpec {
+    fn default() -> Self {
+        InitiativeSpec { pool: 3 }
+    }
+}
+
+/// G-05.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CombatSpec {
+    /// The "dé" each side rolls in every combat.
+    pub die: DiceExpr,
+}
+
+impl Default for CombatSpec {
+    fn default() -> Self {
+        CombatSpec { die: DiceExpr::D6 }
+    }
+}
+
+// ---------------------------------------------------------------- army
+
+/// W-03: losses by unsigned gap. Gap 0 is a tie: both sides take `winner_loss`
+/// and `loser_loss` alike, so a tie row should give them the same value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyLossRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub winner_loss: i32,
+    pub loser_loss: i32,
+}
+gap_row!(ArmyLossRow);
+
+terrain_table!(
+    /// G-06: battle-order bonus for a defender on this terrain.
+    DefenderTerrainBonus: i32 { forest = 1, mountain = 1 }
+);
+
+/// W-07.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FormationSpec {
+    /// Experience at which the army picks its permanent formation.
+    pub at_xp: i32,
+    /// Light: extra movement.
+    pub light_movement: i32,
+    /// Assault: extra strength in army combat (part of battle order, G-06).
+    pub assault_strength: i32,
+    /// Siege: extra PV damage to a city when an assault damages it.
+    pub siege_damage: i32,
+}
+
+impl Default for FormationSpec {
+    fn default() -> Self {
+        FormationSpec { at_xp: 2, light_movement: 1, assault_strength: 1, siege_damage: 1 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ArmySpec {
+    /// W-04 / G-07.
+    pub bid_cap: i32,
+    /// W-03.
+    pub losses: GapTable<ArmyLossRow>,
+    /// G-09: experience runs from 0 to this.
+    pub xp_max: i32,
+    /// W-06: experience gained per victory, at most once per season.
+    pub xp_per_win: i32,
+    /// G-06.
+    pub defender_terrain: DefenderTerrainBonus,
+    pub formations: FormationSpec,
+    /// W-01 / G-14: gold for each victory.
+    pub victory_loot: i32,
+}
+
+impl Default for ArmySpec {
+    fn default() -> Self {
+        let row = |from, to, winner_loss, loser_loss| ArmyLossRow { from, to, winner_loss, loser_loss };
+        ArmySpec {
+            bid_cap: 3,
+            losses: GapTable::new(vec![row(Some(0), Some(0), 1, 1), row(Some(1), Some(3), 1, 1), row(Some(4), None, 0, 1)]),
+            xp_max: 3,
+            xp_per_win: 1,
+            defender_terrain: DefenderTerrainBonus::default(),
+            formations: FormationSpec::default(),
+            victory_loot: 10,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- siege
+
+/// W-10: by signed gap (attacker score minus city score).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiegeRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub city_pv: i32,
+    pub army_loss: i32,
+}
+gap_row!(SiegeRow);
+
+/// W-11: what taking a city does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OutcomeSpec {
+    /// Influence the attacker gets: `cities.owned_influence` or more means the
+    /// city carries its banner, `cities.federated_influence` or more means
+    /// federated (G-19), less leaves the city neutral.
+    pub influence: i32,
+    pub stability_change: i32,
+    pub restart_pv: i32,
+    /// Destroy the port, tower or bridge on the city's hex.
+    pub destroy_buildings: bool,
+    /// Gold for the attacker ("+3 resources", G-14).
+    pub gold: i32,
+}
+
+impl Default for OutcomeSpec {
+    fn default() -> Self {
+        OutcomeSpec { influence: 6, stability_change: -1, restart_pv: 1, destroy_buildings: false, gold: 0 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SiegeOutcomes {
+    pub conquer: OutcomeSpec,
+    pub federate: OutcomeSpec,
+    pub pillage: OutcomeSpec,
+}
+
+impl Default for SiegeOutcomes {
+    fn default() -> Self {
+        SiegeOutcomes {
+            conquer: OutcomeSpec::default(),
+            federate: OutcomeSpec { influence: 3, stability_change: 0, restart_pv: 2, destroy_buildings: false, gold: 0 },
+            pillage: OutcomeSpec { influence: 0, stability_change: -2, restart_pv: 1, destroy_buildings: true, gold: 30 },
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SiegeSpec {
+    /// W-09 / G-07: initiative 0 to this.
+    pub bid_cap: i32,
+    /// W-09: +1 per engine up to this many; also the most an army can carry.
+    pub engine_cap: i32,
+    /// W-08: engines needed to besiege.
+    pub engines_needed: i32,
+    /// W-09: city level counts from 0 to this.
+    pub level_cap: i32,
+    /// W-09: stability counts clamped to this range.
+    pub stability_min: i32,
+    pub stability_max: i32,
+    /// W-10.
+    pub table: GapTable<SiegeRow>,
+    pub outcomes: SiegeOutcomes,
+    /// W-01 / G-14: gold for an assault won (gap at least `costs.siege_win_gap`).
+    pub victory_loot: i32,
+}
+
+impl Default for SiegeSpec {
+    fn default() -> Self {
+        let row = |from, to, city_pv, army_loss| SiegeRow { from, to, city_pv, army_loss };
+        SiegeSpec {
+            bid_cap: 3,
+            engine_cap: 2,
+            engines_needed: 1,
+            level_cap: 2,
+            stability_min: -1,
+            stability_max: 1,
+            table: GapTable::new(vec![
+                row(None, Some(-1), 0, 2),
+                row(Some(0), Some(0), 0, 1),
+                row(Some(1), Some(2), 1, 1),
+                row(Some(3), Some(4), 2, 1),
+                row(Some(5), None, 3, 0),
+            ]),
+            outcomes: SiegeOutcomes::default(),
+            victory_loot: 10,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- naval
+
+/// W-13: PV lost by unsigned gap. At gap 0 both sides take their column.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavalRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub winner_pv: i32,
+    pub loser_pv: i32,
+}
+gap_row!(NavalRow);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NavalSpec {
+    /// W-12 / G-07.
+    pub bid_cap: i32,
+    /// G-25: strength of n ships is `strength_per_ship * n + strength_offset`.
+    /// The reading n is (1, 0); the reading 2n-1 is (2, -1).
+    pub strength_per_ship: i32,
+    pub strength_offset: i32,
+    /// W-14.
+    pub port_defence: i32,
+    /// W-13.
+    pub table: GapTable<NavalRow>,
+    /// W-15 / G-14.
+    pub victory_loot: i32,
+    /// W-16: gold for a coastal attack won.
+    pub coastal_loot: i32,
+    /// G-26.
+    pub ship_pv: i32,
+    pub ship_recover: i32,
+    /// W-17: ships may carry an army (never its siege engines).
+    pub transport: bool,
+}
+
+impl Default for NavalSpec {
+    fn default() -> Self {
+        let row = |from, to, winner_pv, loser_pv| NavalRow { from, to, winner_pv, loser_pv };
+        NavalSpec {
+            bid_cap: 2,
+            strength_per_ship: 1,
+            strength_offset: 0,
+            port_defence: 1,
+            table: GapTable::new(vec![
+                row(Some(0), Some(0), 1, 1),
+                row(Some(1), Some(1), 1, 2),
+                row(Some(2), Some(3), 1, 3),
+                row(Some(4), None, 0, 3),
+            ]),
+            victory_loot: 10,
+            coastal_loot: 10,
+            ship_pv: 3,
+            ship_recover: 1,
+            transport: true,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- spies
+
+/// W-20 / W-21 / G-28: by signed gap (spy score minus defender score).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpyRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub success: bool,
+    pub spy_lost: bool,
+}
+gap_row!(SpyRow);
+
+/// W-25: by unsigned gap between the two spies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DuelRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub loser_lost: bool,
+    pub winner_spent: bool,
+}
+gap_row!(DuelRow);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SpySpec {
+    /// W-20: the spy's fixed score before the die.
+    pub base: i32,
+    /// W-20 / W-21.
+    pub table: GapTable<SpyRow>,
+    /// G-28: a city's spy defence is its defence plus its level.
+    pub city_adds_level: bool,
+    /// G-28: gold stolen (at most what the target has).
+    pub steal_gold: i32,
+    /// G-28: a spy cannot bring a city below this PV.
+    pub city_pv_floor: i32,
+    /// W-25 / G-07.
+    pub duel_bid_cap: i32,
+    /// W-25.
+    pub duel: GapTable<DuelRow>,
+}
+
+impl Default for SpySpec {
+    fn default() -> Self {
+        let row = |from, to, success, spy_lost| SpyRow { from, to, success, spy_lost };
+        let duel = |from, to, loser_lost, winner_spent| DuelRow { from, to, loser_lost, winner_spent };
+        SpySpec {
+            base: 3,
+            table: GapTable::new(vec![
+                row(None, Some(-2), false, true),
+                row(Some(-1), Some(-1), false, false),
+                row(Some(0), Some(0), false, false),
+                row(Some(1), None, true, false),
+            ]),
+            city_adds_level: true,
+            steal_gold: 20,
+            city_pv_floor: 1,
+            duel_bid_cap: 3,
+            duel: GapTable::new(vec![duel(Some(0), Some(0), false, false), duel(Some(1), None, true, true)]),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- cities
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CityStats {
+    pub defence: i32,
+    pub level: i32,
+    pub stability: i32,
+}
+
+impl Default for CityStats {
+    fn default() -> Self {
+        CityStats { defence: 2, level: 0, stability: 0 }
+    }
+}
+
+/// G-16 to G-19.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CitySpec {
+    /// A city built with EP.
+    pub built: CityStats,
+    /// Each player's capital.
+    pub capital: CityStats,
+    /// Neutral cities on the map.
+    pub neutral: CityStats,
+    /// G-17: maximum PV is `max_pv_base + max_pv_per_level * level`; cities
+    /// start at their maximum.
+    pub max_pv_base: i32,
+    pub max_pv_per_level: i32,
+    pub recover_pv: i32,
+    /// G-18.
+    pub stability_min: i32,
+    pub stability_max: i32,
+    pub stability_recover: i32,
+    /// G-19.
+    pub owned_influence: i32,
+    pub federated_influence: i32,
+}
+
+impl Default for CitySpec {
+    fn default() -> Self {
+        CitySpec {
+            built: CityStats::default(),
+            capital: CityStats { level: 1, ..CityStats::default() },
+            neutral: CityStats::default(),
+            max_pv_base: 3,
+            max_pv_per_level: 1,
+            recover_pv: 1,
+            stability_min: -3,
+            stability_max: 3,
+            stability_recover: 1,
+            owned_influence: 6,
+            federated_influence: 3,
+        }
+    }
+}
+
+impl CitySpec {
+    pub fn max_pv(&self, level: i32) -> i32 {
+        self.max_pv_base + self.max_pv_per_level * level
+    }
+}
+
+// ---------------------------------------------------------------- movement
+
+terrain_table!(
+    /// G-27: movement points to enter a hex of this terrain.
+    MoveCosts: i32 { plains = 1, forest = 1, river = 1, mountain = 1, marsh = 1, sea = 1 }
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MovementSpec {
+    pub army: i32,
+    pub spy: i32,
+    /// G-26.
+    pub ship: i32,
+    pub cost: MoveCosts,
+}
+
+impl Default for MovementSpec {
+    fn default() -> Self {
+        MovementSpec { army: 1, spy: 1, ship: 3, cost: MoveCosts::default() }
+    }
+}
+
+// ---------------------------------------------------------------- start
+
+/// G-24.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StartSpec {
+    pub gold: i32,
+    pub army_units: i32,
+    pub spies: i32,
+    pub ships: i32,
+    pub engines: i32,
+    /// A coastal capital starts with a port.
+    pub coastal_capital_port: bool,
+    /// Generated maps: capitals at least this many hexes apart.
+    pub min_capital_distance: u32,
+}
+
+impl Default for StartSpec {
+    fn default() -> Self {
+        StartSpec { gold: 100, army_units: 3, spies: 1, ships: 0, engines: 0, coastal_capital_port: true, min_capital_distance: 3 }
+    }
+}
+
+// ---------------------------------------------------------------- strategies
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StrategyKind {
+    Random,
+    Greedy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SiegeChoice {
+    Conquer,
+    Federate,
+    Pillage,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FormationChoice {
+    Light,
+    Assault,
+    Siege,
+}
+
+/// G-30: a configured player. `random` ignores the weights.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StrategySpec {
+    pub kind: StrategyKind,
+    /// Utility of each EP purchase; the best affordable one is bought first.
+    pub capture: f64,
+    pub conquer: f64,
+    pub castle: f64,
+    pub city: f64,
+    pub mine: f64,
+    pub port: f64,
+    pub tower: f64,
+    pub bridge: f64,
+    pub pillage: f64,
+    /// Utility of each recruit.
+    pub unit: f64,
+    pub ship: f64,
+    pub spy: f64,
+    pub engine: f64,
+    /// Gold kept back when recruiting.
+    pub reserve: i32,
+    /// Attack when own expected score minus the enemy's is at least this.
+    pub aggression: f64,
+    /// Share of the initiative pool bid in a combat (rounded, capped).
+    pub bid_share: f64,
+    pub siege_outcome: SiegeChoice,
+    pub formation: FormationChoice,
+}
+
+impl Default for StrategySpec {
+    fn default() -> Self {
+        StrategySpec {
+            kind: StrategyKind::Greedy,
+            capture: 3.0,
+            conquer: 5.0,
+            castle: 2.0,
+            city: 2.5,
+            mine: 2.8,
+            port: 0.8,
+            tower: 0.5,
+            bridge: 0.3,
+            pillage: 1.5,
+            unit: 3.0,
+            ship: 0.8,
+            spy: 1.0,
+            engine: 2.0,
+            reserve: 0,
+            aggression: 0.0,
+            bid_share: 0.67,
+            siege_outcome: SiegeChoice::Conquer,
+            formation: FormationChoice::Assault,
+        }
+    }
+}

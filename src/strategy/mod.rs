@@ -1,0 +1,54 @@
+//! Players' strategies (G-30). A strategy sees a read-only state and the
+//! legal options, and returns the index of its pick; it never rolls dice.
+//! Its own randomness (tie-breaks, random play) comes from a stream seeded
+//! from the campaign seed (`sim::seed::Stream::Strategy`).
+
+pub mod greedy;
+pub mod random;
+
+use crate::rules::{Action, Decision, PlayerId, Players, Rules, State};
+use crate::scenario::{Scenario, StrategyKind, StrategySpec};
+use crate::sim::seed::{self, Stream};
+use rand_pcg::Pcg64Mcg;
+
+pub trait Strategy: Send {
+    fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, decision: Decision, options: &[Action]) -> usize;
+}
+
+/// Build a strategy from its spec with its own random stream.
+pub fn build(spec: &StrategySpec, rng: Pcg64Mcg) -> Box<dyn Strategy> {
+    match spec.kind {
+        StrategyKind::Random => Box::new(random::RandomStrategy::new(rng)),
+        StrategyKind::Greedy => Box::new(greedy::Greedy::new(spec.clone(), rng)),
+    }
+}
+
+/// One strategy per seat: the `Players` the engine talks to.
+pub struct Seats {
+    pub seats: Vec<Box<dyn Strategy>>,
+}
+
+impl Seats {
+    /// The strategies named by the scenario's players, seeded for one campaign.
+    /// Names were checked when the scenario loaded; an unknown one falls back
+    /// to the default greedy player rather than failing mid-run.
+    pub fn for_campaign(sc: &Scenario, campaign_seed: u64) -> Seats {
+        let seats = sc
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let spec = sc.strategy(&p.strategy).unwrap_or_default();
+                build(&spec, seed::rng(campaign_seed, Stream::Strategy(i as u8)))
+            })
+            .collect();
+        Seats { seats }
+    }
+}
+
+impl Players for Seats {
+    #[inline]
+    fn choose(&mut self, r: Rules<'_>, st: &State, player: PlayerId, d: Decision, options: &[Action]) -> usize {
+        self.seats[player as usize].choose(r, st, player, d, options)
+    }
+}

@@ -1,0 +1,10 @@
+//! One integration-test binary (each extra binary would link polars again).
+
+mod bad_input;
+mod common;
+mod defaults;
+mod play_cli;
+mod properties;
+mod rules_e;
+mod rules_w;
+mod scenarios;

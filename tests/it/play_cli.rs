@@ -1,0 +1,58 @@
+//! `empires play` on the binary: complete, and the same for the same seed.
+
+use std::process::Command;
+
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_empires"))
+}
+
+fn play(args: &[&str]) -> String {
+    let out = bin().arg("play").args(args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn play_prints_a_complete_campaign_the_same_way_twice() {
+    let a = play(&["--seed", "7"]);
+    let b = play(&["--seed", "7"]);
+    assert_eq!(a, b);
+    assert!(a.contains("=== Season 1 ==="));
+    assert!(a.contains("=== The campaign ends after season"));
+    assert!(a.contains("  1. "), "standings are printed");
+    assert!(a.contains("payday:") || a.contains("spend:"));
+    assert_ne!(a, play(&["--seed", "8"]));
+}
+
+#[test]
+fn play_json_is_one_object_per_line() {
+    let s = play(&["--seed", "7", "--json"]);
+    let mut kinds = std::collections::BTreeSet::new();
+    for line in s.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        kinds.insert(v["event"].as_str().unwrap().to_string());
+    }
+    for k in ["season", "order", "ep", "spend", "end", "standing"] {
+        assert!(kinds.contains(k), "no {k} event");
+    }
+    assert_eq!(s, play(&["--seed", "7", "--json"]));
+}
+
+#[test]
+fn play_runs_every_shipped_scenario() {
+    for f in ["duel.toml", "archipelago.toml"] {
+        let path = format!("{}/scenarios/{f}", env!("CARGO_MANIFEST_DIR"));
+        let s = play(&["--scenario", &path, "--seed", "3"]);
+        assert!(s.contains("=== The campaign ends"));
+    }
+}
+
+#[test]
+fn validate_accepts_the_shipped_scenarios() {
+    for f in ["default.toml", "duel.toml", "archipelago.toml"] {
+        let path = format!("{}/scenarios/{f}", env!("CARGO_MANIFEST_DIR"));
+        let out = bin().args(["validate", &path]).output().unwrap();
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: "));
+    }
+}

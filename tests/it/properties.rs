@@ -1,0 +1,132 @@
+//! Property tests: invariants over many random campaigns of the shipped
+//! scenarios, with random and greedy players in random seats.
+
+use empires::rules::setup::{initial_state, make_map};
+use empires::rules::{Action, Decision, Engine, Event, NoLog, PlayerId, Players, RngDice, Rules, State, invariants};
+use empires::scenario::{Scenario, Source, load_str};
+use empires::sim::seed::{self, Stream};
+use empires::strategy::{Seats, build};
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+fn scenario(i: usize) -> Scenario {
+    let (name, text) = [
+        ("default.toml", include_str!("../../scenarios/default.toml")),
+        ("duel.toml", include_str!("../../scenarios/duel.toml")),
+        ("archipelago.toml", include_str!("../../scenarios/archipelago.toml")),
+    ][i];
+    load_str(text, &Source::file(name)).expect("shipped scenario loads")
+}
+
+/// Seats with random players where `random_mask` has a bit set.
+fn seats(sc: &Scenario, cs: u64, random_mask: u8) -> Seats {
+    let mut s = Seats::for_campaign(sc, cs);
+    for i in 0..sc.players.len() {
+        if random_mask & (1 << i) != 0 {
+            let spec = sc.strategy("random").unwrap();
+            s.seats[i] = build(&spec, seed::rng(cs, Stream::Strategy(i as u8)));
+        }
+    }
+    s
+}
+
+/// Records every pick, for the per-season limits.
+struct Recorder {
+    inner: Seats,
+    picks: Vec<(PlayerId, Action)>,
+}
+
+impl Players for Recorder {
+    fn choose(&mut self, r: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
+        let i = self.inner.choose(r, st, p, d, options);
+        assert!(i < options.len(), "strategy picked option {i} of {}", options.len());
+        self.picks.push((p, options[i]));
+        i
+    }
+}
+
+/// One attack per army, one hostile action per spy and per city, per season.
+fn season_limits(st_before: &State, picks: &[(PlayerId, Action)]) -> Result<(), String> {
+    let mut army_attacks: HashMap<u16, u32> = HashMap::new();
+    let mut spy_actions: HashMap<u16, u32> = HashMap::new();
+    let mut city_actions: HashMap<u16, u32> = HashMap::new();
+    for (_, a) in picks {
+        match *a {
+            Action::Attack { army, .. } | Action::Siege { army, .. } => *army_attacks.entry(army).or_default() += 1,
+            Action::SpyAct { spy, target, .. } => {
+                *spy_actions.entry(spy).or_default() += 1;
+                if st_before.hexes[target as usize].city != empires::rules::state::NONE {
+                    *city_actions.entry(target).or_default() += 1;
+                }
+            }
+            Action::SpyDuel { spy, .. } => *spy_actions.entry(spy).or_default() += 1,
+            _ => {}
+        }
+    }
+    for (what, m) in [("army attacks", &army_attacks), ("spy actions", &spy_actions), ("hostile actions on a city", &city_actions)] {
+        if let Some((id, n)) = m.iter().find(|(_, n)| **n > 1) {
+            return Err(format!("{n} {what} by/on {id} in one season"));
+        }
+    }
+    Ok(())
+}
+
+fn run(sc_i: usize, master: u64, index: u64, mask: u8) -> Result<(), TestCaseError> {
+    let sc = scenario(sc_i);
+    let cs = seed::campaign_seed(master, index);
+    let map = make_map(&sc, cs).map_err(|e| TestCaseError::fail(e.0))?;
+    let rules = Rules::new(&sc, &map);
+    let mut st = initial_state(rules);
+    invariants::check(rules, &st).map_err(TestCaseError::fail)?;
+    let players = Recorder { inner: seats(&sc, cs, mask), picks: Vec::new() };
+    let mut e = Engine::new(rules, RngDice(seed::rng(cs, Stream::Dice)), players, NoLog);
+    loop {
+        let before = st.clone();
+        e.players.picks.clear();
+        let end = e.play_season(&mut st);
+        invariants::check(rules, &st)
+            .map_err(|m| TestCaseError::fail(format!("season {}: {m}", before.season)))?;
+        season_limits(&before, &e.players.picks)
+            .map_err(|m| TestCaseError::fail(format!("season {}: {m}", before.season)))?;
+        prop_assert!(st.season <= sc.campaign.seasons);
+        if end.is_some() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn log_of(sc: &Scenario, master: u64, index: u64) -> Vec<Event> {
+    let mut log = Vec::new();
+    empires::sim::play_campaign(sc, master, index, &mut log).expect("campaign");
+    log
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn invariants_hold_after_every_season(sc_i in 0usize..3, master in any::<u64>(), index in 0u64..1000, mask in any::<u8>()) {
+        run(sc_i, master, index, mask)?;
+    }
+
+    #[test]
+    fn same_seed_same_event_log(sc_i in 0usize..3, master in any::<u64>(), index in 0u64..1000) {
+        let sc = scenario(sc_i);
+        let a = log_of(&sc, master, index);
+        let b = log_of(&sc, master, index);
+        prop_assert!(!a.is_empty());
+        prop_assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn different_campaign_indices_play_differently() {
+    let sc = scenario(0);
+    let logs: Vec<Vec<Event>> = (0..4).map(|i| log_of(&sc, 1, i)).collect();
+    for i in 0..logs.len() {
+        for j in i + 1..logs.len() {
+            assert_ne!(logs[i], logs[j], "campaigns {i} and {j} of seed 1 are identical");
+        }
+    }
+}
