@@ -29,7 +29,7 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
     let mut events: Vec<Event> = Vec::new();
     let fin = sim::play_campaign(&sc, a.seed, a.campaign, &mut events)
         .map_err(|e| CliError::input(format!("cannot set up the campaign: {e}")))?;
-    let names = Names { sc: &sc, map: &fin.map };
+    let names = Names::new(&sc, &fin.map);
     let out = if a.json {
         json::render(&names, &events)
     } else {

@@ -112,16 +112,23 @@ pub fn parse(rows: &[String]) -> Result<(Map, CellOrigins), Vec<DrawnError>> {
     Ok((Map::from_hexes(hexes, placements), origins))
 }
 
+/// The offset (col, row) that `render` prints as (0, 0). The row is kept
+/// even so the odd-r layout of the rendered rows stays valid.
+pub fn origin(map: &Map) -> (i32, i32) {
+    let offs = (0..map.len()).map(|h| map.offset_of(h as HexId));
+    let (c, r) = offs.fold((i32::MAX, i32::MAX), |(a, b), o| (a.min(o.0), b.min(o.1)));
+    if map.is_empty() { (0, 0) } else { (c, r - (r & 1)) }
+}
+
 /// The map as rows in the drawn format (for `play` output and docs).
 pub fn render(map: &Map) -> Vec<String> {
     if map.is_empty() {
         return Vec::new();
     }
     let offs: Vec<(i32, i32)> = (0..map.len()).map(|h| map.offset_of(h as HexId)).collect();
-    let (min_c, max_c) = offs.iter().fold((i32::MAX, i32::MIN), |(a, b), o| (a.min(o.0), b.max(o.0)));
-    let (min_r, max_r) = offs.iter().fold((i32::MAX, i32::MIN), |(a, b), o| (a.min(o.1), b.max(o.1)));
-    // Keep row parity so the offset layout stays valid.
-    let min_r = min_r - (min_r & 1);
+    let (min_c, min_r) = origin(map);
+    let max_c = offs.iter().map(|o| o.0).max().unwrap_or(0);
+    let max_r = offs.iter().map(|o| o.1).max().unwrap_or(0);
     let mut out = Vec::new();
     for r in min_r..=max_r {
         let mut line = String::new();

@@ -8,13 +8,19 @@ use crate::map::{HexId, Map, NO_HEX};
 use crate::rules::{NOBODY, PlayerId};
 use crate::scenario::Scenario;
 
-/// Names for players and hexes in logs.
+/// Names for players and hexes in logs. Hexes are shown as `(col,row)` of
+/// the map as `map::drawn::render` prints it, so a designer can find them.
 pub struct Names<'a> {
     pub sc: &'a Scenario,
     pub map: &'a Map,
+    origin: (i32, i32),
 }
 
-impl Names<'_> {
+impl<'a> Names<'a> {
+    pub fn new(sc: &'a Scenario, map: &'a Map) -> Self {
+        Names { sc, map, origin: crate::map::drawn::origin(map) }
+    }
+
     pub fn player(&self, p: PlayerId) -> &str {
         if p == NOBODY {
             return "neutral";
@@ -28,7 +34,7 @@ impl Names<'_> {
             return "-".into();
         }
         let (c, r) = self.map.offset_of(h);
-        format!("({c},{r})")
+        format!("({},{})", c - self.origin.0, r - self.origin.1)
     }
 
     pub fn hex_terrain(&self, h: HexId) -> String {
