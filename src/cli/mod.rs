@@ -2,6 +2,7 @@
 //! subcommand is a small function over the library.
 
 mod play;
+mod run;
 mod validate;
 
 use crate::scenario::{self, Scenario, Source};
@@ -19,6 +20,8 @@ pub struct Cli {
 pub enum Command {
     /// Play one campaign and print its season-by-season log.
     Play(play::PlayArgs),
+    /// Play many seeded campaigns in parallel into a polars dataset.
+    Run(run::RunArgs),
     /// Check a scenario file and print "ok" or every problem found.
     Validate(validate::ValidateArgs),
 }
@@ -66,6 +69,7 @@ pub fn main() -> i32 {
     };
     let r = match cli.command {
         Command::Play(a) => play::run(a),
+        Command::Run(a) => run::run_cmd(a),
         Command::Validate(a) => validate::run(a),
     };
     match r {

@@ -1,7 +1,13 @@
 //! Turning results into what designers read: the season-by-season text log,
-//! JSON lines, and (later) datasets and charts. Formatting lives here only.
+//! JSON lines, the run's polars dataset and summary, and (later) charts.
+//! Formatting and file output live here only.
 
+pub mod dataset;
+pub mod files;
 pub mod json;
+pub mod manifest;
+pub mod stats;
+pub mod summary;
 pub mod text;
 
 use crate::map::{HexId, Map, NO_HEX};

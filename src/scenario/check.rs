@@ -62,6 +62,9 @@ impl Found {
         }
     }
     fn table<R: GapRow>(&mut self, key: &str, t: &GapTable<R>, domain: Domain) {
+        if t.rows.len() > 255 {
+            self.push(p(key), format!("at most 255 rows (found {})", t.rows.len()));
+        }
         for (row, msg) in t.coverage_problems(domain) {
             let path = match row {
                 Some(i) => pi(key, i),
@@ -319,6 +322,9 @@ fn numbers(s: &Scenario, f: &mut Found) {
         if v > max {
             f.push(p(k), format!("must be at most {max} (found {v})"));
         }
+    }
+    if s.recruit.per_hex > 255 {
+        f.push(p("recruit.per_hex"), "at most 255");
     }
     f.at_least("campaign.seasons", s.campaign.seasons as i64, 1);
     if s.campaign.seasons > 1000 {

@@ -1,6 +1,8 @@
 //! Running campaigns: seeds and the glue between a scenario and the engine.
 //! No IO here either; the command line and report writers sit on top.
 
+pub mod record;
+pub mod runner;
 pub mod seed;
 
 use crate::map::Map;
@@ -28,10 +30,23 @@ pub fn play_campaign<L: Log>(sc: &Scenario, master: u64, index: u64, log: L) -> 
 
 /// Play a campaign on a map already made (fixed maps are made once per run).
 pub fn play_on_map<L: Log>(sc: &Scenario, map: &Map, campaign_seed: u64, log: L) -> Result<(State, Outcome), SetupError> {
+    let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
+    play_on_map_as(sc, map, campaign_seed, &names, log)
+}
+
+/// As `play_on_map`, with the strategy of each seat named explicitly (seat
+/// rotation plays the same scenario with the strategies moved around).
+pub fn play_on_map_as<L: Log>(
+    sc: &Scenario,
+    map: &Map,
+    campaign_seed: u64,
+    strategies: &[&str],
+    log: L,
+) -> Result<(State, Outcome), SetupError> {
     let rules = Rules::new(sc, map);
     let mut st = initial_state(rules);
     let dice = RngDice(seed::rng(campaign_seed, seed::Stream::Dice));
-    let players = Seats::for_campaign(sc, campaign_seed);
+    let players = Seats::named(sc, campaign_seed, strategies);
     let mut engine = Engine::new(rules, dice, players, log);
     let outcome = engine.play_campaign(&mut st);
     Ok((st, outcome))

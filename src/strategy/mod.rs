@@ -33,12 +33,17 @@ impl Seats {
     /// Names were checked when the scenario loaded; an unknown one falls back
     /// to the default greedy player rather than failing mid-run.
     pub fn for_campaign(sc: &Scenario, campaign_seed: u64) -> Seats {
-        let seats = sc
-            .players
+        let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
+        Seats::named(sc, campaign_seed, &names)
+    }
+
+    /// Seat `i` plays strategy `names[i]`.
+    pub fn named(sc: &Scenario, campaign_seed: u64, names: &[&str]) -> Seats {
+        let seats = names
             .iter()
             .enumerate()
-            .map(|(i, p)| {
-                let spec = sc.strategy(&p.strategy).unwrap_or_default();
+            .map(|(i, name)| {
+                let spec = sc.strategy(name).unwrap_or_default();
                 build(&spec, seed::rng(campaign_seed, Stream::Strategy(i as u8)))
             })
             .collect();

@@ -130,3 +130,82 @@ fn different_campaign_indices_play_differently() {
         }
     }
 }
+
+/// Set one scenario number by index; the list spans every section.
+fn mutate(sc: &mut Scenario, field: u8, v: i32) {
+    match field % 40 {
+        0 => sc.costs.capture = v,
+        1 => sc.costs.conquer = v,
+        2 => sc.costs.pillage = v,
+        3 => sc.costs.fortified_surcharge = v,
+        4 => sc.costs.siege_win_gap = v,
+        5 => sc.ep.no_battle = v,
+        6 => sc.ep.team_malus = v,
+        7 => sc.ep.results.massacre = v,
+        8 => sc.recruit.unit = v * 25,
+        9 => sc.recruit.engine = v * 25,
+        10 => sc.recruit.ship = v * 25,
+        11 => sc.recruit.spy = v * 25,
+        12 => sc.recruit.per_hex = v.max(0) as u32,
+        13 => sc.initiative.pool = v,
+        14 => sc.army.bid_cap = v,
+        15 => sc.army.xp_max = v,
+        16 => sc.army.formations.at_xp = v,
+        17 => sc.army.victory_loot = v,
+        18 => sc.siege.engine_cap = v,
+        19 => sc.siege.engines_needed = v,
+        20 => sc.siege.level_cap = v,
+        21 => sc.naval.ship_pv = v,
+        22 => sc.naval.strength_per_ship = v,
+        23 => sc.naval.strength_offset = v - 3,
+        24 => sc.spy.base = v,
+        25 => sc.spy.steal_gold = v * 10,
+        26 => sc.spy.city_pv_floor = v,
+        27 => sc.cities.max_pv_base = v,
+        28 => sc.cities.capital.level = v,
+        29 => sc.cities.stability_recover = v,
+        30 => sc.movement.army = v,
+        31 => sc.movement.ship = v,
+        32 => sc.movement.cost.forest = v,
+        33 => sc.start.gold = v * 100,
+        34 => sc.start.army_units = v,
+        35 => sc.start.ships = v,
+        36 => sc.start.engines = v,
+        37 => sc.siege.outcomes.pillage.restart_pv = v,
+        38 => sc.buildings.castle.pv = v,
+        _ => sc.campaign.seasons = v.max(0) as u32,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+    /// The engine never panics on a scenario the checks accept.
+    #[test]
+    fn accepted_scenarios_never_panic(
+        sc_i in 0usize..3,
+        edits in proptest::collection::vec((any::<u8>(), -2i32..14), 1..10),
+        master in any::<u64>(),
+        mask in any::<u8>(),
+    ) {
+        let mut sc = scenario(sc_i);
+        for (f, v) in edits {
+            mutate(&mut sc, f, v);
+        }
+        if empires::scenario::check::check(&sc).is_empty() {
+            run_scenario(&sc, master, mask)?;
+        }
+    }
+}
+
+fn run_scenario(sc: &Scenario, master: u64, mask: u8) -> Result<(), TestCaseError> {
+    let cs = seed::campaign_seed(master, 0);
+    let Ok(map) = make_map(sc, cs) else { return Ok(()) };
+    let rules = Rules::new(sc, &map);
+    let mut st = initial_state(rules);
+    let players = Recorder { inner: seats(sc, cs, mask), picks: Vec::new() };
+    let mut e = Engine::new(rules, RngDice(seed::rng(cs, Stream::Dice)), players, NoLog);
+    e.play_campaign(&mut st);
+    invariants::check(rules, &st).map_err(TestCaseError::fail)?;
+    Ok(())
+}

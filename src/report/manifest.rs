@@ -1,0 +1,51 @@
+//! `manifest.json`: everything needed to know what a run was and to redo it.
+
+use crate::scenario::Scenario;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+/// A stable hash of the fully resolved scenario (defaults filled in), so two
+/// files that mean the same rules hash the same.
+pub fn scenario_hash(sc: &Scenario) -> String {
+    let text = toml::to_string(sc).unwrap_or_default();
+    let digest = Sha256::digest(text.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub struct RunInfo<'a> {
+    pub scenario: &'a Scenario,
+    pub scenario_source: &'a str,
+    pub git_commit: Option<String>,
+    pub master_seed: u64,
+    pub campaigns: std::ops::Range<u64>,
+    pub total_campaigns: u64,
+    pub shard: Option<(u64, u64)>,
+    pub rotate_seats: bool,
+    pub threads: usize,
+    pub wall_seconds: f64,
+    pub files: Vec<String>,
+}
+
+pub fn manifest(r: &RunInfo<'_>) -> Value {
+    json!({
+        "tool": "empires",
+        "version": env!("CARGO_PKG_VERSION"),
+        "git_commit": r.git_commit,
+        "scenario_source": r.scenario_source,
+        "scenario_name": r.scenario.name,
+        "scenario_hash": scenario_hash(r.scenario),
+        "scenario": serde_json::to_value(r.scenario).unwrap_or(Value::Null),
+        "master_seed": r.master_seed,
+        "campaign_start": r.campaigns.start,
+        "campaign_end": r.campaigns.end,
+        "total_campaigns": r.total_campaigns,
+        "shard": r.shard.map(|(i, k)| json!({"index": i, "count": k})),
+        "strategies": r.scenario.players.iter().map(|p| json!({"player": p.name, "strategy": p.strategy})).collect::<Vec<_>>(),
+        "rotate_seats": r.rotate_seats,
+        "overrides": Vec::<String>::new(),
+        "threads": r.threads,
+        "wall_seconds": r.wall_seconds,
+        "campaigns_per_second": if r.wall_seconds > 0.0 { (r.campaigns.end - r.campaigns.start) as f64 / r.wall_seconds } else { 0.0 },
+        "files": r.files,
+    })
+}
