@@ -71,10 +71,11 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     });
     std::fs::create_dir_all(&out)
         .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
-    let threads = a.threads.unwrap_or(0);
     if a.threads == Some(0) {
         return Err(CliError::input("--threads must be at least 1"));
     }
+    // 0 lets rayon use every core.
+    let threads = a.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -15,7 +15,7 @@ use super::{DIRECTIONS, HexId, Map, Placements, Terrain, axial_distance};
 use crate::scenario::GenerateSpec;
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GenerateError(pub String);
@@ -67,26 +67,31 @@ fn try_generate(
     let mut terrain: HashMap<(i32, i32), Terrain> = HashMap::with_capacity(land_target * 2);
 
     // 1-2: lay tiles. Candidates are empty cells touching placed tiles; from the
-    // third tile on, only those touching at least two.
-    order.push((0, 0));
-    placed.insert((0, 0));
-    while order.len() < land_target {
-        let need = if order.len() < 2 { 1 } else { 2 };
-        let mut cands: Vec<(i32, i32)> = Vec::new();
-        for &c in &order {
-            for n in neighbors(c) {
-                if !placed.contains(&n) && neighbors(n).filter(|x| placed.contains(x)).count() >= need {
-                    cands.push(n);
-                }
+    // third tile on, only those touching at least two. `touching` counts the
+    // placed neighbours of every empty cell next to the land; a BTreeMap keeps
+    // the candidate order, and so the map, deterministic.
+    let mut touching: BTreeMap<(i32, i32), u8> = BTreeMap::new();
+    let mut cands: Vec<(i32, i32)> = Vec::with_capacity(64);
+    let place = |c: (i32, i32), placed: &mut HashSet<(i32, i32)>, touching: &mut BTreeMap<(i32, i32), u8>| {
+        placed.insert(c);
+        touching.remove(&c);
+        for n in neighbors(c) {
+            if !placed.contains(&n) {
+                *touching.entry(n).or_insert(0) += 1;
             }
         }
-        cands.sort_unstable();
-        cands.dedup();
+    };
+    order.push((0, 0));
+    place((0, 0), &mut placed, &mut touching);
+    while order.len() < land_target {
+        let need = if order.len() < 2 { 1 } else { 2 };
+        cands.clear();
+        cands.extend(touching.iter().filter(|&(_, &k)| k >= need).map(|(&c, _)| c));
         if cands.is_empty() {
             return None;
         }
         let pick = cands[rng.random_range(0..cands.len())];
-        placed.insert(pick);
+        place(pick, &mut placed, &mut touching);
         order.push(pick);
     }
     let mountains = (spec.mountains as usize).min(land_target);

@@ -33,6 +33,8 @@ pub struct Summary {
     pub end_reasons: Vec<(String, u64)>,
 }
 
+/// The queries run on polars' streaming engine, so a run of any size is
+/// summarized in bounded memory.
 fn scan(path: &Path) -> PolarsResult<LazyFrame> {
     LazyFrame::scan_parquet(PlRefPath::new(path.to_string_lossy().as_ref()), ScanArgsParquet::default())
 }
@@ -55,7 +57,8 @@ fn groups(lf: LazyFrame, key: Expr) -> PolarsResult<Vec<GroupLine>> {
             col("gold_loot").cast(DataType::Float64).mean().alias("gold_loot"),
         ])
         .sort(["key"], SortMultipleOptions::default())
-        .collect()?;
+        .collect_with_engine(Engine::Streaming)?
+        .unwrap_single();
     let keys = df.column("key")?.str()?.clone();
     let mut out = Vec::with_capacity(df.height());
     for i in 0..df.height() {
@@ -90,7 +93,8 @@ pub fn summarize(players: &Path) -> PolarsResult<Summary> {
         .group_by([col("end_reason")])
         .agg([len().alias("n")])
         .sort(["end_reason"], SortMultipleOptions::default())
-        .collect()?;
+        .collect_with_engine(Engine::Streaming)?
+        .unwrap_single();
     let names = ends.column("end_reason")?.str()?.clone();
     let mut end_reasons = Vec::new();
     for i in 0..ends.height() {

@@ -17,11 +17,67 @@ use rand_pcg::Pcg64Mcg;
 pub struct Greedy {
     w: StrategySpec,
     rng: Pcg64Mcg,
+    /// Goal hexes for movement, listed once per action-phase decision and
+    /// reused for every option (listing them per option dominated run time).
+    goals: Goals,
+}
+
+/// Hexes pieces move toward, by kind of piece.
+#[derive(Default)]
+struct Goals {
+    /// Rival hexes and rival armies.
+    army: Vec<HexId>,
+    /// The same plus cities an army with engines could besiege.
+    army_siege: Vec<HexId>,
+    /// Rival ships, and rival hexes with a port, tower or bridge.
+    ship: Vec<HexId>,
+    /// Rival buildings and cities without a garrison.
+    spy: Vec<HexId>,
+    /// Rival hexes.
+    enemy: Vec<HexId>,
+}
+
+impl Goals {
+    fn list(&mut self, r: Rules<'_>, st: &State, me: PlayerId) {
+        for v in [&mut self.army, &mut self.army_siege, &mut self.ship, &mut self.spy, &mut self.enemy] {
+            v.clear();
+        }
+        for x in 0..r.map.len() as HexId {
+            let hs = &st.hexes[x as usize];
+            let enemy = hs.owner != NOBODY && r.rivals(me, hs.owner);
+            let enemy_army = st.army_at(x).is_some_and(|e| r.rivals(me, st.armies[e].owner));
+            let city_owner = st.city_at(x).map(|c| st.cities[c].controller);
+            if enemy {
+                self.enemy.push(x);
+            }
+            if enemy || enemy_army {
+                self.army.push(x);
+                self.army_siege.push(x);
+            } else if city_owner.is_some_and(|o| o == NOBODY || r.rivals(me, o)) {
+                self.army_siege.push(x);
+            }
+            let rival_ships = r.map.terrain[x as usize] == Terrain::Sea && {
+                let o = st.ship_owner_at(x);
+                o != NOBODY && r.rivals(me, o)
+            };
+            if rival_ships || (enemy && hs.extra.is_some()) {
+                self.ship.push(x);
+            }
+            let target_owner = city_owner.unwrap_or(hs.owner);
+            if target_owner != NOBODY
+                && r.rivals(me, target_owner)
+                && (hs.main.is_some() || hs.extra.is_some())
+                && hs.army == NONE
+            {
+                self.spy.push(x);
+            }
+        }
+    }
 }
 
 impl Greedy {
     pub fn new(w: StrategySpec, rng: Pcg64Mcg) -> Self {
-        Greedy { w, rng }
+        Greedy { w, rng, goals: Goals::default() }
     }
 
     fn jitter(&mut self) -> f64 {
@@ -29,9 +85,9 @@ impl Greedy {
     }
 }
 
-/// Distance from `h` to the nearest hex satisfying `pred`, or a large number.
-fn nearest(r: Rules<'_>, h: HexId, pred: impl Fn(HexId) -> bool) -> u32 {
-    (0..r.map.len() as HexId).filter(|&x| pred(x)).map(|x| r.map.distance(h, x)).min().unwrap_or(999)
+/// Distance from `h` to the nearest of `goals`, or a large number.
+fn nearest(r: Rules<'_>, h: HexId, goals: &[HexId]) -> u32 {
+    goals.iter().map(|&x| r.map.distance(h, x)).min().unwrap_or(999)
 }
 
 impl Greedy {
@@ -65,11 +121,8 @@ impl Greedy {
         }
     }
 
-    fn act_score(&self, r: Rules<'_>, st: &State, me: PlayerId, a: &Action) -> f64 {
-        let enemy_hex = |x: HexId| {
-            let o = st.hexes[x as usize].owner;
-            o != NOBODY && r.rivals(me, o)
-        };
+    fn act_score(&self, r: Rules<'_>, st: &State, a: &Action) -> f64 {
+        let g = &self.goals;
         match *a {
             Action::Attack { army, target } => {
                 let mine = army_parts(r, st, army as usize, false).total();
@@ -119,27 +172,14 @@ impl Greedy {
                 if ar.units < 3 {
                     return -1.0;
                 }
-                let goal = |x: HexId| {
-                    enemy_hex(x)
-                        || (ar.engines > 0
-                            && st.city_at(x).is_some_and(|c| {
-                                let o = st.cities[c].controller;
-                                o == NOBODY || r.rivals(me, o)
-                            }))
-                        || (st.army_at(x).is_some_and(|e| r.rivals(me, st.armies[e].owner)))
-                };
+                let goal: &[HexId] = if ar.engines > 0 { &g.army_siege } else { &g.army };
                 let before = nearest(r, ar.hex, goal);
                 let after = nearest(r, to, goal);
                 if after < before { 2.0 + (before - after) as f64 } else if after == before && after > 1 { 0.2 } else { -1.0 }
             }
             Action::MoveShip { ship, to } => {
                 let s = &st.ships[ship as usize];
-                let goal = |x: HexId| {
-                    (r.map.terrain[x as usize] == Terrain::Sea && {
-                        let o = st.ship_owner_at(x);
-                        o != NOBODY && r.rivals(me, o)
-                    }) || (enemy_hex(x) && st.hexes[x as usize].extra.is_some())
-                };
+                let goal: &[HexId] = &g.ship;
                 let before = nearest(r, s.hex, goal);
                 let after = nearest(r, to, goal);
                 if after < before { 1.5 } else { -1.0 }
@@ -149,20 +189,13 @@ impl Greedy {
                 if ar.units < 3 {
                     return -1.0;
                 }
-                let before = nearest(r, ar.hex, enemy_hex);
-                let after = nearest(r, to, enemy_hex);
+                let before = nearest(r, ar.hex, &g.enemy);
+                let after = nearest(r, to, &g.enemy);
                 if after + 1 < before { 2.5 } else { -1.0 }
             }
             Action::MoveSpy { spy, to } => {
                 let s = &st.spies[spy as usize];
-                let goal = |x: HexId| {
-                    let hs = &st.hexes[x as usize];
-                    let owner = match st.city_at(x) {
-                        Some(c) => st.cities[c].controller,
-                        None => hs.owner,
-                    };
-                    owner != NOBODY && r.rivals(me, owner) && (hs.main.is_some() || hs.extra.is_some()) && hs.army == NONE
-                };
+                let goal: &[HexId] = &g.spy;
                 let before = nearest(r, s.hex, goal);
                 let after = nearest(r, to, goal);
                 if before <= 1 {
@@ -177,7 +210,7 @@ impl Greedy {
         }
     }
 
-    fn spend_score(&self, r: Rules<'_>, st: &State, me: PlayerId, a: &Action) -> f64 {
+    fn spend_score(&self, r: Rules<'_>, st: &State, a: &Action) -> f64 {
         let terrain = |h: HexId| r.map.terrain[h as usize];
         match *a {
             Action::Pillage => self.w.pillage,
@@ -207,7 +240,6 @@ impl Greedy {
                 };
                 // Replacing a building throws its value away.
                 let replacing = kind.is_main() && st.hexes[hex as usize].main.is_some() && kind != BuildingKind::City;
-                let _ = me;
                 if replacing { base - 2.0 } else { base }
             }
             _ => 0.0,
@@ -246,14 +278,21 @@ impl Strategy for Greedy {
                 best
             }
             Decision::Recruit | Decision::Act | Decision::Spend => {
+                if d == Decision::Act
+                    && options.iter().any(|a| {
+                        matches!(a, Action::MoveArmy { .. } | Action::MoveShip { .. } | Action::MoveSpy { .. } | Action::Transport { .. })
+                    })
+                {
+                    self.goals.list(r, st, me);
+                }
                 let mut best = options.len() - 1; // Done, last by convention
                 let mut best_score = 0.0;
                 for (i, a) in options.iter().enumerate() {
                     let s = match (d, a) {
                         (_, Action::Done) => continue,
                         (Decision::Recruit, Action::Recruit { hex, item }) => self.recruit_score(r, st, me, *hex, *item),
-                        (Decision::Spend, _) => self.spend_score(r, st, me, a),
-                        _ => self.act_score(r, st, me, a),
+                        (Decision::Spend, _) => self.spend_score(r, st, a),
+                        _ => self.act_score(r, st, a),
                     } + self.jitter();
                     if s > best_score {
                         best_score = s;
