@@ -46,14 +46,17 @@ impl From<scenario::ScenarioError> for CliError {
     }
 }
 
-/// Read and check a scenario file, or the embedded default.
-pub fn load_scenario(path: Option<&Path>) -> Result<Scenario, CliError> {
+/// Read and check a scenario file, or the embedded default, with `--set`
+/// overrides applied.
+pub fn load_scenario(path: Option<&Path>, sets: &[String]) -> Result<Scenario, CliError> {
+    let overrides: Vec<(String, String)> =
+        sets.iter().map(|s| scenario::parse_override(s)).collect::<Result<_, _>>().map_err(CliError::input)?;
     match path {
-        None => Ok(scenario::load_str(scenario::DEFAULT_TOML, &Source::embedded("default.toml"))?),
+        None => Ok(scenario::load_with_overrides(scenario::DEFAULT_TOML, &Source::embedded("default.toml"), &overrides)?),
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .map_err(|e| CliError::input(format!("{}: cannot read the scenario: {e}", p.display())))?;
-            Ok(scenario::load_str(&text, &Source::file(p.display().to_string()))?)
+            Ok(scenario::load_with_overrides(&text, &Source::file(p.display().to_string()), &overrides)?)
         }
     }
 }

@@ -22,10 +22,13 @@ pub struct PlayArgs {
     /// Print the events as JSON lines instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 pub fn run(a: PlayArgs) -> Result<(), CliError> {
-    let sc = load_scenario(a.scenario.as_deref())?;
+    let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
     let mut events: Vec<Event> = Vec::new();
     let fin = sim::play_campaign(&sc, a.seed, a.campaign, &mut events)
         .map_err(|e| CliError::input(format!("cannot set up the campaign: {e}")))?;

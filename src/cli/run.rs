@@ -39,6 +39,10 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10
+    /// or strategies.greedy.forbid=["pillage"]. Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -57,7 +61,7 @@ fn git_commit() -> Option<String> {
 }
 
 pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
-    let sc = load_scenario(a.scenario.as_deref())?;
+    let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
     let range = match a.shard {
         Some((i, k)) => shard_range(a.campaigns, i, k),
         None => 0..a.campaigns,
@@ -125,6 +129,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         shard: a.shard,
         rotate_seats: a.rotate_seats,
         threads: pool.current_num_threads(),
+        overrides: a.set.clone(),
         wall_seconds: wall,
         files,
     });

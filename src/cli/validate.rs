@@ -8,10 +8,13 @@ use std::path::PathBuf;
 pub struct ValidateArgs {
     /// Scenario TOML file to check.
     pub file: PathBuf,
+    /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 pub fn run(a: ValidateArgs) -> Result<(), CliError> {
-    let sc = load_scenario(Some(&a.file))?;
+    let sc = load_scenario(Some(&a.file), &a.set)?;
     let map = match &sc.map.rows {
         Some(rows) => format!("drawn map of {} rows", rows.len()),
         None => {

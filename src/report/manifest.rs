@@ -22,6 +22,7 @@ pub struct RunInfo<'a> {
     pub shard: Option<(u64, u64)>,
     pub rotate_seats: bool,
     pub threads: usize,
+    pub overrides: Vec<String>,
     pub wall_seconds: f64,
     pub files: Vec<String>,
 }
@@ -42,7 +43,7 @@ pub fn manifest(r: &RunInfo<'_>) -> Value {
         "shard": r.shard.map(|(i, k)| json!({"index": i, "count": k})),
         "strategies": r.scenario.players.iter().map(|p| json!({"player": p.name, "strategy": p.strategy})).collect::<Vec<_>>(),
         "rotate_seats": r.rotate_seats,
-        "overrides": Vec::<String>::new(),
+        "overrides": r.overrides,
         "threads": r.threads,
         "wall_seconds": r.wall_seconds,
         "campaigns_per_second": if r.wall_seconds > 0.0 { (r.campaigns.end - r.campaigns.start) as f64 / r.wall_seconds } else { 0.0 },

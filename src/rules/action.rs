@@ -133,6 +133,14 @@ impl CombatKind {
     }
 }
 
+/// Every name `kind_name` can return: the vocabulary of `forbid`/`force`.
+pub const ACTION_KINDS: &[&str] = &[
+    "done", "recruit_unit", "recruit_ship", "recruit_spy", "recruit_engine", "move_army", "attack", "siege",
+    "move_ship", "naval_attack", "coastal_attack", "transport", "move_spy", "spy_action", "spy_duel", "bid",
+    "formation", "outcome_conquer", "outcome_federate", "outcome_pillage", "take_hit", "capture", "conquer",
+    "castle", "city", "mine", "port", "tower", "bridge", "pillage",
+];
+
 /// Action kinds for coverage and restricted play.
 pub fn kind_name(a: &Action) -> &'static str {
     match a {

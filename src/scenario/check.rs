@@ -432,6 +432,18 @@ fn buildings(s: &Scenario, f: &mut Found) {
 fn strategies(s: &Scenario, f: &mut Found) {
     for (name, st) in &s.strategies {
         let key = format!("strategies.{name}");
+        for (list, names) in [("forbid", &st.forbid), ("force", &st.force)] {
+            for (i, n) in names.iter().enumerate() {
+                if !crate::rules::action::ACTION_KINDS.contains(&n.as_str()) {
+                    f.push(
+                        pi(&format!("{key}.{list}"), i),
+                        format!("unknown action kind {n:?} (known: {})", crate::rules::action::ACTION_KINDS.join(", ")),
+                    );
+                } else if n == "done" && list == "forbid" {
+                    f.push(pi(&format!("{key}.{list}"), i), "\"done\" cannot be forbidden: a player must be able to stop");
+                }
+            }
+        }
         f.share(&format!("{key}.bid_share"), st.bid_share);
         f.non_negative(&format!("{key}.reserve"), st.reserve);
         for (k, v) in [

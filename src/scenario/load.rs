@@ -39,7 +39,12 @@ pub struct Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+        // Line 0: the problem is in a command-line flag, not in a file.
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+        }
     }
 }
 
@@ -73,13 +78,55 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// Parse and check a scenario.
+/// Parse and check a scenario with no overrides.
+pub fn load_str(text: &str, source: &Source) -> Result<Scenario, ScenarioError> {
+    load_with_overrides(text, source, &[])
+}
+
+/// Split `KEY=VALUE` (a `--set` flag) into the dotted key and the value.
+pub fn parse_override(s: &str) -> Result<(String, String), String> {
+    let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {s}: expected KEY=VALUE"))?;
+    let k = k.trim();
+    if k.is_empty() || k.split('.').any(str::is_empty) {
+        return Err(format!("--set {s}: the key must be a dotted path such as economy.mine.river"));
+    }
+    Ok((k.to_string(), v.trim().to_string()))
+}
+
+/// A `--set` value as TOML: a number, boolean, array or quoted string as
+/// written, anything else as a bare string (so `3D6x10` needs no quotes).
+fn override_value(v: &str) -> toml::Value {
+    match toml::from_str::<toml::Table>(&format!("v = {v}")) {
+        Ok(mut t) => t.remove("v").unwrap_or_else(|| toml::Value::String(v.to_string())),
+        Err(_) => toml::Value::String(v.to_string()),
+    }
+}
+
+/// Put `value` at the dotted `key` of `t`, creating tables on the way.
+fn set_path(t: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), String> {
+    let mut parts: Vec<&str> = key.split('.').collect();
+    let last = parts.pop().unwrap_or(key);
+    let mut cur = t;
+    for p in parts {
+        let entry = cur.entry(p.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        cur = match entry {
+            toml::Value::Table(tt) => tt,
+            _ => return Err(format!("{p} is not a table")),
+        };
+    }
+    cur.insert(last.to_string(), value);
+    Ok(())
+}
+
+/// Parse and check a scenario, with `--set KEY=VALUE` overrides applied on
+/// top of the file. Overrides get the same checks as the file; their
+/// problems are reported as `--set KEY=VALUE: message`.
 ///
 /// A key left out takes its default, and a table given in part keeps the
 /// defaults of its other keys: the file is merged over the defaults before
 /// it becomes a `Scenario`. Arrays (tables of rows, players, map rows)
 /// replace the default whole.
-pub fn load_str(text: &str, source: &Source) -> Result<Scenario, ScenarioError> {
+pub fn load_with_overrides(text: &str, source: &Source, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
     let at = |e: toml::de::Error| {
         let (line, col) = e.span().map_or((1, 1), |s| line_col(text, s.start));
         let message = e.message().trim().replace('\n', " ");
@@ -87,7 +134,17 @@ pub fn load_str(text: &str, source: &Source) -> Result<Scenario, ScenarioError> 
     };
     // First pass on the file alone: syntax, types and unknown keys, located.
     let _: Scenario = toml::from_str(text).map_err(at)?;
-    let user: toml::Table = toml::from_str(text).map_err(at)?;
+    let mut user: toml::Table = toml::from_str(text).map_err(at)?;
+    let flag = |k: &str, v: &str, m: String| ScenarioError {
+        problems: vec![Problem { file: format!("--set {k}={v}"), line: 0, col: 0, message: m }],
+    };
+    for (k, v) in overrides {
+        set_path(&mut user, k, override_value(v)).map_err(|m| flag(k, v, m))?;
+        // The file with the overrides so far must still be a scenario:
+        // unknown keys and wrong types are reported against the flag.
+        Scenario::deserialize(toml::Value::Table(user.clone()))
+            .map_err(|e| flag(k, v, e.message().trim().replace('\n', " ")))?;
+    }
     let scenario = merged(user).map_err(|m| ScenarioError {
         problems: vec![Problem { file: source.name.clone(), line: 1, col: 1, message: m }],
     })?;
@@ -99,9 +156,15 @@ pub fn load_str(text: &str, source: &Source) -> Result<Scenario, ScenarioError> 
     let mut problems: Vec<Problem> = found
         .into_iter()
         .map(|(path, message)| {
+            let key = path_string(&path);
+            let message = format!("{key}: {message}");
+            // A value that came from a flag is reported against the flag.
+            if let Some((k, v)) = overrides.iter().rev().find(|(k, _)| key == *k || key.starts_with(&format!("{k}.")) || key.starts_with(&format!("{k}[")) || k.starts_with(&format!("{key}."))) {
+                return Problem { file: format!("--set {k}={v}"), line: 0, col: 0, message };
+            }
             let offset = doc.as_ref().map_or(0, |d| locate(d, text, &path));
             let (line, col) = line_col(text, offset);
-            Problem { file: source.name.clone(), line, col, message: format!("{}: {message}", path_string(&path)) }
+            Problem { file: source.name.clone(), line, col, message }
         })
         .collect();
     problems.sort_by_key(|p| (p.line, p.col));

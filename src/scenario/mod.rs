@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub use dice::DiceExpr;
-pub use load::{ScenarioError, Source, load_str};
+pub use load::{ScenarioError, Source, load_str, load_with_overrides, parse_override};
 pub use table::{Domain, GapTable};
 use table::gap_row;
 
@@ -1035,6 +1035,11 @@ pub struct StrategySpec {
     pub bid_share: f64,
     pub siege_outcome: SiegeChoice,
     pub formation: FormationChoice,
+    /// Restricted play (Jaffe et al. 2012): action kinds this player never
+    /// takes, e.g. `["pillage"]`. Names are those of `rules::action::ACTION_KINDS`.
+    pub forbid: Vec<String>,
+    /// Action kinds taken first whenever legal and affordable, e.g. `["mine"]`.
+    pub force: Vec<String>,
 }
 
 impl Default for StrategySpec {
@@ -1059,6 +1064,8 @@ impl Default for StrategySpec {
             bid_share: 0.67,
             siege_outcome: SiegeChoice::Conquer,
             formation: FormationChoice::Assault,
+            forbid: Vec::new(),
+            force: Vec::new(),
         }
     }
 }

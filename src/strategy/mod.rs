@@ -5,6 +5,7 @@
 
 pub mod greedy;
 pub mod random;
+pub mod restrict;
 
 use crate::rules::{Action, Decision, PlayerId, Players, Rules, State};
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
@@ -17,9 +18,14 @@ pub trait Strategy: Send {
 
 /// Build a strategy from its spec with its own random stream.
 pub fn build(spec: &StrategySpec, rng: Pcg64Mcg) -> Box<dyn Strategy> {
-    match spec.kind {
+    let inner: Box<dyn Strategy> = match spec.kind {
         StrategyKind::Random => Box::new(random::RandomStrategy::new(rng)),
         StrategyKind::Greedy => Box::new(greedy::Greedy::new(spec.clone(), rng)),
+    };
+    if spec.forbid.is_empty() && spec.force.is_empty() {
+        inner
+    } else {
+        Box::new(restrict::Restricted::new(inner, &spec.forbid, &spec.force))
     }
 }
 

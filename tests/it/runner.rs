@@ -105,3 +105,96 @@ fn bad_run_flags_exit_2() {
         assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
     }
 }
+
+fn sum_i64(df: &DataFrame, name: &str) -> i64 {
+    df.column(name).unwrap().cast(&DataType::Int64).unwrap().i64().unwrap().sum().unwrap_or(0)
+}
+
+#[test]
+fn set_forbid_pillage_makes_ep_pillage_zero() {
+    let (base, forbid) = (out_dir("base"), out_dir("forbid"));
+    run_bin(&base, &[]);
+    run_bin(&forbid, &["--set", "strategies.greedy.forbid=[\"pillage\"]"]);
+    let b = read(&base.join("players.parquet"));
+    let f = read(&forbid.join("players.parquet"));
+    assert!(sum_i64(&b, "ep_pillage") > 0, "greedy players pillage when allowed");
+    assert_eq!(sum_i64(&f, "ep_pillage"), 0);
+    assert_eq!(sum_i64(&f, "gold_pillage"), 0);
+    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(forbid.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["overrides"][0], "strategies.greedy.forbid=[\"pillage\"]");
+    assert_ne!(m["scenario_hash"], serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(base.join("manifest.json")).unwrap()).unwrap()["scenario_hash"]);
+}
+
+#[test]
+fn set_changes_a_value_and_bad_keys_are_clear_errors() {
+    let sc = empires::scenario::load_with_overrides(
+        empires::scenario::DEFAULT_TOML,
+        &empires::scenario::Source::embedded("default.toml"),
+        &[("economy.mine.river".into(), "3D6x10".into()), ("costs.capture".into(), "4".into())],
+    )
+    .unwrap();
+    assert_eq!(sc.economy.mine.river, Some(empires::scenario::DiceExpr::new(3, 6, 10)));
+    assert_eq!(sc.costs.capture, 4);
+    assert_eq!(sc.economy.mine.mountain, Some(empires::scenario::DiceExpr::new(3, 6, 10)), "other keys keep their values");
+    for (flag, msg) in [
+        ("economy.mine.rivr=3D6x10", "--set economy.mine.rivr=3D6x10: unknown field `rivr`"),
+        ("costs.capture=-1", "--set costs.capture=-1: costs.capture: must not be negative"),
+        ("economy.pillage=2D6y", "--set economy.pillage=2D6y: invalid dice expression"),
+        ("costs", "--set costs: expected KEY=VALUE"),
+    ] {
+        let o = bin().args(["run", "--campaigns", "1", "--quiet", "--out", &out_dir("bad").display().to_string(), "--set", flag]).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with(msg), "{flag}: {err}");
+    }
+}
+
+/// Records every decision's options and pick.
+struct Watch {
+    inner: empires::strategy::Seats,
+    seen: Vec<(empires::rules::Decision, Vec<empires::rules::Action>, usize)>,
+}
+
+impl empires::rules::Players for Watch {
+    fn choose(
+        &mut self,
+        r: empires::rules::Rules<'_>,
+        st: &empires::rules::State,
+        p: empires::rules::PlayerId,
+        d: empires::rules::Decision,
+        options: &[empires::rules::Action],
+    ) -> usize {
+        let i = self.inner.choose(r, st, p, d, options);
+        self.seen.push((d, options.to_vec(), i));
+        i
+    }
+}
+
+#[test]
+fn restricted_play_is_obeyed_in_every_campaign() {
+    use empires::rules::action::kind_name;
+    let mut sc = Scenario::embedded_default();
+    let g = sc.strategies.get_mut("greedy").unwrap();
+    g.force = vec!["mine".into()];
+    g.forbid = vec!["pillage".into(), "tower".into()];
+    let mut mines = 0;
+    for i in 0..40 {
+        let cs = empires::sim::seed::campaign_seed(3, i);
+        let map = empires::rules::setup::make_map(&sc, cs).unwrap();
+        let rules = empires::rules::Rules::new(&sc, &map);
+        let mut st = empires::rules::setup::initial_state(rules);
+        let watch = Watch { inner: empires::strategy::Seats::for_campaign(&sc, cs), seen: Vec::new() };
+        let dice = empires::rules::RngDice(empires::sim::seed::rng(cs, empires::sim::seed::Stream::Dice));
+        let mut e = empires::rules::Engine::new(rules, dice, watch, empires::rules::NoLog);
+        e.play_campaign(&mut st);
+        for (_, options, pick) in &e.players.seen {
+            let picked = kind_name(&options[*pick]);
+            assert!(picked != "pillage" && picked != "tower", "campaign {i}: forbidden {picked} taken");
+            if options.iter().any(|o| kind_name(o) == "mine") {
+                assert_eq!(picked, "mine", "campaign {i}: a mine was legal but {picked} was taken");
+                mines += 1;
+            }
+        }
+    }
+    assert!(mines > 0, "the forced option came up");
+}
