@@ -36,18 +36,14 @@ fn campaign(c: &mut Criterion) {
         b.iter(|| {
             i += 1;
             let mut st = start.clone();
-            let mut e = Engine::new(
-                rules,
-                RngDice(seed::rng(i, Stream::Dice)),
-                Seats::for_campaign(&sc, i),
-                NoLog,
-            );
+            let mut e = Engine::new(rules, RngDice(seed::rng(i, Stream::Dice)), Seats::for_campaign(&sc, i), NoLog);
             black_box(e.play_season(&mut st))
         })
     });
 }
 
-const ROWS: &[&str] = &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p p p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+const ROWS: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p p p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
 
 fn combats(c: &mut Criterion) {
     let rows: Vec<String> = ROWS.iter().map(|s| s.to_string()).collect();
@@ -64,19 +60,7 @@ fn combats(c: &mut Criterion) {
     base.spies.clear();
     let army = |st: &mut State, owner: u8, hex: u16, units: i32, engines: i32| {
         st.hexes[hex as usize].army = st.armies.len() as u16;
-        st.armies.push(Army {
-            owner,
-            hex,
-            units,
-            xp: 0,
-            formation: None,
-            engines,
-            mp: 1,
-            moved: false,
-            attacked: false,
-            xp_gained: false,
-            alive: true,
-        });
+        st.armies.push(Army::new(owner, hex, units, engines, 1));
     };
     let mut st_army = base.clone();
     army(&mut st_army, 0, find(2, 2), 5, 0);

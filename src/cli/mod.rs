@@ -52,7 +52,9 @@ pub fn load_scenario(path: Option<&Path>, sets: &[String]) -> Result<Scenario, C
     let overrides: Vec<(String, String)> =
         sets.iter().map(|s| scenario::parse_override(s)).collect::<Result<_, _>>().map_err(CliError::input)?;
     match path {
-        None => Ok(scenario::load_with_overrides(scenario::DEFAULT_TOML, &Source::embedded("default.toml"), &overrides)?),
+        None => {
+            Ok(scenario::load_with_overrides(scenario::DEFAULT_TOML, &Source::embedded("default.toml"), &overrides)?)
+        }
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .map_err(|e| CliError::input(format!("{}: cannot read the scenario: {e}", p.display())))?;

@@ -95,12 +95,14 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
     }
-    let write_err = |e: polars::error::PolarsError| CliError { code: 1, message: format!("{}: cannot write the dataset: {e}", out.display()) };
+    let write_err = |e: polars::error::PolarsError| CliError {
+        code: 1,
+        message: format!("{}: cannot write the dataset: {e}", out.display()),
+    };
     let mut writer = PlayersWriter::create(&out, a.csv).map_err(write_err)?;
     let t0 = Instant::now();
-    let result: Result<u64, RunError> = pool.install(|| {
-        run(&sc, &cfg, |rows| writer.write(rows).map_err(RunError::Write), |done| bar.set_position(done))
-    });
+    let result: Result<u64, RunError> = pool
+        .install(|| run(&sc, &cfg, |rows| writer.write(rows).map_err(RunError::Write), |done| bar.set_position(done)));
     bar.finish_and_clear();
     match result {
         Ok(_) => {}
@@ -116,7 +118,8 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     }
     let s = summary::summarize(&out.join("players.parquet")).map_err(write_err)?;
     let text = summary::render(&s, &sc.name, a.seed, wall);
-    write_atomic(&out.join("summary.txt"), text.as_bytes()).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    write_atomic(&out.join("summary.txt"), text.as_bytes())
+        .map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
     files.push("summary.txt".into());
     let source = a.scenario.as_ref().map_or("<embedded default.toml>".to_string(), |p| p.display().to_string());
     let m = manifest::manifest(&manifest::RunInfo {
@@ -134,7 +137,8 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         files,
     });
     let body = serde_json::to_string_pretty(&m).unwrap_or_default();
-    write_atomic(&out.join("manifest.json"), body.as_bytes()).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    write_atomic(&out.join("manifest.json"), body.as_bytes())
+        .map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
     print!("{text}");
     println!("written to {}", out.display());
     Ok(())

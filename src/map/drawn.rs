@@ -92,7 +92,11 @@ pub fn parse(rows: &[String]) -> Result<(Map, CellOrigins), Vec<DrawnError>> {
     capitals.sort_by_key(|c| c.0);
     for w in capitals.windows(2) {
         if w[0].0 == w[1].0 {
-            errors.push(DrawnError { row: w[1].2, col: w[1].3, message: format!("player {} has two capitals", w[1].0) });
+            errors.push(DrawnError {
+                row: w[1].2,
+                col: w[1].3,
+                message: format!("player {} has two capitals", w[1].0),
+            });
         }
     }
     for (i, cap) in capitals.iter().enumerate() {

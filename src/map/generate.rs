@@ -256,7 +256,13 @@ mod tests {
     #[test]
     fn same_seed_same_map() {
         let spec = GenerateSpec::default();
-        assert_eq!(generate(&spec, 4, 3, city_terrain(), 9).unwrap(), generate(&spec, 4, 3, city_terrain(), 9).unwrap());
-        assert_ne!(generate(&spec, 4, 3, city_terrain(), 9).unwrap(), generate(&spec, 4, 3, city_terrain(), 10).unwrap());
+        assert_eq!(
+            generate(&spec, 4, 3, city_terrain(), 9).unwrap(),
+            generate(&spec, 4, 3, city_terrain(), 9).unwrap()
+        );
+        assert_ne!(
+            generate(&spec, 4, 3, city_terrain(), 9).unwrap(),
+            generate(&spec, 4, 3, city_terrain(), 10).unwrap()
+        );
     }
 }

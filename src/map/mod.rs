@@ -63,8 +63,7 @@ impl Map {
             .collect();
         let coastal = (0..coords.len())
             .map(|i| {
-                terrain[i].is_land()
-                    && neighbors[i].iter().any(|&n| n != NO_HEX && terrain[n as usize] == Terrain::Sea)
+                terrain[i].is_land() && neighbors[i].iter().any(|&n| n != NO_HEX && terrain[n as usize] == Terrain::Sea)
             })
             .collect();
         let land_count = terrain.iter().filter(|t| t.is_land()).count() as u32;

@@ -40,7 +40,9 @@ fn combat(n: &Names, c: &CombatRecord) -> Value {
 pub fn event(n: &Names, e: &Event) -> Value {
     match e {
         Event::SeasonStart { season } => json!({"event": "season", "season": season}),
-        Event::Order { pos, player, size } => json!({"event": "order", "position": pos + 1, "player": n.player(*player), "size": size}),
+        Event::Order { pos, player, size } => {
+            json!({"event": "order", "position": pos + 1, "player": n.player(*player), "size": size})
+        }
         Event::Payday { player, hex, faces, gold, sabotaged } => json!({
             "event": "payday", "player": n.player(*player), "hex": n.hex(*hex),
             "terrain": n.map.terrain[*hex as usize].name(), "faces": faces, "gold": gold, "sabotaged": sabotaged,
@@ -65,12 +67,16 @@ pub fn event(n: &Names, e: &Event) -> Value {
         Event::Formation { army, formation } => {
             json!({"event": "formation", "army": army, "formation": format!("{formation:?}").to_lowercase()})
         }
-        Event::Hit { player, ship, pv } => json!({"event": "ship_hit", "player": n.player(*player), "ship": ship, "pv": pv}),
+        Event::Hit { player, ship, pv } => {
+            json!({"event": "ship_hit", "player": n.player(*player), "ship": ship, "pv": pv})
+        }
         Event::CityTaken { player, hex, outcome, gold, .. } => json!({
             "event": "city_taken", "player": n.player(*player), "hex": n.hex(*hex),
             "outcome": format!("{outcome:?}").to_lowercase(), "gold": gold,
         }),
-        Event::BuildingDestroyed { hex, kind } => json!({"event": "building_destroyed", "hex": n.hex(*hex), "building": kind.name()}),
+        Event::BuildingDestroyed { hex, kind } => {
+            json!({"event": "building_destroyed", "hex": n.hex(*hex), "building": kind.name()})
+        }
         Event::Ep { player, battles, sum, earned } => {
             json!({"event": "ep", "player": n.player(*player), "battles": battles, "sum": sum, "earned": earned})
         }

@@ -109,7 +109,16 @@ fn table(out: &mut String, title: &str, lines: &[GroupLine]) {
     let _ = writeln!(
         out,
         "  {:<14} {:>9} {:>8} {:>17} {:>6} {:>9} {:>9} {:>10} {:>12} {:>9}",
-        "", "campaigns", "win rate", "95% interval", "ties", "mean rank", "mean size", "gold mines", "gold pillage", "gold loot"
+        "",
+        "campaigns",
+        "win rate",
+        "95% interval",
+        "ties",
+        "mean rank",
+        "mean size",
+        "gold mines",
+        "gold pillage",
+        "gold loot"
     );
     for l in lines {
         let _ = writeln!(

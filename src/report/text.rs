@@ -55,17 +55,25 @@ fn result_str(n: &Names, r: Option<BattleResult>) -> String {
 fn combat(out: &mut String, n: &Names, c: &CombatRecord) {
     let (a, d) = (n.player(c.attacker), n.player(c.defender));
     let title = match c.kind {
-        CombatKind::Army => format!("ARMY BATTLE: {a} from {} attacks {d} at {}", n.hex(c.from), n.hex_terrain(c.target)),
+        CombatKind::Army => {
+            format!("ARMY BATTLE: {a} from {} attacks {d} at {}", n.hex(c.from), n.hex_terrain(c.target))
+        }
         CombatKind::Siege => format!("SIEGE: {a} from {} assaults {d}'s city at {}", n.hex(c.from), n.hex(c.target)),
-        CombatKind::Naval => format!("NAVAL: {a}'s ships at {} attack {d}'s ships at {}", n.hex(c.from), n.hex(c.target)),
-        CombatKind::Coastal => format!("COASTAL: {a}'s ships at {} attack {d}'s building at {}", n.hex(c.from), n.hex(c.target)),
+        CombatKind::Naval => {
+            format!("NAVAL: {a}'s ships at {} attack {d}'s ships at {}", n.hex(c.from), n.hex(c.target))
+        }
+        CombatKind::Coastal => {
+            format!("COASTAL: {a}'s ships at {} attack {d}'s building at {}", n.hex(c.from), n.hex(c.target))
+        }
         CombatKind::Spy => format!(
             "SPY: {a}'s spy at {} tries to {} at {} ({d})",
             n.hex(c.from),
             c.spy_kind.map_or("act", |k| k.name()),
             n.hex(c.target)
         ),
-        CombatKind::SpyDuel => format!("SPY DUEL: {a}'s spy at {} attacks {d}'s spy at {}", n.hex(c.from), n.hex(c.target)),
+        CombatKind::SpyDuel => {
+            format!("SPY DUEL: {a}'s spy at {} attacks {d}'s spy at {}", n.hex(c.from), n.hex(c.target))
+        }
     };
     let _ = writeln!(out, "  {title}");
     let dname = if c.kind == CombatKind::Siege { format!("{d} city") } else { d.to_string() };
@@ -142,7 +150,12 @@ pub fn render(n: &Names, events: &[Event]) -> String {
             }
             Event::Payday { player, hex, faces, gold, sabotaged } => {
                 if *sabotaged {
-                    let _ = writeln!(out, "  payday: {}'s mine at {} was sabotaged and pays nothing", n.player(*player), n.hex_terrain(*hex));
+                    let _ = writeln!(
+                        out,
+                        "  payday: {}'s mine at {} was sabotaged and pays nothing",
+                        n.player(*player),
+                        n.hex_terrain(*hex)
+                    );
                 } else {
                     let _ = writeln!(
                         out,
@@ -154,10 +167,23 @@ pub fn render(n: &Names, events: &[Event]) -> String {
             }
             Event::Recruit { player, hex, item, cost } => {
                 let art = if matches!(item, Item::Unit) { "an" } else { "a" };
-                let _ = writeln!(out, "  recruit: {} buys {art} {} at {} for {cost} gold", n.player(*player), item.name(), n.hex(*hex));
+                let _ = writeln!(
+                    out,
+                    "  recruit: {} buys {art} {} at {} for {cost} gold",
+                    n.player(*player),
+                    item.name(),
+                    n.hex(*hex)
+                );
             }
             Event::Move { player, piece: p, from, to } => {
-                let _ = writeln!(out, "  move: {} {} {} -> {}", n.player(*player), piece(p), n.hex(*from), n.hex_terrain(*to));
+                let _ = writeln!(
+                    out,
+                    "  move: {} {} {} -> {}",
+                    n.player(*player),
+                    piece(p),
+                    n.hex(*from),
+                    n.hex_terrain(*to)
+                );
             }
             Event::Transport { player, ship, army, from, to } => {
                 let _ = writeln!(
@@ -198,7 +224,10 @@ pub fn render(n: &Names, events: &[Event]) -> String {
                 if *battles == 0 {
                     let _ = writeln!(out, "  EP: {who} fought no battle: {earned} EP");
                 } else {
-                    let _ = writeln!(out, "  EP: {who} fought {battles} battle(s), {sum} EP in all, average rounded down: {earned} EP");
+                    let _ = writeln!(
+                        out,
+                        "  EP: {who} fought {battles} battle(s), {sum} EP in all, average rounded down: {earned} EP"
+                    );
                 }
             }
             Event::Spend { player, kind, hex, cost, ep_left, gold } => {

@@ -60,23 +60,58 @@ impl SpyKind {
 pub enum Action {
     /// End this decision loop (recruiting, a turn, spending).
     Done,
-    Recruit { hex: HexId, item: Item },
-    MoveArmy { army: u16, to: HexId },
+    Recruit {
+        hex: HexId,
+        item: Item,
+    },
+    MoveArmy {
+        army: u16,
+        to: HexId,
+    },
     /// W-02: attack the enemy army on an adjacent hex.
-    Attack { army: u16, target: u16 },
+    Attack {
+        army: u16,
+        target: u16,
+    },
     /// W-08: assault the city at `city`.
-    Siege { army: u16, city: u16 },
-    MoveShip { ship: u16, to: HexId },
+    Siege {
+        army: u16,
+        city: u16,
+    },
+    MoveShip {
+        ship: u16,
+        to: HexId,
+    },
     /// W-12: every ready ship on `from` attacks the ships on `to`.
-    NavalAttack { from: HexId, to: HexId },
+    NavalAttack {
+        from: HexId,
+        to: HexId,
+    },
     /// W-16: every ready ship on `from` attacks the coastal building on `target`.
-    Coastal { from: HexId, target: HexId },
+    Coastal {
+        from: HexId,
+        target: HexId,
+    },
     /// W-17: the ship carries the army and lands it on `to`.
-    Transport { ship: u16, army: u16, to: HexId },
-    MoveSpy { spy: u16, to: HexId },
-    SpyAct { spy: u16, target: HexId, kind: SpyKind },
+    Transport {
+        ship: u16,
+        army: u16,
+        to: HexId,
+    },
+    MoveSpy {
+        spy: u16,
+        to: HexId,
+    },
+    SpyAct {
+        spy: u16,
+        target: HexId,
+        kind: SpyKind,
+    },
     /// W-25.
-    SpyDuel { spy: u16, target: u16 },
+    SpyDuel {
+        spy: u16,
+        target: u16,
+    },
     /// Initiative bid (G-07), from 0 to the cap.
     Bid(u8),
     /// W-07.
@@ -84,13 +119,18 @@ pub enum Action {
     /// W-11.
     Outcome(SiegeChoice),
     /// G-26: which ship takes the next point of damage.
-    TakeHit { ship: u16 },
+    TakeHit {
+        ship: u16,
+    },
     /// E-06.
     Capture(HexId),
     /// E-07.
     Conquer(HexId),
     /// E-08, E-12, G-15.
-    Build { hex: HexId, kind: BuildingKind },
+    Build {
+        hex: HexId,
+        kind: BuildingKind,
+    },
     /// E-09.
     Pillage,
 }
@@ -101,10 +141,19 @@ pub enum Decision {
     Recruit,
     /// The action phase: move, attack, sail, spy, or `Done`.
     Act,
-    Bid { kind: CombatKind, attacking: bool },
-    Formation { army: u16 },
-    SiegeOutcome { city: u16 },
-    TakeHit { hex: HexId },
+    Bid {
+        kind: CombatKind,
+        attacking: bool,
+    },
+    Formation {
+        army: u16,
+    },
+    SiegeOutcome {
+        city: u16,
+    },
+    TakeHit {
+        hex: HexId,
+    },
     Spend,
 }
 
@@ -119,8 +168,14 @@ pub enum CombatKind {
 }
 
 impl CombatKind {
-    pub const ALL: [CombatKind; 6] =
-        [CombatKind::Army, CombatKind::Siege, CombatKind::Naval, CombatKind::Coastal, CombatKind::Spy, CombatKind::SpyDuel];
+    pub const ALL: [CombatKind; 6] = [
+        CombatKind::Army,
+        CombatKind::Siege,
+        CombatKind::Naval,
+        CombatKind::Coastal,
+        CombatKind::Spy,
+        CombatKind::SpyDuel,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             CombatKind::Army => "army",
@@ -135,10 +190,36 @@ impl CombatKind {
 
 /// Every name `kind_name` can return: the vocabulary of `forbid`/`force`.
 pub const ACTION_KINDS: &[&str] = &[
-    "done", "recruit_unit", "recruit_ship", "recruit_spy", "recruit_engine", "move_army", "attack", "siege",
-    "move_ship", "naval_attack", "coastal_attack", "transport", "move_spy", "spy_action", "spy_duel", "bid",
-    "formation", "outcome_conquer", "outcome_federate", "outcome_pillage", "take_hit", "capture", "conquer",
-    "castle", "city", "mine", "port", "tower", "bridge", "pillage",
+    "done",
+    "recruit_unit",
+    "recruit_ship",
+    "recruit_spy",
+    "recruit_engine",
+    "move_army",
+    "attack",
+    "siege",
+    "move_ship",
+    "naval_attack",
+    "coastal_attack",
+    "transport",
+    "move_spy",
+    "spy_action",
+    "spy_duel",
+    "bid",
+    "formation",
+    "outcome_conquer",
+    "outcome_federate",
+    "outcome_pillage",
+    "take_hit",
+    "capture",
+    "conquer",
+    "castle",
+    "city",
+    "mine",
+    "port",
+    "tower",
+    "bridge",
+    "pillage",
 ];
 
 /// Action kinds for coverage and restricted play.

@@ -123,26 +123,16 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                     st.armies[a as usize].units += 1;
                 } else {
                     st.hexes[hex as usize].army = st.armies.len() as u16;
-                    st.armies.push(Army {
-                        owner: p,
-                        hex,
-                        units: 1,
-                        xp: 0,
-                        formation: None,
-                        engines: 0,
-                        mp: sc.movement.army,
-                        moved: false,
-                        attacked: false,
-                        xp_gained: false,
-                        alive: true,
-                    });
+                    st.armies.push(Army::new(p, hex, 1, 0, sc.movement.army));
                 }
             }
             Item::Engine => {
                 let a = st.hexes[hex as usize].army as usize;
                 st.armies[a].engines += 1;
             }
-            Item::Spy => st.spies.push(Spy { owner: p, hex, mp: sc.movement.spy, moved: false, acted: false, alive: true }),
+            Item::Spy => {
+                st.spies.push(Spy { owner: p, hex, mp: sc.movement.spy, moved: false, acted: false, alive: true })
+            }
             Item::Ship => {
                 let sea = self.launch_hex(st, p, hex).unwrap_or(hex);
                 st.ships.push(Ship {

@@ -106,31 +106,109 @@ pub enum SpendKind {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Event {
-    SeasonStart { season: u32 },
+    SeasonStart {
+        season: u32,
+    },
     /// Position in this season's order (E-04), smallest empire first.
-    Order { pos: u8, player: PlayerId, size: u32 },
+    Order {
+        pos: u8,
+        player: PlayerId,
+        size: u32,
+    },
     /// E-15: a mine's yield at payday.
-    Payday { player: PlayerId, hex: HexId, faces: u32, gold: i64, sabotaged: bool },
-    Recruit { player: PlayerId, hex: HexId, item: Item, cost: i64 },
-    Move { player: PlayerId, piece: Piece, from: HexId, to: HexId },
-    Transport { player: PlayerId, ship: u16, army: u16, from: HexId, to: HexId },
+    Payday {
+        player: PlayerId,
+        hex: HexId,
+        faces: u32,
+        gold: i64,
+        sabotaged: bool,
+    },
+    Recruit {
+        player: PlayerId,
+        hex: HexId,
+        item: Item,
+        cost: i64,
+    },
+    Move {
+        player: PlayerId,
+        piece: Piece,
+        from: HexId,
+        to: HexId,
+    },
+    Transport {
+        player: PlayerId,
+        ship: u16,
+        army: u16,
+        from: HexId,
+        to: HexId,
+    },
     Combat(CombatRecord),
     /// Gold for a victory (W-01, W-15, G-14).
-    Loot { player: PlayerId, gold: i64 },
-    Xp { army: u16, xp: i32 },
-    Formation { army: u16, formation: FormationChoice },
-    Hit { player: PlayerId, ship: u16, pv: i32 },
-    CityTaken { player: PlayerId, city: u16, hex: HexId, outcome: SiegeChoice, gold: i64 },
+    Loot {
+        player: PlayerId,
+        gold: i64,
+    },
+    Xp {
+        army: u16,
+        xp: i32,
+    },
+    Formation {
+        army: u16,
+        formation: FormationChoice,
+    },
+    Hit {
+        player: PlayerId,
+        ship: u16,
+        pv: i32,
+    },
+    CityTaken {
+        player: PlayerId,
+        city: u16,
+        hex: HexId,
+        outcome: SiegeChoice,
+        gold: i64,
+    },
     /// E-01..E-03 and G-11: EP earned this season.
-    Ep { player: PlayerId, battles: i32, sum: i32, earned: i32 },
+    Ep {
+        player: PlayerId,
+        battles: i32,
+        sum: i32,
+        earned: i32,
+    },
     /// E-04..E-14: one purchase, in spending order.
-    Spend { player: PlayerId, kind: SpendKind, hex: HexId, cost: i32, ep_left: i32, gold: i64 },
+    Spend {
+        player: PlayerId,
+        kind: SpendKind,
+        hex: HexId,
+        cost: i32,
+        ep_left: i32,
+        gold: i64,
+    },
     /// E-05.
-    EpLost { player: PlayerId, ep: i32 },
-    BuildingDestroyed { hex: HexId, kind: BuildingKind },
-    Eliminated { player: PlayerId },
-    End { season: u32, reason: EndReason },
-    Standing { rank: u8, player: PlayerId, size: u32, hexes: u32, cities: u32, castles: u32, tie: bool },
+    EpLost {
+        player: PlayerId,
+        ep: i32,
+    },
+    BuildingDestroyed {
+        hex: HexId,
+        kind: BuildingKind,
+    },
+    Eliminated {
+        player: PlayerId,
+    },
+    End {
+        season: u32,
+        reason: EndReason,
+    },
+    Standing {
+        rank: u8,
+        player: PlayerId,
+        size: u32,
+        hexes: u32,
+        cities: u32,
+        castles: u32,
+        tie: bool,
+    },
 }
 
 impl<T: Log> Log for &mut T {

@@ -2,7 +2,7 @@
 //! over many random campaigns; a later soak mode checks them in long runs.
 
 use super::Rules;
-use super::state::{NONE, NOBODY, State};
+use super::state::{NOBODY, NONE, State};
 use crate::map::Terrain;
 use crate::scenario::BuildingKind;
 

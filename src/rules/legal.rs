@@ -7,7 +7,7 @@
 
 use super::action::{Action, SpyKind};
 use super::event::Event;
-use super::state::{NONE, PlayerId, Piece, State};
+use super::state::{NONE, Piece, PlayerId, State};
 use super::{Dice, Engine, Log, Players};
 use crate::map::{HexId, NO_HEX, Terrain};
 
@@ -99,7 +99,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                         for land in map.adjacent(sea) {
                             if land != a.hex
                                 && self.army_may_enter(st, p, land)
-                                && !self.buf[start..].iter().any(|x| matches!(x, Action::Transport { to, .. } if *to == land))
+                                && !self.buf[start..]
+                                    .iter()
+                                    .any(|x| matches!(x, Action::Transport { to, .. } if *to == land))
                             {
                                 self.buf.push(Action::Transport { ship: si as u16, army: ai16, to: land });
                             }
@@ -126,7 +128,10 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 }
             }
             // Attacks are made by a whole stack: list them once per hex.
-            if s.attacked || s.hex == first_ready || st.ships[..si].iter().any(|o| o.alive && o.owner == p && o.hex == s.hex && !o.attacked) {
+            if s.attacked
+                || s.hex == first_ready
+                || st.ships[..si].iter().any(|o| o.alive && o.owner == p && o.hex == s.hex && !o.attacked)
+            {
                 continue;
             }
             first_ready = s.hex;

@@ -61,7 +61,14 @@ impl<'a> Rules<'a> {
 /// The engine calls it for every decision of G-30 with a read-only view of
 /// the state. Options are never empty; the returned index must be in range.
 pub trait Players {
-    fn choose(&mut self, rules: Rules<'_>, state: &State, player: PlayerId, decision: Decision, options: &[Action]) -> usize;
+    fn choose(
+        &mut self,
+        rules: Rules<'_>,
+        state: &State,
+        player: PlayerId,
+        decision: Decision,
+        options: &[Action],
+    ) -> usize;
 }
 
 /// Drives a campaign: owns the dice, asks the players, writes the log.

@@ -24,8 +24,10 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
 
     /// W-14: a defending ship next to its own port.
     pub fn port_bonus(&self, st: &State, p: PlayerId, h: HexId) -> i32 {
-        let near_port =
-            self.map().adjacent(h).any(|n| st.hexes[n as usize].owner == p && st.hexes[n as usize].extra == Some(BuildingKind::Port));
+        let near_port = self
+            .map()
+            .adjacent(h)
+            .any(|n| st.hexes[n as usize].owner == p && st.hexes[n as usize].extra == Some(BuildingKind::Port));
         if near_port { self.sc().naval.port_defence } else { 0 }
     }
 
@@ -73,7 +75,11 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let nd = st.ships_at(to).count() as i32;
         Self::mark_attacked(st, pa, from);
         let mut a = ScoreParts { strength: naval_strength(self.rules, na), ..ScoreParts::default() };
-        let mut d = ScoreParts { strength: naval_strength(self.rules, nd), port: self.port_bonus(st, pd, to), ..ScoreParts::default() };
+        let mut d = ScoreParts {
+            strength: naval_strength(self.rules, nd),
+            port: self.port_bonus(st, pd, to),
+            ..ScoreParts::default()
+        };
         let (ab, db) = self.bids(st, pa, pd, CombatKind::Naval, sc.naval.bid_cap);
         a.bid = ab;
         d.bid = db;

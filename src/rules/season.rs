@@ -88,7 +88,11 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
         for a in st.armies.iter_mut().filter(|a| a.alive) {
             a.mp = sc.movement.army
-                + if a.formation == Some(crate::scenario::FormationChoice::Light) { sc.army.formations.light_movement } else { 0 };
+                + if a.formation == Some(crate::scenario::FormationChoice::Light) {
+                    sc.army.formations.light_movement
+                } else {
+                    0
+                };
             a.moved = false;
             a.attacked = false;
             a.xp_gained = false;

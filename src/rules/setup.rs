@@ -1,7 +1,7 @@
 //! The map and the starting position of a campaign (G-23, G-24).
 
 use super::Rules;
-use super::state::{Army, City, HexState, NONE, NOBODY, PlayerState, Ship, Spy, State};
+use super::state::{Army, City, HexState, NOBODY, NONE, PlayerState, Ship, Spy, State};
 use crate::map::{HexId, Map, Terrain, drawn, generate};
 use crate::scenario::{BuildingKind, CityStats, Scenario};
 
@@ -98,19 +98,13 @@ pub fn initial_state(r: Rules<'_>) -> State {
         }
         if sc.start.army_units > 0 {
             st.hexes[cap as usize].army = st.armies.len() as u16;
-            st.armies.push(Army {
-                owner: p,
-                hex: cap,
-                units: sc.start.army_units,
-                xp: 0,
-                formation: None,
-                engines: sc.start.engines.min(sc.siege.engine_cap),
-                mp: sc.movement.army,
-                moved: false,
-                attacked: false,
-                xp_gained: false,
-                alive: true,
-            });
+            st.armies.push(Army::new(
+                p,
+                cap,
+                sc.start.army_units,
+                sc.start.engines.min(sc.siege.engine_cap),
+                sc.movement.army,
+            ));
         }
         for _ in 0..sc.start.spies {
             st.spies.push(Spy { owner: p, hex: cap, mp: sc.movement.spy, moved: false, acted: false, alive: true });

@@ -82,6 +82,25 @@ pub struct Army {
     pub alive: bool,
 }
 
+impl Army {
+    /// A fresh army, ready to move this season.
+    pub fn new(owner: PlayerId, hex: HexId, units: i32, engines: i32, mp: i32) -> Army {
+        Army {
+            owner,
+            hex,
+            units,
+            xp: 0,
+            formation: None,
+            engines,
+            mp,
+            moved: false,
+            attacked: false,
+            xp_gained: false,
+            alive: true,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ship {
     pub owner: PlayerId,

@@ -141,7 +141,10 @@ fn map(s: &Scenario, f: &mut Found) {
             f.share("map.generate.forest_share", g.forest_share);
             let total = g.river_share + g.marsh_share + g.forest_share + g.mountains as f64 / g.land.max(1) as f64;
             if total > 1.0 + 1e-9 {
-                f.push(p("map.generate"), format!("mountains, rivers, marsh and forest add up to {total:.2} of the land; at most 1"));
+                f.push(
+                    p("map.generate"),
+                    format!("mountains, rivers, marsh and forest add up to {total:.2} of the land; at most 1"),
+                );
             }
             f.at_least("map.generate.sea_ring", g.sea_ring as i64, 1);
             if s.buildings.city.terrain.iter().all(|t| !t.is_land()) {
@@ -196,7 +199,12 @@ fn drawn_map(s: &Scenario, m: &Map, origins: &drawn::CellOrigins, f: &mut Found)
         if !city_ok.contains(t) {
             f.push(
                 at(h),
-                format!("player {}'s capital stands on {}; a capital is a city and needs {}", i + 1, t.name(), list(city_ok)),
+                format!(
+                    "player {}'s capital stands on {}; a capital is a city and needs {}",
+                    i + 1,
+                    t.name(),
+                    list(city_ok)
+                ),
             );
         }
     }
@@ -217,7 +225,13 @@ fn drawn_map(s: &Scenario, m: &Map, origins: &drawn::CellOrigins, f: &mut Found)
         if !spec.terrain.contains(t) {
             f.push(
                 at(h),
-                format!("a {} cannot stand on {} (buildings.{}.terrain allows {})", kind.name(), t.name(), kind.name(), list(spec.terrain)),
+                format!(
+                    "a {} cannot stand on {} (buildings.{}.terrain allows {})",
+                    kind.name(),
+                    t.name(),
+                    kind.name(),
+                    list(spec.terrain)
+                ),
             );
         }
         if spec.coastal_only && !m.coastal[h as usize] {
@@ -440,7 +454,10 @@ fn strategies(s: &Scenario, f: &mut Found) {
                         format!("unknown action kind {n:?} (known: {})", crate::rules::action::ACTION_KINDS.join(", ")),
                     );
                 } else if n == "done" && list == "forbid" {
-                    f.push(pi(&format!("{key}.{list}"), i), "\"done\" cannot be forbidden: a player must be able to stop");
+                    f.push(
+                        pi(&format!("{key}.{list}"), i),
+                        "\"done\" cannot be forbidden: a player must be able to stop",
+                    );
                 }
             }
         }

@@ -78,9 +78,8 @@ impl FromStr for DiceExpr {
         }
         let rest = &t[d + 1..];
         let sides_end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-        let sides = rest[..sides_end]
-            .parse::<u8>()
-            .map_err(|_| bad("number of sides must be a whole number from 2 to 255"))?;
+        let sides =
+            rest[..sides_end].parse::<u8>().map_err(|_| bad("number of sides must be a whole number from 2 to 255"))?;
         if sides < 2 {
             return Err(bad("a die needs at least 2 sides"));
         }

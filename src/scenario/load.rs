@@ -9,8 +9,8 @@
 //! file and lets `check.rs` stay about rules.
 
 use super::Scenario;
-use serde::Deserialize;
 use super::check::{self, KeyPath, PathSeg};
+use serde::Deserialize;
 use std::fmt;
 
 /// Where scenario text came from, for messages.
@@ -126,7 +126,11 @@ fn set_path(t: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), St
 /// defaults of its other keys: the file is merged over the defaults before
 /// it becomes a `Scenario`. Arrays (tables of rows, players, map rows)
 /// replace the default whole.
-pub fn load_with_overrides(text: &str, source: &Source, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+pub fn load_with_overrides(
+    text: &str,
+    source: &Source,
+    overrides: &[(String, String)],
+) -> Result<Scenario, ScenarioError> {
     let at = |e: toml::de::Error| {
         let (line, col) = e.span().map_or((1, 1), |s| line_col(text, s.start));
         let message = e.message().trim().replace('\n', " ");
@@ -159,7 +163,12 @@ pub fn load_with_overrides(text: &str, source: &Source, overrides: &[(String, St
             let key = path_string(&path);
             let message = format!("{key}: {message}");
             // A value that came from a flag is reported against the flag.
-            if let Some((k, v)) = overrides.iter().rev().find(|(k, _)| key == *k || key.starts_with(&format!("{k}.")) || key.starts_with(&format!("{k}[")) || k.starts_with(&format!("{key}."))) {
+            if let Some((k, v)) = overrides.iter().rev().find(|(k, _)| {
+                key == *k
+                    || key.starts_with(&format!("{k}."))
+                    || key.starts_with(&format!("{k}["))
+                    || k.starts_with(&format!("{key}."))
+            }) {
                 return Problem { file: format!("--set {k}={v}"), line: 0, col: 0, message };
             }
             let offset = doc.as_ref().map_or(0, |d| locate(d, text, &path));

@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 
 pub use dice::DiceExpr;
 pub use load::{ScenarioError, Source, load_str, load_with_overrides, parse_override};
-pub use table::{Domain, GapTable};
 use table::gap_row;
+pub use table::{Domain, GapTable};
 
 /// The embedded default scenario (4 players, generated 48-hex map).
 pub const DEFAULT_TOML: &str = include_str!("../../scenarios/default.toml");
@@ -489,11 +489,7 @@ impl Default for BuildingsSpec {
                 coastal_target: true,
                 ..bspec(1, &[Plains, Forest, River, Mountain, Marsh], 2, 2)
             },
-            bridge: BuildingSpec {
-                garrison: true,
-                coastal_target: true,
-                ..bspec(1, &[River], 1, 2)
-            },
+            bridge: BuildingSpec { garrison: true, coastal_target: true, ..bspec(1, &[River], 1, 2) },
         }
     }
 }
@@ -633,7 +629,11 @@ impl Default for ArmySpec {
         let row = |from, to, winner_loss, loser_loss| ArmyLossRow { from, to, winner_loss, loser_loss };
         ArmySpec {
             bid_cap: 3,
-            losses: GapTable::new(vec![row(Some(0), Some(0), 1, 1), row(Some(1), Some(3), 1, 1), row(Some(4), None, 0, 1)]),
+            losses: GapTable::new(vec![
+                row(Some(0), Some(0), 1, 1),
+                row(Some(1), Some(3), 1, 1),
+                row(Some(4), None, 0, 1),
+            ]),
             xp_max: 3,
             xp_per_win: 1,
             defender_terrain: DefenderTerrainBonus::default(),
@@ -692,8 +692,20 @@ impl Default for SiegeOutcomes {
     fn default() -> Self {
         SiegeOutcomes {
             conquer: OutcomeSpec::default(),
-            federate: OutcomeSpec { influence: 3, stability_change: 0, restart_pv: 2, destroy_buildings: false, gold: 0 },
-            pillage: OutcomeSpec { influence: 0, stability_change: -2, restart_pv: 1, destroy_buildings: true, gold: 30 },
+            federate: OutcomeSpec {
+                influence: 3,
+                stability_change: 0,
+                restart_pv: 2,
+                destroy_buildings: false,
+                gold: 0,
+            },
+            pillage: OutcomeSpec {
+                influence: 0,
+                stability_change: -2,
+                restart_pv: 1,
+                destroy_buildings: true,
+                gold: 30,
+            },
         }
     }
 }
@@ -978,7 +990,15 @@ pub struct StartSpec {
 
 impl Default for StartSpec {
     fn default() -> Self {
-        StartSpec { gold: 100, army_units: 3, spies: 1, ships: 0, engines: 0, coastal_capital_port: true, min_capital_distance: 3 }
+        StartSpec {
+            gold: 100,
+            army_units: 3,
+            spies: 1,
+            ships: 0,
+            engines: 0,
+            coastal_capital_port: true,
+            min_capital_distance: 3,
+        }
     }
 }
 

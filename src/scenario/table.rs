@@ -40,9 +40,8 @@ pub struct GapTable<R> {
 
 impl<R: GapRow> GapTable<R> {
     pub fn new(rows: Vec<R>) -> Self {
-        let dense = (-DENSE_LIMIT..=DENSE_LIMIT)
-            .map(|g| rows.iter().position(|r| r.covers(g)).unwrap_or(0) as u8)
-            .collect();
+        let dense =
+            (-DENSE_LIMIT..=DENSE_LIMIT).map(|g| rows.iter().position(|r| r.covers(g)).unwrap_or(0) as u8).collect();
         GapTable { rows, dense }
     }
 
@@ -108,12 +107,8 @@ impl<R: GapRow> GapTable<R> {
             let highest = self.rows.iter().filter_map(|r| r.to()).max().unwrap_or(0);
             out.push((None, format!("no row covers gaps above {highest}: give the highest row no `to`")));
         }
-        let mut points: Vec<i32> = self
-            .rows
-            .iter()
-            .flat_map(|r| [r.from(), r.to().map(|t| t.saturating_add(1))])
-            .flatten()
-            .collect();
+        let mut points: Vec<i32> =
+            self.rows.iter().flat_map(|r| [r.from(), r.to().map(|t| t.saturating_add(1))]).flatten().collect();
         if let Some(s) = start {
             points.push(s);
         }
@@ -127,7 +122,11 @@ impl<R: GapRow> GapTable<R> {
                 // find the end of the hole for the message
                 // Past the last row is the open end, reported above.
                 let Some(n) = self.rows.iter().filter_map(|r| r.from()).filter(|&f| f > p).min() else { continue };
-                let msg = if n - 1 > p { format!("no row covers gaps {p} to {}", n - 1) } else { format!("no row covers gap {p}") };
+                let msg = if n - 1 > p {
+                    format!("no row covers gaps {p} to {}", n - 1)
+                } else {
+                    format!("no row covers gap {p}")
+                };
                 out.push((None, msg));
             }
         }

@@ -29,7 +29,12 @@ pub fn play_campaign<L: Log>(sc: &Scenario, master: u64, index: u64, log: L) -> 
 }
 
 /// Play a campaign on a map already made (fixed maps are made once per run).
-pub fn play_on_map<L: Log>(sc: &Scenario, map: &Map, campaign_seed: u64, log: L) -> Result<(State, Outcome), SetupError> {
+pub fn play_on_map<L: Log>(
+    sc: &Scenario,
+    map: &Map,
+    campaign_seed: u64,
+    log: L,
+) -> Result<(State, Outcome), SetupError> {
     let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
     play_on_map_as(sc, map, campaign_seed, &names, log)
 }

@@ -2,8 +2,8 @@
 //! writer. Plain data; column names match `players.parquet`.
 
 use crate::rules::State;
-use crate::rules::state::Tally;
 use crate::rules::season::Outcome;
+use crate::rules::state::Tally;
 use crate::scenario::{BuildingKind, Scenario};
 
 /// A row of `players.parquet`.
@@ -38,7 +38,14 @@ pub struct PlayerRecord {
 
 /// The rows of one finished campaign, in seat order. `strategies[seat]` is
 /// the strategy that played the seat (seats may be rotated).
-pub fn records(sc: &Scenario, st: &State, outcome: &Outcome, campaign: u64, seed: u64, strategies: &[&str]) -> Vec<PlayerRecord> {
+pub fn records(
+    sc: &Scenario,
+    st: &State,
+    outcome: &Outcome,
+    campaign: u64,
+    seed: u64,
+    strategies: &[&str],
+) -> Vec<PlayerRecord> {
     let n = sc.players.len();
     let mut out = Vec::with_capacity(n);
     for seat in 0..n {

@@ -9,8 +9,8 @@
 use super::record::{PlayerRecord, records};
 use super::seed;
 use crate::map::Map;
-use crate::rules::setup::{SetupError, make_map, map_is_fixed};
 use crate::rules::NoLog;
+use crate::rules::setup::{SetupError, make_map, map_is_fixed};
 use crate::scenario::Scenario;
 use rayon::prelude::*;
 use std::ops::Range;

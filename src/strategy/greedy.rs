@@ -175,7 +175,13 @@ impl Greedy {
                 let goal: &[HexId] = if ar.engines > 0 { &g.army_siege } else { &g.army };
                 let before = nearest(r, ar.hex, goal);
                 let after = nearest(r, to, goal);
-                if after < before { 2.0 + (before - after) as f64 } else if after == before && after > 1 { 0.2 } else { -1.0 }
+                if after < before {
+                    2.0 + (before - after) as f64
+                } else if after == before && after > 1 {
+                    0.2
+                } else {
+                    -1.0
+                }
             }
             Action::MoveShip { ship, to } => {
                 let s = &st.ships[ship as usize];
@@ -280,7 +286,13 @@ impl Strategy for Greedy {
             Decision::Recruit | Decision::Act | Decision::Spend => {
                 if d == Decision::Act
                     && options.iter().any(|a| {
-                        matches!(a, Action::MoveArmy { .. } | Action::MoveShip { .. } | Action::MoveSpy { .. } | Action::Transport { .. })
+                        matches!(
+                            a,
+                            Action::MoveArmy { .. }
+                                | Action::MoveShip { .. }
+                                | Action::MoveSpy { .. }
+                                | Action::Transport { .. }
+                        )
                     })
                 {
                     self.goals.list(r, st, me);
@@ -290,7 +302,9 @@ impl Strategy for Greedy {
                 for (i, a) in options.iter().enumerate() {
                     let s = match (d, a) {
                         (_, Action::Done) => continue,
-                        (Decision::Recruit, Action::Recruit { hex, item }) => self.recruit_score(r, st, me, *hex, *item),
+                        (Decision::Recruit, Action::Recruit { hex, item }) => {
+                            self.recruit_score(r, st, me, *hex, *item)
+                        }
                         (Decision::Spend, _) => self.spend_score(r, st, a),
                         _ => self.act_score(r, st, a),
                     } + self.jitter();

@@ -29,22 +29,12 @@ pub fn world(rows: &[&str], tweak: impl FnOnce(&mut Scenario)) -> World {
 }
 
 /// 5x3 block of plains, capitals of P0 at (1,1) and P1 at (5,3).
-pub const PLAINS: &[&str] = &[
-    "~ ~  ~ ~ ~ ~  ~",
-    " ~ p1 p p p p  ~",
-    "~ p  p p p p  ~",
-    " ~ p  p p p p2 ~",
-    "~ ~  ~ ~ ~ ~  ~",
-];
+pub const PLAINS: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p p p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
 
 /// Two coasts facing each other across a strait.
-pub const STRAIT: &[&str] = &[
-    "~ ~  ~ ~ ~ ~  ~",
-    " ~ p  ~ ~ ~ p  ~",
-    "~ p1 ~ ~ ~ p2 ~",
-    " ~ p  ~ ~ ~ p  ~",
-    "~ ~  ~ ~ ~ ~  ~",
-];
+pub const STRAIT: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p  ~ ~ ~ p  ~", "~ p1 ~ ~ ~ p2 ~", " ~ p  ~ ~ ~ p  ~", "~ ~  ~ ~ ~ ~  ~"];
 
 impl World {
     pub fn rules(&self) -> Rules<'_> {
@@ -82,19 +72,7 @@ impl World {
 pub fn army(st: &mut State, owner: PlayerId, hex: HexId, units: i32) -> usize {
     assert_eq!(st.hexes[hex as usize].army, NONE, "hex {hex} already holds an army");
     let id = st.armies.len();
-    st.armies.push(Army {
-        owner,
-        hex,
-        units,
-        xp: 0,
-        formation: None,
-        engines: 0,
-        mp: 1,
-        moved: false,
-        attacked: false,
-        xp_gained: false,
-        alive: true,
-    });
+    st.armies.push(Army::new(owner, hex, units, 0, 1));
     st.hexes[hex as usize].army = id as u16;
     id
 }
@@ -143,8 +121,12 @@ impl Players for Script {
                 let b = self.bids.pop_front().unwrap_or(0) as usize;
                 b.min(options.len() - 1)
             }
-            Decision::Formation { .. } => find(Action::Formation(self.formation.unwrap_or(FormationChoice::Assault))).unwrap_or(0),
-            Decision::SiegeOutcome { .. } => find(Action::Outcome(self.outcome.unwrap_or(SiegeChoice::Conquer))).unwrap_or(0),
+            Decision::Formation { .. } => {
+                find(Action::Formation(self.formation.unwrap_or(FormationChoice::Assault))).unwrap_or(0)
+            }
+            Decision::SiegeOutcome { .. } => {
+                find(Action::Outcome(self.outcome.unwrap_or(SiegeChoice::Conquer))).unwrap_or(0)
+            }
             Decision::TakeHit { .. } => 0,
             _ => {
                 if let Some(&want) = self.picks.front()

@@ -222,13 +222,8 @@ fn step(e: &Event) -> &'static str {
 }
 
 /// PLAINS with a river mine at (2,1).
-const MINE_MAP: &[&str] = &[
-    "~ ~  ~ ~ ~ ~  ~",
-    " ~ p1 rn p p p  ~",
-    "~ p  p p p p  ~",
-    " ~ p  p p p p2 ~",
-    "~ ~  ~ ~ ~ ~  ~",
-];
+const MINE_MAP: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 rn p p p  ~", "~ p  p p p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
 
 #[test]
 fn g01_season_order_payday_recruit_act_ep_spend_end() {
@@ -242,14 +237,21 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
     let city1 = st.hexes[w.hex(5, 3) as usize].city as usize;
     st.cities[city1].pv = 2;
     // Mine 2D6x10 = (3+4)x10; combat 3 + 5 against 3 + 3: gap 2, a minor victory.
-    let script = Script::picks(&[Action::Recruit { hex: cap0, item: Item::Unit }, Action::Attack { army: a as u16, target: d as u16 }, Action::Capture(x)]);
+    let script = Script::picks(&[
+        Action::Recruit { hex: cap0, item: Item::Unit },
+        Action::Attack { army: a as u16, target: d as u16 },
+        Action::Capture(x),
+    ]);
     let mut e = w.engine(&[3, 4, 5, 3], script);
     assert_eq!(e.play_season(&mut st), None);
     assert_eq!(e.dice.remaining(), 0);
     let steps: Vec<&str> = e.log.iter().map(step).collect();
     assert_eq!(
         steps,
-        ["season", "order", "order", "payday", "recruit", "combat", "xp", "loot", "ep", "ep", "ep_lost", "spend", "ep_lost"]
+        [
+            "season", "order", "order", "payday", "recruit", "combat", "xp", "loot", "ep", "ep", "ep_lost", "spend",
+            "ep_lost"
+        ]
     );
     let log = &e.log;
     assert_eq!(log[0], Event::SeasonStart { season: 1 });
@@ -263,7 +265,17 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
     assert_eq!(log[8], Event::Ep { player: 0, battles: 1, sum: 3, earned: 3 });
     assert_eq!(log[9], Event::Ep { player: 1, battles: 1, sum: 1, earned: 1 });
     assert_eq!(log[10], Event::EpLost { player: 1, ep: 1 });
-    assert_eq!(log[11], Event::Spend { player: 0, kind: empires::rules::event::SpendKind::Capture, hex: x, cost: 2, ep_left: 1, gold: 0 });
+    assert_eq!(
+        log[11],
+        Event::Spend {
+            player: 0,
+            kind: empires::rules::event::SpendKind::Capture,
+            hex: x,
+            cost: 2,
+            ep_left: 1,
+            gold: 0
+        }
+    );
     assert_eq!(log[12], Event::EpLost { player: 0, ep: 1 });
     // Step 3 came before step 4: the pool was refilled to 3 before the bids.
     let offered = e.players.last_options(|d| matches!(d, Decision::Bid { attacking: true, .. }));
@@ -304,8 +316,11 @@ fn g04_each_player_activates_all_its_pieces_in_turn() {
         e.set_order(&mut st);
         assert_eq!(st.order, order, "smallest empire first (E-04)");
         e.action_phase(&mut st);
-        let moved: Vec<u8> =
-            e.log.iter().filter_map(|ev| if let Event::Move { player, .. } = ev { Some(*player) } else { None }).collect();
+        let moved: Vec<u8> = e
+            .log
+            .iter()
+            .filter_map(|ev| if let Event::Move { player, .. } = ev { Some(*player) } else { None })
+            .collect();
         assert_eq!(moved, movers);
         let asked: Vec<u8> = e.players.asked.iter().filter(|x| x.1 == Decision::Act).map(|x| x.0).collect();
         assert_eq!(asked, movers, "each player is asked until all its pieces are spent, then the next");
@@ -315,13 +330,8 @@ fn g04_each_player_activates_all_its_pieces_in_turn() {
 }
 
 /// PLAINS with forest at (3,2) and mountain at (4,2).
-const WOODS: &[&str] = &[
-    "~ ~  ~ ~ ~ ~  ~",
-    " ~ p1 p p p p  ~",
-    "~ p  p f m p  ~",
-    " ~ p  p p p p2 ~",
-    "~ ~  ~ ~ ~ ~  ~",
-];
+const WOODS: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p f m p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
 
 #[test]
 fn g06_defender_terrain_bonus_is_scenario_data() {
@@ -388,7 +398,11 @@ fn g08_one_attack_per_army_and_the_loser_stays() {
     assert_eq!((st.armies[a].hex, st.armies[d].hex), (ha, hd));
     assert_eq!((st.hexes[ha as usize].army, st.hexes[hd as usize].army), (a as u16, d as u16));
     let opts = act_options(&w, &st, 0);
-    assert!(!opts.iter().any(|x| matches!(x, Action::Attack { army, .. } | Action::MoveArmy { army, .. } if *army == a as u16)));
+    assert!(
+        !opts
+            .iter()
+            .any(|x| matches!(x, Action::Attack { army, .. } | Action::MoveArmy { army, .. } if *army == a as u16))
+    );
     assert!(opts.contains(&Action::Attack { army: b as u16, target: d as u16 }), "another army still may");
     // Next season the army may attack again.
     e.end_of_season(&mut st);
@@ -458,13 +472,8 @@ fn g09_any_won_army_combat_counts_even_defending() {
 }
 
 /// Coastal plains (2,1); inland plains (2,2), river (3,2), marsh (4,2).
-const SITES: &[&str] = &[
-    "~ ~  ~ ~ ~ ~  ~",
-    " ~ p1 p p p p  ~",
-    "~ p  p r w p  ~",
-    " ~ p  p p p p2 ~",
-    "~ ~  ~ ~ ~ ~  ~",
-];
+const SITES: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p r w p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
 
 #[test]
 fn g15_port_on_coast_tower_on_any_land_bridge_on_river() {
@@ -483,9 +492,12 @@ fn g15_port_on_coast_tower_on_any_land_bridge_on_river() {
     let built = |h: u16, k: BuildingKind| opts.contains(&Action::Build { hex: h, kind: k });
     use BuildingKind::{Bridge, Port, Tower};
     // (hex, port, tower, bridge)
-    for (h, port, tower, bridge) in
-        [(coast, true, true, false), (inland, false, true, false), (river, false, true, true), (marsh, false, true, false)]
-    {
+    for (h, port, tower, bridge) in [
+        (coast, true, true, false),
+        (inland, false, true, false),
+        (river, false, true, true),
+        (marsh, false, true, false),
+    ] {
         assert_eq!((built(h, Port), built(h, Tower), built(h, Bridge)), (port, tower, bridge), "hex {h}");
     }
     // Each costs 1 EP (scenario data): at cost 2 one EP buys none.
@@ -498,7 +510,10 @@ fn g15_port_on_coast_tower_on_any_land_bridge_on_river() {
     assert!(!opts2.iter().any(|a| matches!(a, Action::Build { kind: Port | Tower | Bridge, .. })));
     let mut e = w.engine(&[], Script::default());
     e.spend(&mut st, 0, Action::Build { hex: coast, kind: Port });
-    assert_eq!((st.hexes[coast as usize].extra, st.hexes[coast as usize].extra_pv, st.players[0].ep), (Some(Port), 2, 0));
+    assert_eq!(
+        (st.hexes[coast as usize].extra, st.hexes[coast as usize].extra_pv, st.players[0].ep),
+        (Some(Port), 2, 0)
+    );
 }
 
 #[test]
@@ -542,13 +557,8 @@ fn g15_port_tower_bridge_defence_and_pv_are_scenario_data() {
 }
 
 /// PLAINS with a neutral city at (3,2).
-const NEUTRAL: &[&str] = &[
-    "~ ~  ~ ~ ~ ~  ~",
-    " ~ p1 p p p p  ~",
-    "~ p  p pc p p  ~",
-    " ~ p  p p p p2 ~",
-    "~ ~  ~ ~ ~ ~  ~",
-];
+const NEUTRAL: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p pc p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
 
 #[test]
 fn g16_neutral_cities_take_cities_neutral() {
@@ -570,7 +580,9 @@ fn g16_neutral_cities_take_cities_neutral() {
 
 #[test]
 fn g16_a_built_city_takes_cities_built_at_max_pv() {
-    for (stats, base, pv) in [(None, 3, 3), (Some(CityStats { defence: 3, level: 1, stability: 1 }), 3, 4), (None, 5, 5)] {
+    for (stats, base, pv) in
+        [(None, 3, 3), (Some(CityStats { defence: 3, level: 1, stability: 1 }), 3, 4), (None, 5, 5)]
+    {
         let w = world(PLAINS, |sc| {
             if let Some(s) = &stats {
                 sc.cities.built = s.clone();
@@ -672,7 +684,8 @@ fn g21_neutral_cities_never_act() {
     assert_eq!(asked, vec![(0, Decision::Bid { kind: CombatKind::Siege, attacking: true })]);
     assert_eq!((st.players[0].gold, st.players[1].gold), (100, 100), "no loot for a neutral winner");
     e.earn_ep(&mut st);
-    let eps: Vec<u8> = e.log.iter().filter_map(|ev| if let Event::Ep { player, .. } = ev { Some(*player) } else { None }).collect();
+    let eps: Vec<u8> =
+        e.log.iter().filter_map(|ev| if let Event::Ep { player, .. } = ev { Some(*player) } else { None }).collect();
     assert_eq!(eps, vec![0, 1]);
 
     // A whole season: the city is in no order, recruits nothing, is asked nothing.
@@ -682,7 +695,8 @@ fn g21_neutral_cities_never_act() {
     let mut e = w.engine(&[3, 5], Script::default());
     e.play_season(&mut st);
     assert_eq!(e.dice.remaining(), 0);
-    let order: Vec<u8> = e.log.iter().filter_map(|ev| if let Event::Order { player, .. } = ev { Some(*player) } else { None }).collect();
+    let order: Vec<u8> =
+        e.log.iter().filter_map(|ev| if let Event::Order { player, .. } = ev { Some(*player) } else { None }).collect();
     assert_eq!(order, vec![0, 1]);
     assert!(!e.log.iter().any(|ev| matches!(ev, Event::Recruit { hex, .. } if *hex == h)));
     assert!(e.players.asked.iter().all(|x| x.0 == 0 || x.0 == 1));
@@ -736,7 +750,13 @@ fn g23_generated_map_counts_follow_the_spec() {
         let count = |t: Terrain| m.terrain.iter().filter(|&&x| x == t).count();
         assert_eq!(m.land_count, 40);
         assert_eq!(
-            (count(Terrain::Mountain), count(Terrain::River), count(Terrain::Marsh), count(Terrain::Forest), count(Terrain::Plains)),
+            (
+                count(Terrain::Mountain),
+                count(Terrain::River),
+                count(Terrain::Marsh),
+                count(Terrain::Forest),
+                count(Terrain::Plains)
+            ),
             (5, 0, 10, 10, 15)
         );
         // The sea ring closes the land.
@@ -898,13 +918,8 @@ fn spy_targets(w: &World) -> State {
     st
 }
 
-const SPY_MAP: &[&str] = &[
-    "~ ~  ~ ~ ~ ~  ~",
-    " ~ p1 p p p p  ~",
-    "~ p  p r p p  ~",
-    " ~ p  p p p p2 ~",
-    "~ ~  ~ ~ ~ ~  ~",
-];
+const SPY_MAP: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p r p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
 
 #[test]
 fn g28_spy_defence_by_target() {
@@ -965,7 +980,11 @@ fn g28_steal_takes_steal_gold_at_most_what_the_victim_has() {
         let mut e = w.engine(&[6, 1], Script::default());
         let c = e.spy_action(&mut st, s, w.hex(4, 2), SpyKind::Steal);
         assert!(c.success);
-        assert_eq!((c.d_loss, st.players[0].gold, st.players[1].gold), (taken as i32, 100 + taken, has - taken), "steal {steal} of {has}");
+        assert_eq!(
+            (c.d_loss, st.players[0].gold, st.players[1].gold),
+            (taken as i32, 100 + taken, has - taken),
+            "steal {steal} of {has}"
+        );
     }
 }
 
@@ -993,13 +1012,7 @@ fn g28_a_sabotaged_mine_pays_nothing_at_the_next_payday_only() {
 
 #[test]
 fn g29_everyone_is_at_war_unless_on_a_team() {
-    let rows = [
-        "~ ~  ~ ~ ~ ~  ~",
-        " ~ p1 p p p p2 ~",
-        "~ p  p p p p  ~",
-        " ~ p  p p p p3 ~",
-        "~ ~  ~ ~ ~ ~  ~",
-    ];
+    let rows = ["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p2 ~", "~ p  p p p p  ~", " ~ p  p p p p3 ~", "~ ~  ~ ~ ~ ~  ~"];
     for teams in [false, true] {
         let w = world(&rows, |sc| {
             if teams {
@@ -1047,9 +1060,17 @@ fn g30_bids_formation_and_siege_outcome_are_asked_of_the_strategy() {
         vec![
             (0, Decision::Bid { kind: CombatKind::Army, attacking: true }, bids(3)),
             (1, Decision::Bid { kind: CombatKind::Army, attacking: false }, bids(3)),
-            (0, Decision::Formation { army: a1 as u16 }, vec![Action::Formation(Light), Action::Formation(Assault), Action::Formation(FormationChoice::Siege)]),
+            (
+                0,
+                Decision::Formation { army: a1 as u16 },
+                vec![Action::Formation(Light), Action::Formation(Assault), Action::Formation(FormationChoice::Siege)]
+            ),
             (0, Decision::Bid { kind: CombatKind::Siege, attacking: true }, bids(2)),
-            (0, Decision::SiegeOutcome { city }, vec![Action::Outcome(Conquer), Action::Outcome(Federate), Action::Outcome(Pillage)]),
+            (
+                0,
+                Decision::SiegeOutcome { city },
+                vec![Action::Outcome(Conquer), Action::Outcome(Federate), Action::Outcome(Pillage)]
+            ),
         ]
     );
     // The picks were applied; the engine rolled every die itself.

@@ -5,7 +5,7 @@ mod common;
 mod defaults;
 mod play_cli;
 mod properties;
-mod runner;
 mod rules_e;
 mod rules_w;
+mod runner;
 mod scenarios;

@@ -63,7 +63,9 @@ fn season_limits(st_before: &State, picks: &[(PlayerId, Action)]) -> Result<(), 
             _ => {}
         }
     }
-    for (what, m) in [("army attacks", &army_attacks), ("spy actions", &spy_actions), ("hostile actions on a city", &city_actions)] {
+    for (what, m) in
+        [("army attacks", &army_attacks), ("spy actions", &spy_actions), ("hostile actions on a city", &city_actions)]
+    {
         if let Some((id, n)) = m.iter().find(|(_, n)| **n > 1) {
             return Err(format!("{n} {what} by/on {id} in one season"));
         }
@@ -84,8 +86,7 @@ fn run(sc_i: usize, master: u64, index: u64, mask: u8) -> Result<(), TestCaseErr
         let before = st.clone();
         e.players.picks.clear();
         let end = e.play_season(&mut st);
-        invariants::check(rules, &st)
-            .map_err(|m| TestCaseError::fail(format!("season {}: {m}", before.season)))?;
+        invariants::check(rules, &st).map_err(|m| TestCaseError::fail(format!("season {}: {m}", before.season)))?;
         season_limits(&before, &e.players.picks)
             .map_err(|m| TestCaseError::fail(format!("season {}: {m}", before.season)))?;
         prop_assert!(st.season <= sc.campaign.seasons);

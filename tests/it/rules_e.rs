@@ -20,9 +20,9 @@ fn armies(units_a: i32, units_d: i32) -> (World, empires::rules::State, usize, u
 fn e01_battle_results_give_their_ep() {
     // (attacker units, defender units, attacker die, defender die) -> results.
     let cases = [
-        (3, 3, 5, 3, BattleResult::Minor, BattleResult::Defeat, 3, 1),   // gap 2
-        (3, 3, 4, 4, BattleResult::Draw, BattleResult::Draw, 2, 2),      // gap 0
-        (3, 3, 6, 2, BattleResult::Major, BattleResult::Defeat, 4, 1),   // gap 4
+        (3, 3, 5, 3, BattleResult::Minor, BattleResult::Defeat, 3, 1), // gap 2
+        (3, 3, 4, 4, BattleResult::Draw, BattleResult::Draw, 2, 2),    // gap 0
+        (3, 3, 6, 2, BattleResult::Major, BattleResult::Defeat, 4, 1), // gap 4
         (5, 3, 6, 2, BattleResult::Massacre, BattleResult::Defeat, 5, 1), // gap 6
     ];
     for (ua, ud, da, dd, ra, rd, epa, epd) in cases {
@@ -57,13 +57,7 @@ fn e01_destroying_the_enemy_army_is_a_massacre() {
 
 #[test]
 fn e02_team_members_get_one_ep_less() {
-    let rows = [
-        "~ ~  ~ ~ ~ ~  ~",
-        " ~ p1 p p p p2 ~",
-        "~ p  p p p p  ~",
-        " ~ p  p p p p3 ~",
-        "~ ~  ~ ~ ~ ~  ~",
-    ];
+    let rows = ["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p2 ~", "~ p  p p p p  ~", " ~ p  p p p p3 ~", "~ ~  ~ ~ ~ ~  ~"];
     let w = world(&rows, |sc| {
         sc.players[0].team = Some(1);
         sc.players[2].team = Some(1);
@@ -136,7 +130,8 @@ fn e06_capture_costs_2_ep_next_to_your_land() {
     let mut st = w.bare();
     st.players[0].ep = 2;
     let opts = spend_options(&w, &st, 0);
-    let mut captures: Vec<_> = opts.iter().filter_map(|a| if let Action::Capture(h) = a { Some(*h) } else { None }).collect();
+    let mut captures: Vec<_> =
+        opts.iter().filter_map(|a| if let Action::Capture(h) = a { Some(*h) } else { None }).collect();
     captures.sort();
     let mut expect: Vec<_> = w.map.adjacent(w.hex(1, 1)).filter(|&h| w.map.terrain[h as usize].is_land()).collect();
     expect.sort();
@@ -196,13 +191,8 @@ fn e09_pillage_adds_2d6x10_gold() {
     assert_eq!(st.players[0].ep, 0);
 }
 
-const MOUNTAINS: &[&str] = &[
-    "~ ~  ~ ~ ~ ~  ~",
-    " ~ p1 m w r p  ~",
-    "~ p  m p r p  ~",
-    " ~ p  p p r p2 ~",
-    "~ ~  ~ ~ ~ ~  ~",
-];
+const MOUNTAINS: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 m w r p  ~", "~ p  m p r p  ~", " ~ p  p p r p2 ~", "~ ~  ~ ~ ~ ~  ~"];
 
 #[test]
 fn e10_mountains_cost_one_ep_more() {

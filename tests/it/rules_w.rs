@@ -185,7 +185,9 @@ fn w09_siege_scores() {
 fn w10_siege_table_by_gap() {
     // Attacker 3 units + 1 engine + die; capital defence 2 + level 1 + die.
     // gap = 1 + die_a - die_d.
-    for (da, dd, gap, city_pv, army_loss) in [(1, 3, -1, 0, 2), (2, 3, 0, 0, 1), (4, 3, 2, 1, 1), (6, 3, 4, 2, 1), (6, 2, 5, 3, 0)] {
+    for (da, dd, gap, city_pv, army_loss) in
+        [(1, 3, -1, 0, 2), (2, 3, 0, 0, 1), (4, 3, 2, 1, 1), (6, 3, 4, 2, 1), (6, 2, 5, 3, 0)]
+    {
         let (w, mut st, a, city) = siege_setup(3, 1);
         let pv0 = st.cities[city].pv;
         assert_eq!(pv0, 4, "a level-1 capital starts at 3 + 1 PV");
@@ -421,7 +423,9 @@ fn w22_a_city_suffers_one_hostile_action_per_season() {
     let mut e = w.engine(&[1, 6], Script::default());
     e.spy_action(&mut st, s1, cap, SpyKind::Destabilize);
     let opts = act_options(&w, &st, 0);
-    assert!(!opts.iter().any(|x| matches!(x, Action::SpyAct { spy, target, .. } if *spy == s2 as u16 && *target == cap)));
+    assert!(
+        !opts.iter().any(|x| matches!(x, Action::SpyAct { spy, target, .. } if *spy == s2 as u16 && *target == cap))
+    );
     e.end_of_season(&mut st);
     assert!(act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == cap)));
 }

@@ -21,7 +21,8 @@ fn read(p: &Path) -> DataFrame {
 
 fn run_bin(out: &Path, extra: &[&str]) {
     let o = out.display().to_string();
-    let st = bin().args(["run", "--campaigns", "300", "--seed", "5", "--quiet", "--out", &o]).args(extra).output().unwrap();
+    let st =
+        bin().args(["run", "--campaigns", "300", "--seed", "5", "--quiet", "--out", &o]).args(extra).output().unwrap();
     assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
 }
 
@@ -89,7 +90,8 @@ fn players_parquet_has_the_listed_columns_and_one_winner_per_campaign() {
     for f in ["players.csv", "summary.txt", "manifest.json"] {
         assert!(d.join(f).exists(), "{f}");
     }
-    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("manifest.json")).unwrap()).unwrap();
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(m["master_seed"], 5);
     assert_eq!(m["campaign_end"], 300);
     assert_eq!(m["scenario_hash"].as_str().unwrap().len(), 64);
@@ -99,7 +101,9 @@ fn players_parquet_has_the_listed_columns_and_one_winner_per_campaign() {
 
 #[test]
 fn bad_run_flags_exit_2() {
-    for args in [vec!["run", "--shard", "3/3"], vec!["run", "--shard", "x"], vec!["run", "--threads", "0", "--campaigns", "1"]] {
+    for args in
+        [vec!["run", "--shard", "3/3"], vec!["run", "--shard", "x"], vec!["run", "--threads", "0", "--campaigns", "1"]]
+    {
         let o = bin().args(&args).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
@@ -120,9 +124,14 @@ fn set_forbid_pillage_makes_ep_pillage_zero() {
     assert!(sum_i64(&b, "ep_pillage") > 0, "greedy players pillage when allowed");
     assert_eq!(sum_i64(&f, "ep_pillage"), 0);
     assert_eq!(sum_i64(&f, "gold_pillage"), 0);
-    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(forbid.join("manifest.json")).unwrap()).unwrap();
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(forbid.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(m["overrides"][0], "strategies.greedy.forbid=[\"pillage\"]");
-    assert_ne!(m["scenario_hash"], serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(base.join("manifest.json")).unwrap()).unwrap()["scenario_hash"]);
+    assert_ne!(
+        m["scenario_hash"],
+        serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(base.join("manifest.json")).unwrap())
+            .unwrap()["scenario_hash"]
+    );
 }
 
 #[test]
@@ -135,14 +144,21 @@ fn set_changes_a_value_and_bad_keys_are_clear_errors() {
     .unwrap();
     assert_eq!(sc.economy.mine.river, Some(empires::scenario::DiceExpr::new(3, 6, 10)));
     assert_eq!(sc.costs.capture, 4);
-    assert_eq!(sc.economy.mine.mountain, Some(empires::scenario::DiceExpr::new(3, 6, 10)), "other keys keep their values");
+    assert_eq!(
+        sc.economy.mine.mountain,
+        Some(empires::scenario::DiceExpr::new(3, 6, 10)),
+        "other keys keep their values"
+    );
     for (flag, msg) in [
         ("economy.mine.rivr=3D6x10", "--set economy.mine.rivr=3D6x10: unknown field `rivr`"),
         ("costs.capture=-1", "--set costs.capture=-1: costs.capture: must not be negative"),
         ("economy.pillage=2D6y", "--set economy.pillage=2D6y: invalid dice expression"),
         ("costs", "--set costs: expected KEY=VALUE"),
     ] {
-        let o = bin().args(["run", "--campaigns", "1", "--quiet", "--out", &out_dir("bad").display().to_string(), "--set", flag]).output().unwrap();
+        let o = bin()
+            .args(["run", "--campaigns", "1", "--quiet", "--out", &out_dir("bad").display().to_string(), "--set", flag])
+            .output()
+            .unwrap();
         assert_eq!(o.status.code(), Some(2), "{flag}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.starts_with(msg), "{flag}: {err}");
