@@ -261,7 +261,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     pub fn spending(&mut self, st: &mut State) {
         for oi in 0..st.order.len() {
             let p = st.order[oi];
-            loop {
+            // Every purchase costs EP (checked: pillage and buildings cost at
+            // least 1); the bound guards against a rules change breaking that.
+            for _ in 0..100_000 {
                 self.spend_options(st, p);
                 if self.buf.is_empty() {
                     break;

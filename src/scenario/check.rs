@@ -340,6 +340,8 @@ fn numbers(s: &Scenario, f: &mut Found) {
     if s.recruit.per_hex > 255 {
         f.push(p("recruit.per_hex"), "at most 255");
     }
+    // A purchase that costs no EP could be bought forever in one season.
+    f.at_least("costs.pillage", s.costs.pillage as i64, 1);
     f.at_least("campaign.seasons", s.campaign.seasons as i64, 1);
     if s.campaign.seasons > 1000 {
         f.push(p("campaign.seasons"), "at most 1000 seasons");
@@ -421,7 +423,8 @@ fn buildings(s: &Scenario, f: &mut Found) {
     for kind in BuildingKind::ALL {
         let b = s.building(kind);
         let key = format!("buildings.{}", kind.name());
-        f.non_negative(&format!("{key}.cost"), b.cost);
+        // At least 1 EP: free buildings could replace each other forever.
+        f.at_least(&format!("{key}.cost"), b.cost as i64, 1);
         f.non_negative(&format!("{key}.defence"), b.defence);
         f.at_least(&format!("{key}.pv"), b.pv as i64, 1);
         if b.terrain.contains(Terrain::Sea) {
