@@ -23,7 +23,7 @@ impl Players for First {
 fn campaign(c: &mut Criterion) {
     let sc = Scenario::embedded_default();
     let mut i = 0u64;
-    c.bench_function("campaign/default/greedy", |b| {
+    c.bench_function("campaign/default/archetypes", |b| {
         b.iter(|| {
             i += 1;
             black_box(empires::sim::play_campaign(&sc, 1, i, NoLog).unwrap().outcome.seasons)
@@ -32,7 +32,7 @@ fn campaign(c: &mut Criterion) {
     let map = make_map(&sc, 1).unwrap();
     let rules = Rules::new(&sc, &map);
     let start = initial_state(rules);
-    c.bench_function("season/default/greedy/first", |b| {
+    c.bench_function("season/default/archetypes/first", |b| {
         b.iter(|| {
             i += 1;
             let mut st = start.clone();

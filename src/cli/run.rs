@@ -40,7 +40,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub quiet: bool,
     /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10
-    /// or strategies.greedy.forbid=["pillage"]. Repeatable.
+    /// or strategies.miner.forbid=["pillage"]. Repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
 }

@@ -259,11 +259,18 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// G-01 step 6: smallest empire first, each player spends until `Done`;
     /// what is left is lost (E-05).
     pub fn spending(&mut self, st: &mut State) {
-        for oi in 0..st.order.len() {
+        self.spending_from(st, 0, false);
+    }
+
+    /// Spending from the player at `from` in the order on; with `done`,
+    /// that player has just said `Done` (rollouts resume a season midway).
+    pub fn spending_from(&mut self, st: &mut State, from: usize, done: bool) {
+        for oi in from..st.order.len() {
             let p = st.order[oi];
             // Every purchase costs EP (checked: pillage and buildings cost at
             // least 1); the bound guards against a rules change breaking that.
-            for _ in 0..100_000 {
+            let rounds = if done && oi == from { 0 } else { 100_000 };
+            for _ in 0..rounds {
                 self.spend_options(st, p);
                 if self.buf.is_empty() {
                     break;

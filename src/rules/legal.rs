@@ -263,7 +263,13 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
 
     /// G-04: each player in order activates all its pieces until `Done`.
     pub fn action_phase(&mut self, st: &mut State) {
-        for oi in 0..st.order.len() {
+        self.action_phase_from(st, 0);
+    }
+
+    /// The action phase from the player at `from` in the order on; that
+    /// player may already have acted (rollouts resume a season midway).
+    pub fn action_phase_from(&mut self, st: &mut State, from: usize) {
+        for oi in from..st.order.len() {
             let p = st.order[oi];
             // Every action spends movement, an attack or a spy's action, so
             // the loop ends; the bound is a guard against a rules change

@@ -6,6 +6,15 @@ use super::state::{EndReason, NOBODY, State};
 use super::{Dice, Engine, Log, Players};
 use crate::scenario::BuildingKind;
 
+/// Where a season picks up again in `rest_of_season`: the phase, the
+/// position in this season's order (`State::order`) of the player to go on,
+/// and whether that player has just said `Done`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resume {
+    Act { from: usize, done: bool },
+    Spend { from: usize, done: bool },
+}
+
 /// How a campaign ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -38,12 +47,27 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         for p in st.players.iter_mut() {
             p.initiative = if p.eliminated { 0 } else { pool };
         }
-        // 4. action phase
-        self.action_phase(st);
-        // 5. empire points
-        self.earn_ep(st);
-        // 6. conquest and construction
-        self.spending(st);
+        self.rest_of_season(st, Resume::Act { from: 0, done: false })
+    }
+
+    /// The season from a decision point on: G-01 steps 4 to 7 starting in
+    /// the action phase or in spending at the player `from` of this season's
+    /// order. Rollouts (the `lookahead` strategy) use it to play a copy of
+    /// the state to the season's end; `play_season` is the same with
+    /// `from = 0`, so a rollout follows exactly the rules of a real season.
+    pub fn rest_of_season(&mut self, st: &mut State, at: Resume) -> Option<EndReason> {
+        match at {
+            Resume::Act { from, done } => {
+                // 4. action phase
+                let next = if done { from + 1 } else { from };
+                self.action_phase_from(st, next);
+                // 5. empire points
+                self.earn_ep(st);
+                // 6. conquest and construction
+                self.spending(st);
+            }
+            Resume::Spend { from, done } => self.spending_from(st, from, done),
+        }
         // 7. end of season
         self.end_of_season(st);
         let end = self.end_check(st);

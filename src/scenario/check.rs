@@ -99,14 +99,7 @@ fn players(s: &Scenario, f: &mut Found) {
             f.push(pik("players", i, "name"), format!("player name {:?} is used twice", pl.name));
         }
         if s.strategy(&pl.strategy).is_none() {
-            let mut known: Vec<String> = vec!["random".into(), "greedy".into()];
-            known.extend(s.strategies.keys().cloned());
-            known.sort();
-            known.dedup();
-            f.push(
-                pik("players", i, "strategy"),
-                format!("unknown strategy {:?} (known: {})", pl.strategy, known.join(", ")),
-            );
+            f.push(pik("players", i, "strategy"), unknown_strategy(s, &pl.strategy));
         }
     }
     if s.players.len() >= 2 && s.players.iter().all(|pl| pl.team.is_some() && pl.team == s.players[0].team) {
@@ -446,9 +439,24 @@ fn buildings(s: &Scenario, f: &mut Found) {
     }
 }
 
+fn unknown_strategy(s: &Scenario, name: &str) -> String {
+    let known: Vec<&str> = s.strategies.keys().map(String::as_str).collect();
+    format!("unknown strategy {name:?} (known: {})", known.join(", "))
+}
+
 fn strategies(s: &Scenario, f: &mut Found) {
+    use super::StrategyKind;
     for (name, st) in &s.strategies {
         let key = format!("strategies.{name}");
+        if let Some(base) = &st.extends {
+            // `load` resolves every `extends` it can; one left here names an
+            // unknown strategy or is part of a cycle.
+            if !s.strategies.contains_key(base) {
+                f.push(p(&format!("{key}.extends")), unknown_strategy(s, base));
+            } else if chain_loops(s, name) {
+                f.push(p(&format!("{key}.extends")), format!("\"extends\" goes round in a cycle back to {name:?}"));
+            }
+        }
         for (list, names) in [("forbid", &st.forbid), ("force", &st.force)] {
             for (i, n) in names.iter().enumerate() {
                 if !crate::rules::action::ACTION_KINDS.contains(&n.as_str()) {
@@ -464,8 +472,15 @@ fn strategies(s: &Scenario, f: &mut Found) {
                 }
             }
         }
-        f.share(&format!("{key}.bid_share"), st.bid_share);
+        f.share(&format!("{key}.bid_attack"), st.bid_attack);
+        f.share(&format!("{key}.bid_defend"), st.bid_defend);
         f.non_negative(&format!("{key}.reserve"), st.reserve);
+        if st.garrison < 1 {
+            f.push(p(&format!("{key}.garrison")), format!("must be at least 1 unit (found {})", st.garrison));
+        }
+        if !(st.unit_saturation.is_finite() && st.unit_saturation > 0.0) {
+            f.push(p(&format!("{key}.unit_saturation")), "must be a number above 0");
+        }
         for (k, v) in [
             ("capture", st.capture),
             ("conquer", st.conquer),
@@ -476,15 +491,68 @@ fn strategies(s: &Scenario, f: &mut Found) {
             ("tower", st.tower),
             ("bridge", st.bridge),
             ("pillage", st.pillage),
+            ("mine_site", st.mine_site),
+            ("fortified", st.fortified),
+            ("replace", st.replace),
             ("unit", st.unit),
             ("ship", st.ship),
             ("spy", st.spy),
             ("engine", st.engine),
+            ("attack", st.attack),
+            ("siege", st.siege),
+            ("naval", st.naval),
+            ("coastal", st.coastal),
+            ("advance", st.advance),
+            ("transport", st.transport),
+            ("sail", st.sail),
             ("aggression", st.aggression),
+            ("siege_aggression", st.siege_aggression),
+            ("spy_sabotage", st.spy_sabotage),
+            ("spy_steal", st.spy_steal),
+            ("spy_destabilize", st.spy_destabilize),
+            ("spy_damage", st.spy_damage),
+            ("spy_duel", st.spy_duel),
         ] {
             if !v.is_finite() {
                 f.push(p(&format!("{key}.{k}")), "must be a finite number");
             }
         }
+        if st.kind == StrategyKind::Lookahead {
+            match s.strategies.get(&st.base) {
+                None => f.push(p(&format!("{key}.base")), unknown_strategy(s, &st.base)),
+                Some(b) if b.kind == StrategyKind::Lookahead => f.push(
+                    p(&format!("{key}.base")),
+                    format!("the rollout strategy {:?} must not look ahead itself (rollouts would nest)", st.base),
+                ),
+                Some(_) => {}
+            }
+            for (k, v, max) in [
+                ("rollouts", st.rollouts, MAX_ROLLOUTS),
+                ("horizon", st.horizon, MAX_HORIZON),
+                ("width", st.width, MAX_WIDTH),
+            ] {
+                if v < 1 || v > max {
+                    f.push(p(&format!("{key}.{k}")), format!("must be from 1 to {max} (found {v})"));
+                }
+            }
+        }
     }
+}
+
+/// Bounds that keep one lookahead decision to a fraction of a second.
+const MAX_ROLLOUTS: u32 = 1000;
+const MAX_HORIZON: u32 = 50;
+const MAX_WIDTH: u32 = 64;
+
+/// Following `extends` from `name` comes back to `name`.
+fn chain_loops(s: &Scenario, name: &str) -> bool {
+    let mut cur = name;
+    for _ in 0..=s.strategies.len() {
+        match s.strategies.get(cur).and_then(|x| x.extends.as_deref()) {
+            Some(next) if next == name => return true,
+            Some(next) => cur = next,
+            None => return false,
+        }
+    }
+    true
 }

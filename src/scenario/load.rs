@@ -102,20 +102,62 @@ fn override_value(v: &str) -> toml::Value {
     }
 }
 
-/// Put `value` at the dotted `key` of `t`, creating tables on the way.
+/// One step of a `--set` key: `players` or `players[2]` (1-based, as in
+/// the messages of `check`).
+fn key_step(part: &str) -> Result<(&str, Option<usize>), String> {
+    let Some((name, rest)) = part.split_once('[') else { return Ok((part, None)) };
+    let idx = rest
+        .strip_suffix(']')
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| format!("{part}: an index is written [N] with N from 1"))?;
+    Ok((name, Some(idx - 1)))
+}
+
+/// Put `value` at the dotted `key` of `t`, creating tables on the way. A
+/// step may index an array that exists (`players[2].strategy`).
 fn set_path(t: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), String> {
     let mut parts: Vec<&str> = key.split('.').collect();
     let last = parts.pop().unwrap_or(key);
     let mut cur = t;
-    for p in parts {
-        let entry = cur.entry(p.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    for part in parts {
+        let (name, idx) = key_step(part)?;
+        if idx.is_some() && !cur.contains_key(name) {
+            return Err(format!("{name} is not given in the file, so {part} cannot be set"));
+        }
+        let entry = cur.entry(name.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        let entry = match idx {
+            None => entry,
+            Some(i) => index(entry, name, i)?,
+        };
         cur = match entry {
             toml::Value::Table(tt) => tt,
-            _ => return Err(format!("{p} is not a table")),
+            _ => return Err(format!("{part} is not a table")),
         };
     }
-    cur.insert(last.to_string(), value);
+    let (name, idx) = key_step(last)?;
+    match idx {
+        None => {
+            cur.insert(name.to_string(), value);
+        }
+        Some(i) => {
+            let slot =
+                cur.get_mut(name).ok_or_else(|| format!("{name} is not given in the file, so {last} cannot be set"))?;
+            *index(slot, name, i)? = value;
+        }
+    }
     Ok(())
+}
+
+/// Element `i` (0-based) of the array `v`, named `name` for messages.
+fn index<'a>(v: &'a mut toml::Value, name: &str, i: usize) -> Result<&'a mut toml::Value, String> {
+    match v {
+        toml::Value::Array(a) => {
+            let n = a.len();
+            a.get_mut(i).ok_or_else(|| format!("{name}[{}]: {name} has {n} entries", i + 1))
+        }
+        _ => Err(format!("{name} is not an array")),
+    }
 }
 
 /// Parse and check a scenario, with `--set KEY=VALUE` overrides applied on
@@ -202,10 +244,54 @@ pub fn merge(base: &mut toml::Table, over: toml::Table) {
 }
 
 /// The scenario from a user table merged over the defaults.
-pub fn merged(user: toml::Table) -> Result<Scenario, String> {
+pub fn merged(mut user: toml::Table) -> Result<Scenario, String> {
     let mut t = defaults_table();
+    let user_strategies = match user.remove("strategies") {
+        Some(toml::Value::Table(s)) => s,
+        _ => toml::Table::new(),
+    };
     merge(&mut t, user);
+    if let Some(toml::Value::Table(strategies)) = t.get_mut("strategies") {
+        merge_strategies(strategies, user_strategies);
+    }
     Scenario::deserialize(toml::Value::Table(t)).map_err(|e| e.to_string())
+}
+
+/// Merge the file's `[strategies.*]` over the archetypes. A table with
+/// `extends = "BASE"` starts from BASE as finally resolved (an archetype, a
+/// table of the file, or one that extends in turn), so chains work in any
+/// order. A table without `extends` changes the archetype of its name key
+/// by key. An unknown base or a cycle is left unresolved for `check` to
+/// report with its position.
+fn merge_strategies(all: &mut toml::Table, user: toml::Table) {
+    let mut pending: Vec<(String, toml::Table)> = Vec::new();
+    for (name, v) in user {
+        match v {
+            toml::Value::Table(tbl) if tbl.get("extends").is_some_and(|e| e.is_str()) => pending.push((name, tbl)),
+            v => merge(all, toml::Table::from_iter([(name, v)])),
+        }
+    }
+    loop {
+        let before = pending.len();
+        let waiting: Vec<String> = pending.iter().map(|(n, _)| n.clone()).collect();
+        pending.retain(|(name, tbl)| {
+            let base = tbl.get("extends").and_then(|e| e.as_str()).unwrap_or_default();
+            if waiting.iter().any(|w| w == base) {
+                return true;
+            }
+            let Some(toml::Value::Table(b)) = all.get(base) else { return true };
+            let mut resolved = b.clone();
+            merge(&mut resolved, tbl.clone());
+            all.insert(name.clone(), toml::Value::Table(resolved));
+            false
+        });
+        if pending.is_empty() || pending.len() == before {
+            break;
+        }
+    }
+    for (name, tbl) in pending {
+        all.insert(name, toml::Value::Table(tbl));
+    }
 }
 
 /// A dotted key path for messages: `army.losses[2].from`.

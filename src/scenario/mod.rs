@@ -25,6 +25,25 @@ pub use table::{Domain, GapTable};
 /// The embedded default scenario (4 players, generated 48-hex map).
 pub const DEFAULT_TOML: &str = include_str!("../../scenarios/default.toml");
 
+/// The named strategies every scenario knows (G-30): `random`, `balanced`,
+/// `expansionist`, `miner`, `pillager`, `warlord`, `turtle`, `lookahead`.
+pub const ARCHETYPES_TOML: &str = include_str!("../../scenarios/archetypes.toml");
+
+/// The archetypes as specs, parsed once. The file is embedded, and a test
+/// loads it, so the parse cannot fail at run time.
+pub fn archetypes() -> &'static BTreeMap<String, StrategySpec> {
+    #[derive(Deserialize)]
+    struct File {
+        strategies: BTreeMap<String, StrategySpec>,
+    }
+    static ARCHETYPES: std::sync::LazyLock<BTreeMap<String, StrategySpec>> = std::sync::LazyLock::new(|| {
+        toml::from_str::<File>(ARCHETYPES_TOML)
+            .map(|f| f.strategies)
+            .expect("scenarios/archetypes.toml is checked by the tests")
+    });
+    &ARCHETYPES
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Scenario {
@@ -56,7 +75,7 @@ impl Default for Scenario {
             name: "unnamed".into(),
             description: String::new(),
             players: (1..=4)
-                .map(|i| PlayerSpec { name: format!("P{i}"), strategy: "greedy".into(), team: None })
+                .map(|i| PlayerSpec { name: format!("P{i}"), strategy: "balanced".into(), team: None })
                 .collect(),
             map: MapSpec::default(),
             campaign: CampaignSpec::default(),
@@ -74,7 +93,7 @@ impl Default for Scenario {
             cities: CitySpec::default(),
             movement: MovementSpec::default(),
             start: StartSpec::default(),
-            strategies: BTreeMap::new(),
+            strategies: archetypes().clone(),
         }
     }
 }
@@ -93,16 +112,10 @@ impl Scenario {
         (self.players.iter().filter(|p| p.team == Some(t)).count() > 1).then_some(t)
     }
 
-    /// The strategy spec for a name: a scenario entry, or a built-in kind.
+    /// The strategy spec for a name: an archetype or a `[strategies.NAME]`
+    /// entry (the scenario holds both once loaded).
     pub fn strategy(&self, name: &str) -> Option<StrategySpec> {
-        if let Some(s) = self.strategies.get(name) {
-            return Some(s.clone());
-        }
-        match name {
-            "random" => Some(StrategySpec { kind: StrategyKind::Random, ..StrategySpec::default() }),
-            "greedy" => Some(StrategySpec::default()),
-            _ => None,
-        }
+        self.strategies.get(name).cloned()
     }
 
     pub fn building(&self, kind: BuildingKind) -> &BuildingSpec {
@@ -123,7 +136,7 @@ impl Scenario {
 #[serde(deny_unknown_fields)]
 pub struct PlayerSpec {
     pub name: String,
-    /// A built-in strategy (`random`, `greedy`) or a `[strategies.NAME]` entry (G-30).
+    /// An archetype (`scenarios/archetypes.toml`) or a `[strategies.NAME]` entry (G-30).
     #[serde(default = "default_strategy")]
     pub strategy: String,
     /// Players sharing a team number play as a team (E-02).
@@ -132,7 +145,7 @@ pub struct PlayerSpec {
 }
 
 fn default_strategy() -> String {
-    "greedy".into()
+    "balanced".into()
 }
 
 // ---------------------------------------------------------------- map
@@ -1007,8 +1020,13 @@ impl Default for StartSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum StrategyKind {
+    /// Uniform over the legal options; ignores every weight.
     Random,
-    Greedy,
+    /// A one-step utility player driven by the weights below.
+    Weighted,
+    /// A weighted player that tries its best candidates at spending and
+    /// attack decisions with rollouts of `base` (`rollouts`, `horizon`, `width`).
+    Lookahead,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -1027,12 +1045,19 @@ pub enum FormationChoice {
     Siege,
 }
 
-/// G-30: a configured player. `random` ignores the weights.
+/// G-30: a configured player. Every decision the rules leave to a player
+/// has a weight or threshold here, so an archetype is data, not code
+/// (`scenarios/archetypes.toml`). `random` ignores the weights.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StrategySpec {
     pub kind: StrategyKind,
-    /// Utility of each EP purchase; the best affordable one is bought first.
+    /// Start from another strategy's keys and change only those given here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extends: Option<String>,
+
+    // EP spending (E-06..E-15): utility of each purchase; the best one above
+    // 0 is bought, then the list is scored again.
     pub capture: f64,
     pub conquer: f64,
     pub castle: f64,
@@ -1042,19 +1067,64 @@ pub struct StrategySpec {
     pub tower: f64,
     pub bridge: f64,
     pub pillage: f64,
-    /// Utility of each recruit.
+    /// Added to a capture where a mine may stand (a future mine site).
+    pub mine_site: f64,
+    /// Added to a conquest of a fortified hex.
+    pub fortified: f64,
+    /// Taken off a main building that replaces another one.
+    pub replace: f64,
+
+    // Recruiting (G-13).
     pub unit: f64,
     pub ship: f64,
     pub spy: f64,
     pub engine: f64,
-    /// Gold kept back when recruiting.
+    /// Gold never spent on recruits.
     pub reserve: i32,
-    /// Attack when own expected score minus the enemy's is at least this.
+    /// A unit's utility is divided by (1 + own units / this).
+    pub unit_saturation: f64,
+
+    // Action phase (G-04): utility of each kind of move.
+    pub attack: f64,
+    pub siege: f64,
+    pub naval: f64,
+    pub coastal: f64,
+    /// Moving an army one step closer to a target.
+    pub advance: f64,
+    /// Carrying an army by ship toward the enemy (W-17).
+    pub transport: f64,
+    /// Moving a ship or a spy one step closer to a target.
+    pub sail: f64,
+    /// Attack (army, naval) when the expected score gap is at least this.
     pub aggression: f64,
-    /// Share of the initiative pool bid in a combat (rounded, capped).
-    pub bid_share: f64,
-    pub siege_outcome: SiegeChoice,
+    /// Assault a city when the expected score gap is at least this.
+    pub siege_aggression: f64,
+    /// Armies with fewer units stay where they are, as a garrison.
+    pub garrison: i32,
+
+    // Spy targets (W-20..W-25).
+    pub spy_sabotage: f64,
+    pub spy_steal: f64,
+    pub spy_destabilize: f64,
+    pub spy_damage: f64,
+    pub spy_duel: f64,
+
+    // Bids (G-07): share of the remaining initiative pool bid.
+    pub bid_attack: f64,
+    pub bid_defend: f64,
     pub formation: FormationChoice,
+    pub siege_outcome: SiegeChoice,
+
+    // Lookahead only.
+    /// The strategy every player follows in the rollouts.
+    pub base: String,
+    /// Rollouts per candidate.
+    pub rollouts: u32,
+    /// Seasons each rollout plays: 1 ends with the current season.
+    pub horizon: u32,
+    /// Candidates tried per decision: the best by the weights, plus `Done`.
+    pub width: u32,
+
     /// Restricted play (Jaffe et al. 2012): action kinds this player never
     /// takes, e.g. `["pillage"]`. Names are those of `rules::action::ACTION_KINDS`.
     pub forbid: Vec<String>,
@@ -1063,9 +1133,12 @@ pub struct StrategySpec {
 }
 
 impl Default for StrategySpec {
+    /// The `balanced` archetype: `scenarios/archetypes.toml` spells it out
+    /// and a test keeps the two equal.
     fn default() -> Self {
         StrategySpec {
-            kind: StrategyKind::Greedy,
+            kind: StrategyKind::Weighted,
+            extends: None,
             capture: 3.0,
             conquer: 5.0,
             castle: 2.0,
@@ -1075,15 +1148,38 @@ impl Default for StrategySpec {
             tower: 0.5,
             bridge: 0.3,
             pillage: 1.5,
+            mine_site: 0.4,
+            fortified: 1.0,
+            replace: 2.0,
             unit: 3.0,
             ship: 0.8,
             spy: 1.0,
             engine: 2.0,
             reserve: 0,
+            unit_saturation: 6.0,
+            attack: 10.0,
+            siege: 9.0,
+            naval: 6.0,
+            coastal: 4.0,
+            advance: 2.0,
+            transport: 2.5,
+            sail: 1.5,
             aggression: 0.0,
-            bid_share: 0.67,
-            siege_outcome: SiegeChoice::Conquer,
+            siege_aggression: -1.0,
+            garrison: 3,
+            spy_sabotage: 5.0,
+            spy_steal: 4.5,
+            spy_destabilize: 3.0,
+            spy_damage: 2.5,
+            spy_duel: 3.5,
+            bid_attack: 0.67,
+            bid_defend: 0.67,
             formation: FormationChoice::Assault,
+            siege_outcome: SiegeChoice::Conquer,
+            base: "balanced".into(),
+            rollouts: 8,
+            horizon: 2,
+            width: 4,
             forbid: Vec::new(),
             force: Vec::new(),
         }

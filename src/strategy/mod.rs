@@ -3,9 +3,10 @@
 //! Its own randomness (tie-breaks, random play) comes from a stream seeded
 //! from the campaign seed (`sim::seed::Stream::Strategy`).
 
-pub mod greedy;
+pub mod lookahead;
 pub mod random;
 pub mod restrict;
+pub mod weighted;
 
 use crate::rules::{Action, Decision, PlayerId, Players, Rules, State};
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
@@ -16,11 +17,13 @@ pub trait Strategy: Send {
     fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, decision: Decision, options: &[Action]) -> usize;
 }
 
-/// Build a strategy from its spec with its own random stream.
-pub fn build(spec: &StrategySpec, rng: Pcg64Mcg) -> Box<dyn Strategy> {
+/// Build a strategy from its spec with its own random stream. `sc` names
+/// the strategies a spec may refer to (a lookahead's `base`).
+pub fn build(sc: &Scenario, spec: &StrategySpec, rng: Pcg64Mcg) -> Box<dyn Strategy> {
     let inner: Box<dyn Strategy> = match spec.kind {
         StrategyKind::Random => Box::new(random::RandomStrategy::new(rng)),
-        StrategyKind::Greedy => Box::new(greedy::Greedy::new(spec.clone(), rng)),
+        StrategyKind::Weighted => Box::new(weighted::Weighted::new(spec.clone(), rng)),
+        StrategyKind::Lookahead => Box::new(lookahead::Lookahead::new(sc, spec, rng)),
     };
     if spec.forbid.is_empty() && spec.force.is_empty() {
         inner
@@ -37,7 +40,7 @@ pub struct Seats {
 impl Seats {
     /// The strategies named by the scenario's players, seeded for one campaign.
     /// Names were checked when the scenario loaded; an unknown one falls back
-    /// to the default greedy player rather than failing mid-run.
+    /// to the default (`balanced`) player rather than failing mid-run.
     pub fn for_campaign(sc: &Scenario, campaign_seed: u64) -> Seats {
         let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
         Seats::named(sc, campaign_seed, &names)
@@ -50,7 +53,7 @@ impl Seats {
             .enumerate()
             .map(|(i, name)| {
                 let spec = sc.strategy(name).unwrap_or_default();
-                build(&spec, seed::rng(campaign_seed, Stream::Strategy(i as u8)))
+                build(sc, &spec, seed::rng(campaign_seed, Stream::Strategy(i as u8)))
             })
             .collect();
         Seats { seats }

@@ -13,13 +13,13 @@ pub struct World {
     pub map: Map,
 }
 
-/// A world from drawn rows; one player per capital marker, greedy by default.
+/// A world from drawn rows; one player per capital marker, `balanced` by default.
 pub fn world(rows: &[&str], tweak: impl FnOnce(&mut Scenario)) -> World {
     let rows: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
     let (map, _) = drawn::parse(&rows).expect("test map parses");
     let mut sc = Scenario::default();
     sc.players = (0..map.placements.capitals.len())
-        .map(|i| PlayerSpec { name: format!("P{i}"), strategy: "greedy".into(), team: None })
+        .map(|i| PlayerSpec { name: format!("P{i}"), strategy: "balanced".into(), team: None })
         .collect();
     sc.map.rows = Some(rows);
     tweak(&mut sc);

@@ -9,3 +9,4 @@ mod rules_e;
 mod rules_w;
 mod runner;
 mod scenarios;
+mod strategies;

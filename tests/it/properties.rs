@@ -1,5 +1,5 @@
 //! Property tests: invariants over many random campaigns of the shipped
-//! scenarios, with random and greedy players in random seats.
+//! scenarios, with random and weighted players in random seats.
 
 use empires::rules::setup::{initial_state, make_map};
 use empires::rules::{Action, Decision, Engine, Event, NoLog, PlayerId, Players, RngDice, Rules, State, invariants};
@@ -24,7 +24,7 @@ fn seats(sc: &Scenario, cs: u64, random_mask: u8) -> Seats {
     for i in 0..sc.players.len() {
         if random_mask & (1 << i) != 0 {
             let spec = sc.strategy("random").unwrap();
-            s.seats[i] = build(&spec, seed::rng(cs, Stream::Strategy(i as u8)));
+            s.seats[i] = build(sc, &spec, seed::rng(cs, Stream::Strategy(i as u8)));
         }
     }
     s

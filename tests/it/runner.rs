@@ -118,15 +118,20 @@ fn sum_i64(df: &DataFrame, name: &str) -> i64 {
 fn set_forbid_pillage_makes_ep_pillage_zero() {
     let (base, forbid) = (out_dir("base"), out_dir("forbid"));
     run_bin(&base, &[]);
-    run_bin(&forbid, &["--set", "strategies.greedy.forbid=[\"pillage\"]"]);
+    let sets: Vec<String> = ["balanced", "miner", "pillager", "warlord"]
+        .iter()
+        .flat_map(|s| ["--set".to_string(), format!("strategies.{s}.forbid=[\"pillage\"]")])
+        .collect();
+    run_bin(&forbid, &sets.iter().map(String::as_str).collect::<Vec<_>>());
     let b = read(&base.join("players.parquet"));
     let f = read(&forbid.join("players.parquet"));
-    assert!(sum_i64(&b, "ep_pillage") > 0, "greedy players pillage when allowed");
+    assert!(sum_i64(&b, "ep_pillage") > 0, "players pillage when allowed");
     assert_eq!(sum_i64(&f, "ep_pillage"), 0);
     assert_eq!(sum_i64(&f, "gold_pillage"), 0);
     let m: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(forbid.join("manifest.json")).unwrap()).unwrap();
-    assert_eq!(m["overrides"][0], "strategies.greedy.forbid=[\"pillage\"]");
+    assert_eq!(m["overrides"][0], "strategies.balanced.forbid=[\"pillage\"]");
+    assert_eq!(m["overrides"].as_array().unwrap().len(), 4);
     assert_ne!(
         m["scenario_hash"],
         serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(base.join("manifest.json")).unwrap())
@@ -190,9 +195,12 @@ impl empires::rules::Players for Watch {
 fn restricted_play_is_obeyed_in_every_campaign() {
     use empires::rules::action::kind_name;
     let mut sc = Scenario::embedded_default();
-    let g = sc.strategies.get_mut("greedy").unwrap();
-    g.force = vec!["mine".into()];
-    g.forbid = vec!["pillage".into(), "tower".into()];
+    let used: Vec<String> = sc.players.iter().map(|p| p.strategy.clone()).collect();
+    for name in used {
+        let g = sc.strategies.get_mut(&name).unwrap();
+        g.force = vec!["mine".into()];
+        g.forbid = vec!["pillage".into(), "tower".into()];
+    }
     let mut mines = 0;
     for i in 0..40 {
         let cs = empires::sim::seed::campaign_seed(3, i);

@@ -1,7 +1,11 @@
-//! `greedy`: a one-step utility player whose weights come from the scenario
-//! (`[strategies.NAME]`). It scores every legal option and takes the best;
-//! `Done` scores 0, so it stops when nothing is worth doing. A tiny random
-//! jitter from its own stream breaks ties between equal options.
+//! `weighted`: a one-step utility player whose weights come from the scenario
+//! (`[strategies.NAME]`, G-30). It scores every legal option and takes the
+//! best; `Done` scores 0, so it stops when nothing is worth doing. A tiny
+//! random jitter from its own stream breaks ties between equal options, so
+//! two campaigns never replay the same game move for move.
+//!
+//! Every number that shapes its play is a key of `StrategySpec`; the
+//! archetypes of `scenarios/archetypes.toml` differ only in those numbers.
 
 use super::Strategy;
 use crate::map::{HexId, Terrain};
@@ -14,12 +18,14 @@ use crate::scenario::{BuildingKind, SiegeChoice, StrategySpec};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
-pub struct Greedy {
+pub struct Weighted {
     w: StrategySpec,
     rng: Pcg64Mcg,
     /// Goal hexes for movement, listed once per action-phase decision and
     /// reused for every option (listing them per option dominated run time).
     goals: Goals,
+    /// Reused per decision.
+    scores: Vec<f64>,
 }
 
 /// Hexes pieces move toward, by kind of piece.
@@ -75,9 +81,9 @@ impl Goals {
     }
 }
 
-impl Greedy {
+impl Weighted {
     pub fn new(w: StrategySpec, rng: Pcg64Mcg) -> Self {
-        Greedy { w, rng, goals: Goals::default() }
+        Weighted { w, rng, goals: Goals::default(), scores: Vec::new() }
     }
 
     fn jitter(&mut self) -> f64 {
@@ -90,7 +96,44 @@ fn nearest(r: Rules<'_>, h: HexId, goals: &[HexId]) -> u32 {
     goals.iter().map(|&x| r.map.distance(h, x)).min().unwrap_or(999)
 }
 
-impl Greedy {
+impl Weighted {
+    /// The utility of every option of a recruit, action or spending
+    /// decision, jitter included, into `out` (`Done` scores 0).
+    pub fn score_options(
+        &mut self,
+        r: Rules<'_>,
+        st: &State,
+        me: PlayerId,
+        d: Decision,
+        options: &[Action],
+        out: &mut Vec<f64>,
+    ) {
+        if d == Decision::Act
+            && options.iter().any(|a| {
+                matches!(
+                    a,
+                    Action::MoveArmy { .. }
+                        | Action::MoveShip { .. }
+                        | Action::MoveSpy { .. }
+                        | Action::Transport { .. }
+                )
+            })
+        {
+            self.goals.list(r, st, me);
+        }
+        out.clear();
+        for a in options {
+            let s = match (d, a) {
+                (_, Action::Done) => 0.0,
+                (Decision::Recruit, Action::Recruit { hex, item }) => self.recruit_score(r, st, me, *hex, *item),
+                (Decision::Spend, _) => self.spend_score(r, st, a),
+                _ => self.act_score(r, st, a),
+            };
+            let j = if *a == Action::Done { 0.0 } else { self.jitter() };
+            out.push(s + j);
+        }
+    }
+
     fn recruit_score(&self, r: Rules<'_>, st: &State, me: PlayerId, hex: HexId, item: Item) -> f64 {
         let pl = &st.players[me as usize];
         let cost = match item {
@@ -105,7 +148,7 @@ impl Greedy {
         let army = st.hexes[hex as usize].army;
         let my_units: i32 = st.armies.iter().filter(|a| a.alive && a.owner == me).map(|a| a.units).sum();
         match item {
-            Item::Unit => self.w.unit / (1.0 + my_units as f64 / 6.0),
+            Item::Unit => self.w.unit / (1.0 + my_units as f64 / self.w.unit_saturation),
             Item::Engine => {
                 let a = &st.armies[army as usize];
                 if a.units >= 3 && a.engines == 0 { self.w.engine } else { self.w.engine * 0.3 }
@@ -128,7 +171,7 @@ impl Greedy {
                 let mine = army_parts(r, st, army as usize, false).total();
                 let theirs = army_parts(r, st, target as usize, true).total();
                 let gap = (mine - theirs) as f64;
-                if gap >= self.w.aggression { 10.0 + gap } else { -1.0 }
+                if gap >= self.w.aggression { self.w.attack + gap } else { -1.0 }
             }
             Action::Siege { army, city } => {
                 let mine = army_parts(r, st, army as usize, false).units
@@ -136,15 +179,15 @@ impl Greedy {
                     + st.armies[army as usize].engines.min(r.sc.siege.engine_cap);
                 let theirs = city_parts(r, st, city as usize).total();
                 let gap = (mine - theirs) as f64;
-                if gap >= self.w.aggression - 1.0 { 9.0 + gap } else { -1.0 }
+                if gap >= self.w.siege_aggression { self.w.siege + gap } else { -1.0 }
             }
             Action::NavalAttack { from, to } => {
                 let mine = st.ships_at(from).filter(|&i| !st.ships[i].attacked).count() as i32;
                 let theirs = st.ships_at(to).count() as i32;
                 let gap = (naval_strength(r, mine) - naval_strength(r, theirs)) as f64;
-                if gap >= self.w.aggression { 6.0 + gap } else { -1.0 }
+                if gap >= self.w.aggression { self.w.naval + gap } else { -1.0 }
             }
-            Action::Coastal { .. } => 4.0,
+            Action::Coastal { .. } => self.w.coastal,
             Action::SpyAct { target, kind, .. } => {
                 let hs = &st.hexes[target as usize];
                 let def = match kind {
@@ -155,28 +198,30 @@ impl Greedy {
                     },
                 };
                 let base = match kind {
-                    SpyKind::Sabotage => 5.0,
+                    SpyKind::Sabotage => self.w.spy_sabotage,
                     SpyKind::Steal => {
                         let o = hs.owner;
-                        if o != NOBODY && st.players[o as usize].gold >= r.sc.spy.steal_gold as i64 { 4.5 } else { 0.5 }
+                        let full = o != NOBODY && st.players[o as usize].gold >= r.sc.spy.steal_gold as i64;
+                        // A poor victim is worth little.
+                        if full { self.w.spy_steal } else { self.w.spy_steal * 0.1 }
                     }
-                    SpyKind::Destabilize => 3.0,
-                    SpyKind::DamageMain | SpyKind::DamageExtra => 2.5,
+                    SpyKind::Destabilize => self.w.spy_destabilize,
+                    SpyKind::DamageMain | SpyKind::DamageExtra => self.w.spy_damage,
                 };
                 base - def as f64 * 0.5
             }
-            Action::SpyDuel { .. } => 3.5,
+            Action::SpyDuel { .. } => self.w.spy_duel,
             Action::MoveArmy { army, to } => {
                 let ar = &st.armies[army as usize];
                 // Small armies stay home as a garrison.
-                if ar.units < 3 {
+                if ar.units < self.w.garrison {
                     return -1.0;
                 }
                 let goal: &[HexId] = if ar.engines > 0 { &g.army_siege } else { &g.army };
                 let before = nearest(r, ar.hex, goal);
                 let after = nearest(r, to, goal);
                 if after < before {
-                    2.0 + (before - after) as f64
+                    self.w.advance + (before - after) as f64
                 } else if after == before && after > 1 {
                     0.2
                 } else {
@@ -188,16 +233,16 @@ impl Greedy {
                 let goal: &[HexId] = &g.ship;
                 let before = nearest(r, s.hex, goal);
                 let after = nearest(r, to, goal);
-                if after < before { 1.5 } else { -1.0 }
+                if after < before { self.w.sail } else { -1.0 }
             }
             Action::Transport { army, to, .. } => {
                 let ar = &st.armies[army as usize];
-                if ar.units < 3 {
+                if ar.units < self.w.garrison {
                     return -1.0;
                 }
                 let before = nearest(r, ar.hex, &g.enemy);
                 let after = nearest(r, to, &g.enemy);
-                if after + 1 < before { 2.5 } else { -1.0 }
+                if after + 1 < before { self.w.transport } else { -1.0 }
             }
             Action::MoveSpy { spy, to } => {
                 let s = &st.spies[spy as usize];
@@ -207,7 +252,7 @@ impl Greedy {
                 if before <= 1 {
                     -1.0
                 } else if after < before {
-                    1.5
+                    self.w.sail
                 } else {
                     -1.0
                 }
@@ -221,24 +266,22 @@ impl Greedy {
         match *a {
             Action::Pillage => self.w.pillage,
             Action::Capture(h) => {
-                let bonus = match terrain(h) {
-                    Terrain::Mountain | Terrain::River => 0.4,
-                    Terrain::Marsh => -0.3,
-                    _ => 0.0,
-                };
-                self.w.capture + bonus
+                let site = r.sc.buildings.mine.terrain.contains(terrain(h));
+                self.w.capture + if site { self.w.mine_site } else { 0.0 }
             }
             Action::Conquer(h) => {
                 let fortified = st.hexes[h as usize].main.is_some_and(|m| r.sc.building(m).fortified);
-                self.w.conquer + if fortified { 1.0 } else { 0.0 }
+                self.w.conquer + if fortified { self.w.fortified } else { 0.0 }
             }
             Action::Build { hex, kind } => {
                 let base = match kind {
                     BuildingKind::Castle => self.w.castle,
                     BuildingKind::City => self.w.city,
                     BuildingKind::Mine => {
+                        // Scaled by the yield of this terrain against what
+                        // one pillage brings, the other use of an EP.
                         let y = r.sc.economy.mine.get(terrain(hex)).map_or(0.0, |d| d.mean());
-                        self.w.mine * y / 70.0
+                        self.w.mine * y / r.sc.economy.pillage.mean().max(1.0)
                     }
                     BuildingKind::Port => self.w.port,
                     BuildingKind::Tower => self.w.tower,
@@ -246,19 +289,20 @@ impl Greedy {
                 };
                 // Replacing a building throws its value away.
                 let replacing = kind.is_main() && st.hexes[hex as usize].main.is_some() && kind != BuildingKind::City;
-                if replacing { base - 2.0 } else { base }
+                if replacing { base - self.w.replace } else { base }
             }
             _ => 0.0,
         }
     }
 }
 
-impl Strategy for Greedy {
+impl Strategy for Weighted {
     fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
         match d {
-            Decision::Bid { .. } => {
+            Decision::Bid { attacking, .. } => {
                 let pool = st.players[me as usize].initiative as f64;
-                let want = (pool * self.w.bid_share).round() as usize;
+                let share = if attacking { self.w.bid_attack } else { self.w.bid_defend };
+                let want = (pool * share).round() as usize;
                 want.min(options.len() - 1)
             }
             Decision::Formation { .. } => {
@@ -284,35 +328,18 @@ impl Strategy for Greedy {
                 best
             }
             Decision::Recruit | Decision::Act | Decision::Spend => {
-                if d == Decision::Act
-                    && options.iter().any(|a| {
-                        matches!(
-                            a,
-                            Action::MoveArmy { .. }
-                                | Action::MoveShip { .. }
-                                | Action::MoveSpy { .. }
-                                | Action::Transport { .. }
-                        )
-                    })
-                {
-                    self.goals.list(r, st, me);
-                }
-                let mut best = options.len() - 1; // Done, last by convention
+                let mut scores = std::mem::take(&mut self.scores);
+                self.score_options(r, st, me, d, options, &mut scores);
+                // `Done` (last by convention, scored 0) unless something beats it.
+                let mut best = options.len() - 1;
                 let mut best_score = 0.0;
-                for (i, a) in options.iter().enumerate() {
-                    let s = match (d, a) {
-                        (_, Action::Done) => continue,
-                        (Decision::Recruit, Action::Recruit { hex, item }) => {
-                            self.recruit_score(r, st, me, *hex, *item)
-                        }
-                        (Decision::Spend, _) => self.spend_score(r, st, a),
-                        _ => self.act_score(r, st, a),
-                    } + self.jitter();
+                for (i, &s) in scores.iter().enumerate() {
                     if s > best_score {
                         best_score = s;
                         best = i;
                     }
                 }
+                self.scores = scores;
                 best
             }
         }
