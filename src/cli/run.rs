@@ -1,12 +1,17 @@
 //! `empires run`: many campaigns in parallel into a polars dataset.
 
 use super::{CliError, load_scenario};
-use crate::report::{dataset::PlayersWriter, files::write_atomic, manifest, summary};
-use crate::sim::runner::{RunConfig, run, shard_range};
+use crate::report::stats::wilson;
+use crate::report::{coverage, dataset::RunWriters, files::write_atomic, manifest, summary};
+use crate::sim::Detail;
+use crate::sim::record::{Coverage, PlayerRecord};
+use crate::sim::runner::{Flow, RunConfig, run, shard_range};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
+use std::fmt::Write;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -33,6 +38,16 @@ pub struct RunArgs {
     /// Run only shard I of K (0-based), e.g. 2/8.
     #[arg(long, value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
+    /// Run batches until every strategy's win-rate 95% interval half-width
+    /// is at most P (e.g. 0.01), instead of a fixed --campaigns.
+    #[arg(long, value_name = "P")]
+    pub precision: Option<f64>,
+    /// With --precision: stop after this many campaigns even if P is not reached.
+    #[arg(long, value_name = "M")]
+    pub max_campaigns: Option<u64>,
+    /// Extra datasets: seasons (seasons.parquet), combats (combats.parquet).
+    #[arg(long, value_delimiter = ',', value_name = "seasons,combats")]
+    pub detail: Vec<DetailKind>,
     /// Also write players.csv.
     #[arg(long)]
     pub csv: bool,
@@ -44,6 +59,18 @@ pub struct RunArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
 }
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DetailKind {
+    Seasons,
+    Combats,
+}
+
+/// Campaigns per batch when running to a precision: the stopping rule is
+/// checked after each, so the count needed is a multiple of it.
+pub const PRECISION_BATCH: u64 = 500;
+/// `--max-campaigns` when not given.
+pub const DEFAULT_MAX_CAMPAIGNS: u64 = 1_000_000;
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (i, k) = s.split_once('/').ok_or_else(|| format!("expected I/K such as 0/4, got {s:?}"))?;
@@ -60,12 +87,80 @@ fn git_commit() -> Option<String> {
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// The flags that decide which campaigns run, checked together.
+struct Plan {
+    range: std::ops::Range<u64>,
+    chunk: u64,
+    precision: Option<f64>,
+}
+
+fn plan(a: &RunArgs) -> Result<Plan, CliError> {
+    if a.threads == Some(0) {
+        return Err(CliError::input("--threads must be at least 1"));
+    }
+    match a.precision {
+        Some(p) => {
+            if !(p > 0.0 && p <= 0.5) {
+                return Err(CliError::input(format!(
+                    "--precision {p}: give a half-width between 0 and 0.5, e.g. 0.01"
+                )));
+            }
+            if a.shard.is_some() {
+                return Err(CliError::input(
+                    "--precision needs every campaign's result to decide when to stop: it cannot run as a --shard",
+                ));
+            }
+            let max = a.max_campaigns.unwrap_or(DEFAULT_MAX_CAMPAIGNS);
+            if max == 0 {
+                return Err(CliError::input("--max-campaigns must be at least 1"));
+            }
+            Ok(Plan { range: 0..max, chunk: PRECISION_BATCH, precision: Some(p) })
+        }
+        None => {
+            if a.max_campaigns.is_some() {
+                return Err(CliError::input(
+                    "--max-campaigns caps a --precision run; without --precision use --campaigns",
+                ));
+            }
+            let range = match a.shard {
+                Some((i, k)) => shard_range(a.campaigns, i, k),
+                None => 0..a.campaigns,
+            };
+            Ok(Plan { range, chunk: 2048, precision: None })
+        }
+    }
+}
+
+/// Wins and player-campaigns per strategy, for the precision rule.
+#[derive(Default)]
+struct WinCount(BTreeMap<String, (u64, u64)>);
+
+impl WinCount {
+    fn add(&mut self, rows: &[PlayerRecord]) {
+        for r in rows {
+            let e = self.0.entry(r.strategy.clone()).or_default();
+            e.0 += r.winner as u64;
+            e.1 += 1;
+        }
+    }
+
+    /// The widest Wilson 95% half-width over the strategies.
+    fn widest(&self) -> f64 {
+        self.0
+            .values()
+            .map(|&(w, n)| {
+                let (lo, hi) = wilson(w as f64, n as f64, 0.95);
+                (hi - lo) / 2.0
+            })
+            .fold(0.0, f64::max)
+    }
+}
+
 pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
-    let range = match a.shard {
-        Some((i, k)) => shard_range(a.campaigns, i, k),
-        None => 0..a.campaigns,
-    };
+    let plan = plan(&a)?;
+    let detail =
+        Detail { seasons: a.detail.contains(&DetailKind::Seasons), combats: a.detail.contains(&DetailKind::Combats) };
     let out = a.out.clone().unwrap_or_else(|| {
         let mut p = PathBuf::from("reports/runs").join(format!("{}-s{}", sc.name, a.seed));
         if let Some((i, k)) = a.shard {
@@ -75,18 +170,21 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     });
     std::fs::create_dir_all(&out)
         .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
-    if a.threads == Some(0) {
-        return Err(CliError::input("--threads must be at least 1"));
-    }
     // 0 lets rayon use every core.
     let threads = a.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| CliError::input(format!("cannot start {threads} threads: {e}")))?;
-    let cfg = RunConfig { master: a.seed, range: range.clone(), rotate_seats: a.rotate_seats, chunk: 2048 };
+    let cfg = RunConfig {
+        master: a.seed,
+        range: plan.range.clone(),
+        rotate_seats: a.rotate_seats,
+        chunk: plan.chunk,
+        detail,
+    };
 
-    let bar = ProgressBar::new(range.end - range.start);
+    let bar = ProgressBar::new(plan.range.end - plan.range.start);
     if a.quiet || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     } else {
@@ -99,49 +197,90 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         code: 1,
         message: format!("{}: cannot write the dataset: {e}", out.display()),
     };
-    let mut writer = PlayersWriter::create(&out, a.csv).map_err(write_err)?;
+    let mut writers = RunWriters::create(&out, a.csv, detail).map_err(write_err)?;
+    let mut coverage = Coverage::default();
+    let mut wins = WinCount::default();
     let t0 = Instant::now();
-    let result: Result<u64, RunError> = pool
-        .install(|| run(&sc, &cfg, |rows| writer.write(rows).map_err(RunError::Write), |done| bar.set_position(done)));
+    let result: Result<u64, RunError> = pool.install(|| {
+        run(
+            &sc,
+            &cfg,
+            |chunk| {
+                writers.write(&chunk).map_err(RunError::Write)?;
+                coverage.merge(&chunk.coverage);
+                wins.add(&chunk.players);
+                Ok(match plan.precision {
+                    Some(p) if wins.widest() <= p => Flow::Stop,
+                    _ => Flow::Continue,
+                })
+            },
+            |done| bar.set_position(done),
+        )
+    });
     bar.finish_and_clear();
-    match result {
-        Ok(_) => {}
+    let done = match result {
+        Ok(n) => n,
         Err(RunError::Setup(e)) => return Err(CliError::input(format!("cannot set up a campaign: {e}"))),
         Err(RunError::Write(e)) => return Err(write_err(e)),
-    }
-    writer.finish().map_err(write_err)?;
+    };
+    let files = writers.finish(a.csv).map_err(write_err)?;
     let wall = t0.elapsed().as_secs_f64();
+    let ran = plan.range.start..plan.range.start + done;
 
-    let mut files = vec!["players.parquet".to_string()];
-    if a.csv {
-        files.push("players.csv".into());
+    let mut notes = String::new();
+    if let Some(p) = plan.precision {
+        let widest = wins.widest();
+        if widest <= p {
+            let _ = writeln!(
+                notes,
+                "precision: every strategy's 95% half-width is at most {p} (widest {widest:.4}) after {done} campaigns"
+            );
+        } else {
+            let _ = writeln!(
+                notes,
+                "precision {p} NOT reached within --max-campaigns {done}: the widest 95% half-width is {widest:.4}"
+            );
+        }
     }
-    let s = summary::summarize(&out.join("players.parquet")).map_err(write_err)?;
-    let text = summary::render(&s, &sc.name, a.seed, wall);
-    write_atomic(&out.join("summary.txt"), text.as_bytes())
-        .map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
-    files.push("summary.txt".into());
     let source = a.scenario.as_ref().map_or("<embedded default.toml>".to_string(), |p| p.display().to_string());
-    let m = manifest::manifest(&manifest::RunInfo {
+    let info = manifest::RunInfo {
         scenario: &sc,
         scenario_source: &source,
         git_commit: git_commit(),
         master_seed: a.seed,
-        campaigns: range,
-        total_campaigns: a.campaigns,
+        campaigns: ran.clone(),
+        total_campaigns: if plan.precision.is_some() { done } else { a.campaigns },
         shard: a.shard,
         rotate_seats: a.rotate_seats,
         threads: pool.current_num_threads(),
         overrides: a.set.clone(),
         wall_seconds: wall,
         files,
-    });
-    let body = serde_json::to_string_pretty(&m).unwrap_or_default();
-    write_atomic(&out.join("manifest.json"), body.as_bytes())
-        .map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+        coverage: &coverage,
+        precision: plan.precision,
+    };
+    let text = finish_run_dir(&out, &info, &notes)?;
     print!("{text}");
     println!("written to {}", out.display());
     Ok(())
+}
+
+/// Write `summary.txt` and `manifest.json` for a run directory whose
+/// Parquet files are complete; returns the summary text. Shared by `run`
+/// and `merge`, so a merged run reads exactly like one run.
+pub fn finish_run_dir(out: &Path, info: &manifest::RunInfo<'_>, notes: &str) -> Result<String, CliError> {
+    let fail = |e: String| CliError { code: 1, message: format!("{}: {e}", out.display()) };
+    let s = summary::summarize(&out.join("players.parquet")).map_err(|e| fail(e.to_string()))?;
+    let mut text = summary::render(&s, &info.scenario.name, info.master_seed, info.wall_seconds);
+    text.push_str(notes);
+    text.push_str(&coverage::render(info.coverage));
+    let mut files = info.files.clone();
+    files.push("summary.txt".into());
+    write_atomic(&out.join("summary.txt"), text.as_bytes()).map_err(|e| fail(e.to_string()))?;
+    let m = manifest::manifest(&manifest::RunInfo { files, ..info.clone() });
+    let body = serde_json::to_string_pretty(&m).unwrap_or_default();
+    write_atomic(&out.join("manifest.json"), body.as_bytes()).map_err(|e| fail(e.to_string()))?;
+    Ok(text)
 }
 
 enum RunError {

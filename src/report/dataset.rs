@@ -1,8 +1,12 @@
-//! The run's dataset, written with polars: `players.parquet` (and CSV on
+//! The run's dataset, written with polars: `players.parquet`, and with
+//! `--detail` `seasons.parquet` and `combats.parquet` (each with CSV on
 //! request), one chunk of campaigns at a time so memory stays flat.
 
 use super::files::Pending;
-use crate::sim::record::PlayerRecord;
+use crate::rules::{NOBODY, ScoreParts, SpyKind};
+use crate::sim::Detail;
+use crate::sim::record::{CombatRow, PlayerRecord, SeasonRecord};
+use crate::sim::runner::Chunk;
 use polars::prelude::*;
 use std::fs::File;
 use std::path::Path;
@@ -107,26 +111,142 @@ pub fn players_frame(rows: &[PlayerRecord]) -> PolarsResult<DataFrame> {
     DataFrame::new(rows.len(), cols)
 }
 
-/// Streams chunks of rows into `players.parquet` (and `players.csv`).
-pub struct PlayersWriter {
+/// The columns of `seasons.parquet` (`--detail seasons`), in order.
+pub const SEASON_COLUMNS: [&str; 13] = [
+    "campaign",
+    "season",
+    "seat",
+    "strategy",
+    "hexes",
+    "empire_size",
+    "gold",
+    "gold_mines",
+    "gold_pillage",
+    "gold_loot",
+    "ep_earned",
+    "units",
+    "mines",
+];
+
+pub fn seasons_frame(rows: &[SeasonRecord]) -> PolarsResult<DataFrame> {
+    macro_rules! c {
+        ($name:literal, $f:expr) => {
+            Column::new($name.into(), rows.iter().map($f).collect::<Vec<_>>())
+        };
+    }
+    let cols = vec![
+        c!("campaign", |r| r.campaign),
+        c!("season", |r| r.season),
+        c!("seat", |r| r.seat),
+        c!("strategy", |r| r.strategy.as_str()),
+        c!("hexes", |r| r.hexes),
+        c!("empire_size", |r| r.empire_size),
+        c!("gold", |r| r.gold),
+        c!("gold_mines", |r| r.gold_mines),
+        c!("gold_pillage", |r| r.gold_pillage),
+        c!("gold_loot", |r| r.gold_loot),
+        c!("ep_earned", |r| r.ep_earned),
+        c!("units", |r| r.units),
+        c!("mines", |r| r.mines),
+    ];
+    DataFrame::new(rows.len(), cols)
+}
+
+/// The score parts of each side in `combats.parquet`, in column order
+/// (`a_units`, `a_xp`, ..., then `d_units`, ...).
+pub const SCORE_PARTS: [&str; 11] =
+    ["units", "xp", "bid", "order", "defence", "engines", "level", "stability", "strength", "port", "die"];
+
+/// The columns of `combats.parquet` (`--detail combats`), in order.
+pub fn combat_columns() -> Vec<String> {
+    let mut c: Vec<String> =
+        ["campaign", "season", "kind", "attacker", "defender", "attacker_strategy", "defender_strategy"]
+            .map(String::from)
+            .to_vec();
+    for side in ["a", "d"] {
+        c.extend(SCORE_PARTS.iter().map(|p| format!("{side}_{p}")));
+        c.push(format!("{side}_total"));
+    }
+    c.extend(
+        ["gap", "row", "a_loss", "d_loss", "a_destroyed", "d_destroyed", "a_result", "d_result", "spy_kind", "success"]
+            .map(String::from),
+    );
+    c
+}
+
+fn parts(p: &ScoreParts) -> [i32; 11] {
+    [p.units, p.xp, p.bid, p.order, p.defence, p.engines, p.level, p.stability, p.strength, p.port, p.die]
+}
+
+pub fn combats_frame(rows: &[CombatRow]) -> PolarsResult<DataFrame> {
+    macro_rules! c {
+        ($name:expr, $f:expr) => {
+            Column::new($name.into(), rows.iter().map($f).collect::<Vec<_>>())
+        };
+    }
+    // The defender of a neutral city has no seat: null.
+    let seat = |p: u8| (p != NOBODY).then_some(p as u32);
+    let mut cols = vec![
+        c!("campaign", |r| r.campaign),
+        c!("season", |r| r.season),
+        c!("kind", |r| r.rec.kind.name()),
+        c!("attacker", |r| seat(r.rec.attacker)),
+        c!("defender", |r| seat(r.rec.defender)),
+        c!("attacker_strategy", |r| r.attacker_strategy.as_str()),
+        c!("defender_strategy", |r| (!r.defender_strategy.is_empty()).then_some(r.defender_strategy.as_str())),
+    ];
+    for side in ["a", "d"] {
+        let get = |r: &CombatRow| if side == "a" { r.rec.a } else { r.rec.d };
+        for (k, name) in SCORE_PARTS.iter().enumerate() {
+            cols.push(c!(format!("{side}_{name}"), |r| parts(&get(r))[k]));
+        }
+        cols.push(c!(format!("{side}_total"), |r| get(r).total()));
+    }
+    cols.extend([
+        c!("gap", |r| r.rec.gap),
+        c!("row", |r| r.rec.row as u32 + 1),
+        c!("a_loss", |r| r.rec.a_loss),
+        c!("d_loss", |r| r.rec.d_loss),
+        c!("a_destroyed", |r| r.rec.a_destroyed),
+        c!("d_destroyed", |r| r.rec.d_destroyed),
+        c!("a_result", |r| r.rec.a_result.map(|x| x.key())),
+        c!("d_result", |r| r.rec.d_result.map(|x| x.key())),
+        c!("spy_kind", |r| r.rec.spy_kind.map(spy_kind_key)),
+        c!("success", |r| r.rec.success),
+    ]);
+    DataFrame::new(rows.len(), cols)
+}
+
+fn spy_kind_key(k: SpyKind) -> &'static str {
+    match k {
+        SpyKind::Sabotage => "sabotage",
+        SpyKind::Destabilize => "destabilize",
+        SpyKind::DamageMain => "damage_main",
+        SpyKind::DamageExtra => "damage_extra",
+        SpyKind::Steal => "steal",
+    }
+}
+
+/// Streams chunks of a table into `NAME.parquet` (and `NAME.csv`). Both go
+/// to temporary names and are renamed into place by `finish`.
+pub struct TableWriter {
     parquet: Option<(Pending, File, polars::io::parquet::write::BatchedWriter<File>)>,
     parquet_path: std::path::PathBuf,
     csv: Option<(Pending, File, bool)>,
 }
 
-impl PlayersWriter {
-    pub fn create(dir: &Path, csv: bool) -> PolarsResult<Self> {
+impl TableWriter {
+    pub fn create(dir: &Path, name: &str, csv: bool) -> PolarsResult<Self> {
         let csv = if csv {
-            let (p, f) = Pending::create(&dir.join("players.csv"))?;
+            let (p, f) = Pending::create(&dir.join(format!("{name}.csv")))?;
             Some((p, f, true))
         } else {
             None
         };
-        Ok(PlayersWriter { parquet: None, parquet_path: dir.join("players.parquet"), csv })
+        Ok(TableWriter { parquet: None, parquet_path: dir.join(format!("{name}.parquet")), csv })
     }
 
-    pub fn write(&mut self, rows: &[PlayerRecord]) -> PolarsResult<()> {
-        let mut df = players_frame(rows)?;
+    pub fn write(&mut self, mut df: DataFrame) -> PolarsResult<()> {
         if self.parquet.is_none() {
             let (p, f) = Pending::create(&self.parquet_path)?;
             // The writer owns a second handle; ours syncs and publishes the file.
@@ -143,10 +263,11 @@ impl PlayersWriter {
         Ok(())
     }
 
-    /// Close the files and move them into place.
-    pub fn finish(mut self) -> PolarsResult<()> {
+    /// Close the files and move them into place. `empty` gives the schema of
+    /// a table that received no rows.
+    pub fn finish(mut self, empty: impl FnOnce() -> PolarsResult<DataFrame>) -> PolarsResult<()> {
         if self.parquet.is_none() {
-            self.write(&[])?;
+            self.write(empty()?)?;
         }
         if let Some((p, f, w)) = self.parquet.take() {
             w.finish()?;
@@ -157,5 +278,54 @@ impl PlayersWriter {
             p.commit(f)?;
         }
         Ok(())
+    }
+}
+
+/// The writers of one run: players always, seasons and combats on request.
+pub struct RunWriters {
+    players: TableWriter,
+    seasons: Option<TableWriter>,
+    combats: Option<TableWriter>,
+}
+
+impl RunWriters {
+    pub fn create(dir: &Path, csv: bool, detail: Detail) -> PolarsResult<Self> {
+        Ok(RunWriters {
+            players: TableWriter::create(dir, "players", csv)?,
+            seasons: detail.seasons.then(|| TableWriter::create(dir, "seasons", csv)).transpose()?,
+            combats: detail.combats.then(|| TableWriter::create(dir, "combats", csv)).transpose()?,
+        })
+    }
+
+    pub fn write(&mut self, chunk: &Chunk) -> PolarsResult<()> {
+        self.players.write(players_frame(&chunk.players)?)?;
+        if let Some(w) = &mut self.seasons {
+            w.write(seasons_frame(&chunk.seasons)?)?;
+        }
+        if let Some(w) = &mut self.combats {
+            w.write(combats_frame(&chunk.combats)?)?;
+        }
+        Ok(())
+    }
+
+    /// Publish every file; returns their names.
+    pub fn finish(self, csv: bool) -> PolarsResult<Vec<String>> {
+        let mut files = Vec::new();
+        let mut done = |w: TableWriter, name: &str, empty: &dyn Fn() -> PolarsResult<DataFrame>| {
+            w.finish(empty)?;
+            files.push(format!("{name}.parquet"));
+            if csv {
+                files.push(format!("{name}.csv"));
+            }
+            PolarsResult::Ok(())
+        };
+        done(self.players, "players", &|| players_frame(&[]))?;
+        if let Some(w) = self.seasons {
+            done(w, "seasons", &|| seasons_frame(&[]))?;
+        }
+        if let Some(w) = self.combats {
+            done(w, "combats", &|| combats_frame(&[]))?;
+        }
+        Ok(files)
     }
 }

@@ -1,6 +1,7 @@
 //! `manifest.json`: everything needed to know what a run was and to redo it.
 
 use crate::scenario::Scenario;
+use crate::sim::record::Coverage;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -12,6 +13,7 @@ pub fn scenario_hash(sc: &Scenario) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+#[derive(Clone)]
 pub struct RunInfo<'a> {
     pub scenario: &'a Scenario,
     pub scenario_source: &'a str,
@@ -25,6 +27,10 @@ pub struct RunInfo<'a> {
     pub overrides: Vec<String>,
     pub wall_seconds: f64,
     pub files: Vec<String>,
+    /// Mechanics coverage, summed by `merge`.
+    pub coverage: &'a Coverage,
+    /// The `--precision` target, when the run stopped on it.
+    pub precision: Option<f64>,
 }
 
 pub fn manifest(r: &RunInfo<'_>) -> Value {
@@ -47,6 +53,8 @@ pub fn manifest(r: &RunInfo<'_>) -> Value {
         "threads": r.threads,
         "wall_seconds": r.wall_seconds,
         "campaigns_per_second": if r.wall_seconds > 0.0 { (r.campaigns.end - r.campaigns.start) as f64 / r.wall_seconds } else { 0.0 },
+        "precision": r.precision,
         "files": r.files,
+        "coverage": serde_json::to_value(r.coverage).unwrap_or(Value::Null),
     })
 }

@@ -222,44 +222,98 @@ pub const ACTION_KINDS: &[&str] = &[
     "pillage",
 ];
 
-/// Action kinds for coverage and restricted play.
+/// The kind of an action, as its name in `ACTION_KINDS`: the vocabulary
+/// of restricted play and of the coverage table.
+#[inline]
 pub fn kind_name(a: &Action) -> &'static str {
+    ACTION_KINDS[kind_index(a)]
+}
+
+/// Position of an action's kind in `ACTION_KINDS`.
+pub fn kind_index(a: &Action) -> usize {
     match a {
-        Action::Done => "done",
+        Action::Done => 0,
         Action::Recruit { item, .. } => match item {
-            Item::Unit => "recruit_unit",
-            Item::Ship => "recruit_ship",
-            Item::Spy => "recruit_spy",
-            Item::Engine => "recruit_engine",
+            Item::Unit => 1,
+            Item::Ship => 2,
+            Item::Spy => 3,
+            Item::Engine => 4,
         },
-        Action::MoveArmy { .. } => "move_army",
-        Action::Attack { .. } => "attack",
-        Action::Siege { .. } => "siege",
-        Action::MoveShip { .. } => "move_ship",
-        Action::NavalAttack { .. } => "naval_attack",
-        Action::Coastal { .. } => "coastal_attack",
-        Action::Transport { .. } => "transport",
-        Action::MoveSpy { .. } => "move_spy",
-        Action::SpyAct { .. } => "spy_action",
-        Action::SpyDuel { .. } => "spy_duel",
-        Action::Bid(_) => "bid",
-        Action::Formation(_) => "formation",
+        Action::MoveArmy { .. } => 5,
+        Action::Attack { .. } => 6,
+        Action::Siege { .. } => 7,
+        Action::MoveShip { .. } => 8,
+        Action::NavalAttack { .. } => 9,
+        Action::Coastal { .. } => 10,
+        Action::Transport { .. } => 11,
+        Action::MoveSpy { .. } => 12,
+        Action::SpyAct { .. } => 13,
+        Action::SpyDuel { .. } => 14,
+        Action::Bid(_) => 15,
+        Action::Formation(_) => 16,
         Action::Outcome(o) => match o {
-            SiegeChoice::Conquer => "outcome_conquer",
-            SiegeChoice::Federate => "outcome_federate",
-            SiegeChoice::Pillage => "outcome_pillage",
+            SiegeChoice::Conquer => 17,
+            SiegeChoice::Federate => 18,
+            SiegeChoice::Pillage => 19,
         },
-        Action::TakeHit { .. } => "take_hit",
-        Action::Capture(_) => "capture",
-        Action::Conquer(_) => "conquer",
+        Action::TakeHit { .. } => 20,
+        Action::Capture(_) => 21,
+        Action::Conquer(_) => 22,
         Action::Build { kind, .. } => match kind {
-            BuildingKind::Castle => "castle",
-            BuildingKind::City => "city",
-            BuildingKind::Mine => "mine",
-            BuildingKind::Port => "port",
-            BuildingKind::Tower => "tower",
-            BuildingKind::Bridge => "bridge",
+            BuildingKind::Castle => 23,
+            BuildingKind::City => 24,
+            BuildingKind::Mine => 25,
+            BuildingKind::Port => 26,
+            BuildingKind::Tower => 27,
+            BuildingKind::Bridge => 28,
         },
-        Action::Pillage => "pillage",
+        Action::Pillage => 29,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_one_action_and_its_own_name() {
+        use BuildingKind as B;
+        let one_of_each = [
+            (Action::Done, "done"),
+            (Action::Recruit { hex: 0, item: Item::Unit }, "recruit_unit"),
+            (Action::Recruit { hex: 0, item: Item::Ship }, "recruit_ship"),
+            (Action::Recruit { hex: 0, item: Item::Spy }, "recruit_spy"),
+            (Action::Recruit { hex: 0, item: Item::Engine }, "recruit_engine"),
+            (Action::MoveArmy { army: 0, to: 0 }, "move_army"),
+            (Action::Attack { army: 0, target: 0 }, "attack"),
+            (Action::Siege { army: 0, city: 0 }, "siege"),
+            (Action::MoveShip { ship: 0, to: 0 }, "move_ship"),
+            (Action::NavalAttack { from: 0, to: 0 }, "naval_attack"),
+            (Action::Coastal { from: 0, target: 0 }, "coastal_attack"),
+            (Action::Transport { ship: 0, army: 0, to: 0 }, "transport"),
+            (Action::MoveSpy { spy: 0, to: 0 }, "move_spy"),
+            (Action::SpyAct { spy: 0, target: 0, kind: SpyKind::Steal }, "spy_action"),
+            (Action::SpyDuel { spy: 0, target: 0 }, "spy_duel"),
+            (Action::Bid(0), "bid"),
+            (Action::Formation(FormationChoice::Light), "formation"),
+            (Action::Outcome(SiegeChoice::Conquer), "outcome_conquer"),
+            (Action::Outcome(SiegeChoice::Federate), "outcome_federate"),
+            (Action::Outcome(SiegeChoice::Pillage), "outcome_pillage"),
+            (Action::TakeHit { ship: 0 }, "take_hit"),
+            (Action::Capture(0), "capture"),
+            (Action::Conquer(0), "conquer"),
+            (Action::Build { hex: 0, kind: B::Castle }, "castle"),
+            (Action::Build { hex: 0, kind: B::City }, "city"),
+            (Action::Build { hex: 0, kind: B::Mine }, "mine"),
+            (Action::Build { hex: 0, kind: B::Port }, "port"),
+            (Action::Build { hex: 0, kind: B::Tower }, "tower"),
+            (Action::Build { hex: 0, kind: B::Bridge }, "bridge"),
+            (Action::Pillage, "pillage"),
+        ];
+        assert_eq!(one_of_each.len(), ACTION_KINDS.len());
+        for (i, (a, name)) in one_of_each.iter().enumerate() {
+            assert_eq!(kind_index(a), i, "{name}");
+            assert_eq!(kind_name(a), *name);
+        }
     }
 }

@@ -136,6 +136,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         };
         self.record_battle(st, pa, a_res);
         self.record_battle(st, pd, d_res);
+        st.players[pa as usize].tally.army_results[a_res.max(d_res) as usize] += 1;
         let rec = CombatRecord {
             kind: CombatKind::Army,
             attacker: pa,

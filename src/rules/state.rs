@@ -145,6 +145,10 @@ pub struct Tally {
     pub naval_lost: u32,
     pub spy_success: u32,
     pub spy_lost: u32,
+    /// Army battles this player started, by the better of the two sides'
+    /// results (indexed by `BattleResult as usize`): how often each row of
+    /// the result scale comes up, for the coverage table.
+    pub army_results: [u32; 5],
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

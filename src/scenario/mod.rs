@@ -248,6 +248,20 @@ pub enum BattleResult {
 }
 
 impl BattleResult {
+    pub const ALL: [BattleResult; 5] =
+        [BattleResult::Defeat, BattleResult::Draw, BattleResult::Minor, BattleResult::Major, BattleResult::Massacre];
+
+    /// The key of `[ep.results]`: `defeat`, `draw`, `minor`, `major`, `massacre`.
+    pub fn key(self) -> &'static str {
+        match self {
+            BattleResult::Defeat => "defeat",
+            BattleResult::Draw => "draw",
+            BattleResult::Minor => "minor",
+            BattleResult::Major => "major",
+            BattleResult::Massacre => "massacre",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             BattleResult::Defeat => "defeat",

@@ -56,3 +56,65 @@ pub fn play_on_map_as<L: Log>(
     let outcome = engine.play_campaign(&mut st);
     Ok((st, outcome))
 }
+
+/// What a run keeps beyond the final rows (`--detail`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Detail {
+    pub seasons: bool,
+    pub combats: bool,
+}
+
+/// A campaign played for the runner: its end, the actions each seat took,
+/// and on request every season's rows and every combat.
+pub struct Observed {
+    pub state: State,
+    pub outcome: Outcome,
+    pub taken: Vec<[u32; crate::rules::action::ACTION_KINDS.len()]>,
+    pub seasons: Vec<record::SeasonRecord>,
+    pub combats: Vec<(u32, crate::rules::CombatRecord)>,
+}
+
+/// Play a campaign as `play_on_map_as` does (the same seeds, so the same
+/// game), observing it as `detail` asks.
+pub fn play_observed(
+    sc: &Scenario,
+    map: &Map,
+    campaign: u64,
+    campaign_seed: u64,
+    strategies: &[&str],
+    detail: Detail,
+) -> Observed {
+    let rules = Rules::new(sc, map);
+    let dice = RngDice(seed::rng(campaign_seed, seed::Stream::Dice));
+    let players = Seats::named(sc, campaign_seed, strategies);
+    if detail.combats {
+        let mut e = Engine::new(rules, dice, players, record::CombatLog::default());
+        let mut o = drive(&mut e, campaign, strategies, detail.seasons);
+        o.combats = std::mem::take(&mut e.log.combats);
+        o
+    } else {
+        drive(&mut Engine::new(rules, dice, players, crate::rules::NoLog), campaign, strategies, detail.seasons)
+    }
+}
+
+fn drive<D: crate::rules::Dice, L: Log>(
+    e: &mut Engine<'_, D, Seats, L>,
+    campaign: u64,
+    strategies: &[&str],
+    seasons: bool,
+) -> Observed {
+    let mut st = initial_state(e.rules);
+    let mut rows = Vec::new();
+    let reason = loop {
+        let season = st.season;
+        let end = e.play_season(&mut st);
+        if seasons {
+            rows.extend(record::season_records(e.rules, &st, campaign, season, strategies));
+        }
+        if let Some(r) = end {
+            break r;
+        }
+    };
+    let outcome = e.finish(&mut st, reason);
+    Observed { state: st, outcome, taken: e.players.taken.clone(), seasons: rows, combats: Vec::new() }
+}

@@ -1,10 +1,12 @@
-//! One row per campaign and player: what the runner hands to the dataset
-//! writer. Plain data; column names match `players.parquet`.
+//! What the runner hands to the dataset writers, as plain data: one row per
+//! campaign and player (`players.parquet`), per season (`seasons.parquet`)
+//! and per combat (`combats.parquet`), and the mechanics coverage counts.
 
-use crate::rules::State;
+use crate::rules::action::ACTION_KINDS;
 use crate::rules::season::Outcome;
 use crate::rules::state::Tally;
-use crate::scenario::{BuildingKind, Scenario};
+use crate::rules::{CombatRecord, Event, Log, Rules, State};
+use crate::scenario::{BattleResult, BuildingKind, Scenario};
 
 /// A row of `players.parquet`.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,4 +87,199 @@ pub fn records(
         });
     }
     out
+}
+
+/// A row of `seasons.parquet`: one player at the end of one season. Gold by
+/// source and EP earned are totals since the campaign began.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeasonRecord {
+    pub campaign: u64,
+    pub season: u32,
+    pub seat: u32,
+    pub strategy: String,
+    pub hexes: u32,
+    pub empire_size: u32,
+    pub gold: i64,
+    pub gold_mines: i64,
+    pub gold_pillage: i64,
+    pub gold_loot: i64,
+    pub ep_earned: i64,
+    pub units: u32,
+    pub mines: u32,
+}
+
+/// Every player's row at the end of a season.
+pub fn season_records(r: Rules<'_>, st: &State, campaign: u64, season: u32, strategies: &[&str]) -> Vec<SeasonRecord> {
+    let sizes = crate::rules::empire::sizes(r, st);
+    (0..st.players.len())
+        .map(|seat| {
+            let p = seat as u8;
+            let pl = &st.players[seat];
+            SeasonRecord {
+                campaign,
+                season,
+                seat: seat as u32,
+                strategy: strategies[seat].to_string(),
+                hexes: sizes[seat].hexes,
+                empire_size: sizes[seat].size,
+                gold: pl.gold,
+                gold_mines: pl.tally.gold_mines,
+                gold_pillage: pl.tally.gold_pillage,
+                gold_loot: pl.tally.gold_loot,
+                ep_earned: pl.tally.ep_earned,
+                units: st.armies.iter().filter(|a| a.alive && a.owner == p).map(|a| a.units.max(0) as u32).sum(),
+                mines: st.hexes.iter().filter(|h| h.owner == p && h.main == Some(BuildingKind::Mine)).count() as u32,
+            }
+        })
+        .collect()
+}
+
+/// A row of `combats.parquet`: one combat resolution and where it happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CombatRow {
+    pub campaign: u64,
+    pub season: u32,
+    pub attacker_strategy: String,
+    /// Empty for a neutral city.
+    pub defender_strategy: String,
+    pub rec: CombatRecord,
+}
+
+/// A `Log` that keeps only the combats, each with its season: what
+/// `--detail combats` needs, without the rest of the event log.
+#[derive(Clone, Debug, Default)]
+pub struct CombatLog {
+    pub season: u32,
+    pub combats: Vec<(u32, CombatRecord)>,
+}
+
+impl Log for CombatLog {
+    const ENABLED: bool = true;
+    #[inline]
+    fn push(&mut self, e: Event) {
+        match e {
+            Event::SeasonStart { season } => self.season = season,
+            Event::Combat(c) => self.combats.push((self.season, c)),
+            _ => {}
+        }
+    }
+}
+
+/// How often each mechanic came up, per strategy: the action kinds taken
+/// (`rules::action::ACTION_KINDS`) and the army battles by result. Counts
+/// add up across chunks, shards and merged runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Coverage {
+    pub by_strategy: std::collections::BTreeMap<String, Mechanics>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "MechanicsByName", try_from = "MechanicsByName")]
+pub struct Mechanics {
+    /// Player-campaigns played with this strategy.
+    pub players: u64,
+    /// Times each action kind was taken, indexed as `ACTION_KINDS`.
+    pub actions: [u64; ACTION_KINDS.len()],
+    /// Army battles started, by the better side's result (`BattleResult as usize`).
+    pub army_results: [u64; 5],
+}
+
+impl Default for Mechanics {
+    fn default() -> Self {
+        Mechanics { players: 0, actions: [0; ACTION_KINDS.len()], army_results: [0; 5] }
+    }
+}
+
+/// `Mechanics` as it appears in `manifest.json`: counts by name.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct MechanicsByName {
+    players: u64,
+    actions: std::collections::BTreeMap<String, u64>,
+    army_results: std::collections::BTreeMap<String, u64>,
+}
+
+impl From<Mechanics> for MechanicsByName {
+    fn from(m: Mechanics) -> Self {
+        MechanicsByName {
+            players: m.players,
+            actions: ACTION_KINDS.iter().zip(m.actions).map(|(k, n)| (k.to_string(), n)).collect(),
+            army_results: BattleResult::ALL
+                .iter()
+                .map(|r| (r.key().to_string(), m.army_results[*r as usize]))
+                .collect(),
+        }
+    }
+}
+
+impl TryFrom<MechanicsByName> for Mechanics {
+    type Error = String;
+    fn try_from(m: MechanicsByName) -> Result<Self, String> {
+        let mut out = Mechanics { players: m.players, ..Mechanics::default() };
+        for (k, n) in m.actions {
+            let i = ACTION_KINDS.iter().position(|x| *x == k).ok_or_else(|| format!("unknown action kind {k:?}"))?;
+            out.actions[i] = n;
+        }
+        for (k, n) in m.army_results {
+            let r = BattleResult::ALL.iter().find(|r| r.key() == k).ok_or_else(|| format!("unknown result {k:?}"))?;
+            out.army_results[*r as usize] = n;
+        }
+        Ok(out)
+    }
+}
+
+impl Mechanics {
+    fn add(&mut self, o: &Mechanics) {
+        self.players += o.players;
+        for (a, b) in self.actions.iter_mut().zip(o.actions) {
+            *a += b;
+        }
+        for (a, b) in self.army_results.iter_mut().zip(o.army_results) {
+            *a += b;
+        }
+    }
+
+    /// Times the action kind named `kind` was taken.
+    pub fn action(&self, kind: &str) -> u64 {
+        ACTION_KINDS.iter().position(|k| *k == kind).map_or(0, |i| self.actions[i])
+    }
+
+    /// Army battles with the result keyed `key` (`draw`, `minor`, ...).
+    pub fn result(&self, key: &str) -> u64 {
+        BattleResult::ALL.iter().find(|r| r.key() == key).map_or(0, |r| self.army_results[*r as usize])
+    }
+}
+
+impl Coverage {
+    /// Add one campaign: `taken[seat]` from the seats, results from the state.
+    pub fn add_campaign(&mut self, st: &State, strategies: &[&str], taken: &[[u32; ACTION_KINDS.len()]]) {
+        for (seat, name) in strategies.iter().enumerate() {
+            if !self.by_strategy.contains_key(*name) {
+                self.by_strategy.insert(name.to_string(), Mechanics::default());
+            }
+            let Some(m) = self.by_strategy.get_mut(*name) else { continue };
+            m.players += 1;
+            for (a, &n) in m.actions.iter_mut().zip(&taken[seat]) {
+                *a += n as u64;
+            }
+            for (a, &n) in m.army_results.iter_mut().zip(&st.players[seat].tally.army_results) {
+                *a += n as u64;
+            }
+        }
+    }
+
+    pub fn merge(&mut self, other: &Coverage) {
+        for (name, m) in &other.by_strategy {
+            self.by_strategy.entry(name.clone()).or_default().add(m);
+        }
+    }
+
+    /// Times `kind` was taken over every strategy.
+    pub fn total(&self, kind: &str) -> u64 {
+        self.by_strategy.values().map(|m| m.action(kind)).sum()
+    }
+
+    /// Army battles with `result` over every strategy.
+    pub fn total_result(&self, result: &str) -> u64 {
+        self.by_strategy.values().map(|m| m.result(result)).sum()
+    }
 }

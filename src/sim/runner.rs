@@ -6,10 +6,9 @@
 //! keeps index order, so the rows handed to the sink are the same for any
 //! thread count and any shard split. Only one chunk is held at a time.
 
-use super::record::{PlayerRecord, records};
-use super::seed;
+use super::record::{CombatRow, Coverage, PlayerRecord, SeasonRecord, records};
+use super::{Detail, seed};
 use crate::map::Map;
-use crate::rules::NoLog;
 use crate::rules::setup::{SetupError, make_map, map_is_fixed};
 use crate::scenario::Scenario;
 use rayon::prelude::*;
@@ -26,6 +25,25 @@ pub struct RunConfig {
     pub rotate_seats: bool,
     /// Campaigns per chunk.
     pub chunk: u64,
+    /// Season and combat rows to keep.
+    pub detail: Detail,
+}
+
+/// The rows of a chunk of campaigns, in campaign order.
+#[derive(Clone, Debug, Default)]
+pub struct Chunk {
+    pub players: Vec<PlayerRecord>,
+    pub seasons: Vec<SeasonRecord>,
+    pub combats: Vec<CombatRow>,
+    pub coverage: Coverage,
+    pub campaigns: u64,
+}
+
+/// What the sink tells the runner after a chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
 }
 
 /// Shard `i` of `k` of `0..n`: contiguous, and the shards tile the range.
@@ -46,8 +64,16 @@ pub fn seat_strategies(sc: &Scenario, i: u64, rotate: bool) -> Vec<&str> {
         .collect()
 }
 
+/// One campaign's share of a chunk.
+struct Played {
+    players: Vec<PlayerRecord>,
+    seasons: Vec<SeasonRecord>,
+    combats: Vec<CombatRow>,
+    coverage: Coverage,
+}
+
 /// Play campaign `i` and return its rows.
-pub fn play_one(sc: &Scenario, fixed: Option<&Map>, cfg: &RunConfig, i: u64) -> Result<Vec<PlayerRecord>, SetupError> {
+fn play_one(sc: &Scenario, fixed: Option<&Map>, cfg: &RunConfig, i: u64) -> Result<Played, SetupError> {
     let cs = seed::campaign_seed(cfg.master, i);
     let strategies = seat_strategies(sc, i, cfg.rotate_seats);
     let owned;
@@ -58,16 +84,31 @@ pub fn play_one(sc: &Scenario, fixed: Option<&Map>, cfg: &RunConfig, i: u64) -> 
             &owned
         }
     };
-    let (state, outcome) = super::play_on_map_as(sc, map, cs, &strategies, NoLog)?;
-    Ok(records(sc, &state, &outcome, i, cs, &strategies))
+    let o = super::play_observed(sc, map, i, cs, &strategies, cfg.detail);
+    let mut coverage = Coverage::default();
+    coverage.add_campaign(&o.state, &strategies, &o.taken);
+    let name = |p: u8| strategies.get(p as usize).map_or(String::new(), |s| s.to_string());
+    let combats = o
+        .combats
+        .into_iter()
+        .map(|(season, rec)| CombatRow {
+            campaign: i,
+            season,
+            attacker_strategy: name(rec.attacker),
+            defender_strategy: name(rec.defender),
+            rec,
+        })
+        .collect();
+    Ok(Played { players: records(sc, &o.state, &o.outcome, i, cs, &strategies), seasons: o.seasons, combats, coverage })
 }
 
-/// Run every campaign of `cfg.range`, handing each chunk's rows, in index
-/// order, to `sink`. `progress` is told how many campaigns are done.
+/// Run the campaigns of `cfg.range` chunk by chunk, handing each chunk, in
+/// index order, to `sink`, until the range ends or the sink says stop.
+/// `progress` is told how many campaigns are done. Returns that number.
 pub fn run<E: From<SetupError>>(
     sc: &Scenario,
     cfg: &RunConfig,
-    mut sink: impl FnMut(&[PlayerRecord]) -> Result<(), E>,
+    mut sink: impl FnMut(Chunk) -> Result<Flow, E>,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, E> {
     let fixed = if map_is_fixed(sc) { Some(make_map(sc, 0)?) } else { None };
@@ -75,13 +116,22 @@ pub fn run<E: From<SetupError>>(
     let mut start = cfg.range.start;
     while start < cfg.range.end {
         let end = (start + cfg.chunk.max(1)).min(cfg.range.end);
-        let rows: Vec<Vec<PlayerRecord>> =
+        let played: Vec<Played> =
             (start..end).into_par_iter().map(|i| play_one(sc, fixed.as_ref(), cfg, i)).collect::<Result<_, _>>()?;
-        let flat: Vec<PlayerRecord> = rows.into_iter().flatten().collect();
-        sink(&flat)?;
+        let mut chunk = Chunk { campaigns: end - start, ..Chunk::default() };
+        for p in played {
+            chunk.players.extend(p.players);
+            chunk.seasons.extend(p.seasons);
+            chunk.combats.extend(p.combats);
+            chunk.coverage.merge(&p.coverage);
+        }
+        let flow = sink(chunk)?;
         done += end - start;
         progress(done);
         start = end;
+        if flow == Flow::Stop {
+            break;
+        }
     }
     Ok(done)
 }

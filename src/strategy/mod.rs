@@ -8,6 +8,7 @@ pub mod random;
 pub mod restrict;
 pub mod weighted;
 
+use crate::rules::action::{ACTION_KINDS, kind_index};
 use crate::rules::{Action, Decision, PlayerId, Players, Rules, State};
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
 use crate::sim::seed::{self, Stream};
@@ -35,6 +36,10 @@ pub fn build(sc: &Scenario, spec: &StrategySpec, rng: Pcg64Mcg) -> Box<dyn Strat
 /// One strategy per seat: the `Players` the engine talks to.
 pub struct Seats {
     pub seats: Vec<Box<dyn Strategy>>,
+    /// Actions each seat took, by kind (`rules::action::ACTION_KINDS`): the
+    /// mechanics coverage of a run. Counting here, at the players' side of
+    /// the engine, keeps the rules core free of bookkeeping.
+    pub taken: Vec<[u32; ACTION_KINDS.len()]>,
 }
 
 impl Seats {
@@ -56,13 +61,17 @@ impl Seats {
                 build(sc, &spec, seed::rng(campaign_seed, Stream::Strategy(i as u8)))
             })
             .collect();
-        Seats { seats }
+        Seats { seats, taken: vec![[0; ACTION_KINDS.len()]; names.len()] }
     }
 }
 
 impl Players for Seats {
     #[inline]
     fn choose(&mut self, r: Rules<'_>, st: &State, player: PlayerId, d: Decision, options: &[Action]) -> usize {
-        self.seats[player as usize].choose(r, st, player, d, options)
+        let i = self.seats[player as usize].choose(r, st, player, d, options);
+        if let Some(a) = options.get(i) {
+            self.taken[player as usize][kind_index(a)] += 1;
+        }
+        i
     }
 }

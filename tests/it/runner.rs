@@ -2,10 +2,11 @@
 //! shape of `players.parquet`.
 
 use crate::play_cli::bin;
-use empires::report::dataset::PLAYER_COLUMNS;
+use empires::report::dataset::{PLAYER_COLUMNS, SEASON_COLUMNS};
 use empires::scenario::Scenario;
-use empires::sim::record::PlayerRecord;
-use empires::sim::runner::{RunConfig, run, shard_range};
+use empires::sim::Detail;
+use empires::sim::record::{Coverage, PlayerRecord};
+use empires::sim::runner::{Flow, RunConfig, run, shard_range};
 use polars::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -20,9 +21,14 @@ fn read(p: &Path) -> DataFrame {
 }
 
 fn run_bin(out: &Path, extra: &[&str]) {
+    run_bin_n(out, 300, extra)
+}
+
+fn run_bin_n(out: &Path, n: u64, extra: &[&str]) {
     let o = out.display().to_string();
+    let n = n.to_string();
     let st =
-        bin().args(["run", "--campaigns", "300", "--seed", "5", "--quiet", "--out", &o]).args(extra).output().unwrap();
+        bin().args(["run", "--campaigns", &n, "--seed", "5", "--quiet", "--out", &o]).args(extra).output().unwrap();
     assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
 }
 
@@ -37,10 +43,224 @@ fn same_data_for_1_and_2_threads() {
 }
 
 fn rows(sc: &Scenario, range: std::ops::Range<u64>) -> Vec<PlayerRecord> {
-    let cfg = RunConfig { master: 9, range, rotate_seats: true, chunk: 16 };
+    let cfg = RunConfig { master: 9, range, rotate_seats: true, chunk: 16, detail: Detail::default() };
     let mut all = Vec::new();
-    run::<empires::rules::setup::SetupError>(sc, &cfg, |r| Ok(all.extend_from_slice(r)), |_| {}).unwrap();
+    run::<empires::rules::setup::SetupError>(
+        sc,
+        &cfg,
+        |c| {
+            all.extend(c.players);
+            Ok(Flow::Continue)
+        },
+        |_| {},
+    )
+    .unwrap();
     all
+}
+
+/// The coverage of `n` campaigns of `sc`.
+fn coverage(sc: &Scenario, n: u64) -> Coverage {
+    let cfg = RunConfig { master: 1, range: 0..n, rotate_seats: true, chunk: 2048, detail: Detail::default() };
+    let mut cov = Coverage::default();
+    run::<empires::rules::setup::SetupError>(
+        sc,
+        &cfg,
+        |c| {
+            cov.merge(&c.coverage);
+            Ok(Flow::Continue)
+        },
+        |_| {},
+    )
+    .unwrap();
+    cov
+}
+
+fn shipped(name: &str) -> Scenario {
+    let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    empires::scenario::load_str(&std::fs::read_to_string(&path).unwrap(), &empires::scenario::Source::file(&path))
+        .unwrap()
+}
+
+#[test]
+fn the_whole_game_gets_played_in_default() {
+    let cov = coverage(&Scenario::embedded_default(), 10_000);
+    for kind in [
+        "capture",
+        "conquer",
+        "castle",
+        "city",
+        "mine",
+        "port",
+        "tower",
+        "bridge",
+        "pillage",
+        "attack",
+        "siege",
+        "outcome_conquer",
+        "outcome_federate",
+        "outcome_pillage",
+        "spy_action",
+        "spy_duel",
+        "formation",
+    ] {
+        assert!(cov.total(kind) > 0, "{kind} never happened in 10,000 default campaigns");
+    }
+    for result in ["draw", "minor", "major", "massacre"] {
+        assert!(cov.total_result(result) > 0, "no army battle ended in a {result}");
+    }
+    assert_eq!(cov.by_strategy.values().map(|m| m.players).sum::<u64>(), 40_000);
+}
+
+#[test]
+fn the_whole_game_gets_played_in_archipelago() {
+    let cov = coverage(&shipped("archipelago.toml"), 2_000);
+    for kind in ["naval_attack", "coastal_attack", "transport", "move_ship", "recruit_ship", "port"] {
+        assert!(cov.total(kind) > 0, "{kind} never happened in 2,000 archipelago campaigns");
+    }
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn detail_writes_seasons_and_combats_consistent_with_players() {
+    let (plain, detailed) = (out_dir("plain"), out_dir("detail"));
+    run_bin(&plain, &[]);
+    run_bin(&detailed, &["--detail", "seasons,combats", "--csv"]);
+    let p = read(&detailed.join("players.parquet"));
+    assert!(p.equals_missing(&read(&plain.join("players.parquet"))), "--detail changed the games");
+    let seasons = read(&detailed.join("seasons.parquet"));
+    let names: Vec<String> = seasons.get_column_names().iter().map(|c| c.to_string()).collect();
+    assert_eq!(names, SEASON_COLUMNS);
+    // One row per campaign, player and season played.
+    assert_eq!(seasons.height() as i64, sum_i64(&p, "seasons"));
+    // The last season's row is the final state of players.parquet.
+    let last = seasons
+        .clone()
+        .lazy()
+        .filter(col("season").eq(col("season").max().over([col("campaign")]).unwrap()))
+        .sort(["campaign", "seat"], Default::default())
+        .collect()
+        .unwrap();
+    for c in ["hexes", "empire_size", "gold", "gold_mines", "gold_pillage", "units", "mines"] {
+        assert_eq!(sum_i64(&last, c), sum_i64(&p, c), "{c}");
+    }
+    let combats = read(&detailed.join("combats.parquet"));
+    let names: Vec<String> = combats.get_column_names().iter().map(|c| c.to_string()).collect();
+    assert_eq!(names, empires::report::dataset::combat_columns());
+    // Every attack taken is one combat row of its kind.
+    let m = manifest(&detailed);
+    let taken = |kind: &str| -> i64 {
+        m["coverage"]["by_strategy"].as_object().unwrap().values().map(|s| s["actions"][kind].as_i64().unwrap()).sum()
+    };
+    let rows_of =
+        |kind: &str| combats.column("kind").unwrap().str().unwrap().iter().filter(|k| *k == Some(kind)).count() as i64;
+    assert_eq!(rows_of("army"), taken("attack"));
+    assert_eq!(rows_of("siege"), taken("siege"));
+    assert_eq!(rows_of("spy"), taken("spy_action"));
+    assert_eq!(rows_of("spy_vs_spy"), taken("spy_duel"));
+    assert!(rows_of("army") > 0 && rows_of("spy") > 0);
+    // Totals are the sums of their parts, and the gap is their difference.
+    let d = combats
+        .clone()
+        .lazy()
+        .select([
+            (col("a_total") - col("d_total")).neq(col("gap")).cast(DataType::Int64).sum().alias("gap_err"),
+            (col("a_units")
+                + col("a_xp")
+                + col("a_bid")
+                + col("a_order")
+                + col("a_defence")
+                + col("a_engines")
+                + col("a_level")
+                + col("a_stability")
+                + col("a_strength")
+                + col("a_port")
+                + col("a_die"))
+            .neq(col("a_total"))
+            .cast(DataType::Int64)
+            .sum()
+            .alias("a_err"),
+        ])
+        .collect()
+        .unwrap();
+    assert_eq!(sum_i64(&d, "gap_err"), 0);
+    assert_eq!(sum_i64(&d, "a_err"), 0);
+    for f in ["seasons.csv", "combats.csv", "players.csv"] {
+        assert!(detailed.join(f).exists(), "{f}");
+    }
+    let files = m["files"].as_array().unwrap();
+    assert!(files.iter().any(|f| f == "combats.parquet") && files.iter().any(|f| f == "seasons.parquet"));
+}
+
+#[test]
+fn precision_stops_when_every_interval_is_narrow_enough() {
+    let (prec, fixed) = (out_dir("prec"), out_dir("prec-fixed"));
+    let o = prec.display().to_string();
+    let st = bin()
+        .args(["run", "--precision", "0.03", "--max-campaigns", "5000", "--seed", "5", "--quiet", "--out", &o])
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    let text = String::from_utf8_lossy(&st.stdout).to_string();
+    let m = manifest(&prec);
+    let n = m["campaign_end"].as_u64().unwrap();
+    assert!(n > 0 && n < 5000 && n % 500 == 0, "{n}");
+    assert!(text.contains(&format!("at most 0.03")) && text.contains(&format!("after {n} campaigns")), "{text}");
+    // The same campaigns as a fixed run of that size.
+    run_bin_n(&fixed, n, &[]);
+    assert!(read(&prec.join("players.parquet")).equals_missing(&read(&fixed.join("players.parquet"))));
+    // The widest Wilson half-width is within the target at n and was not at n - 500.
+    let widest = |df: &DataFrame| -> f64 {
+        let g = df
+            .clone()
+            .lazy()
+            .group_by([col("strategy")])
+            .agg([col("winner").cast(DataType::Float64).sum().alias("w"), len().cast(DataType::Float64).alias("n")])
+            .collect()
+            .unwrap();
+        let (w, k) = (g.column("w").unwrap().f64().unwrap(), g.column("n").unwrap().f64().unwrap());
+        (0..g.height())
+            .map(|i| {
+                let (lo, hi) = empires::report::stats::wilson(w.get(i).unwrap(), k.get(i).unwrap(), 0.95);
+                (hi - lo) / 2.0
+            })
+            .fold(0.0, f64::max)
+    };
+    let all = read(&prec.join("players.parquet"));
+    assert!(widest(&all) <= 0.03);
+    let before = all.lazy().filter(col("campaign").lt(lit(n - 500))).collect().unwrap();
+    assert!(widest(&before) > 0.03);
+}
+
+#[test]
+fn precision_not_reached_says_so() {
+    let d = out_dir("prec-cap");
+    let o = d.display().to_string();
+    let st =
+        bin().args(["run", "--precision", "0.001", "--max-campaigns", "700", "--quiet", "--out", &o]).output().unwrap();
+    assert!(st.status.success());
+    let text = String::from_utf8_lossy(&st.stdout);
+    assert!(text.contains("precision 0.001 NOT reached within --max-campaigns 700"), "{text}");
+    assert_eq!(manifest(&d)["campaign_end"], 700);
+}
+
+#[test]
+fn precision_flags_are_checked() {
+    for args in [
+        vec!["run", "--precision", "0"],
+        vec!["run", "--precision", "0.7"],
+        vec!["run", "--precision", "0.01", "--shard", "0/2"],
+        vec!["run", "--max-campaigns", "10"],
+        vec!["run", "--precision", "0.01", "--max-campaigns", "0"],
+        vec!["run", "--detail", "moves"],
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("panicked") && !err.is_empty(), "{args:?}: {err}");
+    }
 }
 
 #[test]
