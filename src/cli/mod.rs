@@ -1,6 +1,7 @@
 //! The command line: flags are parsed and checked here, in one place; each
 //! subcommand is a small function over the library.
 
+mod merge;
 mod play;
 mod run;
 mod validate;
@@ -22,6 +23,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Play many seeded campaigns in parallel into a polars dataset.
     Run(run::RunArgs),
+    /// Merge shard outputs of `run --shard` into one run directory.
+    Merge(merge::MergeArgs),
     /// Check a scenario file and print "ok" or every problem found.
     Validate(validate::ValidateArgs),
 }
@@ -75,6 +78,7 @@ pub fn main() -> i32 {
     let r = match cli.command {
         Command::Play(a) => play::run(a),
         Command::Run(a) => run::run_cmd(a),
+        Command::Merge(a) => merge::merge_cmd(a),
         Command::Validate(a) => validate::run(a),
     };
     match r {

@@ -7,6 +7,7 @@ pub mod dataset;
 pub mod files;
 pub mod json;
 pub mod manifest;
+pub mod merge;
 pub mod stats;
 pub mod summary;
 pub mod text;

@@ -1,0 +1,113 @@
+//! `empires merge`: shard outputs into one run directory.
+
+use super::CliError;
+use super::run::finish_run_dir;
+use crate::report::manifest;
+use crate::report::merge::{check, concat_table, read_shard};
+use crate::scenario::Scenario;
+use crate::sim::record::Coverage;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Shard directories written by `empires run --shard`, or glob patterns
+    /// such as 'reports/runs/default-s1/shard-*'.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<String>,
+    /// Output directory for the merged dataset, summary and manifest.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Expand the arguments: a pattern becomes its matches, sorted.
+fn expand(args: &[String]) -> Result<Vec<PathBuf>, CliError> {
+    let mut dirs = Vec::new();
+    for a in args {
+        if a.contains(['*', '?', '[']) {
+            let paths = glob::glob(a).map_err(|e| CliError::input(format!("{a}: not a valid pattern: {e}")))?;
+            let mut found: Vec<PathBuf> = paths.filter_map(Result::ok).filter(|p| p.is_dir()).collect();
+            if found.is_empty() {
+                return Err(CliError::input(format!("{a}: no directory matches")));
+            }
+            found.sort();
+            dirs.extend(found);
+        } else {
+            dirs.push(PathBuf::from(a));
+        }
+    }
+    Ok(dirs)
+}
+
+pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
+    let t0 = Instant::now();
+    let dirs = expand(&a.dirs)?;
+    let shards = dirs.iter().map(|d| read_shard(d)).collect::<Result<Vec<_>, _>>().map_err(CliError::input)?;
+    let shards = check(shards).map_err(CliError::input)?;
+    let first = &shards[0];
+    let sc: Scenario = serde_json::from_value(first.manifest["scenario"].clone()).map_err(|e| {
+        CliError::input(format!(
+            "{}: the manifest's scenario cannot be read: {e}",
+            first.dir.join("manifest.json").display()
+        ))
+    })?;
+    if crate::report::manifest::scenario_hash(&sc) != first.scenario_hash {
+        return Err(CliError::input(format!(
+            "{}: the manifest's scenario does not match its hash (was it edited?)",
+            first.dir.join("manifest.json").display()
+        )));
+    }
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", a.out.display())))?;
+    let fail = |e: polars::error::PolarsError| CliError {
+        code: 1,
+        message: format!("{}: cannot merge: {e}", a.out.display()),
+    };
+    let csv = shards.iter().all(|s| s.csv);
+    let mut files = Vec::new();
+    for t in &first.tables {
+        concat_table(&shards, t, &a.out, csv).map_err(fail)?;
+        files.push(format!("{t}.parquet"));
+        if csv {
+            files.push(format!("{t}.csv"));
+        }
+    }
+    let mut coverage = Coverage::default();
+    for s in &shards {
+        coverage.merge(&s.coverage);
+    }
+    let last = shards.last().map_or(0, |s| s.end);
+    let m = &first.manifest;
+    let overrides: Vec<String> = m["overrides"]
+        .as_array()
+        .map(|v| v.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+        .unwrap_or_default();
+    let source = m["scenario_source"].as_str().unwrap_or("").to_string();
+    let info = manifest::RunInfo {
+        scenario: &sc,
+        scenario_source: &source,
+        git_commit: m["git_commit"].as_str().map(String::from),
+        master_seed: first.master_seed,
+        campaigns: 0..last,
+        total_campaigns: first.total,
+        shard: None,
+        rotate_seats: first.rotate_seats,
+        threads: 0,
+        overrides,
+        // The shards' own time: the work the merged run stands for.
+        wall_seconds: shards.iter().map(|s| s.wall_seconds).sum(),
+        files,
+        coverage: &coverage,
+        precision: None,
+    };
+    let mut notes = format!("merged from {} shards in {:.2} s:", shards.len(), t0.elapsed().as_secs_f64());
+    for s in &shards {
+        notes.push_str(&format!("\n  {} campaigns {}..{}", s.dir.display(), s.start, s.end));
+    }
+    notes.push('\n');
+    let text = finish_run_dir(&a.out, &info, &notes)?;
+    print!("{text}");
+    println!("written to {}", a.out.display());
+    Ok(())
+}

@@ -1,0 +1,189 @@
+//! Merging shard outputs into one run: the checks that make a merge safe,
+//! then a streaming concatenation of each table with a Parquet scan over
+//! every shard's file.
+//!
+//! Shards are merged only when they are slices of one run: the same resolved
+//! scenario (by hash, so `--set` overrides count), master seed, seat rotation
+//! and detail tables, and campaign ranges that tile `0..total` with no
+//! overlap and no hole. Any other case is refused with the shards named,
+//! because a merged dataset that silently mixed two experiments would be
+//! worse than none.
+
+use super::dataset::TableWriter;
+use crate::sim::record::Coverage;
+use polars::prelude::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// What a merge needs from one shard's `manifest.json`.
+#[derive(Clone, Debug)]
+pub struct Shard {
+    pub dir: PathBuf,
+    pub manifest: Value,
+    pub scenario_hash: String,
+    pub master_seed: u64,
+    pub start: u64,
+    pub end: u64,
+    pub total: u64,
+    pub rotate_seats: bool,
+    /// The Parquet tables it holds (`players`, maybe `seasons`, `combats`).
+    pub tables: Vec<String>,
+    pub csv: bool,
+    pub coverage: Coverage,
+    pub wall_seconds: f64,
+}
+
+/// Read a shard directory's manifest.
+pub fn read_shard(dir: &Path) -> Result<Shard, String> {
+    let path = dir.join("manifest.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("{}: {e} (not the output directory of `empires run`?)", path.display()))?;
+    let m: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))?;
+    let field = |k: &str| m.get(k).ok_or_else(|| format!("{}: no \"{k}\" field", path.display()));
+    let num = |k: &str| field(k)?.as_u64().ok_or_else(|| format!("{}: \"{k}\" is not a whole number", path.display()));
+    let files: Vec<String> = field("files")?
+        .as_array()
+        .ok_or_else(|| format!("{}: \"files\" is not a list", path.display()))?
+        .iter()
+        .filter_map(|f| f.as_str().map(String::from))
+        .collect();
+    let tables = ["players", "seasons", "combats"]
+        .iter()
+        .filter(|t| files.contains(&format!("{t}.parquet")))
+        .map(|t| t.to_string())
+        .collect();
+    let coverage = match m.get("coverage") {
+        Some(c) => serde_json::from_value(c.clone()).map_err(|e| format!("{}: \"coverage\": {e}", path.display()))?,
+        None => Coverage::default(),
+    };
+    Ok(Shard {
+        dir: dir.to_path_buf(),
+        scenario_hash: field("scenario_hash")?.as_str().unwrap_or_default().to_string(),
+        master_seed: num("master_seed")?,
+        start: num("campaign_start")?,
+        end: num("campaign_end")?,
+        total: num("total_campaigns")?,
+        rotate_seats: field("rotate_seats")?.as_bool().unwrap_or(false),
+        csv: files.iter().any(|f| f == "players.csv"),
+        tables,
+        coverage,
+        wall_seconds: m.get("wall_seconds").and_then(Value::as_f64).unwrap_or(0.0),
+        manifest: m,
+    })
+}
+
+/// Check that `shards` are the slices of one run; returns them in campaign
+/// order. Every problem is named with the shard directories involved.
+pub fn check(mut shards: Vec<Shard>) -> Result<Vec<Shard>, String> {
+    let Some(first) = shards.first().cloned() else { return Err("no shard directories given".into()) };
+    let name = |s: &Shard| s.dir.display().to_string();
+    for s in &shards[1..] {
+        if s.scenario_hash != first.scenario_hash {
+            return Err(format!(
+                "{} has scenario hash {}…, but {} has {}…: shards of different scenarios (or --set overrides) cannot be merged",
+                name(s),
+                &s.scenario_hash[..s.scenario_hash.len().min(12)],
+                name(&first),
+                &first.scenario_hash[..first.scenario_hash.len().min(12)]
+            ));
+        }
+        if s.master_seed != first.master_seed {
+            return Err(format!(
+                "{} was run with seed {}, but {} with seed {}: shards of different seeds cannot be merged",
+                name(s),
+                s.master_seed,
+                name(&first),
+                first.master_seed
+            ));
+        }
+        if s.rotate_seats != first.rotate_seats {
+            return Err(format!("{} and {} differ in --rotate-seats", name(s), name(&first)));
+        }
+        if s.tables != first.tables {
+            return Err(format!(
+                "{} holds {}, but {} holds {}: run every shard with the same --detail",
+                name(s),
+                s.tables.join(", "),
+                name(&first),
+                first.tables.join(", ")
+            ));
+        }
+        if s.total != first.total {
+            return Err(format!(
+                "{} is a shard of {} campaigns, but {} of {}: run every shard with the same --campaigns",
+                name(s),
+                s.total,
+                name(&first),
+                first.total
+            ));
+        }
+    }
+    shards.sort_by_key(|s| (s.start, s.end));
+    let mut next = 0u64;
+    let mut prev: Option<&Shard> = None;
+    for s in &shards {
+        if s.start < next {
+            let p = prev.map(name).unwrap_or_default();
+            return Err(format!(
+                "{} (campaigns {}..{}) and {} (campaigns {}..{}) overlap",
+                p,
+                prev.map_or(0, |p| p.start),
+                next,
+                name(s),
+                s.start,
+                s.end
+            ));
+        }
+        if s.start > next {
+            let after = prev.map_or("the start".to_string(), name);
+            return Err(format!("campaigns {next}..{} are missing (between {after} and {})", s.start, name(s)));
+        }
+        next = s.end;
+        prev = Some(s);
+    }
+    if next < first.total {
+        return Err(format!(
+            "campaigns {next}..{} are missing (after {})",
+            first.total,
+            prev.map(name).unwrap_or_default()
+        ));
+    }
+    Ok(shards)
+}
+
+/// Concatenate `table` of every shard (in campaign order) into
+/// `out/table.parquet` (and CSV), streaming: a Parquet scan over the shard
+/// files feeds the writer batch by batch, so a merge of any size runs in
+/// bounded memory. Returns the rows written.
+pub fn concat_table(shards: &[Shard], table: &str, out: &Path, csv: bool) -> PolarsResult<u64> {
+    let paths: Vec<PlRefPath> = shards
+        .iter()
+        .map(|s| PlRefPath::new(s.dir.join(format!("{table}.parquet")).to_string_lossy().as_ref()))
+        .collect();
+    let lf = LazyFrame::scan_parquet_files(paths.into_iter().collect(), ScanArgsParquet::default())?;
+    let writer = Arc::new(Mutex::new((Some(TableWriter::create(out, table, csv)?), 0u64)));
+    let w = writer.clone();
+    lf.sink_batches(
+        PlanCallback::new(move |df: DataFrame| {
+            let mut g = w.lock().map_err(|_| polars_err!(ComputeError: "writer lock poisoned"))?;
+            g.1 += df.height() as u64;
+            if let Some(tw) = g.0.as_mut() {
+                tw.write(df)?;
+            }
+            Ok(false)
+        }),
+        true,
+        None,
+    )?
+    .collect_with_engine(Engine::Streaming)?;
+    let mut g = writer.lock().map_err(|_| polars_err!(ComputeError: "writer lock poisoned"))?;
+    let rows = g.1;
+    if let Some(tw) = g.0.take() {
+        // A table with no rows at all keeps the schema of the first shard.
+        let first = shards[0].dir.join(format!("{table}.parquet"));
+        tw.finish(|| ParquetReader::new(std::fs::File::open(&first)?).finish())?;
+    }
+    Ok(rows)
+}
