@@ -29,6 +29,22 @@ fn campaign(c: &mut Criterion) {
             black_box(empires::sim::play_campaign(&sc, 1, i, NoLog).unwrap().outcome.seasons)
         })
     });
+    let duel_path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/duel.toml");
+    let duel = empires::scenario::load_str(
+        &std::fs::read_to_string(duel_path).unwrap(),
+        &empires::scenario::Source::file(duel_path),
+    )
+    .unwrap();
+    let duel_map = make_map(&duel, 0).unwrap();
+    for seats in [["balanced", "balanced"], ["lookahead", "balanced"]] {
+        c.bench_function(&format!("campaign/duel/{}-vs-{}", seats[0], seats[1]), |b| {
+            b.iter(|| {
+                i += 1;
+                let cs = seed::campaign_seed(1, i);
+                black_box(empires::sim::play_on_map_as(&duel, &duel_map, cs, &seats, NoLog).unwrap().1.seasons)
+            })
+        });
+    }
     let map = make_map(&sc, 1).unwrap();
     let rules = Rules::new(&sc, &map);
     let start = initial_state(rules);

@@ -41,12 +41,50 @@ struct Goals {
     spy: Vec<HexId>,
     /// Rival hexes.
     enemy: Vec<HexId>,
+    /// Distance from each hex to the nearest goal of each set, filled on
+    /// first use after `list` (`UNKNOWN` until then): every option of a
+    /// decision asks about the same few hexes.
+    near: [Vec<u16>; 5],
 }
 
+#[derive(Clone, Copy)]
+enum Set {
+    Army,
+    ArmySiege,
+    Ship,
+    Spy,
+    Enemy,
+}
+
+const UNKNOWN: u16 = u16::MAX;
+
 impl Goals {
+    /// Distance from `h` to the nearest goal of `set`, or 999 without one.
+    fn dist(&mut self, r: Rules<'_>, set: Set, h: HexId) -> u32 {
+        let i = set as usize;
+        let cached = self.near[i][h as usize];
+        if cached != UNKNOWN {
+            return cached as u32;
+        }
+        let goals = match set {
+            Set::Army => &self.army,
+            Set::ArmySiege => &self.army_siege,
+            Set::Ship => &self.ship,
+            Set::Spy => &self.spy,
+            Set::Enemy => &self.enemy,
+        };
+        let d = nearest(r, h, goals);
+        self.near[i][h as usize] = d.min(UNKNOWN as u32 - 1) as u16;
+        d
+    }
+
     fn list(&mut self, r: Rules<'_>, st: &State, me: PlayerId) {
         for v in [&mut self.army, &mut self.army_siege, &mut self.ship, &mut self.spy, &mut self.enemy] {
             v.clear();
+        }
+        for n in self.near.iter_mut() {
+            n.clear();
+            n.resize(r.map.len(), UNKNOWN);
         }
         for x in 0..r.map.len() as HexId {
             let hs = &st.hexes[x as usize];
@@ -164,8 +202,8 @@ impl Weighted {
         }
     }
 
-    fn act_score(&self, r: Rules<'_>, st: &State, a: &Action) -> f64 {
-        let g = &self.goals;
+    fn act_score(&mut self, r: Rules<'_>, st: &State, a: &Action) -> f64 {
+        let g = &mut self.goals;
         match *a {
             Action::Attack { army, target } => {
                 let mine = army_parts(r, st, army as usize, false).total();
@@ -217,9 +255,9 @@ impl Weighted {
                 if ar.units < self.w.garrison {
                     return -1.0;
                 }
-                let goal: &[HexId] = if ar.engines > 0 { &g.army_siege } else { &g.army };
-                let before = nearest(r, ar.hex, goal);
-                let after = nearest(r, to, goal);
+                let set = if ar.engines > 0 { Set::ArmySiege } else { Set::Army };
+                let before = g.dist(r, set, ar.hex);
+                let after = g.dist(r, set, to);
                 if after < before {
                     self.w.advance + (before - after) as f64
                 } else if after == before && after > 1 {
@@ -230,9 +268,8 @@ impl Weighted {
             }
             Action::MoveShip { ship, to } => {
                 let s = &st.ships[ship as usize];
-                let goal: &[HexId] = &g.ship;
-                let before = nearest(r, s.hex, goal);
-                let after = nearest(r, to, goal);
+                let before = g.dist(r, Set::Ship, s.hex);
+                let after = g.dist(r, Set::Ship, to);
                 if after < before { self.w.sail } else { -1.0 }
             }
             Action::Transport { army, to, .. } => {
@@ -240,15 +277,14 @@ impl Weighted {
                 if ar.units < self.w.garrison {
                     return -1.0;
                 }
-                let before = nearest(r, ar.hex, &g.enemy);
-                let after = nearest(r, to, &g.enemy);
+                let before = g.dist(r, Set::Enemy, ar.hex);
+                let after = g.dist(r, Set::Enemy, to);
                 if after + 1 < before { self.w.transport } else { -1.0 }
             }
             Action::MoveSpy { spy, to } => {
                 let s = &st.spies[spy as usize];
-                let goal: &[HexId] = &g.spy;
-                let before = nearest(r, s.hex, goal);
-                let after = nearest(r, to, goal);
+                let before = g.dist(r, Set::Spy, s.hex);
+                let after = g.dist(r, Set::Spy, to);
                 if before <= 1 {
                     -1.0
                 } else if after < before {
