@@ -4,7 +4,7 @@ use super::action::{Action, CombatKind, Decision};
 use super::event::{CombatRecord, Event, ScoreParts};
 use super::state::{NONE, PlayerId, State};
 use super::{Dice, Engine, Log, Players, Rules};
-use crate::scenario::{BattleResult, FormationChoice};
+use crate::scenario::{BattleResult, FormationChoice, Scenario};
 
 /// W-05: defence an army adds when stationed in its own city or in a
 /// defensive building of its own.
@@ -40,6 +40,21 @@ pub fn army_parts(r: Rules<'_>, st: &State, army: usize, defending: bool) -> Sco
         defence = garrison_defence(r, st, army);
     }
     ScoreParts { units: a.units, xp: a.xp, order, defence, ..ScoreParts::default() }
+}
+
+/// W-03: the row of `army.losses` that a score gap (attacker minus
+/// defender) hits, and the units the attacker and the defender lose. At a
+/// tie both sides take the loser's column. Shared by the engine and the
+/// exact tables (`analysis`), so both read the table the same way.
+pub fn army_losses(sc: &Scenario, gap: i32) -> (usize, i32, i32) {
+    let row_i = sc.army.losses.row_index(gap.abs());
+    let row = &sc.army.losses.rows[row_i];
+    let (a, d) = match gap {
+        g if g > 0 => (row.winner_loss, row.loser_loss),
+        g if g < 0 => (row.loser_loss, row.winner_loss),
+        _ => (row.loser_loss, row.loser_loss),
+    };
+    (row_i, a, d)
 }
 
 impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
@@ -107,14 +122,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         a.die = self.die();
         d.die = self.die();
         let gap = a.total() - d.total();
-        let row_i = sc.army.losses.row_index(gap.abs());
-        let row = &sc.army.losses.rows[row_i];
-        // At a tie both sides take the loser's column (W-03: -1 each).
-        let (a_loss, d_loss) = match gap {
-            g if g > 0 => (row.winner_loss, row.loser_loss),
-            g if g < 0 => (row.loser_loss, row.winner_loss),
-            _ => (row.loser_loss, row.loser_loss),
-        };
+        let (row_i, a_loss, d_loss) = army_losses(sc, gap);
         st.armies[att].units = (st.armies[att].units - a_loss).max(0);
         st.armies[def].units = (st.armies[def].units - d_loss).max(0);
         let a_destroyed = st.armies[att].units == 0;

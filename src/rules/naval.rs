@@ -5,7 +5,7 @@ use super::event::{CombatRecord, Event, ScoreParts};
 use super::state::{PlayerId, State};
 use super::{Dice, Engine, Log, Players, Rules};
 use crate::map::HexId;
-use crate::scenario::BuildingKind;
+use crate::scenario::{BuildingKind, Scenario};
 
 /// W-12 / G-25: strength of `n` ships fighting together.
 pub fn naval_strength(r: Rules<'_>, n: i32) -> i32 {
@@ -14,6 +14,21 @@ pub fn naval_strength(r: Rules<'_>, n: i32) -> i32 {
     }
     let s = &r.sc.naval;
     (s.strength_per_ship * n + s.strength_offset).max(0)
+}
+
+/// W-13 (and W-16, which uses the same table): the row of `naval.table`
+/// that a score gap hits and the PV the attacker and the defender lose. At
+/// a tie both take the loser's column. Shared by the engine and the exact
+/// tables.
+pub fn naval_losses(sc: &Scenario, gap: i32) -> (usize, i32, i32) {
+    let row_i = sc.naval.table.row_index(gap.abs());
+    let row = &sc.naval.table.rows[row_i];
+    let (a, d) = match gap {
+        g if g > 0 => (row.winner_pv, row.loser_pv),
+        g if g < 0 => (row.loser_pv, row.winner_pv),
+        _ => (row.loser_pv, row.loser_pv),
+    };
+    (row_i, a, d)
 }
 
 impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
@@ -86,13 +101,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         a.die = self.die();
         d.die = self.die();
         let gap = a.total() - d.total();
-        let row_i = sc.naval.table.row_index(gap.abs());
-        let row = &sc.naval.table.rows[row_i];
-        let (a_loss, d_loss) = match gap {
-            g if g > 0 => (row.winner_pv, row.loser_pv),
-            g if g < 0 => (row.loser_pv, row.winner_pv),
-            _ => (row.loser_pv, row.loser_pv),
-        };
+        let (row_i, a_loss, d_loss) = naval_losses(sc, gap);
         let rec_base = CombatRecord {
             kind: CombatKind::Naval,
             attacker: pa,
@@ -163,13 +172,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         a.die = self.die();
         d.die = self.die();
         let gap = a.total() - d.total();
-        let row_i = sc.naval.table.row_index(gap.abs());
-        let row = &sc.naval.table.rows[row_i];
-        let (a_loss, d_loss) = match gap {
-            g if g > 0 => (row.winner_pv, row.loser_pv),
-            g if g < 0 => (row.loser_pv, row.winner_pv),
-            _ => (row.loser_pv, row.loser_pv),
-        };
+        let (row_i, a_loss, d_loss) = naval_losses(sc, gap);
         let hs = &mut st.hexes[target as usize];
         let pv = if main { &mut hs.main_pv } else { &mut hs.extra_pv };
         *pv -= d_loss;

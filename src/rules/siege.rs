@@ -4,7 +4,7 @@ use super::action::{Action, CombatKind, Decision};
 use super::event::{CombatRecord, Event, ScoreParts};
 use super::state::{NOBODY, PlayerId, State};
 use super::{Dice, Engine, Log, Players, Rules};
-use crate::scenario::{BattleResult, FormationChoice, OutcomeSpec, SiegeChoice};
+use crate::scenario::{BattleResult, FormationChoice, OutcomeSpec, Scenario, SiegeChoice};
 
 /// W-09: the city's score parts before the die.
 pub fn city_parts(r: Rules<'_>, st: &State, city: usize) -> ScoreParts {
@@ -16,6 +16,20 @@ pub fn city_parts(r: Rules<'_>, st: &State, city: usize) -> ScoreParts {
         stability: c.stability.clamp(s.stability_min, s.stability_max),
         ..ScoreParts::default()
     }
+}
+
+/// W-10: the row of `siege.table` that a score gap hits (signed: the table
+/// reads the attacker's side), the city PV lost (one more for an army in
+/// Siege formation, W-07) and the units the army loses. Shared by the
+/// engine and the exact tables.
+pub fn siege_effect(sc: &Scenario, gap: i32, siege_formation: bool) -> (usize, i32, i32) {
+    let row_i = sc.siege.table.row_index(gap);
+    let row = &sc.siege.table.rows[row_i];
+    let mut pv = row.city_pv;
+    if pv > 0 && siege_formation {
+        pv += sc.army.formations.siege_damage;
+    }
+    (row_i, pv, row.army_loss)
 }
 
 impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
@@ -58,13 +72,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         a.die = self.die();
         d.die = self.die();
         let gap = a.total() - d.total();
-        let row_i = sc.siege.table.row_index(gap);
-        let row = &sc.siege.table.rows[row_i];
-        let mut pv_loss = row.city_pv;
-        if pv_loss > 0 && st.armies[army].formation == Some(FormationChoice::Siege) {
-            pv_loss += sc.army.formations.siege_damage;
-        }
-        let a_loss = row.army_loss;
+        let siege_formation = st.armies[army].formation == Some(FormationChoice::Siege);
+        let (row_i, pv_loss, a_loss) = siege_effect(sc, gap, siege_formation);
         st.cities[city].pv -= pv_loss;
         st.armies[army].units = (st.armies[army].units - a_loss).max(0);
         let a_destroyed = st.armies[army].units == 0;

@@ -5,7 +5,25 @@ use super::event::{CombatRecord, Event, ScoreParts};
 use super::state::{NOBODY, PlayerId, State};
 use super::{Dice, Engine, Log, Players};
 use crate::map::HexId;
-use crate::scenario::BuildingKind;
+use crate::scenario::{BuildingKind, Scenario};
+
+/// W-20, W-21: the row of `spy.table` a score gap hits (signed), whether
+/// the action works and whether the spy is lost. Shared by the engine and
+/// the exact tables.
+pub fn spy_effect(sc: &Scenario, gap: i32) -> (usize, bool, bool) {
+    let row_i = sc.spy.table.row_index(gap);
+    let row = &sc.spy.table.rows[row_i];
+    (row_i, row.success, row.spy_lost)
+}
+
+/// W-25: the row of `spy.duel` a score gap hits (by its size), whether the
+/// loser loses its spy and whether the winner is spent for the season. At a
+/// gap of 0 nobody loses.
+pub fn duel_effect(sc: &Scenario, gap: i32) -> (usize, bool, bool) {
+    let row_i = sc.spy.duel.row_index(gap.abs());
+    let row = &sc.spy.duel.rows[row_i];
+    (row_i, row.loser_lost, row.winner_spent)
+}
 
 impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// Who a hostile action against hex `h` hurts: the city's holder, else
@@ -74,9 +92,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         a.die = self.die();
         d.die = self.die();
         let gap = a.total() - d.total();
-        let row_i = sc.spy.table.row_index(gap);
-        let row = &sc.spy.table.rows[row_i];
-        let (success, lost) = (row.success, row.spy_lost);
+        let (row_i, success, lost) = spy_effect(sc, gap);
         if let Some(c) = st.city_at(target) {
             st.cities[c].hostile = true;
         }
@@ -175,18 +191,17 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         a.die = self.die();
         d.die = self.die();
         let gap = a.total() - d.total();
-        let row_i = sc.spy.duel.row_index(gap.abs());
-        let row = &sc.spy.duel.rows[row_i];
+        let (row_i, loser_lost, winner_spent) = duel_effect(sc, gap);
         let (mut a_destroyed, mut d_destroyed) = (false, false);
         if gap != 0 {
             let (w, l) = if gap > 0 { (spy, target) } else { (target, spy) };
-            if row.loser_lost {
+            if loser_lost {
                 st.spies[l].alive = false;
                 let lp = st.spies[l].owner;
                 st.players[lp as usize].tally.spy_lost += 1;
                 if gap > 0 { d_destroyed = true } else { a_destroyed = true }
             }
-            if row.winner_spent {
+            if winner_spent {
                 st.spies[w].acted = true;
             }
             let wp = st.spies[w].owner;
