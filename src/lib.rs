@@ -4,11 +4,13 @@
 //! - [`scenario`]: every number and table of the rules, as data;
 //! - [`map`]: the hex grid, drawn or generated;
 //! - [`rules`]: the pure, deterministic engine;
+//! - [`analysis`]: exact outcome distributions of the tables (pure);
 //! - [`strategy`]: the players;
 //! - [`sim`]: seeds and campaign runs;
 //! - [`report`]: turning results into text, JSON and files;
 //! - [`cli`]: the command line.
 
+pub mod analysis;
 pub mod cli;
 pub mod map;
 pub mod report;

@@ -4,6 +4,7 @@
 mod merge;
 mod play;
 mod run;
+mod tables;
 mod validate;
 
 use crate::scenario::{self, Scenario, Source};
@@ -25,6 +26,8 @@ pub enum Command {
     Run(run::RunArgs),
     /// Merge shard outputs of `run --shard` into one run directory.
     Merge(merge::MergeArgs),
+    /// Exact combat tables by enumerating the dice, with fairness findings.
+    Tables(tables::TablesArgs),
     /// Check a scenario file and print "ok" or every problem found.
     Validate(validate::ValidateArgs),
 }
@@ -79,6 +82,7 @@ pub fn main() -> i32 {
         Command::Play(a) => play::run(a),
         Command::Run(a) => run::run_cmd(a),
         Command::Merge(a) => merge::merge_cmd(a),
+        Command::Tables(a) => tables::run(a),
         Command::Validate(a) => validate::run(a),
     };
     match r {

@@ -10,6 +10,7 @@ pub mod manifest;
 pub mod merge;
 pub mod stats;
 pub mod summary;
+pub mod tables;
 pub mod text;
 
 use crate::map::{HexId, Map, NO_HEX};

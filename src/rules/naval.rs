@@ -3,16 +3,16 @@
 use super::action::{Action, CombatKind, Decision};
 use super::event::{CombatRecord, Event, ScoreParts};
 use super::state::{PlayerId, State};
-use super::{Dice, Engine, Log, Players, Rules};
+use super::{Dice, Engine, Log, Players};
 use crate::map::HexId;
 use crate::scenario::{BuildingKind, Scenario};
 
 /// W-12 / G-25: strength of `n` ships fighting together.
-pub fn naval_strength(r: Rules<'_>, n: i32) -> i32 {
+pub fn naval_strength(sc: &Scenario, n: i32) -> i32 {
     if n <= 0 {
         return 0;
     }
-    let s = &r.sc.naval;
+    let s = &sc.naval;
     (s.strength_per_ship * n + s.strength_offset).max(0)
 }
 
@@ -89,12 +89,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let na = Self::ready_ships(st, pa, from);
         let nd = st.ships_at(to).count() as i32;
         Self::mark_attacked(st, pa, from);
-        let mut a = ScoreParts { strength: naval_strength(self.rules, na), ..ScoreParts::default() };
-        let mut d = ScoreParts {
-            strength: naval_strength(self.rules, nd),
-            port: self.port_bonus(st, pd, to),
-            ..ScoreParts::default()
-        };
+        let mut a = ScoreParts { strength: naval_strength(sc, na), ..ScoreParts::default() };
+        let mut d =
+            ScoreParts { strength: naval_strength(sc, nd), port: self.port_bonus(st, pd, to), ..ScoreParts::default() };
         let (ab, db) = self.bids(st, pa, pd, CombatKind::Naval, sc.naval.bid_cap);
         a.bid = ab;
         d.bid = db;
@@ -164,7 +161,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let na = Self::ready_ships(st, pa, from);
         Self::mark_attacked(st, pa, from);
         let (kind, main) = self.coastal_target(st, target).unwrap_or((BuildingKind::Port, false));
-        let mut a = ScoreParts { strength: naval_strength(self.rules, na), ..ScoreParts::default() };
+        let mut a = ScoreParts { strength: naval_strength(sc, na), ..ScoreParts::default() };
         let mut d = ScoreParts { defence: sc.building(kind).defence, ..ScoreParts::default() };
         let (ab, db) = self.bids(st, pa, pd, CombatKind::Coastal, sc.naval.bid_cap);
         a.bid = ab;

@@ -84,6 +84,7 @@ pub fn check(s: &Scenario) -> Vec<(KeyPath, String)> {
     tables(s, &mut f);
     buildings(s, &mut f);
     strategies(s, &mut f);
+    tables_grid(s, &mut f);
     f.0
 }
 
@@ -555,4 +556,25 @@ fn chain_loops(s: &Scenario, name: &str) -> bool {
         }
     }
     true
+}
+
+/// `[tables]`: ranges that are ranges, and grids small enough to print.
+fn tables_grid(s: &Scenario, f: &mut Found) {
+    let t = &s.tables;
+    for (k, [lo, hi], min, max) in [
+        ("attacker_base", t.attacker_base, -20, 40),
+        ("defender_base", t.defender_base, -20, 40),
+        ("siege_city_pv", t.siege_city_pv, 1, 20),
+        ("siege_army_units", t.siege_army_units, 1, 30),
+        ("naval_ships", t.naval_ships, 1, 6),
+    ] {
+        if lo > hi {
+            f.push(
+                p(&format!("tables.{k}")),
+                format!("[{lo}, {hi}] is not a range: the first value must not be above the second"),
+            );
+        } else if lo < min || hi > max {
+            f.push(p(&format!("tables.{k}")), format!("must stay within [{min}, {max}] (found [{lo}, {hi}])"));
+        }
+    }
 }

@@ -67,6 +67,7 @@ pub struct Scenario {
     pub movement: MovementSpec,
     pub start: StartSpec,
     pub strategies: BTreeMap<String, StrategySpec>,
+    pub tables: TablesSpec,
 }
 
 impl Default for Scenario {
@@ -94,6 +95,7 @@ impl Default for Scenario {
             movement: MovementSpec::default(),
             start: StartSpec::default(),
             strategies: archetypes().clone(),
+            tables: TablesSpec::default(),
         }
     }
 }
@@ -1025,6 +1027,47 @@ impl Default for StartSpec {
             engines: 0,
             coastal_capital_port: true,
             min_capital_distance: 3,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- tables
+
+/// The grids of `empires tables`: which base scores (everything before the
+/// die: units, experience, bids, battle order, defence...) the exact
+/// distributions are computed for, and the sieges and fleets of the Markov
+/// tables. Analysis only: nothing here changes play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TablesSpec {
+    /// Attacker base scores, `[low, high]` (army, siege, naval, coastal, spy).
+    pub attacker_base: [i32; 2],
+    /// Defender base scores, `[low, high]`.
+    pub defender_base: [i32; 2],
+    /// Siege chains: city PV from `[low, high]`.
+    pub siege_city_pv: [i32; 2],
+    /// Siege chains: army units from `[low, high]`.
+    pub siege_army_units: [i32; 2],
+    /// Siege chains: the army's score on top of its units (experience,
+    /// engines, bid).
+    pub siege_army_extra: i32,
+    /// Siege chains: the city's score before the die (defence + level +
+    /// stability; a capital is 2 + 1 + 0).
+    pub siege_city_base: i32,
+    /// Naval battles to destruction: fleets of `[low, high]` ships a side.
+    pub naval_ships: [i32; 2],
+}
+
+impl Default for TablesSpec {
+    fn default() -> Self {
+        TablesSpec {
+            attacker_base: [0, 12],
+            defender_base: [0, 8],
+            siege_city_pv: [1, 5],
+            siege_army_units: [1, 8],
+            siege_army_extra: 1,
+            siege_city_base: 3,
+            naval_ships: [1, 5],
         }
     }
 }

@@ -52,6 +52,11 @@ impl<R: GapRow> GapTable<R> {
         self.dense[(g + DENSE_LIMIT) as usize] as usize
     }
 
+    /// The gaps row `i` covers, in words.
+    pub fn range_label(&self, i: usize) -> String {
+        self.rows.get(i).map_or_else(String::new, |r| describe(r.from(), r.to()))
+    }
+
     #[inline]
     pub fn lookup(&self, gap: i32) -> &R {
         &self.rows[self.row_index(gap)]
@@ -148,7 +153,8 @@ fn min_opt(a: Option<i32>, b: Option<i32>) -> Option<i32> {
     }
 }
 
-fn describe(lo: Option<i32>, hi: Option<i32>) -> String {
+/// A gap range in words: `3`, `1 to 2`, `5 and above`, `-1 and below`.
+pub fn describe(lo: Option<i32>, hi: Option<i32>) -> String {
     match (lo, hi) {
         (Some(l), Some(h)) if l == h => format!("{l}"),
         (Some(l), Some(h)) => format!("{l} to {h}"),

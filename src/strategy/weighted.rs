@@ -222,7 +222,7 @@ impl Weighted {
             Action::NavalAttack { from, to } => {
                 let mine = st.ships_at(from).filter(|&i| !st.ships[i].attacked).count() as i32;
                 let theirs = st.ships_at(to).count() as i32;
-                let gap = (naval_strength(r, mine) - naval_strength(r, theirs)) as f64;
+                let gap = (naval_strength(r.sc, mine) - naval_strength(r.sc, theirs)) as f64;
                 if gap >= self.w.aggression { self.w.naval + gap } else { -1.0 }
             }
             Action::Coastal { .. } => self.w.coastal,

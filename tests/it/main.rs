@@ -11,3 +11,4 @@ mod rules_w;
 mod runner;
 mod scenarios;
 mod strategies;
+mod tables;

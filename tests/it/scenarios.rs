@@ -32,6 +32,7 @@ fn default_toml_spells_out_the_g_defaults() {
     assert_eq!(sc.cities, d.cities);
     assert_eq!(sc.movement, d.movement);
     assert_eq!(sc.start, d.start);
+    assert_eq!(sc.tables, d.tables);
     assert_eq!(sc.campaign, d.campaign);
     assert_eq!(sc.map.generator(), d.map.generator());
     assert_eq!(sc.strategies, d.strategies, "default.toml changes no archetype");

@@ -1,0 +1,223 @@
+//! One combat resolution, exactly: for each (attacker base, defender base)
+//! cell, every pair of die faces is enumerated, the gap is read through the
+//! engine's own table functions, and the outcomes are counted.
+//!
+//! A side's *base* is its score before the die: units, experience, bid,
+//! battle order, defence, engines, level, stability, strength, port. Every
+//! count is over `den` equally likely face pairs, so each probability and
+//! expectation is an exact rational.
+
+use super::dice::{Distribution, difference};
+use crate::rules::CombatKind;
+use crate::rules::army::army_losses;
+use crate::rules::naval::naval_losses;
+use crate::rules::siege::siege_effect;
+use crate::rules::spy::{duel_effect, spy_effect};
+use crate::scenario::Scenario;
+
+/// What one row of a table does, for display and for comparing rows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowInfo {
+    /// The gaps it covers, in words.
+    pub gaps: String,
+    /// Its effect, in words.
+    pub effect: String,
+    /// Its effect as numbers: two rows with the same key do the same thing.
+    pub key: Vec<i64>,
+}
+
+/// One cell of a table: a combat between these two bases.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub attacker: i32,
+    pub defender: i32,
+    /// Face pairs where the attacker's total is above, equal to, below the defender's.
+    pub win: u64,
+    pub tie: u64,
+    pub lose: u64,
+    /// Face pairs that hit each row of the table.
+    pub rows: Vec<u64>,
+    /// Sums over face pairs of what each side loses (see `Table::a_loss_unit`).
+    pub a_loss: i64,
+    pub d_loss: i64,
+}
+
+/// The exact table of one combat kind over the scenario's grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub kind: CombatKind,
+    /// Face pairs per cell: every count is over this.
+    pub den: u64,
+    pub rows: Vec<RowInfo>,
+    /// What `a_loss` and `d_loss` count.
+    pub a_loss_unit: &'static str,
+    pub d_loss_unit: &'static str,
+    pub attackers: Vec<i32>,
+    pub defenders: Vec<i32>,
+    /// Attacker-major: `cells[i * defenders.len() + j]`.
+    pub cells: Vec<Cell>,
+}
+
+impl Table {
+    pub fn cell(&self, attacker: i32, defender: i32) -> Option<&Cell> {
+        let i = self.attackers.iter().position(|&a| a == attacker)?;
+        let j = self.defenders.iter().position(|&d| d == defender)?;
+        self.cells.get(i * self.defenders.len() + j)
+    }
+}
+
+/// The row hit by a gap and what each side loses, as the engine reads it.
+pub fn effect(sc: &Scenario, kind: CombatKind, gap: i32) -> (usize, i64, i64) {
+    match kind {
+        CombatKind::Army => {
+            let (r, a, d) = army_losses(sc, gap);
+            (r, a as i64, d as i64)
+        }
+        CombatKind::Siege => {
+            // The plain table: no Siege formation bonus.
+            let (r, city_pv, army) = siege_effect(sc, gap, false);
+            (r, army as i64, city_pv as i64)
+        }
+        CombatKind::Naval | CombatKind::Coastal => {
+            let (r, a, d) = naval_losses(sc, gap);
+            (r, a as i64, d as i64)
+        }
+        CombatKind::Spy => {
+            let (r, success, lost) = spy_effect(sc, gap);
+            (r, lost as i64, success as i64)
+        }
+        CombatKind::SpyDuel => {
+            let (r, loser_lost, _) = duel_effect(sc, gap);
+            let lost = loser_lost as i64;
+            (r, if gap < 0 { lost } else { 0 }, if gap > 0 { lost } else { 0 })
+        }
+    }
+}
+
+fn units(kind: CombatKind) -> (&'static str, &'static str) {
+    match kind {
+        CombatKind::Army => ("units", "units"),
+        CombatKind::Siege => ("army units", "city PV"),
+        CombatKind::Naval => ("ship PV", "ship PV"),
+        CombatKind::Coastal => ("ship PV", "building PV"),
+        CombatKind::Spy => ("spies lost", "actions that work"),
+        CombatKind::SpyDuel => ("spies lost", "spies lost"),
+    }
+}
+
+/// The rows of a kind's table, described.
+pub fn rows(sc: &Scenario, kind: CombatKind) -> Vec<RowInfo> {
+    let yes = |b: bool, y: &str, n: &str| if b { y.to_string() } else { n.to_string() };
+    match kind {
+        CombatKind::Army => (0..sc.army.losses.rows.len())
+            .map(|i| {
+                let r = &sc.army.losses.rows[i];
+                RowInfo {
+                    gaps: sc.army.losses.range_label(i),
+                    effect: format!("winner -{}, loser -{} units", r.winner_loss, r.loser_loss),
+                    key: vec![r.winner_loss as i64, r.loser_loss as i64],
+                }
+            })
+            .collect(),
+        CombatKind::Siege => (0..sc.siege.table.rows.len())
+            .map(|i| {
+                let r = &sc.siege.table.rows[i];
+                RowInfo {
+                    gaps: sc.siege.table.range_label(i),
+                    effect: format!("city -{} PV, army -{} units", r.city_pv, r.army_loss),
+                    key: vec![r.city_pv as i64, r.army_loss as i64],
+                }
+            })
+            .collect(),
+        CombatKind::Naval | CombatKind::Coastal => (0..sc.naval.table.rows.len())
+            .map(|i| {
+                let r = &sc.naval.table.rows[i];
+                RowInfo {
+                    gaps: sc.naval.table.range_label(i),
+                    effect: format!("winner -{} PV, loser -{} PV", r.winner_pv, r.loser_pv),
+                    key: vec![r.winner_pv as i64, r.loser_pv as i64],
+                }
+            })
+            .collect(),
+        CombatKind::Spy => (0..sc.spy.table.rows.len())
+            .map(|i| {
+                let r = &sc.spy.table.rows[i];
+                RowInfo {
+                    gaps: sc.spy.table.range_label(i),
+                    effect: format!(
+                        "{}, {}",
+                        yes(r.success, "the action works", "the action fails"),
+                        yes(r.spy_lost, "the spy is lost", "the spy survives")
+                    ),
+                    key: vec![r.success as i64, r.spy_lost as i64],
+                }
+            })
+            .collect(),
+        CombatKind::SpyDuel => (0..sc.spy.duel.rows.len())
+            .map(|i| {
+                let r = &sc.spy.duel.rows[i];
+                RowInfo {
+                    gaps: sc.spy.duel.range_label(i),
+                    effect: format!(
+                        "{}, {}",
+                        yes(r.loser_lost, "the loser loses its spy", "nobody is lost"),
+                        yes(r.winner_spent, "the winner is spent", "the winner may act again")
+                    ),
+                    key: vec![r.loser_lost as i64, r.winner_spent as i64],
+                }
+            })
+            .collect(),
+    }
+}
+
+/// Every cell of a kind's table over the given bases.
+pub fn table(sc: &Scenario, kind: CombatKind, attackers: Vec<i32>, defenders: Vec<i32>) -> Table {
+    let noise: Distribution = difference(&sc.combat.die);
+    let rows = rows(sc, kind);
+    let mut cells = Vec::with_capacity(attackers.len() * defenders.len());
+    for &a in &attackers {
+        for &d in &defenders {
+            let mut c = Cell {
+                attacker: a,
+                defender: d,
+                win: 0,
+                tie: 0,
+                lose: 0,
+                rows: vec![0; rows.len()],
+                a_loss: 0,
+                d_loss: 0,
+            };
+            for &(x, n) in &noise.values {
+                let gap = (a - d) as i64 + x;
+                let gap = gap.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+                match gap.signum() {
+                    1 => c.win += n,
+                    0 => c.tie += n,
+                    _ => c.lose += n,
+                }
+                let (row, al, dl) = effect(sc, kind, gap);
+                c.rows[row] += n;
+                c.a_loss += al * n as i64;
+                c.d_loss += dl * n as i64;
+            }
+            cells.push(c);
+        }
+    }
+    let (a_loss_unit, d_loss_unit) = units(kind);
+    Table { kind, den: noise.total, rows, a_loss_unit, d_loss_unit, attackers, defenders, cells }
+}
+
+/// The six tables over the scenario's `[tables]` grid. Spy against spy is
+/// over the two bids, 0 to `spy.duel_bid_cap`.
+pub fn all_tables(sc: &Scenario) -> Vec<Table> {
+    let range = |r: [i32; 2]| (r[0]..=r[1]).collect::<Vec<i32>>();
+    let (att, def) = (range(sc.tables.attacker_base), range(sc.tables.defender_base));
+    let bids: Vec<i32> = (0..=sc.spy.duel_bid_cap.max(0)).collect();
+    CombatKind::ALL
+        .iter()
+        .map(|&k| match k {
+            CombatKind::SpyDuel => table(sc, k, bids.clone(), bids.clone()),
+            _ => table(sc, k, att.clone(), def.clone()),
+        })
+        .collect()
+}

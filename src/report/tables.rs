@@ -1,0 +1,222 @@
+//! `empires tables` output: the exact tables as text grids, one long CSV,
+//! or JSON (schema in docs/tables.md), with the fairness findings and the
+//! siege and naval chains.
+
+use crate::analysis::combat::{Cell, Table};
+use crate::analysis::fairness::Finding;
+use crate::analysis::markov::{NavalEnd, SiegeEnd};
+use crate::scenario::Scenario;
+use num_rational::Ratio;
+use serde_json::{Value, json};
+use std::fmt::Write;
+
+/// Everything `tables` computes for one scenario.
+pub struct Exact {
+    pub tables: Vec<Table>,
+    pub findings: Vec<Finding>,
+    pub sieges: Vec<SiegeEnd>,
+    pub naval: Vec<NavalEnd>,
+}
+
+/// `n / den` reduced, as text: `5/12`, `0`, `1`.
+pub fn rational(n: i64, den: u64) -> String {
+    let r = Ratio::new(n as i128, den as i128);
+    if *r.denom() == 1 { format!("{}", r.numer()) } else { format!("{}/{}", r.numer(), r.denom()) }
+}
+
+fn f(n: i64, den: u64) -> f64 {
+    n as f64 / den as f64
+}
+
+/// Defender losses per attacker loss; `None` when the attacker loses nothing.
+pub fn exchange(c: &Cell) -> Option<f64> {
+    (c.a_loss > 0).then(|| c.d_loss as f64 / c.a_loss as f64)
+}
+
+fn grid(out: &mut String, t: &Table, title: &str, value: impl Fn(&Cell) -> String) {
+    let _ = writeln!(out, "  {title} (rows: attacker base; columns: defender base)");
+    let _ = write!(out, "  {:>6}", "");
+    for d in &t.defenders {
+        let _ = write!(out, " {d:>6}");
+    }
+    let _ = writeln!(out);
+    for (i, a) in t.attackers.iter().enumerate() {
+        let _ = write!(out, "  {a:>6}");
+        for j in 0..t.defenders.len() {
+            let _ = write!(out, " {:>6}", value(&t.cells[i * t.defenders.len() + j]));
+        }
+        let _ = writeln!(out);
+    }
+}
+
+/// The text report.
+pub fn text(sc: &Scenario, e: &Exact) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "exact combat tables for scenario {} (die {}; every cell enumerates all {} face pairs)",
+        sc.name,
+        sc.combat.die,
+        e.tables.first().map_or(0, |t| t.den)
+    );
+    for t in &e.tables {
+        let _ = writeln!(out, "\n== {} ==", t.kind.name());
+        let _ = writeln!(out, "  rows:");
+        for (i, r) in t.rows.iter().enumerate() {
+            let _ = writeln!(out, "    {}. gap {}: {}", i + 1, r.gaps, r.effect);
+        }
+        grid(&mut out, t, "P(attacker wins), %", |c| format!("{:.1}", 100.0 * f(c.win as i64, t.den)));
+        grid(&mut out, t, &format!("expected attacker loss ({})", t.a_loss_unit), |c| {
+            format!("{:.2}", f(c.a_loss, t.den))
+        });
+        grid(&mut out, t, &format!("expected defender loss ({})", t.d_loss_unit), |c| {
+            format!("{:.2}", f(c.d_loss, t.den))
+        });
+        let _ = writeln!(out, "  findings:");
+        for fd in e.findings.iter().filter(|x| x.kind == t.kind) {
+            let _ = writeln!(out, "    - {}", fd.text);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n== sieges to the end (army extra +{}, city base {}) ==",
+        sc.tables.siege_army_extra, sc.tables.siege_city_base
+    );
+    let _ = writeln!(
+        out,
+        "  {:>7} {:>6} {:>9} {:>12} {:>18}",
+        "city PV", "units", "assaults", "units spent", "P(army spent first)"
+    );
+    for s in &e.sieges {
+        let _ = writeln!(
+            out,
+            "  {:>7} {:>6} {:>9.3} {:>12.3} {:>17.1}%",
+            s.city_pv,
+            s.units,
+            s.assaults,
+            s.units_spent,
+            100.0 * s.army_spent_first
+        );
+    }
+    let _ = writeln!(out, "\n== naval battles to destruction ({} PV a ship, no bids, no port) ==", sc.naval.ship_pv);
+    let _ = writeln!(
+        out,
+        "  {:>5} {:>5} {:>8} {:>10} {:>10} {:>10}",
+        "ships", "enemy", "P(win)", "both sunk", "survivors", "exchanges"
+    );
+    for n in &e.naval {
+        let _ = writeln!(
+            out,
+            "  {:>5} {:>5} {:>7.1}% {:>9.1}% {:>10.3} {:>10.3}",
+            n.ships,
+            n.enemy,
+            100.0 * n.win,
+            100.0 * n.both_sunk,
+            n.survivors,
+            n.exchanges
+        );
+    }
+    out
+}
+
+/// One long CSV: a row per (kind, attacker, defender), the row
+/// probabilities in `p_row_1`... (empty where a kind has fewer rows).
+pub fn csv(e: &Exact) -> String {
+    let width = e.tables.iter().map(|t| t.rows.len()).max().unwrap_or(0);
+    let mut out =
+        String::from("kind,attacker,defender,p_win,p_tie,p_lose,e_attacker_loss,e_defender_loss,exchange_ratio");
+    for i in 1..=width {
+        let _ = write!(out, ",p_row_{i}");
+    }
+    out.push('\n');
+    for t in &e.tables {
+        for c in &t.cells {
+            let _ = write!(
+                out,
+                "{},{},{},{},{},{},{},{},{}",
+                t.kind.name(),
+                c.attacker,
+                c.defender,
+                f(c.win as i64, t.den),
+                f(c.tie as i64, t.den),
+                f(c.lose as i64, t.den),
+                f(c.a_loss, t.den),
+                f(c.d_loss, t.den),
+                exchange(c).map_or(String::new(), |x| x.to_string())
+            );
+            for i in 0..width {
+                match c.rows.get(i) {
+                    Some(&n) => {
+                        let _ = write!(out, ",{}", f(n as i64, t.den));
+                    }
+                    None => out.push(','),
+                }
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn prob(n: i64, den: u64) -> Value {
+    json!({"p": f(n, den), "exact": rational(n, den)})
+}
+
+/// The JSON document (docs/tables.md).
+pub fn json(sc: &Scenario, e: &Exact) -> Value {
+    let tables: Vec<Value> = e
+        .tables
+        .iter()
+        .map(|t| {
+            json!({
+                "kind": t.kind.name(),
+                "face_pairs": t.den,
+                "attacker_loss_unit": t.a_loss_unit,
+                "defender_loss_unit": t.d_loss_unit,
+                "attacker_bases": t.attackers,
+                "defender_bases": t.defenders,
+                "rows": t.rows.iter().enumerate().map(|(i, r)| json!({"row": i + 1, "gaps": r.gaps, "effect": r.effect})).collect::<Vec<_>>(),
+                "cells": t.cells.iter().map(|c| json!({
+                    "attacker": c.attacker,
+                    "defender": c.defender,
+                    "win": prob(c.win as i64, t.den),
+                    "tie": prob(c.tie as i64, t.den),
+                    "lose": prob(c.lose as i64, t.den),
+                    "rows": c.rows.iter().map(|&n| prob(n as i64, t.den)).collect::<Vec<_>>(),
+                    "attacker_loss": prob(c.a_loss, t.den),
+                    "defender_loss": prob(c.d_loss, t.den),
+                    "exchange_ratio": exchange(c),
+                })).collect::<Vec<_>>(),
+                "findings": e.findings.iter().filter(|x| x.kind == t.kind).map(|x| json!({"topic": x.topic, "text": x.text, "value": x.value})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let finite = |x: f64| if x.is_finite() { json!(x) } else { Value::Null };
+    json!({
+        "scenario": sc.name,
+        "die": sc.combat.die.to_string(),
+        "tables": tables,
+        "sieges": {
+            "army_extra": sc.tables.siege_army_extra,
+            "city_base": sc.tables.siege_city_base,
+            "cells": e.sieges.iter().map(|s| json!({
+                "city_pv": s.city_pv, "units": s.units, "assaults": finite(s.assaults),
+                "units_spent": finite(s.units_spent), "army_spent_first": s.army_spent_first, "ends": s.ends,
+            })).collect::<Vec<_>>(),
+        },
+        "naval": {
+            "ship_pv": sc.naval.ship_pv,
+            "cells": e.naval.iter().map(|n| json!({
+                "ships": n.ships, "enemy": n.enemy, "win": n.win, "both_sunk": n.both_sunk,
+                "survivors": n.survivors, "exchanges": finite(n.exchanges), "ends": n.ends,
+            })).collect::<Vec<_>>(),
+        },
+    })
+}
+
+/// Compute everything `tables` shows.
+pub fn exact(sc: &Scenario) -> Exact {
+    let tables = crate::analysis::combat::all_tables(sc);
+    let findings = tables.iter().flat_map(|t| crate::analysis::fairness::findings(sc, t)).collect();
+    Exact { tables, findings, sieges: crate::analysis::markov::sieges(sc), naval: crate::analysis::markov::naval(sc) }
+}

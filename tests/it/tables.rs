@@ -1,0 +1,216 @@
+//! `empires tables`: exact distributions checked against arithmetic done by
+//! hand. One die is 1D6, so a cell has 36 face pairs; `d = X - Y` (the
+//! attacker's die minus the defender's) takes the value k in 6 - |k| pairs:
+//! d = 0: 6, ±1: 5, ±2: 4, ±3: 3, ±4: 2, ±5: 1.
+
+use crate::play_cli::bin;
+use empires::analysis::combat::{Table, all_tables, table};
+use empires::analysis::fairness::findings;
+use empires::analysis::markov::{naval, sieges};
+use empires::report::tables::rational;
+use empires::rules::CombatKind;
+use empires::scenario::Scenario;
+
+fn kind(sc: &Scenario, k: CombatKind) -> Table {
+    all_tables(sc).into_iter().find(|t| t.kind == k).unwrap()
+}
+
+fn r(n: i64, den: u64) -> String {
+    rational(n, den)
+}
+
+#[test]
+fn w03_army_cells_by_hand() {
+    let sc = Scenario::default();
+    let t = kind(&sc, CombatKind::Army);
+    assert_eq!(t.den, 36);
+    // Equal bases 3 against 3: the gap is d.
+    let c = t.cell(3, 3).unwrap();
+    // Wins: d = 1..5 → 5+4+3+2+1 = 15 pairs; ties: 6.
+    assert_eq!((c.win, c.tie, c.lose), (15, 6, 15));
+    // Rows by |gap|: 0 → 6 pairs; 1..3 → 2·(5+4+3) = 24; 4 and above → 2·(2+1) = 6.
+    assert_eq!(c.rows, vec![6, 24, 6]);
+    // The attacker loses 1 unit except when it wins by 4 or more (3 pairs):
+    // 33/36 = 11/12.
+    assert_eq!(r(c.a_loss, t.den), "11/12");
+    assert_eq!(r(c.d_loss, t.den), "11/12");
+    // Attacker 5 against defender 2: gap = 3 + d, a win unless d <= -3
+    // (3+2+1 = 6 pairs) and no tie unless d = -3 (3 pairs): win 30 - 3 = 27?
+    // d = -3 gives gap 0 (3 pairs, a tie); d <= -4 (3 pairs) loses. Wins: 30.
+    let c = t.cell(5, 2).unwrap();
+    assert_eq!((c.win, c.tie, c.lose), (30, 3, 3));
+    // The defender loses 1 except when it wins by 4+ (never: the gap is at
+    // least -2): 36/36.
+    assert_eq!(r(c.d_loss, t.den), "1");
+    // The attacker loses nothing when the gap is 4+ (d >= 1: 15 pairs): 21/36.
+    assert_eq!(r(c.a_loss, t.den), "7/12");
+}
+
+#[test]
+fn w10_siege_cells_by_hand() {
+    let sc = Scenario::default();
+    let t = kind(&sc, CombatKind::Siege);
+    // Army base 2 against city base 3: gap = d - 1.
+    let c = t.cell(2, 3).unwrap();
+    // Wins: d >= 2 → 4+3+2+1 = 10 pairs.
+    assert_eq!(c.win, 10);
+    // City PV: gap 1..2 (d = 2, 3: 4+3 = 7 pairs) costs 1; gap 3..4 (d = 4,
+    // 5: 2+1 = 3 pairs) costs 2: 7 + 6 = 13 → 13/36.
+    assert_eq!(r(c.d_loss, t.den), "13/36");
+    // Army units: gap <= -1 (d <= 0: 21 pairs) costs 2 → 42; gap 0 (d = 1:
+    // 5 pairs) costs 1 → 5; gap 1..4 (10 pairs) costs 1 → 10. 57/36 = 19/12.
+    assert_eq!(r(c.a_loss, t.den), "19/12");
+    // Rows (signed): d <= 0 → 21, d = 1 → 5, d = 2..3 → 7, d = 4..5 → 3, none at gap 5+.
+    assert_eq!(c.rows, vec![21, 5, 7, 3, 0]);
+}
+
+#[test]
+fn w13_naval_and_w16_coastal_cells_by_hand() {
+    let sc = Scenario::default();
+    for k in [CombatKind::Naval, CombatKind::Coastal] {
+        let t = kind(&sc, k);
+        let c = t.cell(2, 2).unwrap();
+        // |gap| = 0: 6; 1: 10; 2..3: 8 + 6 = 14; 4+: 4 + 2 = 6.
+        assert_eq!(c.rows, vec![6, 10, 14, 6], "{k:?}");
+        // Attacker PV: tie 1 (6); win by 1..3 costs the winner 1 (5+4+3 = 12);
+        // win by 4+ costs 0; losing by 1 costs 2 (5 pairs), by 2..3 costs 3
+        // (7 pairs), by 4+ costs 3 (3 pairs): 6 + 12 + 10 + 21 + 9 = 58 → 29/18.
+        assert_eq!(r(c.a_loss, t.den), "29/18", "{k:?}");
+    }
+}
+
+#[test]
+fn w21_spy_cells_by_hand() {
+    let sc = Scenario::default();
+    let t = kind(&sc, CombatKind::Spy);
+    // The spy's base 3 against defence 2: gap = 1 + d.
+    let c = t.cell(3, 2).unwrap();
+    // Success at gap >= 1, so d >= 0: 6 + 15 = 21 pairs.
+    assert_eq!(r(c.d_loss, t.den), "7/12");
+    // The spy is lost at gap <= -2, so d <= -3: 3+2+1 = 6 pairs.
+    assert_eq!(r(c.a_loss, t.den), "1/6");
+}
+
+#[test]
+fn w25_spy_duel_cells_by_hand() {
+    let sc = Scenario::default();
+    let t = kind(&sc, CombatKind::SpyDuel);
+    assert_eq!(t.attackers, vec![0, 1, 2, 3], "bids 0 to spy.duel_bid_cap");
+    // No bids: the attacker's spy is lost when d < 0 (15 pairs).
+    let c = t.cell(0, 0).unwrap();
+    assert_eq!(r(c.a_loss, t.den), "5/12");
+    // Bid 2 against 0: lost when d <= -3 (6 pairs); the defender's lost when
+    // d >= -1 (5 + 6 + 15 = 26 pairs).
+    let c = t.cell(2, 0).unwrap();
+    assert_eq!((r(c.a_loss, t.den), r(c.d_loss, t.den)), ("1/6".into(), "13/18".into()));
+}
+
+#[test]
+fn g05_two_dice_change_the_face_pairs() {
+    let mut sc = Scenario::default();
+    sc.combat.die = "2D6".parse().unwrap();
+    let t = table(&sc, CombatKind::Army, vec![0], vec![0]);
+    assert_eq!(t.den, 36 * 36);
+    // Ties: sum over s of (ways to roll s)^2 = 1+4+9+16+25+36+25+16+9+4+1 = 146.
+    assert_eq!(t.cells[0].tie, 146);
+}
+
+#[test]
+fn w10_siege_chain_by_hand() {
+    let sc = Scenario::default();
+    let s = sieges(&sc);
+    // City PV 1, army 1 unit (+1 extra) against city base 3: gap = d - 1.
+    // The city falls at gap >= 1 (d >= 2: 10 pairs) in one assault; any
+    // other roll costs the single unit. So one assault, and the army is
+    // spent first with probability 26/36.
+    let c = s.iter().find(|c| c.city_pv == 1 && c.units == 1).unwrap();
+    assert!((c.assaults - 1.0).abs() < 1e-12);
+    assert!((c.army_spent_first - 26.0 / 36.0).abs() < 1e-12);
+    // City PV 1, 8 units: gap = d + 6 >= 1, the city always falls at once;
+    // the army loses a unit when the gap is 1..4 (d <= -2: 10 pairs).
+    let c = s.iter().find(|c| c.city_pv == 1 && c.units == 8).unwrap();
+    assert!((c.units_spent - 10.0 / 36.0).abs() < 1e-12);
+    assert_eq!(c.army_spent_first, 0.0);
+    // City PV 2, 1 unit: a gap of 3+ (d >= 4: 3 pairs) takes 2 PV at once;
+    // gap 1..2 (d = 2, 3: 7 pairs) leaves 1 PV and costs the last unit.
+    let c = s.iter().find(|c| c.city_pv == 2 && c.units == 1).unwrap();
+    assert!((c.army_spent_first - 33.0 / 36.0).abs() < 1e-12);
+}
+
+#[test]
+fn w13_naval_chain_by_hand() {
+    let mut sc = Scenario::default();
+    // Ships of 1 PV: every row sinks the loser, and the winner too unless
+    // it wins by 4 or more (winner_pv 0). So one exchange decides: a win
+    // needs d >= 4 (2 + 1 = 3 pairs); |d| <= 3 (6 + 10 + 8 + 6 = 30 pairs)
+    // sinks both.
+    sc.naval.ship_pv = 1;
+    sc.tables.naval_ships = [1, 2];
+    let n = naval(&sc);
+    let c = n.iter().find(|c| c.ships == 1 && c.enemy == 1).unwrap();
+    assert!((c.win - 3.0 / 36.0).abs() < 1e-12);
+    assert!((c.both_sunk - 30.0 / 36.0).abs() < 1e-12);
+    assert!((c.exchanges - 1.0).abs() < 1e-12);
+    // The shipped 3-PV ships: the two sides are alike, so P(win) = P(loss).
+    let sc = Scenario::default();
+    for c in naval(&sc).iter().filter(|c| c.ships == c.enemy) {
+        let lose = 1.0 - c.win - c.both_sunk;
+        assert!((c.win - lose).abs() < 1e-12, "{c:?}");
+    }
+}
+
+#[test]
+fn w03_findings_name_the_same_effect_rows_and_the_bid_value() {
+    let sc = Scenario::default();
+    let t = kind(&sc, CombatKind::Army);
+    let f = findings(&sc, &t);
+    let texts: Vec<&str> = f.iter().map(|x| x.text.as_str()).collect();
+    assert!(texts.iter().any(|t| t.contains("rows 1 (gap 0) and 2 (gap 1 to 3) have the same effect")), "{texts:?}");
+    // +1 at equal base: from 15/36 to 21/36 (d >= 0 once the base is 1 up).
+    let bid = f.iter().find(|x| x.topic == "bid_value").unwrap();
+    assert!((bid.value.unwrap() - 6.0 / 36.0).abs() < 1e-12);
+    assert!(f.iter().any(|x| x.topic == "symmetry" && x.value == Some(0.0)));
+}
+
+#[test]
+fn g05_unreachable_rows_are_found() {
+    let mut sc = Scenario::default();
+    // A grid where the gap never exceeds 3 + 5 = 8 leaves a row at 20+ unreachable.
+    sc.tables.attacker_base = [0, 3];
+    sc.tables.defender_base = [0, 3];
+    let mut rows = sc.army.losses.rows.clone();
+    rows[2].to = Some(19);
+    rows.push(empires::scenario::ArmyLossRow { from: Some(20), to: None, winner_loss: 0, loser_loss: 5 });
+    sc.army.losses = empires::scenario::GapTable::new(rows);
+    let t = kind(&sc, CombatKind::Army);
+    let f = findings(&sc, &t);
+    assert!(f.iter().any(|x| x.topic == "unreachable_row" && x.text.starts_with("row 4 (gap 20 and above")), "{f:?}");
+}
+
+#[test]
+fn tables_cli_prints_text_json_and_csv() {
+    let o = bin().args(["tables", "--format", "json"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["tables"].as_array().unwrap().len(), 6);
+    let army = &v["tables"][0];
+    assert_eq!(army["kind"], "army");
+    // Attacker 0 against defender 0, the first cell: 15/36 = 5/12.
+    assert_eq!(army["cells"][0]["win"]["exact"], "5/12");
+    assert!((army["cells"][0]["win"]["p"].as_f64().unwrap() - 5.0 / 12.0).abs() < 1e-12);
+    assert!(v["sieges"]["cells"].as_array().unwrap().len() >= 8);
+    let o = bin().args(["tables", "--format", "csv"]).output().unwrap();
+    let csv = String::from_utf8_lossy(&o.stdout);
+    assert!(csv.starts_with("kind,attacker,defender,p_win,p_tie,p_lose,"), "{csv}");
+    assert_eq!(csv.lines().filter(|l| l.starts_with("army,")).count(), 13 * 9);
+    let dir = std::env::temp_dir().join(format!("empires-tables-{}", std::process::id()));
+    let o = bin().args(["tables", "--out", &dir.display().to_string()]).output().unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("== naval battles to destruction"));
+    for f in ["tables.txt", "tables.json", "tables.csv"] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    let o = bin().args(["tables", "--set", "tables.attacker_base=[5, 1]"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("tables.attacker_base: [5, 1] is not a range"));
+}
