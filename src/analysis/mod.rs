@@ -14,8 +14,10 @@
 //! - `markov.rs`: sieges to the end (assaults and units spent, P(the army is
 //!   spent first)) and naval battles to destruction.
 //! - `fairness.rs`: plain-word findings about each table.
+//! - `crosscheck.rs`: played combats against the exact tables (chi-square).
 
 pub mod combat;
+pub mod crosscheck;
 pub mod dice;
 pub mod fairness;
 pub mod markov;

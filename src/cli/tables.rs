@@ -1,10 +1,13 @@
 //! `empires tables`: exact combat outcome distributions and fairness findings.
 
 use super::{CliError, load_scenario};
+use crate::analysis::crosscheck::{Observation, check};
 use crate::report::files::write_atomic;
-use crate::report::tables::{csv, exact, json, text};
+use crate::report::tables::{against_text, csv, exact, json, text};
+use crate::rules::CombatKind;
+use crate::scenario::Scenario;
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -27,9 +30,89 @@ pub struct TablesArgs {
     /// Override a scenario key by its dotted path. Repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Compare the combats of a run (written with --detail combats) with
+    /// the exact tables: of the run's own scenario, or of --scenario if given.
+    #[arg(long, value_name = "RUN_DIR")]
+    pub against: Option<PathBuf>,
+    /// Significance level of the cross-check.
+    #[arg(long, default_value_t = 0.001)]
+    pub alpha: f64,
+}
+
+/// The combats of a run, as observations of (kind, bases, row).
+fn observations(dir: &Path) -> Result<Vec<Observation>, CliError> {
+    use polars::prelude::*;
+    let path = dir.join("combats.parquet");
+    if !path.exists() {
+        return Err(CliError::input(format!(
+            "{}: no combats.parquet (run it with `empires run --detail combats`)",
+            dir.display()
+        )));
+    }
+    let bad = |e: PolarsError| CliError::input(format!("{}: {e}", path.display()));
+    let df = LazyFrame::scan_parquet(PlRefPath::new(path.to_string_lossy().as_ref()), ScanArgsParquet::default())
+        .map_err(bad)?
+        .select([
+            col("kind"),
+            (col("a_total") - col("a_die")).alias("a"),
+            (col("d_total") - col("d_die")).alias("d"),
+            col("row").cast(DataType::Int64),
+        ])
+        .collect()
+        .map_err(bad)?;
+    let kinds = df.column("kind").map_err(bad)?.str().map_err(bad)?.clone();
+    let int = |n: &str| -> Result<Int64Chunked, CliError> {
+        Ok(df.column(n).map_err(bad)?.cast(&DataType::Int64).map_err(bad)?.i64().map_err(bad)?.clone())
+    };
+    let (a, d, row) = (int("a")?, int("d")?, int("row")?);
+    let mut out = Vec::with_capacity(df.height());
+    for i in 0..df.height() {
+        let name = kinds.get(i).unwrap_or("");
+        let kind = CombatKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| CliError::input(format!("{}: unknown combat kind {name:?}", path.display())))?;
+        out.push(Observation {
+            kind,
+            attacker: a.get(i).unwrap_or(0) as i32,
+            defender: d.get(i).unwrap_or(0) as i32,
+            row: (row.get(i).unwrap_or(1) - 1).max(0) as usize,
+        });
+    }
+    Ok(out)
+}
+
+/// `--against`: the run's scenario (from its manifest) unless one is given.
+fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
+    let obs = observations(dir)?;
+    let sc: Scenario = match &a.scenario {
+        Some(_) => load_scenario(a.scenario.as_deref(), &a.set)?,
+        None => {
+            let m = dir.join("manifest.json");
+            let text = std::fs::read_to_string(&m)
+                .map_err(|e| CliError::input(format!("{}: {e} (not a run directory?)", m.display())))?;
+            let v: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| CliError::input(format!("{}: {e}", m.display())))?;
+            serde_json::from_value(v["scenario"].clone())
+                .map_err(|e| CliError::input(format!("{}: the scenario cannot be read: {e}", m.display())))?
+        }
+    };
+    if !(a.alpha > 0.0 && a.alpha < 1.0) {
+        return Err(CliError::input(format!("--alpha {}: give a level between 0 and 1", a.alpha)));
+    }
+    let checks = check(&sc, &obs, a.alpha);
+    print!("{}", against_text(&dir.display().to_string(), &sc, &checks, a.alpha));
+    if checks.iter().any(|t| t.df > 0 && t.p < a.alpha) {
+        return Err(CliError { code: 1, message: "the played combats disagree with the exact tables".into() });
+    }
+    Ok(())
 }
 
 pub fn run(a: TablesArgs) -> Result<(), CliError> {
+    if let Some(dir) = &a.against {
+        return against(&a, dir);
+    }
     let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
     let e = exact(&sc);
     let as_json = || serde_json::to_string_pretty(&json(&sc, &e)).unwrap_or_default() + "\n";

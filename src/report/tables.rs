@@ -220,3 +220,61 @@ pub fn exact(sc: &Scenario) -> Exact {
     let findings = tables.iter().flat_map(|t| crate::analysis::fairness::findings(sc, t)).collect();
     Exact { tables, findings, sieges: crate::analysis::markov::sieges(sc), naval: crate::analysis::markov::naval(sc) }
 }
+
+/// The cross-check of a run's combats, as text.
+pub fn against_text(
+    run: &str,
+    sc: &Scenario,
+    checks: &[crate::analysis::crosscheck::TableCheck],
+    alpha: f64,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "played combats of {run} against the exact tables of scenario {} (chi-square per table; cells listed at p < {alpha})",
+        sc.name
+    );
+    let _ = writeln!(
+        out,
+        "  {:<11} {:>9} {:>6} {:>10} {:>5} {:>10}  verdict",
+        "kind", "combats", "cells", "chi2", "df", "p"
+    );
+    for t in checks {
+        let verdict = if t.df == 0 {
+            "too few combats to test"
+        } else if t.p < alpha {
+            "DISAGREES"
+        } else {
+            "agrees"
+        };
+        let _ = writeln!(
+            out,
+            "  {:<11} {:>9} {:>6} {:>10.2} {:>5} {:>10.3e}  {verdict}",
+            t.kind.name(),
+            t.combats,
+            t.cells_tested,
+            t.chi2,
+            t.df,
+            t.p
+        );
+    }
+    for t in checks {
+        for c in &t.disagree {
+            let _ = writeln!(
+                out,
+                "  {} attacker {} defender {}: {} combats, chi2 {:.1} on {} df, p = {:.2e}",
+                t.kind.name(),
+                c.attacker,
+                c.defender,
+                c.combats,
+                c.chi2,
+                c.df,
+                c.p
+            );
+            for (i, (o, e)) in c.observed.iter().zip(&c.expected).enumerate() {
+                let _ = writeln!(out, "      row {}: observed {o}, expected {e:.1}", i + 1);
+            }
+        }
+    }
+    out
+}

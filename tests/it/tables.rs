@@ -214,3 +214,42 @@ fn tables_cli_prints_text_json_and_csv() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("tables.attacker_base: [5, 1] is not a range"));
 }
+
+fn combats_run() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("empires-against-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = bin()
+        .args(["run", "--campaigns", "2000", "--seed", "3", "--detail", "combats", "--quiet", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    dir
+}
+
+#[test]
+fn w03_w10_w21_w25_played_combats_agree_with_the_exact_tables() {
+    let dir = combats_run();
+    let o = bin().args(["tables", "--against"]).arg(&dir).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
+    for kind in ["army", "siege", "spy", "spy_vs_spy"] {
+        let line = out.lines().find(|l| l.trim_start().starts_with(&format!("{kind} "))).unwrap_or_default();
+        assert!(line.ends_with("agrees"), "{kind}: {line}\n{out}");
+    }
+    assert!(!out.contains("DISAGREES"));
+
+    // The same combats against a table with one boundary moved.
+    let fixture = format!("{}/tests/fixtures/wrong-army-table.toml", env!("CARGO_MANIFEST_DIR"));
+    let o = bin().args(["tables", "--against"]).arg(&dir).args(["--scenario", &fixture]).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    let army = out.lines().find(|l| l.trim_start().starts_with("army ")).unwrap();
+    assert!(army.ends_with("DISAGREES"), "{army}");
+    assert!(out.contains("army attacker "), "the disagreeing cells are listed:\n{out}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("disagree with the exact tables"));
+    // A run without combats is a clear input error.
+    let o = bin().args(["tables", "--against", "/nonexistent-run"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("combats.parquet"));
+}
