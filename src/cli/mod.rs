@@ -3,6 +3,7 @@
 
 mod merge;
 mod play;
+mod report;
 mod run;
 mod tables;
 mod validate;
@@ -26,6 +27,8 @@ pub enum Command {
     Run(run::RunArgs),
     /// Merge shard outputs of `run --shard` into one run directory.
     Merge(merge::MergeArgs),
+    /// An HTML page with charts for a run directory.
+    Report(report::ReportArgs),
     /// Exact combat tables by enumerating the dice, with fairness findings.
     Tables(tables::TablesArgs),
     /// Check a scenario file and print "ok" or every problem found.
@@ -82,6 +85,7 @@ pub fn main() -> i32 {
         Command::Play(a) => play::run(a),
         Command::Run(a) => run::run_cmd(a),
         Command::Merge(a) => merge::merge_cmd(a),
+        Command::Report(a) => report::run(a),
         Command::Tables(a) => tables::run(a),
         Command::Validate(a) => validate::run(a),
     };

@@ -21,6 +21,13 @@ impl Pending {
         Ok((Pending { tmp, dest: dest.to_path_buf(), committed: false }, f))
     }
 
+    /// Take over a temporary file another writer made (it must be in the
+    /// destination's directory); `commit` then renames it into place.
+    pub fn adopt(tmp: &Path, dest: &Path) -> io::Result<(Pending, File)> {
+        let f = File::options().read(true).append(true).open(tmp)?;
+        Ok((Pending { tmp: tmp.to_path_buf(), dest: dest.to_path_buf(), committed: false }, f))
+    }
+
     /// Flush to disk and rename into place.
     pub fn commit(mut self, f: File) -> io::Result<()> {
         f.sync_all()?;

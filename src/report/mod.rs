@@ -2,12 +2,15 @@
 //! JSON lines, the run's polars dataset and summary, and (later) charts.
 //! Formatting and file output live here only.
 
+pub mod charts;
 pub mod coverage;
 pub mod dataset;
 pub mod files;
+pub mod html;
 pub mod json;
 pub mod manifest;
 pub mod merge;
+pub mod run_page;
 pub mod stats;
 pub mod summary;
 pub mod tables;

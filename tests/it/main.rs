@@ -6,6 +6,7 @@ mod defaults;
 mod merge;
 mod play_cli;
 mod properties;
+mod report;
 mod rules_e;
 mod rules_w;
 mod runner;

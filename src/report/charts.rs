@@ -1,0 +1,271 @@
+//! Charts with plotters: each chart is plain data (`Chart`), drawn twice,
+//! as SVG for the page and as a PNG copy. Text is drawn with the bundled
+//! DejaVu Sans through ab_glyph, so no system font library is needed.
+//! Both files are written under a temporary name and renamed.
+
+use super::files::{Pending, write_atomic};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::Path;
+
+/// DejaVu Sans (Bitstream Vera license, `fonts/DejaVuSans-LICENSE.txt`).
+static FONT: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
+
+/// Register the bundled font once for every family name plotters asks for.
+fn fonts() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for family in ["sans-serif", "serif", "monospace"] {
+            for style in [FontStyle::Normal, FontStyle::Bold, FontStyle::Italic, FontStyle::Oblique] {
+                let _ = plotters::style::register_font(family, style, FONT);
+            }
+        }
+    });
+}
+
+pub const SIZE: (u32, u32) = (800, 450);
+
+/// One bar with its 95% interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub label: String,
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// One line, with an optional band (low, high) at the same x values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    pub band: Option<Vec<(f64, f64, f64)>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Chart {
+    /// Bars with interval whiskers; an optional horizontal reference line.
+    Bars { title: String, y_label: String, bars: Vec<Bar>, reference: Option<f64> },
+    /// Lines over x, each with an optional band.
+    Lines { title: String, x_label: String, y_label: String, series: Vec<Series> },
+    /// A grid of values; `rows[i][j]` is at (`xs[j]`, `ys[i]`), labelled with `fmt`.
+    Heatmap {
+        title: String,
+        x_label: String,
+        y_label: String,
+        xs: Vec<String>,
+        ys: Vec<String>,
+        rows: Vec<Vec<f64>>,
+        percent: bool,
+    },
+}
+
+fn color(i: usize) -> RGBColor {
+    const C: [RGBColor; 8] = [
+        RGBColor(31, 119, 180),
+        RGBColor(255, 127, 14),
+        RGBColor(44, 160, 44),
+        RGBColor(214, 39, 40),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+    ];
+    C[i % C.len()]
+}
+
+/// Blue (low) to red (high).
+fn heat(t: f64) -> RGBColor {
+    let t = t.clamp(0.0, 1.0);
+    let lerp = |a: f64, b: f64| (a + (b - a) * t) as u8;
+    RGBColor(lerp(49.0, 215.0), lerp(130.0, 48.0), lerp(189.0, 39.0))
+}
+
+type R = Result<(), String>;
+
+fn e<T: std::fmt::Debug>(x: T) -> String {
+    format!("{x:?}")
+}
+
+fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
+    root.fill(&WHITE).map_err(e)?;
+    match c {
+        Chart::Bars { title, y_label, bars, reference } => {
+            let top = bars.iter().map(|b| b.high.max(b.value)).fold(0.0, f64::max).max(reference.unwrap_or(0.0));
+            let top = if top <= 0.0 { 1.0 } else { top * 1.15 };
+            let n = bars.len().max(1);
+            let mut chart = ChartBuilder::on(root)
+                .caption(title, ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(0.0..n as f64, 0.0..top)
+                .map_err(e)?;
+            let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_labels(n * 2 + 1)
+                .x_label_formatter(&|x| {
+                    let i = x.floor() as usize;
+                    if (x - i as f64 - 0.5).abs() < 0.01 {
+                        labels.get(i).cloned().unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
+                })
+                .y_desc(y_label.as_str())
+                .label_style(("sans-serif", 14))
+                .draw()
+                .map_err(e)?;
+            chart
+                .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                    Rectangle::new([(i as f64 + 0.2, 0.0), (i as f64 + 0.8, b.value)], color(i).mix(0.75).filled())
+                }))
+                .map_err(e)?;
+            chart
+                .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                    ErrorBar::new_vertical(i as f64 + 0.5, b.low, b.value, b.high, BLACK.stroke_width(2), 14)
+                }))
+                .map_err(e)?;
+            if let Some(r) = reference {
+                chart
+                    .draw_series(LineSeries::new([(0.0, *r), (n as f64, *r)], BLACK.mix(0.5).stroke_width(1)))
+                    .map_err(e)?;
+            }
+        }
+        Chart::Lines { title, x_label, y_label, series } => {
+            let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+            let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+            let ys = series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.1).chain(s.band.iter().flatten().flat_map(|b| [b.1, b.2])));
+            let (y0, y1) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| (a.min(y), b.max(y)));
+            let (x0, x1) = if x0.is_finite() && x1 > x0 { (x0, x1) } else { (0.0, 1.0) };
+            let (y0, y1) = if y0.is_finite() && y1 > y0 { (y0.min(0.0), y1 * 1.1) } else { (0.0, 1.0) };
+            let mut chart = ChartBuilder::on(root)
+                .caption(title, ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x0..x1, y0..y1)
+                .map_err(e)?;
+            chart
+                .configure_mesh()
+                .x_desc(x_label.as_str())
+                .y_desc(y_label.as_str())
+                .label_style(("sans-serif", 14))
+                .draw()
+                .map_err(e)?;
+            for (i, s) in series.iter().enumerate() {
+                if let Some(band) = &s.band {
+                    let mut pts: Vec<(f64, f64)> = band.iter().map(|b| (b.0, b.2)).collect();
+                    pts.extend(band.iter().rev().map(|b| (b.0, b.1)));
+                    chart.draw_series(std::iter::once(Polygon::new(pts, color(i).mix(0.18)))).map_err(e)?;
+                }
+                chart
+                    .draw_series(LineSeries::new(s.points.iter().copied(), color(i).stroke_width(2)))
+                    .map_err(e)?
+                    .label(s.name.clone())
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color(i).stroke_width(2)));
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK.mix(0.3))
+                .label_font(("sans-serif", 14))
+                .position(SeriesLabelPosition::UpperLeft)
+                .draw()
+                .map_err(e)?;
+        }
+        Chart::Heatmap { title, x_label, y_label, xs, ys, rows, percent } => {
+            let (lo, hi) = rows
+                .iter()
+                .flatten()
+                .filter(|v| v.is_finite())
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            let span = if hi > lo { hi - lo } else { 1.0 };
+            let mut chart = ChartBuilder::on(root)
+                .caption(title, ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(0.0..xs.len() as f64, 0.0..ys.len() as f64)
+                .map_err(e)?;
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .x_labels(xs.len() * 2 + 1)
+                .y_labels(ys.len() * 2 + 1)
+                .x_label_formatter(&|x| {
+                    let i = x.floor() as usize;
+                    if (x - i as f64 - 0.5).abs() < 0.01 {
+                        xs.get(i).cloned().unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
+                })
+                .y_label_formatter(&|y| {
+                    let i = y.floor() as usize;
+                    if (y - i as f64 - 0.5).abs() < 0.01 {
+                        ys.get(i).cloned().unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
+                })
+                .x_desc(x_label.as_str())
+                .y_desc(y_label.as_str())
+                .label_style(("sans-serif", 14))
+                .draw()
+                .map_err(e)?;
+            for (i, row) in rows.iter().enumerate() {
+                for (j, &v) in row.iter().enumerate() {
+                    let fill = if v.is_finite() { heat((v - lo) / span) } else { RGBColor(200, 200, 200) };
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(
+                            [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)],
+                            fill.filled(),
+                        )))
+                        .map_err(e)?;
+                    let text = if !v.is_finite() {
+                        "-".to_string()
+                    } else if *percent {
+                        format!("{:.0}", 100.0 * v)
+                    } else {
+                        format!("{v:.2}")
+                    };
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            text,
+                            (j as f64 + 0.3, i as f64 + 0.6),
+                            ("sans-serif", 12).into_font().color(&WHITE),
+                        )))
+                        .map_err(e)?;
+                }
+            }
+        }
+    }
+    root.present().map_err(e)?;
+    Ok(())
+}
+
+/// Write `dir/stem.svg` and `dir/stem.png`.
+pub fn write(c: &Chart, dir: &Path, stem: &str) -> R {
+    fonts();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        draw(c, &root)?;
+    }
+    write_atomic(&dir.join(format!("{stem}.svg")), svg.as_bytes()).map_err(|x| x.to_string())?;
+    // The PNG encoder picks its format from the extension, so the temporary
+    // name ends in .png too.
+    let dest = dir.join(format!("{stem}.png"));
+    let tmp = dir.join(format!(".{stem}.{}.tmp.png", std::process::id()));
+    {
+        let root = BitMapBackend::new(&tmp, SIZE).into_drawing_area();
+        draw(c, &root)?;
+    }
+    let (p, f) = Pending::adopt(&tmp, &dest).map_err(|x| x.to_string())?;
+    p.commit(f).map_err(|x| x.to_string())
+}

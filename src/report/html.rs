@@ -1,0 +1,119 @@
+//! Self-contained HTML pages: `index.html` next to its charts (SVG shown,
+//! PNG linked), with tables and provenance. No external scripts, styles or
+//! fonts. A small inline script checks that every image loaded and records
+//! the result on `<body data-images="...">`, which the browser test reads.
+
+use super::charts::{self, Chart};
+use super::files::write_atomic;
+use std::fmt::Write;
+use std::path::Path;
+
+/// HTML-escape text.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// A page being built; charts are written as they are added.
+pub struct Page {
+    title: String,
+    body: String,
+    charts: Vec<String>,
+}
+
+impl Page {
+    pub fn new(title: &str) -> Self {
+        Page { title: title.to_string(), body: String::new(), charts: Vec::new() }
+    }
+
+    pub fn h2(&mut self, text: &str) {
+        let _ = writeln!(self.body, "<h2>{}</h2>", esc(text));
+    }
+
+    /// A paragraph of plain text.
+    pub fn p(&mut self, text: &str) {
+        let _ = writeln!(self.body, "<p>{}</p>", esc(text));
+    }
+
+    /// Preformatted text (a summary, a command).
+    pub fn pre(&mut self, text: &str) {
+        let _ = writeln!(self.body, "<pre>{}</pre>", esc(text));
+    }
+
+    /// A table: the first row is the header.
+    pub fn table(&mut self, rows: &[Vec<String>]) {
+        let Some((head, rest)) = rows.split_first() else { return };
+        let _ = write!(self.body, "<table><thead><tr>");
+        for h in head {
+            let _ = write!(self.body, "<th>{}</th>", esc(h));
+        }
+        let _ = writeln!(self.body, "</tr></thead><tbody>");
+        for r in rest {
+            let _ = write!(self.body, "<tr>");
+            for c in r {
+                let _ = write!(self.body, "<td>{}</td>", esc(c));
+            }
+            let _ = writeln!(self.body, "</tr>");
+        }
+        let _ = writeln!(self.body, "</tbody></table>");
+    }
+
+    /// Draw `chart` into `dir` as `stem.svg` and `stem.png` and show it.
+    pub fn chart(&mut self, dir: &Path, stem: &str, chart: &Chart, caption: &str) -> Result<(), String> {
+        charts::write(chart, dir, stem)?;
+        let _ = writeln!(
+            self.body,
+            "<figure><img src=\"{stem}.svg\" alt=\"{}\" width=\"{}\" height=\"{}\"><figcaption>{} <a href=\"{stem}.png\">PNG</a></figcaption></figure>",
+            esc(caption),
+            charts::SIZE.0,
+            charts::SIZE.1,
+            esc(caption)
+        );
+        self.charts.push(stem.to_string());
+        Ok(())
+    }
+
+    /// The chart files written so far.
+    pub fn files(&self) -> Vec<String> {
+        self.charts.iter().flat_map(|s| [format!("{s}.svg"), format!("{s}.png")]).collect()
+    }
+
+    /// Write `dir/index.html`.
+    pub fn finish(self, dir: &Path) -> Result<(), String> {
+        let html = format!(
+            r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<style>
+body {{ font-family: "DejaVu Sans", Verdana, sans-serif; margin: 2em auto; max-width: 960px; color: #222; }}
+h1 {{ font-size: 1.6em; }} h2 {{ font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }}
+table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }}
+th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }}
+th:first-child, td:first-child {{ text-align: left; }}
+figure {{ margin: 1em 0; }} figcaption {{ font-size: 0.9em; color: #555; }}
+pre {{ background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.8em; }}
+img {{ max-width: 100%; height: auto; }}
+</style>
+</head>
+<body data-images="pending">
+<h1>{title}</h1>
+{body}
+<script>
+window.addEventListener("load", function () {{
+  var imgs = document.images, missing = 0;
+  for (var i = 0; i < imgs.length; i++) {{
+    if (!imgs[i].complete || imgs[i].naturalWidth === 0) missing++;
+  }}
+  document.body.setAttribute("data-images", missing === 0 ? "ok " + imgs.length : "missing " + missing);
+}});
+</script>
+</body>
+</html>
+"#,
+            title = esc(&self.title),
+            body = self.body
+        );
+        write_atomic(&dir.join("index.html"), html.as_bytes()).map_err(|e| e.to_string())
+    }
+}

@@ -1,0 +1,60 @@
+//! `empires report`: the HTML page of a run and its charts.
+
+use crate::play_cli::bin;
+use std::path::PathBuf;
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("empires-report-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn report_writes_a_page_with_every_chart_as_svg_and_png() {
+    let (run, out) = (tmp("run"), tmp("out"));
+    let o = bin()
+        .args(["run", "--campaigns", "200", "--seed", "4", "--rotate-seats", "--detail", "seasons", "--quiet", "--out"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = bin().arg("report").arg(&run).arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
+    for stem in [
+        "win-rate-strategy",
+        "win-rate-seat",
+        "empire-size",
+        "gold-sources",
+        "end-reasons",
+        "siege-exact",
+        "naval-exact",
+    ] {
+        let svg = std::fs::read_to_string(out.join(format!("{stem}.svg"))).unwrap();
+        assert!(svg.contains("<svg") && svg.contains("</svg>"), "{stem}.svg");
+        let png = std::fs::read(out.join(format!("{stem}.png"))).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{stem}.png");
+        assert!(html.contains(&format!("<img src=\"{stem}.svg\"")), "{stem} on the page");
+        assert!(html.contains(&format!("href=\"{stem}.png\"")), "{stem} PNG linked");
+    }
+    // Provenance: the seed, the number of campaigns and the scenario hash.
+    assert!(html.contains(manifest["scenario_hash"].as_str().unwrap()));
+    assert!(html.contains("200 campaigns, seed 4"));
+    assert!(html.contains("95%"));
+    // No file is left under a temporary name.
+    for e in std::fs::read_dir(&out).unwrap() {
+        let n = e.unwrap().file_name().to_string_lossy().to_string();
+        assert!(!n.starts_with('.'), "temporary file left: {n}");
+    }
+    // Without seasons.parquet the page says how to get those charts.
+    let (run2, out2) = (tmp("run2"), tmp("out2"));
+    assert!(bin().args(["run", "--campaigns", "50", "--quiet", "--out"]).arg(&run2).status().unwrap().success());
+    assert!(bin().arg("report").arg(&run2).arg("--out").arg(&out2).status().unwrap().success());
+    assert!(std::fs::read_to_string(out2.join("index.html")).unwrap().contains("--detail seasons"));
+    // Not a run: a clear error.
+    let o = bin().args(["report", "/nonexistent"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("manifest.json"));
+}
