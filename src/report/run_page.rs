@@ -200,9 +200,12 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
         .as_array()
         .map(|v| v.iter().filter_map(|x| x.as_str()).map(|x| format!(" --set '{x}'")).collect())
         .unwrap_or_default();
+    let source = m["scenario_source"].as_str().unwrap_or("");
+    // The embedded default needs no --scenario.
+    let scenario_flag =
+        if source.starts_with('<') || source.is_empty() { String::new() } else { format!(" --scenario {source}") };
     page.pre(&format!(
-        "empires run --scenario {} --campaigns {} --seed {seed}{}{}",
-        m["scenario_source"].as_str().unwrap_or("?"),
+        "empires run{scenario_flag} --campaigns {} --seed {seed}{}{}",
         m["total_campaigns"],
         if m["rotate_seats"].as_bool() == Some(true) { " --rotate-seats" } else { "" },
         overrides.concat()
