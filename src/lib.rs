@@ -7,6 +7,7 @@
 //! - [`analysis`]: exact outcome distributions of the tables (pure);
 //! - [`strategy`]: the players;
 //! - [`sim`]: seeds and campaign runs;
+//! - [`study`]: compare, sweep and the mine-against-pillage experiment;
 //! - [`report`]: turning results into text, JSON and files;
 //! - [`cli`]: the command line.
 
@@ -18,3 +19,4 @@ pub mod rules;
 pub mod scenario;
 pub mod sim;
 pub mod strategy;
+pub mod study;

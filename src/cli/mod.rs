@@ -5,6 +5,7 @@ mod merge;
 mod play;
 mod report;
 mod run;
+mod study;
 mod tables;
 mod validate;
 
@@ -25,6 +26,13 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Play many seeded campaigns in parallel into a polars dataset.
     Run(run::RunArgs),
+    /// Two variants on the same seeds: paired differences with 95% intervals.
+    Compare(study::CompareArgs),
+    /// A grid of variants over one or two keys, on the same seeds.
+    Sweep(study::SweepArgs),
+    /// Designer experiments.
+    #[command(subcommand)]
+    Experiment(study::Experiment),
     /// Merge shard outputs of `run --shard` into one run directory.
     Merge(merge::MergeArgs),
     /// An HTML page with charts for a run directory.
@@ -85,6 +93,9 @@ pub fn main() -> i32 {
         Command::Play(a) => play::run(a),
         Command::Run(a) => run::run_cmd(a),
         Command::Merge(a) => merge::merge_cmd(a),
+        Command::Compare(a) => study::compare_cmd(a),
+        Command::Sweep(a) => study::sweep_cmd(a),
+        Command::Experiment(e) => study::experiment_cmd(e),
         Command::Report(a) => report::run(a),
         Command::Tables(a) => tables::run(a),
         Command::Validate(a) => validate::run(a),

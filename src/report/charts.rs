@@ -91,15 +91,19 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
     root.fill(&WHITE).map_err(e)?;
     match c {
         Chart::Bars { title, y_label, bars, reference } => {
-            let top = bars.iter().map(|b| b.high.max(b.value)).fold(0.0, f64::max).max(reference.unwrap_or(0.0));
-            let top = if top <= 0.0 { 1.0 } else { top * 1.15 };
+            // Differences can be negative: the axis spans both signs.
+            let top = bars.iter().map(|b| b.high.max(b.value)).filter(|v| v.is_finite()).fold(0.0, f64::max);
+            let bottom = bars.iter().map(|b| b.low.min(b.value)).filter(|v| v.is_finite()).fold(0.0, f64::min);
+            let top = top.max(reference.unwrap_or(0.0));
+            let span = if top - bottom > 0.0 { top - bottom } else { 1.0 };
+            let (bottom, top) = (if bottom < 0.0 { bottom - 0.1 * span } else { 0.0 }, top + 0.12 * span);
             let n = bars.len().max(1);
             let mut chart = ChartBuilder::on(root)
                 .caption(title, ("sans-serif", 22))
                 .margin(12)
                 .x_label_area_size(40)
                 .y_label_area_size(60)
-                .build_cartesian_2d(0.0..n as f64, 0.0..top)
+                .build_cartesian_2d(0.0..n as f64, bottom..top)
                 .map_err(e)?;
             let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
             chart
@@ -120,7 +124,8 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                 .map_err(e)?;
             chart
                 .draw_series(bars.iter().enumerate().map(|(i, b)| {
-                    Rectangle::new([(i as f64 + 0.2, 0.0), (i as f64 + 0.8, b.value)], color(i).mix(0.75).filled())
+                    let v = if b.value.is_finite() { b.value } else { 0.0 };
+                    Rectangle::new([(i as f64 + 0.2, 0.0), (i as f64 + 0.8, v)], color(i).mix(0.75).filled())
                 }))
                 .map_err(e)?;
             chart

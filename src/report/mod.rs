@@ -12,6 +12,7 @@ pub mod manifest;
 pub mod merge;
 pub mod run_page;
 pub mod stats;
+pub mod study;
 pub mod summary;
 pub mod tables;
 pub mod text;

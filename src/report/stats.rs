@@ -23,9 +23,63 @@ pub fn wilson(successes: f64, n: f64, confidence: f64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
+/// A mean with its normal 95% interval (for per-campaign values).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mean {
+    pub n: u64,
+    pub mean: f64,
+    pub sd: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The mean of the finite values of `xs` with its normal interval at
+/// `confidence` (sample standard deviation; exact enough from a few dozen
+/// campaigns on, which every study here runs).
+pub fn mean_interval(xs: impl IntoIterator<Item = f64>, confidence: f64) -> Mean {
+    let (mut n, mut sum, mut sq) = (0u64, 0.0, 0.0);
+    for x in xs.into_iter().filter(|x| x.is_finite()) {
+        n += 1;
+        sum += x;
+        sq += x * x;
+    }
+    if n == 0 {
+        return Mean { n, mean: f64::NAN, sd: f64::NAN, low: f64::NAN, high: f64::NAN };
+    }
+    let mean = sum / n as f64;
+    let var = if n > 1 { ((sq - n as f64 * mean * mean) / (n as f64 - 1.0)).max(0.0) } else { 0.0 };
+    let sd = var.sqrt();
+    let half = z(confidence) * sd / (n as f64).sqrt();
+    Mean { n, mean, sd, low: mean - half, high: mean + half }
+}
+
+/// The smallest true difference a paired design of `n` campaigns with this
+/// spread of differences detects with 80% power at the 5% level:
+/// (z(0.975) + z(0.80)) · sd / √n.
+pub fn min_detectable(sd: f64, n: u64) -> f64 {
+    if n == 0 {
+        return f64::NAN;
+    }
+    let z_power = Normal::new(0.0, 1.0).map_or(0.841_621, |d| d.inverse_cdf(0.80));
+    (z(0.95) + z_power) * sd / (n as f64).sqrt()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mean_interval_and_detectable_difference() {
+        // 1..=9: mean 5, sample sd sqrt(7.5); half-width 1.96 * sqrt(7.5) / 3.
+        let m = mean_interval((1..=9).map(f64::from), 0.95);
+        assert_eq!(m.n, 9);
+        assert!((m.mean - 5.0).abs() < 1e-12);
+        assert!((m.sd - 7.5f64.sqrt()).abs() < 1e-12);
+        assert!((m.high - 5.0 - 1.959_963_984_540_054 * 7.5f64.sqrt() / 3.0).abs() < 1e-9);
+        // (1.959964 + 0.841621) * 1 / sqrt(100) = 0.2801585.
+        assert!((min_detectable(1.0, 100) - 0.280_158_5).abs() < 1e-6);
+        assert!(mean_interval([f64::NAN], 0.95).mean.is_nan());
+    }
 
     #[test]
     fn z_for_95_percent() {

@@ -12,4 +12,5 @@ mod rules_w;
 mod runner;
 mod scenarios;
 mod strategies;
+mod studies;
 mod tables;

@@ -1,0 +1,172 @@
+//! `empires compare`, `empires sweep` and `empires experiment`: studies
+//! played on the same seeds, printed as text and written as HTML pages.
+
+use super::{CliError, load_scenario};
+use crate::report::study;
+use crate::scenario::Scenario;
+use crate::study::{compare, mine_pillage, sweep};
+use clap::{Args, Subcommand};
+use std::path::{Path, PathBuf};
+
+/// Flags every study shares.
+#[derive(Args, Debug, Clone)]
+pub struct StudyFlags {
+    /// Campaigns per variant.
+    #[arg(long, default_value_t = 2000)]
+    pub campaigns: u64,
+    /// Master seed: every variant plays the same seeds.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output directory of the HTML page and its charts.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+impl StudyFlags {
+    fn check(&self) -> Result<rayon::ThreadPool, CliError> {
+        if self.campaigns < 2 {
+            return Err(CliError::input("--campaigns must be at least 2 for an interval"));
+        }
+        if self.threads == Some(0) {
+            return Err(CliError::input("--threads must be at least 1"));
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads.unwrap_or(0))
+            .build()
+            .map_err(|e| CliError::input(format!("cannot start threads: {e}")))
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// A.toml and B.toml; with one file (or none: the embedded default) B is
+    /// A with the --set overrides.
+    #[arg(value_name = "FILE", num_args = 0..=2)]
+    pub files: Vec<PathBuf>,
+    /// Override a key in B (dotted path). Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Rotate strategies through the seats by campaign index.
+    #[arg(long)]
+    pub rotate_seats: bool,
+    #[command(flatten)]
+    pub flags: StudyFlags,
+}
+
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// Scenario TOML file (default: the embedded default scenario).
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// A key and its values, e.g. economy.pillage=1D6x10,2D6x10,3D6x10.
+    /// One or two of them.
+    #[arg(long = "set", value_name = "KEY=V1,V2,...", required = true)]
+    pub set: Vec<String>,
+    /// Rotate strategies through the seats by campaign index.
+    #[arg(long)]
+    pub rotate_seats: bool,
+    #[command(flatten)]
+    pub flags: StudyFlags,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Experiment {
+    /// Is a mine worth more than a pillage, and from which season on?
+    MineVsPillage {
+        /// Scenario TOML file (default: the embedded default scenario).
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+        #[command(flatten)]
+        flags: StudyFlags,
+    },
+}
+
+fn name_of(p: Option<&Path>) -> String {
+    p.and_then(|p| p.file_stem()).map_or("default".into(), |s| s.to_string_lossy().to_string())
+}
+
+fn setup_err(e: crate::rules::setup::SetupError) -> CliError {
+    CliError::input(format!("cannot set up a campaign: {e}"))
+}
+
+fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, String>) -> Result<(), CliError> {
+    std::fs::create_dir_all(out)
+        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    let files = f(out).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    println!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
+    Ok(())
+}
+
+pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
+    let pool = a.flags.check()?;
+    let (sa, sb, na, nb) = match a.files.as_slice() {
+        [fa, fb] => {
+            let sa = load_scenario(Some(fa), &[])?;
+            let sb = load_scenario(Some(fb), &a.set)?;
+            let nb = if a.set.is_empty() {
+                name_of(Some(fb))
+            } else {
+                format!("{} with {}", name_of(Some(fb)), a.set.join(" "))
+            };
+            (sa, sb, name_of(Some(fa)), nb)
+        }
+        files => {
+            let f = files.first().map(PathBuf::as_path);
+            if a.set.is_empty() {
+                return Err(CliError::input(
+                    "compare needs two scenario files, or one scenario (or none) and --set KEY=VALUE for B",
+                ));
+            }
+            let sa = load_scenario(f, &[])?;
+            let sb = load_scenario(f, &a.set)?;
+            (sa, sb, name_of(f), format!("{} with {}", name_of(f), a.set.join(" ")))
+        }
+    };
+    let c = pool
+        .install(|| compare::compare((&na, &sa), (&nb, &sb), a.flags.seed, a.flags.campaigns, a.rotate_seats))
+        .map_err(setup_err)?;
+    print!("{}", study::compare_text(&c));
+    let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/compare"));
+    write_page(&out, |d| study::compare_page(&c, d))
+}
+
+pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
+    let pool = a.flags.check()?;
+    let axes = a.set.iter().map(|s| sweep::parse_axis(s)).collect::<Result<Vec<_>, _>>().map_err(CliError::input)?;
+    if axes.len() > 2 {
+        return Err(CliError::input("sweep takes one or two --set KEY=V1,V2,... (a line or a heatmap)"));
+    }
+    let file = a.scenario.clone();
+    let s = pool.install(|| {
+        sweep::run::<CliError>(&axes, a.flags.seed, a.flags.campaigns, a.rotate_seats, |cell| {
+            let sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            load_scenario(file.as_deref(), &sets)
+        })
+    });
+    let s = s?;
+    print!("{}", study::sweep_text(&s));
+    let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/sweep"));
+    write_page(&out, |d| study::sweep_page(&s, d))
+}
+
+impl From<crate::rules::setup::SetupError> for CliError {
+    fn from(e: crate::rules::setup::SetupError) -> Self {
+        setup_err(e)
+    }
+}
+
+pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
+    match e {
+        Experiment::MineVsPillage { scenario, flags } => {
+            let pool = flags.check()?;
+            let sc: Scenario = load_scenario(scenario.as_deref(), &[])?;
+            let x = pool.install(|| mine_pillage::run(&sc, flags.seed, flags.campaigns)).map_err(setup_err)?;
+            print!("{}", study::experiment_text(&x));
+            let out = flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/mine-vs-pillage"));
+            write_page(&out, |d| study::experiment_page(&x, d))
+        }
+    }
+}

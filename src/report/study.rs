@@ -1,0 +1,437 @@
+//! Text and HTML pages of the studies: compare, sweep, and the
+//! mine-against-pillage experiment.
+
+use super::charts::{Bar, Chart, Series};
+use super::html::Page;
+use crate::report::stats::Mean;
+use crate::study::compare::{Comparison, Row};
+use crate::study::metrics::Metric;
+use crate::study::mine_pillage::{Experiment, LOSS_CHANCES, break_even, mine_gold};
+use crate::study::sweep::Sweep;
+use std::fmt::Write;
+use std::path::Path;
+
+fn fmt(m: &Metric, x: f64) -> String {
+    if !x.is_finite() {
+        "—".into()
+    } else if m.is_rate() {
+        format!("{:.1}%", 100.0 * x)
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+fn fmt_diff(m: &Metric, x: f64) -> String {
+    if m.is_rate() { format!("{:+.1} pts", 100.0 * x) } else { format!("{x:+.2}") }
+}
+
+/// The verdict of one paired row.
+pub fn verdict(r: &Row) -> String {
+    if r.undetected() {
+        format!("no detectable difference at {} campaigns", r.diff.n)
+    } else if r.diff.mean > 0.0 {
+        "higher".into()
+    } else {
+        "lower".into()
+    }
+}
+
+/// The table of paired rows, as rows of strings.
+pub fn paired_rows(rows: &[Row], a: &str, b: &str) -> Vec<Vec<String>> {
+    let mut out = vec![vec![
+        "metric".to_string(),
+        a.to_string(),
+        b.to_string(),
+        format!("{b} − {a}"),
+        "95% interval".into(),
+        "detectable at 80% power".into(),
+        "verdict".into(),
+    ]];
+    for r in rows {
+        out.push(vec![
+            r.metric.name(),
+            fmt(&r.metric, r.a.mean),
+            fmt(&r.metric, r.b.mean),
+            fmt_diff(&r.metric, r.diff.mean),
+            format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
+            format!("±{}", fmt_diff(&r.metric, r.detectable).trim_start_matches('+')),
+            verdict(r),
+        ]);
+    }
+    out
+}
+
+/// Rows as aligned text.
+pub fn text_table(rows: &[Vec<String>]) -> String {
+    let widths: Vec<usize> = (0..rows.first().map_or(0, |r| r.len()))
+        .map(|j| rows.iter().map(|r| r.get(j).map_or(0, |c| c.chars().count())).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let _ = write!(out, " ");
+        for (j, c) in r.iter().enumerate() {
+            let pad = widths[j] - c.chars().count();
+            if j == 0 {
+                let _ = write!(out, " {c}{}", " ".repeat(pad));
+            } else {
+                let _ = write!(out, "  {}{c}", " ".repeat(pad));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn diff_bars(rows: &[Row], pick: impl Fn(&Metric) -> bool) -> Vec<Bar> {
+    rows.iter()
+        .filter(|r| pick(&r.metric))
+        .map(|r| Bar {
+            label: r.metric.name().replace("win rate: ", ""),
+            value: r.diff.mean,
+            low: r.diff.low,
+            high: r.diff.high,
+        })
+        .collect()
+}
+
+pub fn compare_text(c: &Comparison) -> String {
+    let mut out = format!(
+        "compare: A = {}, B = {}; {} campaigns each on master seed {} (the same seeds: paired differences){}\n",
+        c.a_name,
+        c.b_name,
+        c.campaigns,
+        c.seed,
+        if c.rotate_seats { ", seats rotated" } else { "" }
+    );
+    out.push_str(&text_table(&paired_rows(&c.rows, "A", "B")));
+    out
+}
+
+pub fn compare_page(c: &Comparison, dir: &Path) -> Result<Vec<String>, String> {
+    let mut page = Page::new(&format!("empires compare: {} against {}", c.b_name, c.a_name));
+    page.p(&format!(
+        "A = {}, B = {}. Both played {} campaigns on master seed {}: campaign i of A and of B share their seeds, map and \
+         dice stream, so each difference is taken campaign by campaign (95% normal interval). Where the interval holds 0, \
+         the page says there is no detectable difference at this number of campaigns; the last column is the smallest \
+         difference this many campaigns would detect (80% power, 5% level).",
+        c.a_name, c.b_name, c.campaigns, c.seed
+    ));
+    page.h2("Win rates: B − A");
+    page.chart(
+        dir,
+        "win-rate-diff",
+        &Chart::Bars {
+            title: "Win rate difference, B − A (95% interval)".into(),
+            y_label: "difference".into(),
+            bars: diff_bars(&c.rows, |m| matches!(m, Metric::WinStrategy(_) | Metric::WinSeat(_))),
+            reference: Some(0.0),
+        },
+        "Paired difference of each strategy's and seat's win rate.",
+    )?;
+    page.h2("Every metric");
+    page.table(&paired_rows(&c.rows, &c.a_name, &c.b_name));
+    let mut files = page.files();
+    page.finish(dir)?;
+    files.push("index.html".into());
+    Ok(files)
+}
+
+fn mean_cell(m: &Metric, v: &Mean) -> String {
+    format!("{} ({} to {})", fmt(m, v.mean), fmt(m, v.low), fmt(m, v.high))
+}
+
+pub fn sweep_rows(s: &Sweep) -> Vec<Vec<String>> {
+    let mut head: Vec<String> = s.axes.iter().map(|a| a.key.clone()).collect();
+    head.extend(s.metrics.iter().map(|m| m.name()));
+    let mut rows = vec![head];
+    for c in &s.cells {
+        let mut r = c.at.clone();
+        r.extend(s.metrics.iter().zip(&c.values).map(|(m, v)| mean_cell(m, v)));
+        rows.push(r);
+    }
+    rows
+}
+
+pub fn sweep_text(s: &Sweep) -> String {
+    let mut out = format!(
+        "sweep over {}: {} campaigns per cell on master seed {} (the same seeds in every cell); mean (95% interval)\n",
+        s.axes.iter().map(|a| a.key.as_str()).collect::<Vec<_>>().join(" × "),
+        s.campaigns,
+        s.seed
+    );
+    // Win rates only, to keep the text narrow; the page has every metric.
+    let keep: Vec<usize> = (0..s.metrics.len()).filter(|&j| matches!(s.metrics[j], Metric::WinStrategy(_))).collect();
+    let mut rows = Vec::new();
+    for (i, r) in sweep_rows(s).into_iter().enumerate() {
+        let _ = i;
+        let mut row: Vec<String> = r[..s.axes.len()].to_vec();
+        row.extend(keep.iter().map(|&j| r[s.axes.len() + j].clone()));
+        rows.push(row);
+    }
+    out.push_str(&text_table(&rows));
+    out
+}
+
+pub fn sweep_page(s: &Sweep, dir: &Path) -> Result<Vec<String>, String> {
+    let keys: Vec<&str> = s.axes.iter().map(|a| a.key.as_str()).collect();
+    let mut page = Page::new(&format!("empires sweep: {}", keys.join(" × ")));
+    page.p(&format!(
+        "Each cell played {} campaigns on master seed {}: the same seeds in every cell. Means with 95% intervals \
+         (Wilson for win rates).",
+        s.campaigns, s.seed
+    ));
+    let wins: Vec<usize> = (0..s.metrics.len()).filter(|&j| matches!(s.metrics[j], Metric::WinStrategy(_))).collect();
+    if s.axes.len() == 1 {
+        // A line with its interval band per strategy; x is the value's
+        // position unless every value is a number.
+        let a = &s.axes[0];
+        let xs: Vec<f64> = match a.values.iter().map(|v| v.parse::<f64>()).collect::<Result<Vec<_>, _>>() {
+            Ok(v) => v,
+            Err(_) => (0..a.values.len()).map(|i| i as f64).collect(),
+        };
+        let series = wins
+            .iter()
+            .map(|&j| Series {
+                name: s.metrics[j].name().replace("win rate: ", ""),
+                points: s.cells.iter().zip(&xs).map(|(c, &x)| (x, c.values[j].mean)).collect(),
+                band: Some(s.cells.iter().zip(&xs).map(|(c, &x)| (x, c.values[j].low, c.values[j].high)).collect()),
+            })
+            .collect();
+        page.h2("Win rate by value");
+        page.chart(
+            dir,
+            "sweep-line",
+            &Chart::Lines {
+                title: format!("Win rate against {} (95% band)", a.key),
+                x_label: a.key.clone(),
+                y_label: "win rate".into(),
+                series,
+            },
+            &format!("Values: {}", a.values.join(", ")),
+        )?;
+    } else {
+        page.h2("Win rate of each strategy over the grid");
+        for (n, &j) in wins.iter().enumerate() {
+            let (a, b) = (&s.axes[0], &s.axes[1]);
+            let rows = b
+                .values
+                .iter()
+                .map(|vb| {
+                    a.values
+                        .iter()
+                        .map(|va| {
+                            s.cells
+                                .iter()
+                                .find(|c| &c.at[0] == va && &c.at[1] == vb)
+                                .map_or(f64::NAN, |c| c.values[j].mean)
+                        })
+                        .collect()
+                })
+                .collect();
+            page.chart(
+                dir,
+                &format!("sweep-heatmap-{n}"),
+                &Chart::Heatmap {
+                    title: format!("{}, %", s.metrics[j].name()),
+                    x_label: a.key.clone(),
+                    y_label: b.key.clone(),
+                    xs: a.values.clone(),
+                    ys: b.values.clone(),
+                    rows,
+                    percent: true,
+                },
+                &format!("{} for each pair of values.", s.metrics[j].name()),
+            )?;
+        }
+    }
+    page.h2("Every metric");
+    page.table(&sweep_rows(s));
+    let mut files = page.files();
+    page.finish(dir)?;
+    files.push("index.html".into());
+    Ok(files)
+}
+
+/// The exact part as rows: expected gold per EP by paydays left.
+pub fn exact_rows(e: &Experiment) -> Vec<Vec<String>> {
+    let x = &e.exact;
+    let mut head = vec!["paydays left".to_string(), "pillage".to_string()];
+    for site in &x.sites {
+        for q in LOSS_CHANCES {
+            head.push(format!("{} mine, loss {:.0}%", site.terrain, 100.0 * q));
+        }
+    }
+    let mut rows = vec![head];
+    for t in 0..=x.seasons {
+        let mut r = vec![t.to_string(), format!("{:.1}", x.pillage)];
+        for site in &x.sites {
+            for q in LOSS_CHANCES {
+                r.push(format!("{:.1}", mine_gold(site.mean_yield, t, q)));
+            }
+        }
+        rows.push(r);
+    }
+    rows
+}
+
+/// The break-even as rows: paydays needed, and the last season to build.
+pub fn break_even_rows(e: &Experiment) -> Vec<Vec<String>> {
+    let x = &e.exact;
+    let mut rows = vec![
+        ["mine", "loss a season", "paydays to match a pillage", "a mine beats a pillage when built in season"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for site in &x.sites {
+        for q in LOSS_CHANCES {
+            let t = break_even(site.mean_yield, x.pillage, q, 1000);
+            let last = t.and_then(|t| x.seasons.checked_sub(t)).filter(|&s| s >= 1);
+            rows.push(vec![
+                format!("{} ({:.0} a payday)", site.terrain, site.mean_yield),
+                format!("{:.0}%", 100.0 * q),
+                t.map_or("never".into(), |t| t.to_string()),
+                last.map_or("never".into(), |s| format!("1 to {s} (of {})", x.seasons)),
+            ]);
+        }
+    }
+    rows
+}
+
+/// Observed gold shares per strategy, as rows.
+pub fn share_rows(e: &Experiment) -> Vec<Vec<String>> {
+    let mut rows = vec![["strategy", "from mines", "from pillage", "from loot"].map(String::from).to_vec()];
+    for (s, g) in &e.baseline.gold_by_strategy {
+        let all = (g[0] + g[1] + g[2]).max(1.0);
+        rows.push(vec![
+            s.clone(),
+            format!("{:.1}%", 100.0 * g[0] / all),
+            format!("{:.1}%", 100.0 * g[1] / all),
+            format!("{:.1}%", 100.0 * g[2] / all),
+        ]);
+    }
+    rows
+}
+
+pub fn experiment_text(e: &Experiment) -> String {
+    let x = &e.exact;
+    let mut out = String::new();
+    let _ = writeln!(out, "mine against pillage: both cost 1 EP (E-09, E-15)\n");
+    let _ = writeln!(out, "1. Exact: expected gold per EP (a pillage pays its mean {:.1} once)", x.pillage);
+    out.push_str(&text_table(&break_even_rows(e)));
+    let _ = writeln!(
+        out,
+        "\n2. Simulated: restricted play on {} campaigns (master seed {}, seats rotated), paired against the baseline",
+        e.campaigns, e.seed
+    );
+    for v in &e.variants {
+        let _ = writeln!(out, "  {} ({}):", v.name, v.flags.join(" "));
+        let rows: Vec<Row> = v
+            .rows
+            .iter()
+            .filter(|r| matches!(r.metric, Metric::WinStrategy(_) | Metric::MeanSize | Metric::Gold(_)))
+            .cloned()
+            .collect();
+        out.push_str(&text_table(&paired_rows(&rows, "baseline", v.name)));
+    }
+    let _ = writeln!(out, "\n3. Observed: where the baseline's gold came from");
+    out.push_str(&text_table(&share_rows(e)));
+    out
+}
+
+pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String> {
+    let x = &e.exact;
+    let mut page = Page::new("empires experiment: mine against pillage");
+    page.p("Both cost 1 empire point. Which wins campaigns, and from which season on?");
+    page.h2("Exact: expected gold per EP");
+    page.p(&format!(
+        "A pillage pays its mean ({:.1} gold) once. A mine pays its terrain's mean at every payday while the hex is \
+         held: built in season s of {}, it sees {} − s paydays. With a chance q a season of losing the hex first, \
+         its expected gold is y·Σ(1−q)^k.",
+        x.pillage, x.seasons, x.seasons
+    ));
+    let mut series = Vec::new();
+    for site in &x.sites {
+        for q in [0.0, 0.2] {
+            series.push(Series {
+                name: format!("{} mine, loss {:.0}%", site.terrain, 100.0 * q),
+                points: (0..=x.seasons).map(|t| (t as f64, mine_gold(site.mean_yield, t, q))).collect(),
+                band: None,
+            });
+        }
+    }
+    series.push(Series {
+        name: "pillage".into(),
+        points: (0..=x.seasons).map(|t| (t as f64, x.pillage)).collect(),
+        band: None,
+    });
+    page.chart(
+        dir,
+        "exact-gold",
+        &Chart::Lines {
+            title: "Expected gold per EP by paydays left".into(),
+            x_label: "paydays left after building".into(),
+            y_label: "gold".into(),
+            series,
+        },
+        "Where a mine's line crosses the pillage line is its break-even.",
+    )?;
+    page.table(&break_even_rows(e));
+    page.table(&exact_rows(e));
+
+    page.h2("Simulated: restricted play on the same seeds");
+    page.p(&format!(
+        "{} campaigns per variant, master seed {}, seats rotated. Each variant restricts every strategy of the \
+         scenario the same way; differences are paired campaign by campaign against the baseline, with 95% intervals.",
+        e.campaigns, e.seed
+    ));
+    for (i, v) in e.variants.iter().enumerate() {
+        page.chart(
+            dir,
+            &format!("variant-{i}"),
+            &Chart::Bars {
+                title: format!("{}: win rate difference against the baseline", v.name),
+                y_label: "difference".into(),
+                bars: diff_bars(&v.rows, |m| matches!(m, Metric::WinStrategy(_))),
+                reference: Some(0.0),
+            },
+            &format!("{} ({})", v.name, v.flags.join(" ")),
+        )?;
+        page.table(&paired_rows(&v.rows, "baseline", v.name));
+    }
+
+    page.h2("Observed: where the gold came from");
+    page.table(&share_rows(e));
+    let mut strategies: Vec<&String> = e.baseline.seasons.keys().map(|k| &k.0).collect();
+    strategies.dedup();
+    let mut series = Vec::new();
+    for (k, src) in ["mines", "pillage", "loot"].iter().enumerate() {
+        let mut per: std::collections::BTreeMap<u32, (f64, f64)> = std::collections::BTreeMap::new();
+        for ((_, season), g) in &e.baseline.seasons {
+            let v = [g.mines, g.pillage, g.loot][k];
+            let e = per.entry(*season).or_default();
+            e.0 += v * g.rows as f64;
+            e.1 += g.rows as f64;
+        }
+        series.push(Series {
+            name: format!("gold from {src}"),
+            points: per.iter().map(|(s, (sum, n))| (*s as f64, sum / n.max(1.0))).collect(),
+            band: None,
+        });
+    }
+    page.chart(
+        dir,
+        "observed-gold",
+        &Chart::Lines {
+            title: "Gold earned so far by source (baseline, mean per player)".into(),
+            x_label: "season".into(),
+            y_label: "gold".into(),
+            series,
+        },
+        "Cumulative gold by source over the seasons, all strategies.",
+    )?;
+    let _ = strategies;
+    let mut files = page.files();
+    page.finish(dir)?;
+    files.push("index.html".into());
+    Ok(files)
+}

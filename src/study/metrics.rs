@@ -1,0 +1,187 @@
+//! The balance metrics of a study, one value per campaign, and the runs
+//! that produce them.
+//!
+//! Every study (compare, sweep, the mine-vs-pillage experiment) plays its
+//! variants on the same master seed, so campaign `i` of every variant has
+//! the same seeds, map and dice stream: common random numbers. Differences
+//! are then taken campaign by campaign, which removes most of the noise the
+//! variants share.
+
+use crate::rules::setup::SetupError;
+use crate::scenario::Scenario;
+use crate::sim::record::{Coverage, PlayerRecord};
+use crate::sim::runner::{Flow, RunConfig, run};
+use crate::sim::{Detail, record::SeasonRecord};
+use std::collections::BTreeMap;
+
+/// What each metric measures, per campaign.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Metric {
+    /// Share of this strategy's players who won the campaign.
+    WinStrategy(String),
+    /// 1 when this seat won.
+    WinSeat(u32),
+    /// Mean empire size over all players.
+    MeanSize,
+    /// Mean empire size of this strategy's players.
+    SizeStrategy(String),
+    /// Mean gold per player from mines, pillage or loot.
+    Gold(&'static str),
+    /// Gold from mines over gold from mines, pillage and loot (all players).
+    MineShare,
+}
+
+impl Metric {
+    pub fn name(&self) -> String {
+        match self {
+            Metric::WinStrategy(s) => format!("win rate: {s}"),
+            Metric::WinSeat(k) => format!("win rate: seat {k}"),
+            Metric::MeanSize => "mean empire size".into(),
+            Metric::SizeStrategy(s) => format!("empire size: {s}"),
+            Metric::Gold(g) => format!("gold from {g}"),
+            Metric::MineShare => "share of gold from mines".into(),
+        }
+    }
+
+    /// Win rates and shares are proportions.
+    pub fn is_rate(&self) -> bool {
+        matches!(self, Metric::WinStrategy(_) | Metric::WinSeat(_) | Metric::MineShare)
+    }
+
+    fn value(&self, rows: &[PlayerRecord]) -> f64 {
+        let mean = |it: &mut dyn Iterator<Item = f64>| {
+            let (mut n, mut s) = (0.0, 0.0);
+            for x in it {
+                n += 1.0;
+                s += x;
+            }
+            if n > 0.0 { s / n } else { f64::NAN }
+        };
+        match self {
+            Metric::WinStrategy(s) => {
+                mean(&mut rows.iter().filter(|r| &r.strategy == s).map(|r| r.winner as u8 as f64))
+            }
+            Metric::WinSeat(k) => mean(&mut rows.iter().filter(|r| r.seat == *k).map(|r| r.winner as u8 as f64)),
+            Metric::MeanSize => mean(&mut rows.iter().map(|r| r.empire_size as f64)),
+            Metric::SizeStrategy(s) => {
+                mean(&mut rows.iter().filter(|r| &r.strategy == s).map(|r| r.empire_size as f64))
+            }
+            Metric::Gold(g) => mean(&mut rows.iter().map(|r| gold(r, g) as f64)),
+            Metric::MineShare => {
+                let m: i64 = rows.iter().map(|r| r.tally.gold_mines).sum();
+                let all: i64 = rows.iter().map(|r| r.tally.gold_mines + r.tally.gold_pillage + r.tally.gold_loot).sum();
+                if all > 0 { m as f64 / all as f64 } else { f64::NAN }
+            }
+        }
+    }
+}
+
+fn gold(r: &PlayerRecord, source: &str) -> i64 {
+    match source {
+        "mines" => r.tally.gold_mines,
+        "pillage" => r.tally.gold_pillage,
+        _ => r.tally.gold_loot,
+    }
+}
+
+/// The standard metric list for scenarios: every strategy's win rate and
+/// empire size, every seat's win rate, mean size, gold by source and the
+/// mine share. Strategies are taken from all the scenarios given, so two
+/// variants are measured on the same list.
+pub fn standard(scenarios: &[&Scenario]) -> Vec<Metric> {
+    let mut strategies: Vec<String> = Vec::new();
+    let mut seats = 0;
+    for sc in scenarios {
+        seats = seats.max(sc.players.len());
+        for p in &sc.players {
+            if !strategies.contains(&p.strategy) {
+                strategies.push(p.strategy.clone());
+            }
+        }
+    }
+    strategies.sort();
+    let mut m: Vec<Metric> = strategies.iter().map(|s| Metric::WinStrategy(s.clone())).collect();
+    m.extend((0..seats as u32).map(Metric::WinSeat));
+    m.push(Metric::MeanSize);
+    m.extend(strategies.iter().map(|s| Metric::SizeStrategy(s.clone())));
+    m.extend(["mines", "pillage", "loot"].map(Metric::Gold));
+    m.push(Metric::MineShare);
+    m
+}
+
+/// The metrics of one variant: `values[i][j]` is metric `j` in campaign `i`.
+#[derive(Clone, Debug, Default)]
+pub struct Measured {
+    pub values: Vec<Vec<f64>>,
+    pub coverage: Coverage,
+    /// Mean cumulative gold by source per (strategy, season), when asked.
+    pub seasons: BTreeMap<(String, u32), SeasonGold>,
+    /// Total gold from mines, pillage and loot per strategy, all campaigns.
+    pub gold_by_strategy: BTreeMap<String, [f64; 3]>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SeasonGold {
+    pub rows: u64,
+    pub mines: f64,
+    pub pillage: f64,
+    pub loot: f64,
+}
+
+/// Play campaigns `0..campaigns` of `sc` with master seed `master` and
+/// measure `metrics` in each. With `seasons`, also keep the gold by source
+/// per strategy and season.
+pub fn measure(
+    sc: &Scenario,
+    master: u64,
+    campaigns: u64,
+    rotate_seats: bool,
+    metrics: &[Metric],
+    seasons: bool,
+) -> Result<Measured, SetupError> {
+    let cfg = RunConfig {
+        master,
+        range: 0..campaigns,
+        rotate_seats,
+        chunk: 2048,
+        detail: Detail { seasons, combats: false },
+    };
+    let mut out = Measured::default();
+    let players = sc.players.len().max(1);
+    run::<SetupError>(
+        sc,
+        &cfg,
+        |chunk| {
+            for rows in chunk.players.chunks(players) {
+                out.values.push(metrics.iter().map(|m| m.value(rows)).collect());
+            }
+            for r in &chunk.players {
+                let g = out.gold_by_strategy.entry(r.strategy.clone()).or_default();
+                g[0] += r.tally.gold_mines as f64;
+                g[1] += r.tally.gold_pillage as f64;
+                g[2] += r.tally.gold_loot as f64;
+            }
+            out.coverage.merge(&chunk.coverage);
+            for s in &chunk.seasons {
+                add_season(&mut out.seasons, s);
+            }
+            Ok(Flow::Continue)
+        },
+        |_| {},
+    )?;
+    for g in out.seasons.values_mut() {
+        let n = g.rows.max(1) as f64;
+        g.mines /= n;
+        g.pillage /= n;
+        g.loot /= n;
+    }
+    Ok(out)
+}
+
+fn add_season(m: &mut BTreeMap<(String, u32), SeasonGold>, s: &SeasonRecord) {
+    let g = m.entry((s.strategy.clone(), s.season)).or_default();
+    g.rows += 1;
+    g.mines += s.gold_mines as f64;
+    g.pillage += s.gold_pillage as f64;
+    g.loot += s.gold_loot as f64;
+}

@@ -1,0 +1,114 @@
+//! `experiment mine-vs-pillage`: is a mine worth more than a pillage, and
+//! from which season on? Both cost 1 EP (E-09, E-15).
+//!
+//! - **Exact.** A mine on terrain `t` yields its dice expression's mean at
+//!   every payday while it stands; a pillage yields its mean once. A mine
+//!   built in season `s` of `S` (spending, G-01 step 6) is paid at the
+//!   paydays of seasons `s+1..=S`: `T = S - s` paydays. With a chance `q`
+//!   each season of losing the hex before payday, its expected gold is
+//!   `y · Σ_{k=1..T} (1-q)^k`. The break-even is the fewest paydays `T*`
+//!   for which that reaches the pillage's mean.
+//! - **Simulated.** Restricted play (Jaffe et al. 2012) on the same seeds:
+//!   every strategy of the scenario with mines forbidden, pillage
+//!   forbidden, or mines forced first, against the unrestricted baseline.
+//! - **Observed.** Where the baseline's gold came from, per strategy and
+//!   over the seasons.
+
+use super::compare::{Row, paired};
+use super::metrics::{Measured, Metric, measure, standard};
+use crate::rules::setup::SetupError;
+use crate::scenario::Scenario;
+
+/// Chances of losing the hex in a season that the exact part tabulates.
+pub const LOSS_CHANCES: [f64; 5] = [0.0, 0.05, 0.1, 0.2, 0.3];
+
+/// Expected gold of a mine yielding `y` a payday over `paydays`, with a
+/// chance `q` a season of losing the hex first.
+pub fn mine_gold(y: f64, paydays: u32, q: f64) -> f64 {
+    (1..=paydays).map(|k| y * (1.0 - q).powi(k as i32)).sum()
+}
+
+/// Fewest paydays for which the mine's expected gold reaches `pillage`.
+pub fn break_even(y: f64, pillage: f64, q: f64, max: u32) -> Option<u32> {
+    (0..=max).find(|&t| mine_gold(y, t, q) >= pillage - 1e-9)
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MineSite {
+    pub terrain: String,
+    pub mean_yield: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exact {
+    pub pillage: f64,
+    pub seasons: u32,
+    pub sites: Vec<MineSite>,
+}
+
+impl Exact {
+    pub fn of(sc: &Scenario) -> Exact {
+        let sites = sc
+            .buildings
+            .mine
+            .terrain
+            .iter()
+            .filter_map(|t| {
+                sc.economy.mine.get(t).map(|d| MineSite { terrain: t.name().to_string(), mean_yield: d.mean() })
+            })
+            .collect();
+        Exact { pillage: sc.economy.pillage.mean(), seasons: sc.campaign.seasons, sites }
+    }
+}
+
+/// One restricted variant against the baseline.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub name: &'static str,
+    /// The restriction, as the `--set` flags that make it.
+    pub flags: Vec<String>,
+    pub rows: Vec<Row>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    pub exact: Exact,
+    pub campaigns: u64,
+    pub seed: u64,
+    pub baseline: Measured,
+    pub metrics: Vec<Metric>,
+    pub variants: Vec<Variant>,
+}
+
+/// The baseline with `forbid` or `force` set on every strategy its players use.
+fn restricted(sc: &Scenario, list: &str, kind: &str) -> (Scenario, Vec<String>) {
+    let mut v = sc.clone();
+    let mut flags = Vec::new();
+    let mut names: Vec<String> = sc.players.iter().map(|p| p.strategy.clone()).collect();
+    names.sort();
+    names.dedup();
+    for n in names {
+        if let Some(spec) = v.strategies.get_mut(&n) {
+            let l = if list == "forbid" { &mut spec.forbid } else { &mut spec.force };
+            if !l.iter().any(|k| k == kind) {
+                l.push(kind.to_string());
+            }
+            flags.push(format!("strategies.{n}.{list}={:?}", l));
+        }
+    }
+    (v, flags)
+}
+
+pub fn run(sc: &Scenario, seed: u64, campaigns: u64) -> Result<Experiment, SetupError> {
+    let metrics = standard(&[sc]);
+    let baseline = measure(sc, seed, campaigns, true, &metrics, true)?;
+    let mut variants = Vec::new();
+    for (name, list, kind) in
+        [("no mines", "forbid", "mine"), ("no pillage", "forbid", "pillage"), ("mines first", "force", "mine")]
+    {
+        let (v, flags) = restricted(sc, list, kind);
+        let m = measure(&v, seed, campaigns, true, &metrics, false)?;
+        variants.push(Variant { name, flags, rows: paired(&metrics, &baseline, &m) });
+    }
+    Ok(Experiment { exact: Exact::of(sc), campaigns, seed, baseline, metrics, variants })
+}

@@ -1,0 +1,127 @@
+//! compare, sweep and the mine-against-pillage experiment.
+
+use crate::play_cli::bin;
+use empires::scenario::Scenario;
+use empires::study::compare::compare;
+use empires::study::mine_pillage::{break_even, mine_gold};
+use empires::study::sweep::parse_axis;
+use std::path::PathBuf;
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("empires-study-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn compare_of_a_scenario_with_itself_is_exactly_zero() {
+    // Common random numbers: campaign i of A and of B are the same game, so
+    // every paired difference is 0 with a zero-width interval.
+    let sc = Scenario::embedded_default();
+    let c = compare(("a", &sc), ("b", &sc), 3, 200, true).unwrap();
+    assert!(!c.rows.is_empty());
+    for r in &c.rows {
+        assert_eq!((r.diff.mean, r.diff.low, r.diff.high), (0.0, 0.0, 0.0), "{}", r.metric.name());
+        assert!(r.undetected());
+    }
+}
+
+#[test]
+fn compare_cli_reports_paired_differences_and_writes_a_page() {
+    let out = tmp("cmp");
+    let o = bin()
+        .args(["compare", "--set", "costs.capture=3", "--campaigns", "300", "--rotate-seats", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("300 campaigns each on master seed 1"), "{text}");
+    // Captures costing 3 EP instead of 2 shrink every empire, clearly.
+    let size = text.lines().find(|l| l.trim_start().starts_with("mean empire size")).unwrap();
+    assert!(size.trim_end().ends_with("lower"), "{size}");
+    assert!(text.contains("detectable at 80% power"));
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("win-rate-diff.svg") && out.join("win-rate-diff.png").exists());
+    // Two files compare directly; nothing to compare is an input error.
+    let d = format!("{}/scenarios/default.toml", env!("CARGO_MANIFEST_DIR"));
+    let o = bin().args(["compare", &d, &d, "--campaigns", "50", "--out"]).arg(tmp("cmp2")).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(text.contains("no detectable difference at 50 campaigns"), "{text}");
+    let o = bin().args(["compare"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = bin().args(["compare", "--set", "costs.capture=-1"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--set costs.capture=-1"));
+}
+
+#[test]
+fn sweep_axes_split_at_top_level_commas() {
+    let a = parse_axis("economy.pillage=1D6x10, 2D6x10,3D6x10").unwrap();
+    assert_eq!(
+        (a.key.as_str(), a.values.clone()),
+        ("economy.pillage", vec!["1D6x10".into(), "2D6x10".into(), "3D6x10".into()])
+    );
+    let a = parse_axis(r#"strategies.miner.forbid=["mine","pillage"],[]"#).unwrap();
+    assert_eq!(a.values, vec![r#"["mine","pillage"]"#.to_string(), "[]".to_string()]);
+    assert!(parse_axis("costs.capture=1,,2").is_err());
+    assert!(parse_axis("costs.capture").is_err());
+}
+
+#[test]
+fn sweep_cli_draws_a_line_for_one_key_and_heatmaps_for_two() {
+    let (one, two) = (tmp("sw1"), tmp("sw2"));
+    let o = bin()
+        .args(["sweep", "--set", "costs.capture=1,2,3", "--campaigns", "150", "--out"])
+        .arg(&one)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(text.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).count(), 3, "{text}");
+    assert!(one.join("sweep-line.svg").exists());
+    let o = bin()
+        .args(["sweep", "--set", "costs.capture=2,3", "--set", "costs.pillage=1,2", "--campaigns", "100", "--out"])
+        .arg(&two)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(two.join("sweep-heatmap-0.svg").exists() && two.join("sweep-heatmap-0.png").exists());
+    let o = bin().args(["sweep", "--set", "costs.capture=2,-4", "--campaigns", "10"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--set costs.capture=-4"));
+}
+
+#[test]
+fn e09_e15_mine_gold_by_hand() {
+    // 70 a payday, 10% loss a season: 70·0.9 + 70·0.81 = 63 + 56.7 = 119.7.
+    assert!((mine_gold(70.0, 2, 0.1) - 119.7).abs() < 1e-9);
+    assert_eq!(mine_gold(70.0, 0, 0.0), 0.0);
+    // Against a 70-gold pillage: 1 payday at no risk, 2 at 10% (63 < 70).
+    assert_eq!(break_even(70.0, 70.0, 0.0, 12), Some(1));
+    assert_eq!(break_even(70.0, 70.0, 0.1, 12), Some(2));
+    // A 10-gold mine under 50% loss never reaches 70: Σ 10·0.5^k < 10.
+    assert_eq!(break_even(10.0, 70.0, 0.5, 100), None);
+}
+
+#[test]
+fn experiment_mine_vs_pillage_has_its_three_parts() {
+    let out = tmp("mvp");
+    let o = bin().args(["experiment", "mine-vs-pillage", "--campaigns", "200", "--out"]).arg(&out).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("1. Exact") && text.contains("2. Simulated") && text.contains("3. Observed"), "{text}");
+    // A river mine (2D6x10, mean 70) matches a pillage (2D6x10) after one payday.
+    assert!(
+        text.lines().any(|l| l.contains("river (70 a payday)") && l.contains("0%") && l.contains("1 to 11 (of 12)")),
+        "{text}"
+    );
+    // Forbidding pillage leaves no pillage gold at all.
+    let block = text.split("no pillage (").nth(1).unwrap();
+    let gold = block.lines().find(|l| l.trim_start().starts_with("gold from pillage")).unwrap();
+    assert!(gold.split_whitespace().nth(4) == Some("0.00"), "{gold}");
+    for f in ["index.html", "exact-gold.svg", "variant-0.svg", "observed-gold.png"] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+}
