@@ -25,9 +25,17 @@ pub struct PlayArgs {
     /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Also draw the final map to FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE.svg|FILE.png")]
+    pub map: Option<PathBuf>,
 }
 
 pub fn run(a: PlayArgs) -> Result<(), CliError> {
+    if let Some(m) = &a.map
+        && !matches!(m.extension().and_then(|x| x.to_str()), Some("svg" | "png" | "SVG" | "PNG"))
+    {
+        return Err(CliError::input(format!("--map {}: give a file ending in .svg or .png", m.display())));
+    }
     let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
     let mut events: Vec<Event> = Vec::new();
     let fin = sim::play_campaign(&sc, a.seed, a.campaign, &mut events)
@@ -53,6 +61,11 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
         s.push_str(&text::render(&names, &events));
         s
     };
+    if let Some(m) = &a.map {
+        let names: Vec<String> = sc.players.iter().map(|p| p.name.clone()).collect();
+        crate::report::map_draw::write(&fin.map, &fin.state, &names, m)
+            .map_err(|e| CliError { code: 1, message: format!("--map: {e}") })?;
+    }
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = stdout.write_all(out.as_bytes());

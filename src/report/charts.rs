@@ -12,7 +12,7 @@ use std::path::Path;
 static FONT: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
 
 /// Register the bundled font once for every family name plotters asks for.
-fn fonts() {
+pub fn register_fonts() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         for family in ["sans-serif", "serif", "monospace"] {
@@ -256,7 +256,7 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
 
 /// Write `dir/stem.svg` and `dir/stem.png`.
 pub fn write(c: &Chart, dir: &Path, stem: &str) -> R {
-    fonts();
+    register_fonts();
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();

@@ -9,6 +9,7 @@ pub mod files;
 pub mod html;
 pub mod json;
 pub mod manifest;
+pub mod map_draw;
 pub mod merge;
 pub mod run_page;
 pub mod stats;

@@ -58,3 +58,26 @@ fn report_writes_a_page_with_every_chart_as_svg_and_png() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("manifest.json"));
 }
+
+#[test]
+fn play_map_draws_the_final_map_as_svg_or_png() {
+    let dir = tmp("map");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (svg, png) = (dir.join("m.svg"), dir.join("m.png"));
+    for p in [&svg, &png] {
+        let o = bin().args(["play", "--seed", "7", "--map"]).arg(p).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        // The log is still printed.
+        assert!(String::from_utf8_lossy(&o.stdout).contains("The campaign ends"));
+    }
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(s.contains("<svg") && s.contains("<polygon"), "hexes drawn");
+    // Every player is in the legend.
+    for name in ["Red", "Blue", "Green", "Yellow"] {
+        assert!(s.contains(name), "{name} in the legend");
+    }
+    assert_eq!(&std::fs::read(&png).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
+    let o = bin().args(["play", "--map"]).arg(dir.join("m.jpg")).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(".svg or .png"));
+}

@@ -1,0 +1,182 @@
+//! `play --map`: the final map of a campaign as SVG or PNG. Hexes are
+//! coloured by terrain, each player's hexes get a border in the player's
+//! colour, and buildings, armies (with their units) and ships are marked.
+
+use super::charts::register_fonts;
+use super::files::{Pending, write_atomic};
+use crate::map::{Map, Terrain};
+use crate::rules::NOBODY;
+use crate::rules::state::{NONE, State};
+use crate::scenario::BuildingKind;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::Path;
+
+const HEX: f64 = 26.0;
+const MARGIN: f64 = 30.0;
+const LEGEND: u32 = 70;
+
+fn terrain_color(t: Terrain) -> RGBColor {
+    match t {
+        Terrain::Plains => RGBColor(205, 226, 160),
+        Terrain::Forest => RGBColor(92, 150, 74),
+        Terrain::River => RGBColor(150, 205, 200),
+        Terrain::Mountain => RGBColor(168, 150, 130),
+        Terrain::Marsh => RGBColor(150, 160, 100),
+        Terrain::Sea => RGBColor(80, 130, 185),
+    }
+}
+
+/// A player's colour.
+pub fn player_color(p: usize) -> RGBColor {
+    const C: [RGBColor; 9] = [
+        RGBColor(214, 39, 40),
+        RGBColor(31, 119, 180),
+        RGBColor(44, 160, 44),
+        RGBColor(230, 180, 0),
+        RGBColor(148, 103, 189),
+        RGBColor(255, 127, 14),
+        RGBColor(23, 190, 207),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+    ];
+    C[p % C.len()]
+}
+
+/// Pixel centre of a hex (pointy-top axial layout).
+fn centre(q: i32, r: i32) -> (f64, f64) {
+    (HEX * 3f64.sqrt() * (q as f64 + r as f64 / 2.0), HEX * 1.5 * r as f64)
+}
+
+fn corners(c: (f64, f64), size: f64) -> Vec<(i32, i32)> {
+    (0..6)
+        .map(|k| {
+            let a = std::f64::consts::PI / 180.0 * (60.0 * k as f64 - 30.0);
+            ((c.0 + size * a.cos()).round() as i32, (c.1 + size * a.sin()).round() as i32)
+        })
+        .collect()
+}
+
+fn building_mark(k: BuildingKind) -> &'static str {
+    match k {
+        BuildingKind::Castle => "C",
+        BuildingKind::City => "★",
+        BuildingKind::Mine => "M",
+        BuildingKind::Port => "⚓",
+        BuildingKind::Tower => "T",
+        BuildingKind::Bridge => "B",
+    }
+}
+
+/// Image size for a map.
+fn size(map: &Map) -> (u32, u32, f64, f64) {
+    let pts: Vec<(f64, f64)> = map.coords.iter().map(|&(q, r)| centre(q, r)).collect();
+    let (x0, x1) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (y0, y1) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let w = (x1 - x0 + 2.0 * (HEX + MARGIN)).ceil() as u32;
+    let h = (y1 - y0 + 2.0 * (HEX + MARGIN)).ceil() as u32 + LEGEND;
+    (w.max(420), h, MARGIN + HEX - x0, MARGIN + HEX - y0)
+}
+
+type R = Result<(), String>;
+
+fn e<T: std::fmt::Debug>(x: T) -> String {
+    format!("{x:?}")
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, map: &Map, st: &State, names: &[String]) -> R {
+    let (_, h, dx, dy) = size(map);
+    root.fill(&WHITE).map_err(e)?;
+    let at = |i: usize| {
+        let (q, r) = map.coords[i];
+        let c = centre(q, r);
+        (c.0 + dx, c.1 + dy)
+    };
+    let font = |px: u32, c: &RGBColor| {
+        ("sans-serif", px).into_font().color(c).pos(plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Center,
+            plotters::style::text_anchor::VPos::Center,
+        ))
+    };
+    for i in 0..map.coords.len() {
+        let c = at(i);
+        root.draw(&Polygon::new(corners(c, HEX), terrain_color(map.terrain[i]).filled())).map_err(e)?;
+        let mut outline = corners(c, HEX);
+        outline.push(outline[0]);
+        root.draw(&PathElement::new(outline, WHITE.mix(0.6).stroke_width(1))).map_err(e)?;
+        let owner = st.hexes[i].owner;
+        if owner != NOBODY {
+            let mut inner = corners(c, HEX - 4.0);
+            inner.push(inner[0]);
+            root.draw(&PathElement::new(inner, player_color(owner as usize).stroke_width(4))).map_err(e)?;
+        }
+    }
+    for i in 0..map.coords.len() {
+        let c = at(i);
+        let hs = &st.hexes[i];
+        if let Some(b) = hs.main {
+            root.draw(&Text::new(building_mark(b), ((c.0 - 8.0) as i32, (c.1 - 9.0) as i32), font(14, &BLACK)))
+                .map_err(e)?;
+        }
+        if let Some(b) = hs.extra {
+            root.draw(&Text::new(building_mark(b), ((c.0 + 9.0) as i32, (c.1 - 9.0) as i32), font(13, &BLACK)))
+                .map_err(e)?;
+        }
+        if hs.army != NONE {
+            let a = &st.armies[hs.army as usize];
+            let p = (c.0 as i32, (c.1 + 7.0) as i32);
+            root.draw(&Circle::new(p, 9, player_color(a.owner as usize).filled())).map_err(e)?;
+            root.draw(&Circle::new(p, 9, BLACK.stroke_width(1))).map_err(e)?;
+            root.draw(&Text::new(a.units.to_string(), p, font(11, &WHITE))).map_err(e)?;
+        }
+    }
+    for s in st.ships.iter().filter(|s| s.alive) {
+        let c = at(s.hex as usize);
+        let tri =
+            vec![(c.0 as i32 - 8, c.1 as i32 + 6), (c.0 as i32 + 8, c.1 as i32 + 6), (c.0 as i32, c.1 as i32 - 8)];
+        root.draw(&Polygon::new(tri, player_color(s.owner as usize).filled())).map_err(e)?;
+    }
+    // Legend: players, then the marks.
+    let y = h as i32 - LEGEND as i32 + 18;
+    let mut x = 12;
+    for (p, n) in names.iter().enumerate() {
+        root.draw(&Rectangle::new([(x, y - 7), (x + 14, y + 7)], player_color(p).filled())).map_err(e)?;
+        root.draw(&Text::new(n.clone(), (x + 20, y - 7), ("sans-serif", 14).into_font())).map_err(e)?;
+        x += 30 + 9 * n.chars().count() as i32;
+    }
+    root.draw(&Text::new(
+        "C castle  ★ city  M mine  ⚓ port  T tower  B bridge  ● army (units)  ▲ ship",
+        (12, y + 18),
+        ("sans-serif", 13).into_font(),
+    ))
+    .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(())
+}
+
+/// Draw the map of `st` to `path`: SVG or PNG by its extension.
+pub fn write(map: &Map, st: &State, names: &[String], path: &Path) -> R {
+    register_fonts();
+    let (w, h, _, _) = size(map);
+    match path.extension().and_then(|x| x.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        Some("svg") => {
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+                draw(&root, map, st, names)?;
+            }
+            write_atomic(path, svg.as_bytes()).map_err(|x| x.to_string())
+        }
+        Some("png") => {
+            let name = path.file_stem().map_or("map".into(), |s| s.to_string_lossy().to_string());
+            let tmp = path.with_file_name(format!(".{name}.{}.tmp.png", std::process::id()));
+            {
+                let root = BitMapBackend::new(&tmp, (w, h)).into_drawing_area();
+                draw(&root, map, st, names)?;
+            }
+            let (p, f) = Pending::adopt(&tmp, path).map_err(|x| x.to_string())?;
+            p.commit(f).map_err(|x| x.to_string())
+        }
+        _ => Err(format!("{}: the map is drawn as .svg or .png", path.display())),
+    }
+}
