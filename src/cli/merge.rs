@@ -107,7 +107,7 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
     }
     notes.push('\n');
     let text = finish_run_dir(&a.out, &info, &notes)?;
-    print!("{text}");
-    println!("written to {}", a.out.display());
+    say!("{text}");
+    sayln!("written to {}", a.out.display());
     Ok(())
 }

@@ -1,6 +1,23 @@
 //! The command line: flags are parsed and checked here, in one place; each
 //! subcommand is a small function over the library.
 
+/// `print!` to standard output, but a closed pipe (`empires ... | head`)
+/// ends the output quietly instead of panicking.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+/// `println!` with `say!`'s handling of a closed pipe.
+macro_rules! sayln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
 mod merge;
 mod play;
 mod report;

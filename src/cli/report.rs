@@ -17,6 +17,6 @@ pub fn run(a: ReportArgs) -> Result<(), CliError> {
     let name = a.run.file_name().map_or("run".to_string(), |n| n.to_string_lossy().to_string());
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports").join(name));
     let files = crate::report::run_page::build(&a.run, &out).map_err(CliError::input)?;
-    println!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
+    sayln!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
     Ok(())
 }

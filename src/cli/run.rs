@@ -260,8 +260,8 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         precision: plan.precision,
     };
     let text = finish_run_dir(&out, &info, &notes)?;
-    print!("{text}");
-    println!("written to {}", out.display());
+    say!("{text}");
+    sayln!("written to {}", out.display());
     Ok(())
 }
 

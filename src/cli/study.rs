@@ -68,6 +68,10 @@ pub struct SweepArgs {
     /// Rotate strategies through the seats by campaign index.
     #[arg(long)]
     pub rotate_seats: bool,
+    /// A metric to show, e.g. "mean empire size" or "win rate: seat 0"
+    /// (default: every strategy's win rate). Repeatable.
+    #[arg(long = "metric", value_name = "NAME")]
+    pub metric: Vec<String>,
     #[command(flatten)]
     pub flags: StudyFlags,
 }
@@ -96,7 +100,7 @@ fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, String>) 
     std::fs::create_dir_all(out)
         .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
     let files = f(out).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
-    println!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
+    sayln!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
     Ok(())
 }
 
@@ -128,7 +132,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     let c = pool
         .install(|| compare::compare((&na, &sa), (&nb, &sb), a.flags.seed, a.flags.campaigns, a.rotate_seats))
         .map_err(setup_err)?;
-    print!("{}", study::compare_text(&c));
+    say!("{}", study::compare_text(&c));
     let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/compare"));
     write_page(&out, |d| study::compare_page(&c, d))
 }
@@ -146,8 +150,9 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
             load_scenario(file.as_deref(), &sets)
         })
     });
-    let s = s?;
-    print!("{}", study::sweep_text(&s));
+    let mut s = s?;
+    s.choose(&a.metric).map_err(CliError::input)?;
+    say!("{}", study::sweep_text(&s));
     let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/sweep"));
     write_page(&out, |d| study::sweep_page(&s, d))
 }
@@ -164,7 +169,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let pool = flags.check()?;
             let sc: Scenario = load_scenario(scenario.as_deref(), &[])?;
             let x = pool.install(|| mine_pillage::run(&sc, flags.seed, flags.campaigns)).map_err(setup_err)?;
-            print!("{}", study::experiment_text(&x));
+            say!("{}", study::experiment_text(&x));
             let out = flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/mine-vs-pillage"));
             write_page(&out, |d| study::experiment_page(&x, d))
         }

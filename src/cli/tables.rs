@@ -102,7 +102,7 @@ fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
         return Err(CliError::input(format!("--alpha {}: give a level between 0 and 1", a.alpha)));
     }
     let checks = check(&sc, &obs, a.alpha);
-    print!("{}", against_text(&dir.display().to_string(), &sc, &checks, a.alpha));
+    say!("{}", against_text(&dir.display().to_string(), &sc, &checks, a.alpha));
     if checks.iter().any(|t| t.df > 0 && t.p < a.alpha) {
         return Err(CliError { code: 1, message: "the played combats disagree with the exact tables".into() });
     }
@@ -129,6 +129,6 @@ pub fn run(a: TablesArgs) -> Result<(), CliError> {
         Format::Json => as_json(),
         Format::Csv => csv(&e),
     };
-    print!("{body}");
+    say!("{body}");
     Ok(())
 }

@@ -26,7 +26,7 @@ pub fn run(a: ValidateArgs) -> Result<(), CliError> {
         }
     };
     let strategies: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
-    println!(
+    sayln!(
         "ok: {} ({}): {} players [{}], {}, {} seasons",
         a.file.display(),
         sc.name,

@@ -159,8 +159,8 @@ pub fn sweep_text(s: &Sweep) -> String {
         s.campaigns,
         s.seed
     );
-    // Win rates only, to keep the text narrow; the page has every metric.
-    let keep: Vec<usize> = (0..s.metrics.len()).filter(|&j| matches!(s.metrics[j], Metric::WinStrategy(_))).collect();
+    // The chosen metrics only, to keep the text narrow; the page has every metric.
+    let keep = &s.chosen;
     let mut rows = Vec::new();
     for (i, r) in sweep_rows(s).into_iter().enumerate() {
         let _ = i;
@@ -180,7 +180,8 @@ pub fn sweep_page(s: &Sweep, dir: &Path) -> Result<Vec<String>, String> {
          (Wilson for win rates).",
         s.campaigns, s.seed
     ));
-    let wins: Vec<usize> = (0..s.metrics.len()).filter(|&j| matches!(s.metrics[j], Metric::WinStrategy(_))).collect();
+    let wins = &s.chosen;
+    let rates = wins.iter().all(|&j| s.metrics[j].is_rate());
     if s.axes.len() == 1 {
         // A line with its interval band per strategy; x is the value's
         // position unless every value is a number.
@@ -192,25 +193,25 @@ pub fn sweep_page(s: &Sweep, dir: &Path) -> Result<Vec<String>, String> {
         let series = wins
             .iter()
             .map(|&j| Series {
-                name: s.metrics[j].name().replace("win rate: ", ""),
+                name: s.metrics[j].name(),
                 points: s.cells.iter().zip(&xs).map(|(c, &x)| (x, c.values[j].mean)).collect(),
                 band: Some(s.cells.iter().zip(&xs).map(|(c, &x)| (x, c.values[j].low, c.values[j].high)).collect()),
             })
             .collect();
-        page.h2("Win rate by value");
+        page.h2("The chosen metrics by value");
         page.chart(
             dir,
             "sweep-line",
             &Chart::Lines {
-                title: format!("Win rate against {} (95% band)", a.key),
+                title: format!("Against {} (95% band)", a.key),
                 x_label: a.key.clone(),
-                y_label: "win rate".into(),
+                y_label: if rates { "rate".into() } else { "value".into() },
                 series,
             },
             &format!("Values: {}", a.values.join(", ")),
         )?;
     } else {
-        page.h2("Win rate of each strategy over the grid");
+        page.h2("The chosen metrics over the grid");
         for (n, &j) in wins.iter().enumerate() {
             let (a, b) = (&s.axes[0], &s.axes[1]);
             let rows = b
@@ -232,13 +233,17 @@ pub fn sweep_page(s: &Sweep, dir: &Path) -> Result<Vec<String>, String> {
                 dir,
                 &format!("sweep-heatmap-{n}"),
                 &Chart::Heatmap {
-                    title: format!("{}, %", s.metrics[j].name()),
+                    title: if s.metrics[j].is_rate() {
+                        format!("{}, %", s.metrics[j].name())
+                    } else {
+                        s.metrics[j].name()
+                    },
                     x_label: a.key.clone(),
                     y_label: b.key.clone(),
                     xs: a.values.clone(),
                     ys: b.values.clone(),
                     rows,
-                    percent: true,
+                    percent: s.metrics[j].is_rate(),
                 },
                 &format!("{} for each pair of values.", s.metrics[j].name()),
             )?;
@@ -429,7 +434,35 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
         },
         "Cumulative gold by source over the seasons, all strategies.",
     )?;
-    let _ = strategies;
+    // Per strategy: the share of its gold so far that came from mines.
+    let series = strategies
+        .iter()
+        .map(|st| Series {
+            name: (*st).clone(),
+            points: e
+                .baseline
+                .seasons
+                .iter()
+                .filter(|((s2, _), _)| s2 == *st)
+                .map(|((_, season), g)| {
+                    let all = g.mines + g.pillage + g.loot;
+                    (*season as f64, if all > 0.0 { g.mines / all } else { 0.0 })
+                })
+                .collect(),
+            band: None,
+        })
+        .collect();
+    page.chart(
+        dir,
+        "observed-mine-share",
+        &Chart::Lines {
+            title: "Share of gold from mines so far, by strategy (baseline)".into(),
+            x_label: "season".into(),
+            y_label: "share".into(),
+            series,
+        },
+        "Gold from mines over gold from mines, pillage and loot, summed from the start, per strategy.",
+    )?;
     let mut files = page.files();
     page.finish(dir)?;
     files.push("index.html".into());

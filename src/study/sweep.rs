@@ -53,6 +53,9 @@ pub struct Cell {
 pub struct Sweep {
     pub axes: Vec<Axis>,
     pub metrics: Vec<Metric>,
+    /// The metrics shown in the text and the charts (indices into
+    /// `metrics`); the page's table has them all.
+    pub chosen: Vec<usize>,
     pub campaigns: u64,
     pub seed: u64,
     pub cells: Vec<Cell>,
@@ -104,5 +107,28 @@ pub fn run<E: From<SetupError>>(
             .collect();
         cells.push(Cell { at, values });
     }
-    Ok(Sweep { axes: axes.to_vec(), metrics, campaigns, seed, cells })
+    let chosen = (0..metrics.len()).filter(|&j| matches!(metrics[j], Metric::WinStrategy(_))).collect();
+    Ok(Sweep { axes: axes.to_vec(), metrics, chosen, campaigns, seed, cells })
+}
+
+impl Sweep {
+    /// Show these metrics (by name, as `Metric::name` spells them) instead
+    /// of the win rates; an unknown name is an error listing the known ones.
+    pub fn choose(&mut self, names: &[String]) -> Result<(), String> {
+        if names.is_empty() {
+            return Ok(());
+        }
+        let mut chosen = Vec::new();
+        for n in names {
+            match self.metrics.iter().position(|m| &m.name() == n) {
+                Some(j) => chosen.push(j),
+                None => {
+                    let known: Vec<String> = self.metrics.iter().map(|m| format!("{:?}", m.name())).collect();
+                    return Err(format!("--metric {n:?}: unknown metric (known: {})", known.join(", ")));
+                }
+            }
+        }
+        self.chosen = chosen;
+        Ok(())
+    }
 }

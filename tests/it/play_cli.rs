@@ -56,3 +56,21 @@ fn validate_accepts_the_shipped_scenarios() {
         assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: "));
     }
 }
+
+#[test]
+fn a_closed_output_pipe_is_not_a_panic() {
+    // `empires tables --format json | head -c 16`: the reader goes away
+    // after 16 bytes of 600 kB, far more than a pipe buffers.
+    use std::io::Read;
+    use std::process::Stdio;
+    for args in [vec!["tables", "--format", "json"]] {
+        let mut child = bin().args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut first = [0u8; 16];
+        child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}");
+    }
+}

@@ -121,7 +121,7 @@ fn experiment_mine_vs_pillage_has_its_three_parts() {
     let block = text.split("no pillage (").nth(1).unwrap();
     let gold = block.lines().find(|l| l.trim_start().starts_with("gold from pillage")).unwrap();
     assert!(gold.split_whitespace().nth(4) == Some("0.00"), "{gold}");
-    for f in ["index.html", "exact-gold.svg", "variant-0.svg", "observed-gold.png"] {
+    for f in ["index.html", "exact-gold.svg", "variant-0.svg", "observed-gold.png", "observed-mine-share.svg"] {
         assert!(out.join(f).exists(), "{f}");
     }
 }
