@@ -24,7 +24,8 @@ pub struct TablesArgs {
     /// What to print on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Also write tables.txt, tables.json and tables.csv into this directory.
+    /// Also write tables.txt, tables.json, tables.csv and an HTML page with
+    /// heatmaps into this directory.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Override a scenario key by its dotted path. Repeatable.
@@ -123,6 +124,8 @@ pub fn run(a: TablesArgs) -> Result<(), CliError> {
             write_atomic(&dir.join(name), body.as_bytes())
                 .map_err(|err| CliError { code: 1, message: format!("{}: {err}", dir.join(name).display()) })?;
         }
+        crate::report::tables::page(&sc, &e, dir)
+            .map_err(|err| CliError { code: 1, message: format!("{}: {err}", dir.display()) })?;
     }
     let body = match a.format {
         Format::Text => text(&sc, &e),

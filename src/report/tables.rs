@@ -278,3 +278,63 @@ pub fn against_text(
     }
     out
 }
+
+/// The HTML page of `tables --out`: a P(attacker wins) heatmap per kind with
+/// its findings, and the siege and naval chains.
+pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<String>, String> {
+    use super::charts::Chart;
+    let mut page = super::html::Page::new(&format!("empires tables: {} (die {})", sc.name, sc.combat.die));
+    page.p(&format!(
+        "Exact outcome distributions: every cell enumerates all {} pairs of die faces. A side's base is its score \
+         before the die. tables.json and tables.csv in this directory hold every number; tables.txt is the text report.",
+        e.tables.first().map_or(0, |t| t.den)
+    ));
+    for t in &e.tables {
+        page.h2(t.kind.name());
+        let rows = t
+            .defenders
+            .iter()
+            .map(|&d| t.attackers.iter().map(|&a| t.cell(a, d).map_or(f64::NAN, |c| f(c.win as i64, t.den))).collect())
+            .collect();
+        page.chart(
+            dir,
+            &format!("win-{}", t.kind.name()),
+            &Chart::Heatmap {
+                title: format!("{}: P(attacker wins), %", t.kind.name()),
+                x_label: "attacker base".into(),
+                y_label: "defender base".into(),
+                xs: t.attackers.iter().map(|a| a.to_string()).collect(),
+                ys: t.defenders.iter().map(|d| d.to_string()).collect(),
+                rows,
+                percent: true,
+            },
+            "Exact chance the attacker's total beats the defender's.",
+        )?;
+        let mut rows = vec![vec!["row".to_string(), "gaps".into(), "effect".into()]];
+        rows.extend(
+            t.rows.iter().enumerate().map(|(i, r)| vec![(i + 1).to_string(), r.gaps.clone(), r.effect.clone()]),
+        );
+        page.table(&rows);
+        for fd in e.findings.iter().filter(|x| x.kind == t.kind) {
+            page.p(&fd.text);
+        }
+    }
+    page.h2("Sieges and naval battles fought to the end");
+    let (siege, naval) = super::run_page::exact_heatmaps(sc);
+    page.chart(
+        dir,
+        "siege-exact",
+        &siege,
+        "Exact (Markov chain): the chance the army is spent before the city falls.",
+    )?;
+    page.chart(
+        dir,
+        "naval-exact",
+        &naval,
+        "Exact (Markov chain): the chance the attacker sinks the whole enemy fleet.",
+    )?;
+    let mut files = page.files();
+    page.finish(dir)?;
+    files.push("index.html".into());
+    Ok(files)
+}

@@ -207,7 +207,9 @@ fn tables_cli_prints_text_json_and_csv() {
     let o = bin().args(["tables", "--out", &dir.display().to_string()]).output().unwrap();
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("== naval battles to destruction"));
-    for f in ["tables.txt", "tables.json", "tables.csv"] {
+    for f in
+        ["tables.txt", "tables.json", "tables.csv", "index.html", "win-siege.svg", "win-naval.png", "siege-exact.svg"]
+    {
         assert!(dir.join(f).exists(), "{f}");
     }
     let o = bin().args(["tables", "--set", "tables.attacker_base=[5, 1]"]).output().unwrap();
