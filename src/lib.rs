@@ -9,10 +9,12 @@
 //! - [`sim`]: seeds and campaign runs;
 //! - [`study`]: compare, sweep and the mine-against-pillage experiment;
 //! - [`report`]: turning results into text, JSON and files;
+//! - [`gate`]: the balance regression gate (`empires check`);
 //! - [`cli`]: the command line.
 
 pub mod analysis;
 pub mod cli;
+pub mod gate;
 pub mod map;
 pub mod report;
 pub mod rules;

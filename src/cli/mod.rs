@@ -18,6 +18,7 @@ macro_rules! sayln {
     }};
 }
 
+mod check;
 mod merge;
 mod play;
 mod report;
@@ -43,6 +44,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Play many seeded campaigns in parallel into a polars dataset.
     Run(run::RunArgs),
+    /// The balance gate: measure a balance file's metrics, judge them, exit 1 on drift.
+    Check(check::CheckArgs),
     /// Two variants on the same seeds: paired differences with 95% intervals.
     Compare(study::CompareArgs),
     /// A grid of variants over one or two keys, on the same seeds.
@@ -110,6 +113,7 @@ pub fn main() -> i32 {
         Command::Play(a) => play::run(a),
         Command::Run(a) => run::run_cmd(a),
         Command::Merge(a) => merge::merge_cmd(a),
+        Command::Check(a) => check::run(a),
         Command::Compare(a) => study::compare_cmd(a),
         Command::Sweep(a) => study::sweep_cmd(a),
         Command::Experiment(e) => study::experiment_cmd(e),

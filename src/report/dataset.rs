@@ -111,6 +111,59 @@ pub fn players_frame(rows: &[PlayerRecord]) -> PolarsResult<DataFrame> {
     DataFrame::new(rows.len(), cols)
 }
 
+/// A numeric column of `players.parquet` for one row, by its name (the
+/// `check` gate measures any of them). `None` for the text columns.
+pub fn numeric(r: &PlayerRecord, column: &str) -> Option<f64> {
+    let t = &r.tally;
+    Some(match column {
+        "campaign" => r.campaign as f64,
+        "seed" => r.seed as f64,
+        "seat" => r.seat as f64,
+        "team" => r.team? as f64,
+        "winner" => r.winner as u8 as f64,
+        "tie" => r.tie as u8 as f64,
+        "rank" => r.rank as f64,
+        "empire_size" => r.empire_size as f64,
+        "hexes" => r.hexes as f64,
+        "castles" => r.castles as f64,
+        "cities" => r.cities as f64,
+        "mines" => r.mines as f64,
+        "ports" => r.ports as f64,
+        "towers" => r.towers as f64,
+        "units" => r.units as f64,
+        "ships" => r.ships as f64,
+        "spies" => r.spies as f64,
+        "siege_engines" => r.siege_engines as f64,
+        "gold" => r.gold as f64,
+        "gold_mines" => t.gold_mines as f64,
+        "gold_pillage" => t.gold_pillage as f64,
+        "gold_loot" => t.gold_loot as f64,
+        "gold_spent" => t.gold_spent as f64,
+        "ep_earned" => t.ep_earned as f64,
+        "ep_capture" => t.ep_capture as f64,
+        "ep_conquer" => t.ep_conquer as f64,
+        "ep_build" => t.ep_build as f64,
+        "ep_pillage" => t.ep_pillage as f64,
+        "ep_lost" => t.ep_lost as f64,
+        "battles_won" => t.battles_won as f64,
+        "battles_drawn" => t.battles_drawn as f64,
+        "battles_lost" => t.battles_lost as f64,
+        "sieges" => t.sieges as f64,
+        "cities_taken" => t.cities_taken as f64,
+        "naval_won" => t.naval_won as f64,
+        "naval_lost" => t.naval_lost as f64,
+        "spy_success" => t.spy_success as f64,
+        "spy_lost" => t.spy_lost as f64,
+        "seasons" => r.seasons as f64,
+        _ => return None,
+    })
+}
+
+/// The columns `numeric` reads: every column but the text ones.
+pub fn numeric_columns() -> Vec<&'static str> {
+    PLAYER_COLUMNS.iter().copied().filter(|c| !matches!(*c, "player" | "strategy" | "end_reason")).collect()
+}
+
 /// The columns of `seasons.parquet` (`--detail seasons`), in order.
 pub const SEASON_COLUMNS: [&str; 13] = [
     "campaign",

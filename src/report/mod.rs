@@ -6,6 +6,7 @@ pub mod charts;
 pub mod coverage;
 pub mod dataset;
 pub mod files;
+pub mod gate;
 pub mod html;
 pub mod json;
 pub mod manifest;

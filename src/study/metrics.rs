@@ -29,6 +29,8 @@ pub enum Metric {
     Gold(&'static str),
     /// Gold from mines over gold from mines, pillage and loot (all players).
     MineShare,
+    /// Gold from pillage over the same total.
+    PillageShare,
 }
 
 impl Metric {
@@ -40,12 +42,18 @@ impl Metric {
             Metric::SizeStrategy(s) => format!("empire size: {s}"),
             Metric::Gold(g) => format!("gold from {g}"),
             Metric::MineShare => "share of gold from mines".into(),
+            Metric::PillageShare => "share of gold from pillage".into(),
         }
     }
 
     /// Win rates and shares are proportions.
     pub fn is_rate(&self) -> bool {
-        matches!(self, Metric::WinStrategy(_) | Metric::WinSeat(_) | Metric::MineShare)
+        matches!(self, Metric::WinStrategy(_) | Metric::WinSeat(_) | Metric::MineShare | Metric::PillageShare)
+    }
+
+    /// The metric in one campaign, from its rows.
+    pub fn value_of(&self, rows: &[PlayerRecord]) -> f64 {
+        self.value(rows)
     }
 
     fn value(&self, rows: &[PlayerRecord]) -> f64 {
@@ -67,8 +75,12 @@ impl Metric {
                 mean(&mut rows.iter().filter(|r| &r.strategy == s).map(|r| r.empire_size as f64))
             }
             Metric::Gold(g) => mean(&mut rows.iter().map(|r| gold(r, g) as f64)),
-            Metric::MineShare => {
-                let m: i64 = rows.iter().map(|r| r.tally.gold_mines).sum();
+            Metric::MineShare | Metric::PillageShare => {
+                let m: i64 = if matches!(self, Metric::MineShare) {
+                    rows.iter().map(|r| r.tally.gold_mines).sum()
+                } else {
+                    rows.iter().map(|r| r.tally.gold_pillage).sum()
+                };
                 let all: i64 = rows.iter().map(|r| r.tally.gold_mines + r.tally.gold_pillage + r.tally.gold_loot).sum();
                 if all > 0 { m as f64 / all as f64 } else { f64::NAN }
             }
@@ -106,6 +118,7 @@ pub fn standard(scenarios: &[&Scenario]) -> Vec<Metric> {
     m.extend(strategies.iter().map(|s| Metric::SizeStrategy(s.clone())));
     m.extend(["mines", "pillage", "loot"].map(Metric::Gold));
     m.push(Metric::MineShare);
+    m.push(Metric::PillageShare);
     m
 }
 

@@ -96,7 +96,7 @@ pub fn run<E: From<SetupError>>(
             .map(|(j, metric)| {
                 let col = m.values.iter().map(|v| v[j]);
                 let mut mean = mean_interval(col, 0.95);
-                if metric.is_rate() && !matches!(metric, Metric::MineShare) && mean.n > 0 {
+                if matches!(metric, Metric::WinStrategy(_) | Metric::WinSeat(_)) && mean.n > 0 {
                     // A win rate over player-campaigns: the Wilson interval.
                     let (lo, hi) = wilson(mean.mean * mean.n as f64, mean.n as f64, 0.95);
                     mean.low = lo;

@@ -1,0 +1,76 @@
+//! `empires check [FILE]`: the balance gate (see `gate/`).
+
+use super::CliError;
+use crate::gate::{self, spec};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The balance file.
+    #[arg(default_value = "balance.toml")]
+    pub file: PathBuf,
+    /// Rewrite the baselines in place with the values measured now.
+    #[arg(long)]
+    pub update: bool,
+    /// Metrics measured at once (each also runs its campaigns in parallel).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+}
+
+pub fn run(a: CheckArgs) -> Result<(), CliError> {
+    let name = a.file.display().to_string();
+    let text = std::fs::read_to_string(&a.file).map_err(|e| CliError::input(format!("{name}: {e}")))?;
+    let file = spec::parse(&text, &name).map_err(CliError::input)?;
+    if a.jobs == 0 {
+        return Err(CliError::input("--jobs must be at least 1"));
+    }
+    let dir = a.file.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+    // `--jobs` workers take metrics in turn; each metric's campaigns run on
+    // rayon's shared pool, so the cores stay busy either way.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<Result<gate::measure::Measured, String>>>> =
+        file.metric.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..a.jobs.min(file.metric.len()).max(1) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(m) = file.metric.get(i) else { break };
+                    let r = gate::measure_one(m, &dir);
+                    if let Ok(mut slot) = slots[i].lock() {
+                        *slot = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    let results: Vec<Result<gate::measure::Measured, String>> = slots
+        .into_iter()
+        .map(|m| m.into_inner().ok().flatten().unwrap_or_else(|| Err("not measured".into())))
+        .collect();
+    let mut measured = Vec::new();
+    let mut errors = Vec::new();
+    for (m, r) in file.metric.iter().zip(results) {
+        match r {
+            Ok(v) => measured.push(v),
+            Err(e) => errors.push(format!("{name}: metric {:?}: {e}", m.name)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(CliError::input(errors.join("\n")));
+    }
+    let judged = gate::judge(&file, measured);
+    say!("{}", crate::report::gate::text(&name, file.alpha, &judged));
+    if a.update {
+        let new = gate::update(&text, &judged).map_err(|e| CliError::input(format!("{name}: {e}")))?;
+        crate::report::files::write_atomic(&a.file, new.as_bytes())
+            .map_err(|e| CliError { code: 1, message: format!("{name}: {e}") })?;
+        sayln!("baselines updated in {name}");
+        return Ok(());
+    }
+    if judged.iter().any(|j| !j.pass) {
+        return Err(CliError { code: 1, message: format!("{name}: balance check failed") });
+    }
+    Ok(())
+}

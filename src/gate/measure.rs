@@ -1,0 +1,162 @@
+//! Measuring one metric of a balance file: Monte Carlo metrics as a mean
+//! with its standard error over campaigns (common random numbers for a
+//! paired difference), exact metrics straight from `analysis`.
+
+use super::spec::{MetricSpec, TableRef};
+use crate::report::dataset::numeric;
+use crate::report::stats::{mean_interval, wilson};
+use crate::rules::CombatKind;
+use crate::scenario::Scenario;
+use crate::sim::record::PlayerRecord;
+use crate::sim::runner::{Flow, RunConfig, run};
+use crate::study::metrics::{Metric, standard};
+
+/// A measured value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    pub value: f64,
+    /// Standard error; 0 for an exact value.
+    pub se: f64,
+    /// 95% interval (the value itself for an exact one).
+    pub low: f64,
+    pub high: f64,
+    pub exact: bool,
+    /// Campaigns played (0 for an exact value).
+    pub campaigns: u64,
+}
+
+/// One value per campaign of `sc` for the metric (`quantity` or `column`).
+fn per_campaign(sc: &Scenario, m: &MetricSpec) -> Result<Vec<f64>, String> {
+    let quantity: Option<Metric> = match &m.quantity {
+        Some(q) => {
+            let all = standard(&[sc]);
+            Some(all.iter().find(|x| &x.name() == q).cloned().ok_or_else(|| {
+                let known: Vec<String> = all.iter().map(|x| format!("{:?}", x.name())).collect();
+                format!("quantity {q:?} is not a metric of this scenario (known: {})", known.join(", "))
+            })?)
+        }
+        None => None,
+    };
+    let keep = |r: &PlayerRecord| {
+        m.group.get("strategy").is_none_or(|s| &r.strategy == s)
+            && m.group.get("seat").is_none_or(|s| r.seat.to_string() == *s)
+    };
+    let cfg = RunConfig {
+        master: m.seed,
+        range: 0..m.campaigns,
+        rotate_seats: m.rotate_seats,
+        chunk: 2048,
+        detail: Default::default(),
+    };
+    let n = sc.players.len().max(1);
+    let mut out = Vec::with_capacity(m.campaigns as usize);
+    run::<crate::rules::setup::SetupError>(
+        sc,
+        &cfg,
+        |chunk| {
+            for rows in chunk.players.chunks(n) {
+                let v = match (&quantity, &m.column) {
+                    (Some(q), _) => q.value_of(rows),
+                    (None, Some(col)) => {
+                        let xs: Vec<f64> = rows.iter().filter(|r| keep(r)).filter_map(|r| numeric(r, col)).collect();
+                        if xs.is_empty() { f64::NAN } else { xs.iter().sum::<f64>() / xs.len() as f64 }
+                    }
+                    _ => f64::NAN,
+                };
+                out.push(v);
+            }
+            Ok(Flow::Continue)
+        },
+        |_| {},
+    )
+    .map_err(|e| format!("cannot set up a campaign: {e}"))?;
+    Ok(out)
+}
+
+/// Measure a Monte Carlo metric of `sc` (and of `variant` for a difference).
+pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) -> Result<Measured, String> {
+    let a = per_campaign(sc, m)?;
+    let values: Vec<f64> = match variant {
+        Some(v) => {
+            let b = per_campaign(v, m)?;
+            a.iter().zip(&b).map(|(x, y)| y - x).collect()
+        }
+        None => a,
+    };
+    let mean = mean_interval(values, 0.95);
+    if mean.n == 0 {
+        return Err("no campaign gave a value (is the group empty?)".into());
+    }
+    let se = mean.sd / (mean.n as f64).sqrt();
+    let is_rate = m.quantity.as_deref().is_some_and(|q| q.starts_with("win rate"));
+    let (low, high) = if is_rate && variant.is_none() {
+        wilson(mean.mean * mean.n as f64, mean.n as f64, 0.95)
+    } else {
+        (mean.low, mean.high)
+    };
+    Ok(Measured { value: mean.mean, se, low, high, exact: false, campaigns: mean.n })
+}
+
+/// An exact value of the tables.
+pub fn exact(sc: &Scenario, t: &TableRef) -> Result<Measured, String> {
+    let v = match t.kind.as_str() {
+        "siege_chain" => {
+            let s = crate::analysis::markov::sieges(&Scenario {
+                tables: crate::scenario::TablesSpec {
+                    siege_city_pv: [t.attacker, t.attacker],
+                    siege_army_units: [t.defender, t.defender],
+                    ..sc.tables.clone()
+                },
+                ..sc.clone()
+            });
+            let c = s.first().ok_or("empty siege chain")?;
+            match t.value.as_str() {
+                "assaults" => c.assaults,
+                "units_spent" => c.units_spent,
+                "army_spent_first" => c.army_spent_first,
+                v => return Err(format!("siege_chain value {v:?}: assaults, units_spent or army_spent_first")),
+            }
+        }
+        "naval_chain" => {
+            let mut sc2 = sc.clone();
+            let (lo, hi) = (t.attacker.min(t.defender), t.attacker.max(t.defender));
+            sc2.tables.naval_ships = [lo, hi];
+            let n = crate::analysis::markov::naval(&sc2);
+            let c = n.iter().find(|c| c.ships == t.attacker && c.enemy == t.defender).ok_or("no such fleet")?;
+            match t.value.as_str() {
+                "win" => c.win,
+                "both_sunk" => c.both_sunk,
+                "survivors" => c.survivors,
+                "exchanges" => c.exchanges,
+                v => return Err(format!("naval_chain value {v:?}: win, both_sunk, survivors or exchanges")),
+            }
+        }
+        k => {
+            let kind = CombatKind::ALL.iter().copied().find(|c| c.name() == k).ok_or_else(|| {
+                format!(
+                    "table kind {k:?}: one of army, siege, naval, coastal, spy, spy_vs_spy, siege_chain, naval_chain"
+                )
+            })?;
+            let tb = crate::analysis::combat::table(sc, kind, vec![t.attacker], vec![t.defender]);
+            let c = &tb.cells[0];
+            let d = tb.den as f64;
+            match t.value.as_str() {
+                "win" => c.win as f64 / d,
+                "tie" => c.tie as f64 / d,
+                "lose" => c.lose as f64 / d,
+                "attacker_loss" => c.a_loss as f64 / d,
+                "defender_loss" => c.d_loss as f64 / d,
+                v => match v.strip_prefix("row ").and_then(|n| n.trim().parse::<usize>().ok()) {
+                    Some(r) if r >= 1 && r <= c.rows.len() => c.rows[r - 1] as f64 / d,
+                    _ => {
+                        return Err(format!(
+                            "table value {v:?}: win, tie, lose, attacker_loss, defender_loss or row 1 to {}",
+                            c.rows.len()
+                        ));
+                    }
+                },
+            }
+        }
+    };
+    Ok(Measured { value: v, se: 0.0, low: v, high: v, exact: true, campaigns: 0 })
+}
