@@ -100,6 +100,8 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
         files,
         coverage: &coverage,
         precision: None,
+        interrupted: false,
+        dir: &a.out,
     };
     let mut notes = format!("merged from {} shards in {:.2} s:", shards.len(), t0.elapsed().as_secs_f64());
     for s in &shards {

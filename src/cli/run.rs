@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -35,9 +36,20 @@ pub struct RunArgs {
     /// Rotate strategies through the seats by campaign index.
     #[arg(long)]
     pub rotate_seats: bool,
-    /// Run only shard I of K (0-based), e.g. 2/8.
+    /// Run only shard I of K (0-based), e.g. 2/8. Without it, a Slurm job
+    /// array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes
+    /// Indexed Job (JOB_COMPLETION_INDEX with --shards K) picks the shard.
     #[arg(long, value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
+    /// The number of shards of a Kubernetes Indexed Job (JOB_COMPLETION_INDEX
+    /// gives this task's index).
+    #[arg(long, value_name = "K")]
+    pub shards: Option<u64>,
+    /// Skip the run when the output directory already holds it complete
+    /// (same scenario, seed, campaigns and files, checked by hash); redo it
+    /// otherwise.
+    #[arg(long)]
+    pub resume: bool,
     /// Run batches until every strategy's win-rate 95% interval half-width
     /// is at most P (e.g. 0.01), instead of a fixed --campaigns.
     #[arg(long, value_name = "P")]
@@ -94,7 +106,52 @@ struct Plan {
     precision: Option<f64>,
 }
 
-fn plan(a: &RunArgs) -> Result<Plan, CliError> {
+/// The shard to run: `--shard`, else a Slurm array task, else a Kubernetes
+/// Indexed Job's completion index with `--shards K`. `env` reads the
+/// environment (a parameter so tests can give one).
+pub fn resolve_shard(a: &RunArgs, env: impl Fn(&str) -> Option<String>) -> Result<Option<(u64, u64)>, CliError> {
+    if let Some(s) = a.shard {
+        if a.shards.is_some() {
+            return Err(CliError::input("give --shard I/K or --shards K, not both"));
+        }
+        return Ok(Some(s));
+    }
+    let num = |k: &str| -> Result<Option<u64>, CliError> {
+        match env(k) {
+            None => Ok(None),
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .map(Some)
+                .map_err(|_| CliError::input(format!("{k}={v:?} is not a whole number"))),
+        }
+    };
+    if let Some(k) = a.shards {
+        let i = num("JOB_COMPLETION_INDEX")?.ok_or_else(|| {
+            CliError::input("--shards K takes the shard index from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job), which is not set; use --shard I/K")
+        })?;
+        if k == 0 || i >= k {
+            return Err(CliError::input(format!("JOB_COMPLETION_INDEX={i} with --shards {k}: need 0 <= index < K")));
+        }
+        return Ok(Some((i, k)));
+    }
+    if let (Some(id), Some(count)) = (num("SLURM_ARRAY_TASK_ID")?, num("SLURM_ARRAY_TASK_COUNT")?) {
+        // Array ids need not start at 0 (`--array=1-4`).
+        let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        let i = id
+            .checked_sub(min)
+            .ok_or_else(|| CliError::input(format!("SLURM_ARRAY_TASK_ID={id} is below SLURM_ARRAY_TASK_MIN={min}")))?;
+        if count == 0 || i >= count {
+            return Err(CliError::input(format!(
+                "Slurm array task {id} (from {min}) of {count}: the array's ids must be consecutive"
+            )));
+        }
+        return Ok(Some((i, count)));
+    }
+    Ok(None)
+}
+
+fn plan(a: &RunArgs, shard: Option<(u64, u64)>) -> Result<Plan, CliError> {
     if a.threads == Some(0) {
         return Err(CliError::input("--threads must be at least 1"));
     }
@@ -105,7 +162,7 @@ fn plan(a: &RunArgs) -> Result<Plan, CliError> {
                     "--precision {p}: give a half-width between 0 and 0.5, e.g. 0.01"
                 )));
             }
-            if a.shard.is_some() {
+            if shard.is_some() {
                 return Err(CliError::input(
                     "--precision needs every campaign's result to decide when to stop: it cannot run as a --shard",
                 ));
@@ -122,7 +179,7 @@ fn plan(a: &RunArgs) -> Result<Plan, CliError> {
                     "--max-campaigns caps a --precision run; without --precision use --campaigns",
                 ));
             }
-            let range = match a.shard {
+            let range = match shard {
                 Some((i, k)) => shard_range(a.campaigns, i, k),
                 None => 0..a.campaigns,
             };
@@ -158,18 +215,39 @@ impl WinCount {
 
 pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
-    let plan = plan(&a)?;
+    let shard = resolve_shard(&a, |k| std::env::var(k).ok())?;
+    let plan = plan(&a, shard)?;
     let detail =
         Detail { seasons: a.detail.contains(&DetailKind::Seasons), combats: a.detail.contains(&DetailKind::Combats) };
     let out = a.out.clone().unwrap_or_else(|| {
         let mut p = PathBuf::from("reports/runs").join(format!("{}-s{}", sc.name, a.seed));
-        if let Some((i, k)) = a.shard {
+        if let Some((i, k)) = shard {
             p = p.join(format!("shard-{i}-of-{k}"));
         }
         p
     });
     std::fs::create_dir_all(&out)
         .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    if a.resume && plan.precision.is_none() {
+        let mut expect = vec!["players.parquet".to_string()];
+        if a.detail.contains(&DetailKind::Seasons) {
+            expect.push("seasons.parquet".into());
+        }
+        if a.detail.contains(&DetailKind::Combats) {
+            expect.push("combats.parquet".into());
+        }
+        if a.csv {
+            let csvs: Vec<String> = expect.iter().map(|f| f.replace(".parquet", ".csv")).collect();
+            expect.extend(csvs);
+        }
+        if already_complete(&out, &sc, a.seed, &plan.range, a.rotate_seats, &expect) {
+            sayln!("{}: already complete (manifest and file hashes match); skipped", out.display());
+            return Ok(());
+        }
+    }
+    // SIGINT stops the run after the chunk in flight (the handler can only
+    // be set once per process, hence the ignored error on a second run).
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     // 0 lets rayon use every core.
     let threads = a.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -209,6 +287,11 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
                 writers.write(&chunk).map_err(RunError::Write)?;
                 coverage.merge(&chunk.coverage);
                 wins.add(&chunk.players);
+                // SIGINT: the chunk in flight is finished and written, then
+                // the run stops with what it completed.
+                if STOP.load(Ordering::SeqCst) {
+                    return Ok(Flow::Stop);
+                }
                 Ok(match plan.precision {
                     Some(p) if wins.widest() <= p => Flow::Stop,
                     _ => Flow::Continue,
@@ -226,8 +309,17 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     let files = writers.finish(a.csv).map_err(write_err)?;
     let wall = t0.elapsed().as_secs_f64();
     let ran = plan.range.start..plan.range.start + done;
+    let interrupted = STOP.load(Ordering::SeqCst) && ran.end < plan.range.end;
 
     let mut notes = String::new();
+    if interrupted {
+        let _ = writeln!(
+            notes,
+            "INTERRUPTED by SIGINT after {done} of {} campaigns: the files hold the campaigns completed; \
+             run again (or with --resume) for the rest",
+            plan.range.end - plan.range.start
+        );
+    }
     if let Some(p) = plan.precision {
         let widest = wins.widest();
         if widest <= p {
@@ -250,7 +342,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         master_seed: a.seed,
         campaigns: ran.clone(),
         total_campaigns: if plan.precision.is_some() { done } else { a.campaigns },
-        shard: a.shard,
+        shard,
         rotate_seats: a.rotate_seats,
         threads: pool.current_num_threads(),
         overrides: a.set.clone(),
@@ -258,11 +350,52 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         files,
         coverage: &coverage,
         precision: plan.precision,
+        interrupted,
+        dir: &out,
     };
     let text = finish_run_dir(&out, &info, &notes)?;
     say!("{text}");
     sayln!("written to {}", out.display());
+    if interrupted {
+        return Err(CliError {
+            code: 130,
+            message: format!("{}: interrupted; the run is not complete", out.display()),
+        });
+    }
     Ok(())
+}
+
+/// Set by SIGINT; the runner stops after the chunk in flight.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Whether `out` already holds this run complete: its manifest names the
+/// same resolved scenario, seed, campaign range, seat rotation and files,
+/// it was not interrupted, and every data file still has the hash the
+/// manifest recorded. A partial run (killed before its manifest was
+/// written, or interrupted) is not complete.
+pub fn already_complete(
+    out: &Path,
+    sc: &crate::scenario::Scenario,
+    seed: u64,
+    range: &std::ops::Range<u64>,
+    rotate: bool,
+    files: &[String],
+) -> bool {
+    let Ok(text) = std::fs::read_to_string(out.join("manifest.json")) else { return false };
+    let Ok(m) = serde_json::from_str::<serde_json::Value>(&text) else { return false };
+    let same = m["scenario_hash"] == manifest::scenario_hash(sc)
+        && m["master_seed"] == seed
+        && m["campaign_start"] == range.start
+        && m["campaign_end"] == range.end
+        && m["rotate_seats"] == rotate
+        && m["interrupted"] != true;
+    if !same {
+        return false;
+    }
+    let Some(hashes) = m["file_hashes"].as_object() else { return false };
+    files.iter().all(|f| {
+        hashes.get(f).and_then(|h| h.as_str()).is_some_and(|h| !h.is_empty() && manifest::file_hash(&out.join(f)) == h)
+    })
 }
 
 /// Write `summary.txt` and `manifest.json` for a run directory whose

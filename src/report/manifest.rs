@@ -13,8 +13,26 @@ pub fn scenario_hash(sc: &Scenario) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// SHA-256 of a file's bytes, hex; empty when it cannot be read.
+pub fn file_hash(path: &std::path::Path) -> String {
+    use std::io::Read;
+    let Ok(mut f) = std::fs::File::open(path) else { return String::new() };
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => h.update(&buf[..n]),
+            Err(_) => return String::new(),
+        }
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
 #[derive(Clone)]
 pub struct RunInfo<'a> {
+    /// The run directory (file hashes are read from it).
+    pub dir: &'a std::path::Path,
     pub scenario: &'a Scenario,
     pub scenario_source: &'a str,
     pub git_commit: Option<String>,
@@ -31,6 +49,8 @@ pub struct RunInfo<'a> {
     pub coverage: &'a Coverage,
     /// The `--precision` target, when the run stopped on it.
     pub precision: Option<f64>,
+    /// Stopped by SIGINT before its last campaign: not a complete run.
+    pub interrupted: bool,
 }
 
 pub fn manifest(r: &RunInfo<'_>) -> Value {
@@ -54,7 +74,9 @@ pub fn manifest(r: &RunInfo<'_>) -> Value {
         "wall_seconds": r.wall_seconds,
         "campaigns_per_second": if r.wall_seconds > 0.0 { (r.campaigns.end - r.campaigns.start) as f64 / r.wall_seconds } else { 0.0 },
         "precision": r.precision,
+        "interrupted": r.interrupted,
         "files": r.files,
+        "file_hashes": r.files.iter().filter(|f| !f.ends_with(".txt")).map(|f| (f.clone(), Value::String(file_hash(&r.dir.join(f))))).collect::<serde_json::Map<String, Value>>(),
         "coverage": serde_json::to_value(r.coverage).unwrap_or(Value::Null),
     })
 }

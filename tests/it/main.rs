@@ -11,6 +11,7 @@ mod report;
 mod rules_e;
 mod rules_w;
 mod runner;
+mod scaleout;
 mod scenarios;
 mod strategies;
 mod studies;

@@ -1,0 +1,164 @@
+//! Shards from the environment (Slurm job arrays, Kubernetes Indexed Jobs),
+//! `--resume`, and interrupted runs (SIGINT, SIGKILL).
+
+use crate::play_cli::bin;
+use polars::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("empires-scale-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn manifest(d: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(d.join("manifest.json")).unwrap()).unwrap()
+}
+
+fn read(p: &Path) -> DataFrame {
+    ParquetReader::new(std::fs::File::open(p).unwrap()).finish().unwrap()
+}
+
+fn run(out: &Path, campaigns: u64, envs: &[(&str, &str)], extra: &[&str]) -> std::process::Output {
+    let mut c = bin();
+    c.args(["run", "--campaigns", &campaigns.to_string(), "--seed", "6", "--quiet", "--out"]).arg(out).args(extra);
+    for k in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "JOB_COMPLETION_INDEX"] {
+        c.env_remove(k);
+    }
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn shards_come_from_slurm_and_kubernetes() {
+    let d = dir("slurm");
+    let o = run(
+        &d,
+        300,
+        &[("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_COUNT", "3"), ("SLURM_ARRAY_TASK_MIN", "1")],
+        &[],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m = manifest(&d);
+    // Task 2 of an array 1..=3 is shard 1 of 3: campaigns 100..200.
+    assert_eq!((m["shard"]["index"].as_u64(), m["shard"]["count"].as_u64()), (Some(1), Some(3)));
+    assert_eq!((m["campaign_start"].as_u64(), m["campaign_end"].as_u64()), (Some(100), Some(200)));
+    let d = dir("k8s");
+    let o = run(&d, 300, &[("JOB_COMPLETION_INDEX", "0")], &["--shards", "3"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(manifest(&d)["campaign_end"].as_u64(), Some(100));
+    for (envs, extra, want) in [
+        (vec![], vec!["--shards", "3"], "JOB_COMPLETION_INDEX"),
+        (vec![("JOB_COMPLETION_INDEX", "3")], vec!["--shards", "3"], "need 0 <= index < K"),
+        (vec![("SLURM_ARRAY_TASK_ID", "x"), ("SLURM_ARRAY_TASK_COUNT", "2")], vec![], "is not a whole number"),
+        (vec![], vec!["--shard", "0/2", "--shards", "2"], "not both"),
+    ] {
+        let o = run(&dir("bad"), 10, &envs, &extra);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{envs:?} {extra:?}: {err}");
+        assert!(err.contains(want), "{err}");
+    }
+}
+
+#[test]
+fn resume_skips_a_complete_shard_and_redoes_a_damaged_one() {
+    let d = dir("resume");
+    assert!(run(&d, 400, &[], &["--shard", "1/2", "--detail", "seasons"]).status.success());
+    let before = read(&d.join("players.parquet"));
+    let o = run(&d, 400, &[], &["--shard", "1/2", "--detail", "seasons", "--resume"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("already complete"), "{}", String::from_utf8_lossy(&o.stdout));
+    // A damaged file: the hash no longer matches, so the shard is redone.
+    let p = d.join("seasons.parquet");
+    let mut bytes = std::fs::read(&p).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&p, bytes).unwrap();
+    let o = run(&d, 400, &[], &["--shard", "1/2", "--detail", "seasons", "--resume"]);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("already complete"));
+    assert!(o.status.success());
+    assert!(read(&d.join("players.parquet")).equals_missing(&before));
+    assert!(read(&d.join("seasons.parquet")).height() > 0);
+    // Another seed is another run: not skipped.
+    let o = bin()
+        .args([
+            "run",
+            "--campaigns",
+            "400",
+            "--seed",
+            "7",
+            "--shard",
+            "1/2",
+            "--quiet",
+            "--resume",
+            "--detail",
+            "seasons",
+            "--out",
+        ])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("already complete"));
+}
+
+fn signal(pid: u32, sig: &str) {
+    assert!(Command::new("kill").args([sig, &pid.to_string()]).status().unwrap().success());
+}
+
+#[test]
+fn sigint_writes_the_completed_campaigns_and_exits_non_zero() {
+    let (d, full) = (dir("int"), dir("int-full"));
+    let n = 20_000u64;
+    let child = bin()
+        .args(["run", "--campaigns", &n.to_string(), "--seed", "6", "--quiet", "--out"])
+        .arg(&d)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    signal(child.id(), "-INT");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let m = manifest(&d);
+    assert_eq!(m["interrupted"], true);
+    let done = m["campaign_end"].as_u64().unwrap();
+    assert!(done > 0 && done < n, "{done}");
+    let part = read(&d.join("players.parquet"));
+    assert_eq!(part.height() as u64, done * 4);
+    // The campaigns written are exactly the first ones of an uninterrupted run.
+    assert!(run(&full, n, &[], &[]).status.success());
+    let whole = read(&full.join("players.parquet"));
+    assert!(whole.slice(0, part.height()).equals_missing(&part));
+    assert!(std::fs::read_to_string(d.join("summary.txt")).unwrap().contains("INTERRUPTED by SIGINT"));
+    // --resume does not take an interrupted run for a complete one, and
+    // completes it identical to the uninterrupted run.
+    let o = run(&d, n, &[], &["--resume"]);
+    assert!(o.status.success());
+    assert!(read(&d.join("players.parquet")).equals_missing(&whole));
+}
+
+#[test]
+fn after_sigkill_nothing_looks_complete_and_resume_finishes() {
+    let (d, full) = (dir("kill"), dir("kill-full"));
+    let n = 20_000u64;
+    let child = bin()
+        .args(["run", "--campaigns", &n.to_string(), "--seed", "6", "--quiet", "--out"])
+        .arg(&d)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    signal(child.id(), "-KILL");
+    let _ = child.wait_with_output();
+    // Only hidden temporary files: no file under a final name.
+    for name in ["players.parquet", "summary.txt", "manifest.json"] {
+        assert!(!d.join(name).exists(), "{name} looks complete after SIGKILL");
+    }
+    let o = run(&d, n, &[], &["--resume"]);
+    assert!(o.status.success());
+    assert!(run(&full, n, &[], &[]).status.success());
+    assert!(read(&d.join("players.parquet")).equals_missing(&read(&full.join("players.parquet"))));
+}
