@@ -57,6 +57,10 @@ pub struct RunArgs {
     /// With --precision: stop after this many campaigns even if P is not reached.
     #[arg(long, value_name = "M")]
     pub max_campaigns: Option<u64>,
+    /// Check the engine's invariants after every season of every campaign;
+    /// stop at the first violation with its campaign index and seed.
+    #[arg(long)]
+    pub check_invariants: bool,
     /// Extra datasets: seasons (seasons.parquet), combats (combats.parquet).
     #[arg(long, value_delimiter = ',', value_name = "seasons,combats")]
     pub detail: Vec<DetailKind>,
@@ -217,8 +221,11 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
     let shard = resolve_shard(&a, |k| std::env::var(k).ok())?;
     let plan = plan(&a, shard)?;
-    let detail =
-        Detail { seasons: a.detail.contains(&DetailKind::Seasons), combats: a.detail.contains(&DetailKind::Combats) };
+    let detail = Detail {
+        seasons: a.detail.contains(&DetailKind::Seasons),
+        combats: a.detail.contains(&DetailKind::Combats),
+        check_invariants: a.check_invariants,
+    };
     let out = a.out.clone().unwrap_or_else(|| {
         let mut p = PathBuf::from("reports/runs").join(format!("{}-s{}", sc.name, a.seed));
         if let Some((i, k)) = shard {
@@ -278,6 +285,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     let mut writers = RunWriters::create(&out, a.csv, detail).map_err(write_err)?;
     let mut coverage = Coverage::default();
     let mut wins = WinCount::default();
+    let mut violation: Option<crate::sim::runner::Violation> = None;
     let t0 = Instant::now();
     let result: Result<u64, RunError> = pool.install(|| {
         run(
@@ -285,6 +293,10 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
             &cfg,
             |chunk| {
                 writers.write(&chunk).map_err(RunError::Write)?;
+                if let Some(v) = &chunk.violation {
+                    violation = Some(v.clone());
+                    return Ok(Flow::Stop);
+                }
                 coverage.merge(&chunk.coverage);
                 wins.add(&chunk.players);
                 // SIGINT: the chunk in flight is finished and written, then
@@ -307,6 +319,17 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         Err(RunError::Write(e)) => return Err(write_err(e)),
     };
     let files = writers.finish(a.csv).map_err(write_err)?;
+    if let Some(v) = violation {
+        let scenario = a.scenario.as_ref().map_or(String::new(), |p| format!(" --scenario {}", p.display()));
+        let sets: String = a.set.iter().map(|s| format!(" --set '{s}'")).collect();
+        return Err(CliError {
+            code: 1,
+            message: format!(
+                "invariant broken in campaign {} (campaign seed {}) after season {}: {}\nreplay it with: empires play{scenario}{sets} --seed {} --campaign {}",
+                v.campaign, v.campaign_seed, v.season, v.message, a.seed, v.campaign
+            ),
+        });
+    }
     let wall = t0.elapsed().as_secs_f64();
     let ran = plan.range.start..plan.range.start + done;
     let interrupted = STOP.load(Ordering::SeqCst) && ran.end < plan.range.end;

@@ -62,6 +62,8 @@ pub fn play_on_map_as<L: Log>(
 pub struct Detail {
     pub seasons: bool,
     pub combats: bool,
+    /// Check the engine's invariants after every season (`--check-invariants`).
+    pub check_invariants: bool,
 }
 
 /// A campaign played for the runner: its end, the actions each seat took,
@@ -72,6 +74,9 @@ pub struct Observed {
     pub taken: Vec<[u32; crate::rules::action::ACTION_KINDS.len()]>,
     pub seasons: Vec<record::SeasonRecord>,
     pub combats: Vec<(u32, crate::rules::CombatRecord)>,
+    /// The first broken invariant, with the season after which it was
+    /// found; the campaign stops there.
+    pub violation: Option<(u32, String)>,
 }
 
 /// Play a campaign as `play_on_map_as` does (the same seeds, so the same
@@ -89,11 +94,11 @@ pub fn play_observed(
     let players = Seats::named(sc, campaign_seed, strategies);
     if detail.combats {
         let mut e = Engine::new(rules, dice, players, record::CombatLog::default());
-        let mut o = drive(&mut e, campaign, strategies, detail.seasons);
+        let mut o = drive(&mut e, campaign, strategies, detail);
         o.combats = std::mem::take(&mut e.log.combats);
         o
     } else {
-        drive(&mut Engine::new(rules, dice, players, crate::rules::NoLog), campaign, strategies, detail.seasons)
+        drive(&mut Engine::new(rules, dice, players, crate::rules::NoLog), campaign, strategies, detail)
     }
 }
 
@@ -101,20 +106,27 @@ fn drive<D: crate::rules::Dice, L: Log>(
     e: &mut Engine<'_, D, Seats, L>,
     campaign: u64,
     strategies: &[&str],
-    seasons: bool,
+    detail: Detail,
 ) -> Observed {
     let mut st = initial_state(e.rules);
     let mut rows = Vec::new();
+    let mut violation = None;
     let reason = loop {
         let season = st.season;
         let end = e.play_season(&mut st);
-        if seasons {
+        if detail.seasons {
             rows.extend(record::season_records(e.rules, &st, campaign, season, strategies));
+        }
+        if detail.check_invariants
+            && let Err(m) = crate::rules::invariants::check(e.rules, &st)
+        {
+            violation = Some((season, m));
+            break end.unwrap_or(crate::rules::EndReason::SeasonLimit);
         }
         if let Some(r) = end {
             break r;
         }
     };
     let outcome = e.finish(&mut st, reason);
-    Observed { state: st, outcome, taken: e.players.taken.clone(), seasons: rows, combats: Vec::new() }
+    Observed { state: st, outcome, taken: e.players.taken.clone(), seasons: rows, combats: Vec::new(), violation }
 }

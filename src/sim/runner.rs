@@ -37,6 +37,18 @@ pub struct Chunk {
     pub combats: Vec<CombatRow>,
     pub coverage: Coverage,
     pub campaigns: u64,
+    /// The first campaign of the chunk that broke an invariant
+    /// (`Detail::check_invariants`).
+    pub violation: Option<Violation>,
+}
+
+/// A broken engine invariant, with what it takes to replay the campaign.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub campaign: u64,
+    pub campaign_seed: u64,
+    pub season: u32,
+    pub message: String,
 }
 
 /// What the sink tells the runner after a chunk.
@@ -70,6 +82,7 @@ struct Played {
     seasons: Vec<SeasonRecord>,
     combats: Vec<CombatRow>,
     coverage: Coverage,
+    violation: Option<Violation>,
 }
 
 /// Play campaign `i` and return its rows.
@@ -85,6 +98,8 @@ fn play_one(sc: &Scenario, fixed: Option<&Map>, cfg: &RunConfig, i: u64) -> Resu
         }
     };
     let o = super::play_observed(sc, map, i, cs, &strategies, cfg.detail);
+    let violation =
+        o.violation.clone().map(|(season, message)| Violation { campaign: i, campaign_seed: cs, season, message });
     let mut coverage = Coverage::default();
     coverage.add_campaign(&o.state, &strategies, &o.taken);
     let name = |p: u8| strategies.get(p as usize).map_or(String::new(), |s| s.to_string());
@@ -99,7 +114,13 @@ fn play_one(sc: &Scenario, fixed: Option<&Map>, cfg: &RunConfig, i: u64) -> Resu
             rec,
         })
         .collect();
-    Ok(Played { players: records(sc, &o.state, &o.outcome, i, cs, &strategies), seasons: o.seasons, combats, coverage })
+    Ok(Played {
+        players: records(sc, &o.state, &o.outcome, i, cs, &strategies),
+        seasons: o.seasons,
+        combats,
+        coverage,
+        violation,
+    })
 }
 
 /// Run the campaigns of `cfg.range` chunk by chunk, handing each chunk, in
@@ -124,6 +145,9 @@ pub fn run<E: From<SetupError>>(
             chunk.seasons.extend(p.seasons);
             chunk.combats.extend(p.combats);
             chunk.coverage.merge(&p.coverage);
+            if chunk.violation.is_none() {
+                chunk.violation = p.violation;
+            }
         }
         let flow = sink(chunk)?;
         done += end - start;

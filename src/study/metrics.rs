@@ -157,7 +157,7 @@ pub fn measure(
         range: 0..campaigns,
         rotate_seats,
         chunk: 2048,
-        detail: Detail { seasons, combats: false },
+        detail: Detail { seasons, ..Detail::default() },
     };
     let mut out = Measured::default();
     let players = sc.players.len().max(1);

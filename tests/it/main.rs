@@ -3,6 +3,7 @@
 mod bad_input;
 mod common;
 mod defaults;
+mod fuzz;
 mod gate;
 mod merge;
 mod play_cli;

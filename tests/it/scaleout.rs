@@ -162,3 +162,13 @@ fn after_sigkill_nothing_looks_complete_and_resume_finishes() {
     assert!(run(&full, n, &[], &[]).status.success());
     assert!(read(&d.join("players.parquet")).equals_missing(&read(&full.join("players.parquet"))));
 }
+
+#[test]
+fn check_invariants_changes_nothing_and_passes() {
+    let (plain, checked) = (dir("inv-plain"), dir("inv-checked"));
+    let rnd = ["--set", "players[2].strategy=random", "--rotate-seats"];
+    assert!(run(&plain, 300, &[], &rnd).status.success());
+    let o = run(&checked, 300, &[], &[&rnd[..], &["--check-invariants"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(read(&plain.join("players.parquet")).equals_missing(&read(&checked.join("players.parquet"))));
+}
