@@ -251,6 +251,9 @@ pub fn render(n: &Names, events: &[Event]) -> String {
                     crate::rules::EndReason::Domination => "a player holds the winning share of the land",
                     crate::rules::EndReason::LastStanding => "every rival has lost all its hexes",
                     crate::rules::EndReason::AllEliminated => "every player has lost all its hexes",
+                    crate::rules::EndReason::Stalled => {
+                        "the season limit was reached, but nothing had changed hands for many seasons (stalled)"
+                    }
                 };
                 let _ = writeln!(out, "\n=== The campaign ends after season {season}: {why} ===");
                 let _ = writeln!(out, "Standings by empire size (hexes + castles, a city counts as a castle):");

@@ -370,7 +370,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             return Some(LastStanding);
         }
         if st.season >= sc.campaign.seasons {
-            return Some(SeasonLimit);
+            let stalled = sc.campaign.stall_seasons > 0 && st.quiet_seasons >= sc.campaign.stall_seasons;
+            return Some(if stalled { Stalled } else { SeasonLimit });
         }
         None
     }

@@ -129,6 +129,15 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         for h in st.hexes.iter_mut() {
             h.recruited = 0;
         }
+        // Stall detection: a fingerprint of every banner and building.
+        let print = st.hexes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
+            let v = (x.owner as u64)
+                | (x.main.map_or(0, |b| b as u64 + 1) << 8)
+                | (x.extra.map_or(0, |b| b as u64 + 1) << 16);
+            (h ^ v).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        st.quiet_seasons = if print == st.map_print { st.quiet_seasons + 1 } else { 0 };
+        st.map_print = print;
         for p in 0..st.players.len() {
             let pl = &mut st.players[p];
             pl.battle_ep = 0;

@@ -73,6 +73,8 @@ pub fn initial_state(r: Rules<'_>) -> State {
         players: (0..sc.players.len()).map(|_| PlayerState::new(sc.start.gold as i64)).collect(),
         order: (0..sc.players.len() as u8).collect(),
         ended: None,
+        quiet_seasons: 0,
+        map_print: 0,
     };
     for &(h, kind) in &map.placements.buildings {
         let spec = sc.building(kind);

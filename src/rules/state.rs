@@ -191,6 +191,10 @@ pub enum EndReason {
     LastStanding,
     /// Every player lost all its hexes.
     AllEliminated,
+    /// The season limit was reached after `campaign.stall_seasons` seasons
+    /// in which no hex changed hands and no building rose or fell: a
+    /// degenerate campaign, flagged so it can be replayed and looked at.
+    Stalled,
 }
 
 impl EndReason {
@@ -200,6 +204,7 @@ impl EndReason {
             EndReason::Domination => "domination",
             EndReason::LastStanding => "last_standing",
             EndReason::AllEliminated => "all_eliminated",
+            EndReason::Stalled => "stalled",
         }
     }
 }
@@ -217,6 +222,11 @@ pub struct State {
     /// This season's order, smallest empire first (E-04, G-03, G-04).
     pub order: Vec<PlayerId>,
     pub ended: Option<EndReason>,
+    /// Seasons in a row that ended with the same banners and buildings as
+    /// the season before (`rules::season::end_of_season`), and the
+    /// fingerprint they are compared by.
+    pub quiet_seasons: u32,
+    pub map_print: u64,
 }
 
 impl State {

@@ -224,6 +224,10 @@ pub struct CampaignSpec {
     pub end_when_last_standing: bool,
     /// After empire size (G-03), in this order.
     pub tiebreak: Vec<TieBreak>,
+    /// A campaign that reaches the season limit after this many seasons in
+    /// which no banner or building changed ends `stalled` instead of
+    /// `season_limit` (0: never). It only flags the campaign: play is the same.
+    pub stall_seasons: u32,
 }
 
 impl Default for CampaignSpec {
@@ -233,6 +237,7 @@ impl Default for CampaignSpec {
             land_share_to_win: 0.40,
             end_when_last_standing: true,
             tiebreak: vec![TieBreak::Cities, TieBreak::Castles, TieBreak::Die],
+            stall_seasons: 4,
         }
     }
 }

@@ -172,3 +172,33 @@ fn check_invariants_changes_nothing_and_passes() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(read(&plain.join("players.parquet")).equals_missing(&read(&checked.join("players.parquet"))));
 }
+
+#[test]
+fn g02_a_campaign_where_nothing_changes_is_flagged_stalled() {
+    use empires::rules::EndReason;
+    use empires::scenario::{Source, load_with_overrides};
+    let path = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    // Players who never buy, build, recruit or move: no banner or building
+    // ever changes after the start.
+    let idle = r#"["recruit_unit","recruit_ship","recruit_spy","recruit_engine","move_army","attack","siege","move_ship","naval_attack","coastal_attack","transport","move_spy","spy_action","spy_duel","capture","conquer","castle","city","mine","port","tower","bridge","pillage"]"#;
+    let sets = vec![("strategies.balanced.forbid".to_string(), idle.to_string())];
+    let sc = load_with_overrides(&text, &Source::file(&path), &sets).unwrap();
+    let f = empires::sim::play_campaign(&sc, 1, 0, empires::rules::NoLog).unwrap();
+    assert_eq!(f.outcome.reason, EndReason::Stalled);
+    assert_eq!(f.outcome.reason.name(), "stalled");
+    assert_eq!(f.outcome.seasons, 12, "flagging does not end the campaign early");
+    // With the flag off the same campaign ends at the season limit.
+    let mut off = sc.clone();
+    off.campaign.stall_seasons = 0;
+    assert_eq!(
+        empires::sim::play_campaign(&off, 1, 0, empires::rules::NoLog).unwrap().outcome.reason,
+        EndReason::SeasonLimit
+    );
+    // An ordinary campaign is not stalled.
+    let normal = empires::scenario::Scenario::embedded_default();
+    assert_ne!(
+        empires::sim::play_campaign(&normal, 1, 0, empires::rules::NoLog).unwrap().outcome.reason,
+        EndReason::Stalled
+    );
+}
