@@ -25,6 +25,10 @@ pub struct PlayArgs {
     /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Replay a campaign of a run made with --rotate-seats (the campaign
+    /// index picks which strategy plays which seat).
+    #[arg(long)]
+    pub rotate_seats: bool,
     /// Also draw the final map to FILE.svg or FILE.png.
     #[arg(long, value_name = "FILE.svg|FILE.png")]
     pub map: Option<PathBuf>,
@@ -38,8 +42,18 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
     }
     let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
     let mut events: Vec<Event> = Vec::new();
-    let fin = sim::play_campaign(&sc, a.seed, a.campaign, &mut events)
-        .map_err(|e| CliError::input(format!("cannot set up the campaign: {e}")))?;
+    let seat_strategy: Vec<String> =
+        sim::runner::seat_strategies(&sc, a.campaign, a.rotate_seats).into_iter().map(String::from).collect();
+    let setup = |e: crate::rules::setup::SetupError| CliError::input(format!("cannot set up the campaign: {e}"));
+    let fin = if a.rotate_seats {
+        let cs = sim::seed::campaign_seed(a.seed, a.campaign);
+        let map = crate::rules::setup::make_map(&sc, cs).map_err(setup)?;
+        let names = sim::runner::seat_strategies(&sc, a.campaign, true);
+        let (state, outcome) = sim::play_on_map_as(&sc, &map, cs, &names, &mut events).map_err(setup)?;
+        sim::Finished { map, state, outcome }
+    } else {
+        sim::play_campaign(&sc, a.seed, a.campaign, &mut events).map_err(setup)?
+    };
     let names = Names::new(&sc, &fin.map);
     let out = if a.json {
         json::render(&names, &events)
@@ -49,7 +63,12 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
             sc.name,
             a.seed,
             a.campaign,
-            sc.players.iter().map(|p| format!("{} ({})", p.name, p.strategy)).collect::<Vec<_>>().join(", "),
+            sc.players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("{} ({})", p.name, seat_strategy[i]))
+                .collect::<Vec<_>>()
+                .join(", "),
             fin.map.land_count,
             fin.map.placements.capitals.iter().map(|&h| names.hex(h)).collect::<Vec<_>>().join(", ")
         );

@@ -325,8 +325,14 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         return Err(CliError {
             code: 1,
             message: format!(
-                "invariant broken in campaign {} (campaign seed {}) after season {}: {}\nreplay it with: empires play{scenario}{sets} --seed {} --campaign {}",
-                v.campaign, v.campaign_seed, v.season, v.message, a.seed, v.campaign
+                "invariant broken in campaign {} (campaign seed {}) after season {}: {}\nreplay it with: empires play{scenario}{sets} --seed {} --campaign {}{}",
+                v.campaign,
+                v.campaign_seed,
+                v.season,
+                v.message,
+                a.seed,
+                v.campaign,
+                if a.rotate_seats { " --rotate-seats" } else { "" }
             ),
         });
     }

@@ -202,3 +202,31 @@ fn g02_a_campaign_where_nothing_changes_is_flagged_stalled() {
         EndReason::Stalled
     );
 }
+
+#[test]
+fn play_replays_any_campaign_of_a_rotated_run() {
+    let d = dir("replay");
+    assert!(run(&d, 8, &[], &["--rotate-seats"]).status.success());
+    let rows = read(&d.join("players.parquet")).lazy().filter(col("campaign").eq(lit(5u64))).collect().unwrap();
+    let o = bin().args(["play", "--rotate-seats", "--seed", "6", "--campaign", "5", "--json"]).output().unwrap();
+    assert!(o.status.success());
+    let standings: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["event"] == "standing")
+        .collect();
+    assert_eq!(standings.len(), 4);
+    let names = rows.column("player").unwrap().str().unwrap().clone();
+    let sizes = rows.column("empire_size").unwrap().u32().unwrap().clone();
+    let strategies = rows.column("strategy").unwrap().str().unwrap().clone();
+    for i in 0..rows.height() {
+        let s = standings.iter().find(|v| v["player"] == names.get(i).unwrap()).unwrap();
+        assert_eq!(s["size"].as_u64(), sizes.get(i).map(u64::from), "{}", names.get(i).unwrap());
+    }
+    // The header names the strategy each seat played in that campaign.
+    let text = String::from_utf8_lossy(
+        &bin().args(["play", "--rotate-seats", "--seed", "6", "--campaign", "5"]).output().unwrap().stdout,
+    )
+    .to_string();
+    assert!(text.contains(&format!("{} ({})", names.get(0).unwrap(), strategies.get(0).unwrap())), "{text}");
+}
