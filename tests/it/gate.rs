@@ -156,3 +156,30 @@ fn check_bad_input_is_located() {
     let o = bin().args(["check", "/nonexistent/balance.toml"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn check_measures_a_paired_difference_between_variants() {
+    // The miner's gold from mines with river mines halved, minus as shipped:
+    // clearly negative, on the same seeds.
+    let file = tmp(
+        "variant.toml",
+        r#"[[metric]]
+name = "halving river mines costs the miner"
+campaigns = 300
+quantity = "gold from mines"
+variant = ["economy.mine.river=1D6x10"]
+max = 0.0
+"#,
+    );
+    let o = bin().arg("check").arg(&file).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    let line = out.lines().find(|l| l.contains("halving river mines")).unwrap();
+    let value: f64 = line.split_whitespace().find_map(|w| w.parse::<f64>().ok().filter(|v| *v < 0.0)).unwrap();
+    assert!(value < -50.0, "{line}");
+    // The same variant against a bound it cannot meet fails.
+    std::fs::write(&file, std::fs::read_to_string(&file).unwrap().replace("max = 0.0", "min = 0.0")).unwrap();
+    let o = bin().arg("check").arg(&file).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("is below min 0"));
+}
