@@ -17,7 +17,7 @@
 //! rounding (far below 1e-12).
 
 use super::combat::effect;
-use super::dice::difference;
+use super::dice::{Distribution, difference};
 use crate::rules::CombatKind;
 use crate::rules::naval::naval_strength;
 use crate::rules::siege::siege_effect;
@@ -43,11 +43,13 @@ pub struct SiegeEnd {
 /// The siege chains of the scenario's `[tables]` grid.
 pub fn sieges(sc: &Scenario) -> Vec<SiegeEnd> {
     let t = &sc.tables;
+    // The dice noise of one exchange, shared by every state.
+    let noise = difference(&sc.combat.die);
     let mut memo = HashMap::new();
     let mut out = Vec::new();
     for pv in t.siege_city_pv[0]..=t.siege_city_pv[1] {
         for u in t.siege_army_units[0]..=t.siege_army_units[1] {
-            let (assaults, units_spent, spent, ends) = siege_state(sc, pv, u, &mut memo);
+            let (assaults, units_spent, spent, ends) = siege_state(sc, &noise, pv, u, &mut memo);
             out.push(SiegeEnd { city_pv: pv, units: u, assaults, units_spent, army_spent_first: spent, ends });
         }
     }
@@ -56,12 +58,17 @@ pub fn sieges(sc: &Scenario) -> Vec<SiegeEnd> {
 
 type SiegeValue = (f64, f64, f64, bool);
 
-fn siege_state(sc: &Scenario, pv: i32, u: i32, memo: &mut HashMap<(i32, i32), SiegeValue>) -> SiegeValue {
+fn siege_state(
+    sc: &Scenario,
+    noise: &Distribution,
+    pv: i32,
+    u: i32,
+    memo: &mut HashMap<(i32, i32), SiegeValue>,
+) -> SiegeValue {
     if let Some(v) = memo.get(&(pv, u)) {
         return *v;
     }
     let t = &sc.tables;
-    let noise = difference(&sc.combat.die);
     let total = noise.total as f64;
     let base_gap = (u + t.siege_army_extra - t.siege_city_base) as i64;
     let (mut stay, mut assaults, mut spent_units, mut spent_first, mut ends) = (0.0, 1.0, 0.0, 0.0, true);
@@ -78,7 +85,7 @@ fn siege_state(sc: &Scenario, pv: i32, u: i32, memo: &mut HashMap<(i32, i32), Si
         } else if nu <= 0 {
             spent_first += p;
         } else {
-            let (a, s, f, e) = siege_state(sc, npv, nu, memo);
+            let (a, s, f, e) = siege_state(sc, noise, npv, nu, memo);
             assaults += p * a;
             spent_units += p * s;
             spent_first += p * f;
@@ -131,13 +138,14 @@ fn damage(mut f: Fleet, hits: i64) -> Fleet {
 /// The naval chains of the scenario's `[tables]` grid.
 pub fn naval(sc: &Scenario) -> Vec<NavalEnd> {
     let t = &sc.tables;
+    let noise = difference(&sc.combat.die);
     let mut memo = HashMap::new();
     let mut out = Vec::new();
     for n in t.naval_ships[0]..=t.naval_ships[1] {
         for m in t.naval_ships[0]..=t.naval_ships[1] {
             let a: Fleet = vec![sc.naval.ship_pv; n.max(0) as usize];
             let d: Fleet = vec![sc.naval.ship_pv; m.max(0) as usize];
-            let (win, both, survivors, exchanges, ends) = naval_state(sc, a, d, &mut memo);
+            let (win, both, survivors, exchanges, ends) = naval_state(sc, &noise, a, d, &mut memo);
             out.push(NavalEnd { ships: n, enemy: m, win, both_sunk: both, survivors, exchanges, ends });
         }
     }
@@ -146,7 +154,13 @@ pub fn naval(sc: &Scenario) -> Vec<NavalEnd> {
 
 type NavalValue = (f64, f64, f64, f64, bool);
 
-fn naval_state(sc: &Scenario, a: Fleet, d: Fleet, memo: &mut HashMap<(Fleet, Fleet), NavalValue>) -> NavalValue {
+fn naval_state(
+    sc: &Scenario,
+    noise: &Distribution,
+    a: Fleet,
+    d: Fleet,
+    memo: &mut HashMap<(Fleet, Fleet), NavalValue>,
+) -> NavalValue {
     match (a.is_empty(), d.is_empty()) {
         (true, true) => return (0.0, 1.0, 0.0, 0.0, true),
         (false, true) => return (1.0, 0.0, a.len() as f64, 0.0, true),
@@ -156,7 +170,6 @@ fn naval_state(sc: &Scenario, a: Fleet, d: Fleet, memo: &mut HashMap<(Fleet, Fle
     if let Some(v) = memo.get(&(a.clone(), d.clone())) {
         return *v;
     }
-    let noise = difference(&sc.combat.die);
     let total = noise.total as f64;
     let base_gap = (naval_strength(sc, a.len() as i32) - naval_strength(sc, d.len() as i32)) as i64;
     let (mut stay, mut win, mut both, mut surv, mut ex, mut ends) = (0.0, 0.0, 0.0, 0.0, 1.0, true);
@@ -167,7 +180,7 @@ fn naval_state(sc: &Scenario, a: Fleet, d: Fleet, memo: &mut HashMap<(Fleet, Fle
             stay += p;
             continue;
         }
-        let (w, b, s, e, en) = naval_state(sc, damage(a.clone(), al), damage(d.clone(), dl), memo);
+        let (w, b, s, e, en) = naval_state(sc, noise, damage(a.clone(), al), damage(d.clone(), dl), memo);
         win += p * w;
         both += p * b;
         surv += p * s;
