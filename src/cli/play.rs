@@ -1,7 +1,7 @@
 //! `empires play`: one campaign, logged season by season.
 
 use super::{CliError, load_scenario};
-use crate::report::{Names, json, text};
+use crate::report::{Names, log, text};
 use crate::rules::Event;
 use crate::sim;
 use clap::Args;
@@ -29,12 +29,19 @@ pub struct PlayArgs {
     /// index picks which strategy plays which seat).
     #[arg(long)]
     pub rotate_seats: bool,
+    /// Print the JSON Schema of one `--json` line (docs/log.schema.json) and exit.
+    #[arg(long)]
+    pub log_schema: bool,
     /// Also draw the final map to FILE.svg or FILE.png.
     #[arg(long, value_name = "FILE.svg|FILE.png")]
     pub map: Option<PathBuf>,
 }
 
 pub fn run(a: PlayArgs) -> Result<(), CliError> {
+    if a.log_schema {
+        let _ = std::io::stdout().lock().write_all(log::schema_json().as_bytes());
+        return Ok(());
+    }
     if let Some(m) = &a.map
         && !matches!(m.extension().and_then(|x| x.to_str()), Some("svg" | "png" | "SVG" | "PNG"))
     {
@@ -56,7 +63,17 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
     };
     let names = Names::new(&sc, &fin.map);
     let out = if a.json {
-        json::render(&names, &events)
+        let start = crate::rules::setup::initial_state(crate::rules::Rules::new(&sc, &fin.map));
+        let played = log::Played {
+            sc: &sc,
+            map: &fin.map,
+            start: &start,
+            master_seed: a.seed,
+            campaign: a.campaign,
+            campaign_seed: sim::seed::campaign_seed(a.seed, a.campaign),
+            strategies: &seat_strategy,
+        };
+        log::render(&played, &events)
     } else {
         let mut s = format!(
             "empires play: scenario {:?}, seed {}, campaign {}\nplayers: {}\nmap ({} land hexes; capitals at {}):\n",

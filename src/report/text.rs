@@ -165,7 +165,7 @@ pub fn render(n: &Names, events: &[Event]) -> String {
                     );
                 }
             }
-            Event::Recruit { player, hex, item, cost } => {
+            Event::Recruit { player, hex, item, cost, .. } => {
                 let art = if matches!(item, Item::Unit) { "an" } else { "a" };
                 let _ = writeln!(
                     out,
@@ -185,10 +185,11 @@ pub fn render(n: &Names, events: &[Event]) -> String {
                     n.hex_terrain(*to)
                 );
             }
-            Event::Transport { player, ship, army, from, to } => {
+            Event::Transport { player, ship, army, landed, units, from, to, .. } => {
+                let detached = if landed == army { String::new() } else { format!(" (landing as army #{landed})") };
                 let _ = writeln!(
                     out,
-                    "  transport: {}'s ship #{ship} carries army #{army} from {} to {}",
+                    "  transport: {}'s ship #{ship} carries {units} unit(s) of army #{army} from {} to {}{detached}",
                     n.player(*player),
                     n.hex(*from),
                     n.hex_terrain(*to)
@@ -211,6 +212,20 @@ pub fn render(n: &Names, events: &[Event]) -> String {
                     n.player(*player),
                     if *pv <= 0 { "sunk".to_string() } else { format!("{pv} PV left") }
                 );
+            }
+            Event::ShipRepaired { ship, pv } => {
+                let _ = writeln!(out, "  ship #{ship} repairs in port: {pv} PV");
+            }
+            Event::City { hex, controller, stability, pv, level, .. } => {
+                let _ = writeln!(
+                    out,
+                    "    city at {}: {}, PV {pv}, level {level}, stability {stability:+}",
+                    n.hex(*hex),
+                    n.player(*controller)
+                );
+            }
+            Event::BuildingPv { hex, kind, pv } => {
+                let _ = writeln!(out, "    the {} at {} has {pv} PV", kind.name(), n.hex(*hex));
             }
             Event::CityTaken { player, hex, outcome, gold, .. } => {
                 let g = if *gold > 0 { format!(" (+{gold} gold)") } else { String::new() };

@@ -133,10 +133,13 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         if d_destroyed {
             self.destroy_army(st, def);
         }
-        // G-10: results for EP.
+        // G-10: results for EP. "The enemy army destroyed" is a massacre for
+        // the winner by gap, even when its own army died too (unless the
+        // scenario keeps the older reading).
+        let both = sc.ep.massacre_if_both_destroyed;
         let (a_res, d_res) = match gap {
-            g if g > 0 => (self.result_for_gap(g, d_destroyed && !a_destroyed), BattleResult::Defeat),
-            g if g < 0 => (BattleResult::Defeat, self.result_for_gap(-g, a_destroyed && !d_destroyed)),
+            g if g > 0 => (self.result_for_gap(g, d_destroyed && (both || !a_destroyed)), BattleResult::Defeat),
+            g if g < 0 => (BattleResult::Defeat, self.result_for_gap(-g, a_destroyed && (both || !d_destroyed))),
             _ => {
                 let draw = self.result_for_gap(0, false);
                 (draw, draw)
@@ -151,6 +154,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             defender: pd,
             from: st.armies[att].hex,
             target: st.armies[def].hex,
+            a_piece: att as u16,
+            d_piece: def as u16,
             a,
             d,
             gap,

@@ -116,22 +116,26 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         pl.gold -= cost;
         pl.tally.gold_spent += cost;
         st.hexes[hex as usize].recruited += 1;
-        match item {
+        let (piece, at) = match item {
             Item::Unit => {
                 let a = st.hexes[hex as usize].army;
                 if a != NONE {
                     st.armies[a as usize].units += 1;
+                    (a, hex)
                 } else {
                     st.hexes[hex as usize].army = st.armies.len() as u16;
                     st.armies.push(Army::new(p, hex, 1, 0, sc.movement.army));
+                    ((st.armies.len() - 1) as u16, hex)
                 }
             }
             Item::Engine => {
-                let a = st.hexes[hex as usize].army as usize;
-                st.armies[a].engines += 1;
+                let a = st.hexes[hex as usize].army;
+                st.armies[a as usize].engines += 1;
+                (a, hex)
             }
             Item::Spy => {
-                st.spies.push(Spy { owner: p, hex, mp: sc.movement.spy, moved: false, acted: false, alive: true })
+                st.spies.push(Spy { owner: p, hex, mp: sc.movement.spy, moved: false, acted: false, alive: true });
+                ((st.spies.len() - 1) as u16, hex)
             }
             Item::Ship => {
                 let sea = self.launch_hex(st, p, hex).unwrap_or(hex);
@@ -144,8 +148,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                     attacked: false,
                     alive: true,
                 });
+                ((st.ships.len() - 1) as u16, sea)
             }
-        }
-        self.emit(|| Event::Recruit { player: p, hex, item, cost });
+        };
+        self.emit(|| Event::Recruit { player: p, hex, item, cost, piece, at });
     }
 }

@@ -77,6 +77,11 @@ pub struct CombatRecord {
     pub defender: PlayerId,
     pub from: HexId,
     pub target: HexId,
+    /// The pieces that fought, by id (`state::NONE` where none): the
+    /// attacking army (army, siege) or spy (spy, duel); the defending army
+    /// (army), city (siege) or spy (duel). Ships name themselves in `Hit`.
+    pub a_piece: u16,
+    pub d_piece: u16,
     pub a: ScoreParts,
     pub d: ScoreParts,
     /// Attacker total minus defender total.
@@ -123,11 +128,16 @@ pub enum Event {
         gold: i64,
         sabotaged: bool,
     },
+    /// G-13: `item` bought at `hex`. `piece` is the army that got the unit
+    /// or engine (a new army when its id is new), or the new ship or spy;
+    /// `at` is where that piece stands (a ship is launched on the sea).
     Recruit {
         player: PlayerId,
         hex: HexId,
         item: Item,
         cost: i64,
+        piece: u16,
+        at: HexId,
     },
     Move {
         player: PlayerId,
@@ -135,10 +145,16 @@ pub enum Event {
         from: HexId,
         to: HexId,
     },
+    /// W-17: `units` of `army` sail on `ship` (which ends on `sea`) and land
+    /// on `to` as army `landed`: the same army when all of it fits aboard,
+    /// else a new detachment.
     Transport {
         player: PlayerId,
         ship: u16,
         army: u16,
+        landed: u16,
+        units: i32,
+        sea: HexId,
         from: HexId,
         to: HexId,
     },
@@ -156,9 +172,36 @@ pub enum Event {
         army: u16,
         formation: FormationChoice,
     },
+    /// G-26: a point of damage on `ship`, which has `pv` left (sunk at 0).
     Hit {
         player: PlayerId,
         ship: u16,
+        pv: i32,
+    },
+    /// G-26: a ship next to its own port regained PV at the season's end.
+    ShipRepaired {
+        ship: u16,
+        pv: i32,
+    },
+    /// A city after any change to it (siege, spy, outcome, conquest, a new
+    /// city, recovery, its holder's elimination): every value a reader
+    /// needs, and the banner on its hex.
+    City {
+        city: u16,
+        hex: HexId,
+        controller: PlayerId,
+        influence: i32,
+        defence: i32,
+        level: i32,
+        stability: i32,
+        pv: i32,
+        banner: PlayerId,
+    },
+    /// A castle, mine, port, tower or bridge after a PV change (built,
+    /// damaged); `BuildingDestroyed` when it falls.
+    BuildingPv {
+        hex: HexId,
+        kind: BuildingKind,
         pv: i32,
     },
     CityTaken {

@@ -7,9 +7,17 @@
 
 use super::action::{Action, SpyKind};
 use super::event::Event;
-use super::state::{NONE, Piece, PlayerId, State};
+use super::state::{Army, NONE, Piece, PlayerId, State};
 use super::{Dice, Engine, Log, Players};
 use crate::map::{HexId, NO_HEX, Terrain};
+
+/// W-17: the units of `army` that one ship carries: `naval.transport_units`
+/// at most, and never the last unit of an army with siege engines (engines
+/// stay off ships). 0 when the army cannot board.
+pub fn transport_load(sc: &crate::scenario::Scenario, army: &Army) -> i32 {
+    let spare = if army.engines > 0 { army.units - 1 } else { army.units };
+    sc.naval.transport_units.min(spare).max(0)
+}
 
 const SPY_KINDS: [SpyKind; 5] =
     [SpyKind::Sabotage, SpyKind::Destabilize, SpyKind::DamageMain, SpyKind::DamageExtra, SpyKind::Steal];
@@ -85,9 +93,10 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                     self.buf.push(Action::Siege { army: ai16, city: hs.city });
                 }
             }
-            // W-17: an army that has not moved, without engines, boards an
-            // adjacent ship of its own that has not moved.
-            if sc.naval.transport && !a.moved && !a.attacked && a.engines == 0 && map.coastal[a.hex as usize] {
+            // W-17: an army that has not moved sends `transport_load` units
+            // aboard an adjacent ship of its own that has not moved.
+            if sc.naval.transport && !a.moved && !a.attacked && transport_load(sc, a) > 0 && map.coastal[a.hex as usize]
+            {
                 for (si, s) in st.ships.iter().enumerate() {
                     if !s.alive || s.owner != p || s.moved || !map.are_adjacent(s.hex, a.hex) {
                         continue;
@@ -166,8 +175,10 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             if s.moved {
                 continue; // W-24
             }
-            // W-19: adjacent targets, and the spy's own hex.
-            for t in std::iter::once(s.hex).chain(map.adjacent(s.hex)) {
+            // W-19: adjacent targets (and the spy's own hex if the scenario
+            // allows it), for hostile actions and duels alike.
+            let own = sc.spy.own_hex.then_some(s.hex);
+            for t in own.into_iter().chain(map.adjacent(s.hex)) {
                 let owner = self.target_owner(st, t);
                 if owner != super::NOBODY && r.rivals(p, owner) && self.spy_target_open(st, t) {
                     for kind in SPY_KINDS {
@@ -233,14 +244,26 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 sh.hex = sea;
                 sh.mp = left;
                 sh.moved = true;
+                let load = transport_load(self.sc(), &st.armies[army as usize]);
                 let ar = &mut st.armies[army as usize];
                 let from = ar.hex;
-                ar.hex = to;
-                ar.mp = 0;
-                ar.moved = true;
-                st.hexes[from as usize].army = NONE;
-                st.hexes[to as usize].army = army;
-                self.emit(|| Event::Transport { player: p, ship, army, from, to });
+                let landed = if load == ar.units {
+                    // The whole army fits: it sails and keeps its id.
+                    ar.hex = to;
+                    ar.mp = 0;
+                    ar.moved = true;
+                    st.hexes[from as usize].army = NONE;
+                    army
+                } else {
+                    // A detachment lands as a new army with the same
+                    // experience and formation; the rest stays, free to move.
+                    ar.units -= load;
+                    let d = Army { hex: to, units: load, engines: 0, mp: 0, moved: true, ..*ar };
+                    st.armies.push(d);
+                    (st.armies.len() - 1) as u16
+                };
+                st.hexes[to as usize].army = landed;
+                self.emit(|| Event::Transport { player: p, ship, army, landed, units: load, sea, from, to });
             }
             Action::MoveSpy { spy, to } => {
                 let cost = self.move_cost(to);

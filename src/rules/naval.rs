@@ -105,6 +105,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             defender: pd,
             from,
             target: to,
+            a_piece: super::state::NONE,
+            d_piece: super::state::NONE,
             a,
             d,
             gap,
@@ -118,16 +120,19 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             spy_kind: None,
             success: gap > 0,
         };
-        self.emit(|| Event::Combat(rec_base));
+        // The owners place the hits first, so the record says which side
+        // lost a ship (the `Hit` events before it say which).
         let a_destroyed = self.take_hits(st, pa, from, a_loss);
         let d_destroyed = self.take_hits(st, pd, to, d_loss);
+        let rec = CombatRecord { a_destroyed, d_destroyed, ..rec_base };
+        self.emit(|| Event::Combat(rec));
         if gap != 0 {
             let (w, l) = if gap > 0 { (pa, pd) } else { (pd, pa) };
             st.players[w as usize].tally.naval_won += 1;
             st.players[l as usize].tally.naval_lost += 1;
             self.loot(st, w, sc.naval.victory_loot);
         }
-        CombatRecord { a_destroyed, d_destroyed, ..rec_base }
+        rec
     }
 
     /// The building a ship may attack on a coastal hex (W-16): the port,
@@ -180,6 +185,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             defender: pd,
             from,
             target,
+            a_piece: super::state::NONE,
+            d_piece: super::state::NONE,
             a,
             d,
             gap,
@@ -193,7 +200,6 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             spy_kind: None,
             success: gap > 0,
         };
-        self.emit(|| Event::Combat(rec_base));
         if d_destroyed {
             if main {
                 hs.main = None;
@@ -202,14 +208,21 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 hs.extra = None;
                 hs.extra_pv = 0;
             }
-            self.emit(|| Event::BuildingDestroyed { hex: target, kind });
         }
         let a_destroyed = self.take_hits(st, pa, from, a_loss);
+        let rec = CombatRecord { a_destroyed, ..rec_base };
+        self.emit(|| Event::Combat(rec));
+        if d_destroyed {
+            self.emit(|| Event::BuildingDestroyed { hex: target, kind });
+        } else if d_loss != 0 {
+            self.log_building(st, target, main);
+        }
+        // W-01: every victory loots, the building holder's included.
         if gap > 0 {
             self.loot(st, pa, sc.naval.coastal_loot);
         } else if gap < 0 {
             self.loot(st, pd, sc.naval.coastal_loot);
         }
-        CombatRecord { a_destroyed, ..rec_base }
+        rec
     }
 }

@@ -83,7 +83,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     pub fn end_of_season(&mut self, st: &mut State) {
         let sc = self.sc();
         let map = self.map();
-        for c in st.cities.iter_mut() {
+        for ci in 0..st.cities.len() {
+            let c = &mut st.cities[ci];
+            let before = (c.pv, c.stability);
             if !c.besieged {
                 c.pv = (c.pv + sc.cities.recover_pv).min(sc.cities.max_pv(c.level));
                 if !c.hostile {
@@ -93,6 +95,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             }
             c.besieged = false;
             c.hostile = false;
+            if before != (c.pv, c.stability) {
+                self.log_city(st, ci);
+            }
         }
         for i in 0..st.ships.len() {
             let s = st.ships[i];
@@ -103,8 +108,10 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 st.hexes[n as usize].owner == s.owner && st.hexes[n as usize].extra == Some(BuildingKind::Port)
             });
             let sh = &mut st.ships[i];
-            if in_port {
+            if in_port && sh.pv < sc.naval.ship_pv {
                 sh.pv = (sh.pv + sc.naval.ship_recover).min(sc.naval.ship_pv);
+                let pv = sh.pv;
+                self.emit(|| Event::ShipRepaired { ship: i as u16, pv });
             }
             sh.mp = sc.movement.ship;
             sh.moved = false;
@@ -164,11 +171,14 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         for s in st.spies.iter_mut().filter(|s| s.owner == p) {
             s.alive = false;
         }
-        for c in st.cities.iter_mut().filter(|c| c.controller == p) {
-            c.controller = NOBODY;
-            c.influence = 0;
-        }
         self.emit(|| Event::Eliminated { player: p });
+        for ci in 0..st.cities.len() {
+            if st.cities[ci].controller == p {
+                st.cities[ci].controller = NOBODY;
+                st.cities[ci].influence = 0;
+                self.log_city(st, ci);
+            }
+        }
     }
 
     /// Play seasons until the campaign ends (G-02), then rank the players.

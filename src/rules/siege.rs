@@ -82,8 +82,11 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
         let taken = st.cities[city].pv <= 0;
         // G-10: siege assaults are battles; G-12: a gap of at least
-        // `siege_win_gap` is a battle won against the city's owner.
+        // `siege_win_gap` is a battle won against the city's owner, and the
+        // same gap the other way is a battle the holder won against the
+        // attacker (E-07 then lets the holder conquer the attacker's hexes).
         let won = gap >= sc.costs.siege_win_gap;
+        let repelled = -gap >= sc.costs.siege_win_gap;
         let (a_res, d_res) = match gap {
             g if g > 0 => (self.result_for_gap(g, false), BattleResult::Defeat),
             g if g < 0 => (BattleResult::Defeat, self.result_for_gap(-g, a_destroyed)),
@@ -102,6 +105,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             defender: pd,
             from: st.armies[army].hex,
             target: hex,
+            a_piece: army as u16,
+            d_piece: city as u16,
             a,
             d,
             gap,
@@ -116,12 +121,16 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             success: won,
         };
         self.emit(|| Event::Combat(rec));
+        self.log_city(st, city);
         if won {
             if pd != NOBODY {
                 st.players[pa as usize].beaten |= 1 << pd;
             }
             self.loot(st, pa, sc.siege.victory_loot);
         } else if gap < 0 {
+            if repelled && pd != NOBODY {
+                st.players[pd as usize].beaten |= 1 << pa;
+            }
             self.loot(st, pd, sc.siege.victory_loot);
         }
         if taken {
@@ -175,5 +184,33 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         st.players[p as usize].tally.cities_taken += 1;
         let gold = o.gold as i64;
         self.emit(|| Event::CityTaken { player: p, city: city as u16, hex, outcome: choice, gold });
+        self.log_city(st, city);
+    }
+
+    /// Log a city's values after a change to it (for readers of the log).
+    pub(crate) fn log_city(&mut self, st: &State, city: usize) {
+        let c = st.cities[city];
+        let banner = st.hexes[c.hex as usize].owner;
+        self.emit(|| Event::City {
+            city: city as u16,
+            hex: c.hex,
+            controller: c.controller,
+            influence: c.influence,
+            defence: c.defence,
+            level: c.level,
+            stability: c.stability,
+            pv: c.pv,
+            banner,
+        });
+    }
+
+    /// Log the PV of the building in a hex's main (castle or mine) or extra
+    /// slot after a change to it.
+    pub(crate) fn log_building(&mut self, st: &State, hex: crate::map::HexId, main: bool) {
+        let hs = &st.hexes[hex as usize];
+        let (kind, pv) = if main { (hs.main, hs.main_pv) } else { (hs.extra, hs.extra_pv) };
+        if let Some(kind) = kind {
+            self.emit(|| Event::BuildingPv { hex, kind, pv });
+        }
     }
 }

@@ -160,6 +160,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             defender: pd,
             from: st.spies[spy].hex,
             target,
+            a_piece: spy as u16,
+            d_piece: super::state::NONE,
             a,
             d,
             gap,
@@ -174,6 +176,14 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             success,
         };
         self.emit(|| Event::Combat(rec));
+        if success && !d_destroyed {
+            match (kind, st.city_at(target)) {
+                (SpyKind::Destabilize | SpyKind::DamageMain, Some(c)) => self.log_city(st, c),
+                (SpyKind::DamageMain, None) => self.log_building(st, target, true),
+                (SpyKind::DamageExtra, _) => self.log_building(st, target, false),
+                _ => {}
+            }
+        }
         rec
     }
 
@@ -213,6 +223,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             defender: pd,
             from: st.spies[spy].hex,
             target: st.spies[target].hex,
+            a_piece: spy as u16,
+            d_piece: target as u16,
             a,
             d,
             gap,

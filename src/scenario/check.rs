@@ -326,6 +326,7 @@ fn numbers(s: &Scenario, f: &mut Found) {
         ("start.ships", s.start.ships, 20),
         ("siege.engine_cap", s.siege.engine_cap, 20),
         ("naval.ship_pv", s.naval.ship_pv, 1000),
+        ("naval.transport_units", s.naval.transport_units, 1000),
     ] {
         if v > max {
             f.push(p(k), format!("must be at most {max} (found {v})"));
@@ -350,6 +351,7 @@ fn numbers(s: &Scenario, f: &mut Found) {
         }
     }
     f.at_least("naval.ship_pv", s.naval.ship_pv as i64, 1);
+    f.at_least("naval.transport_units", s.naval.transport_units as i64, 1);
     f.at_least("cities.max_pv_base", s.cities.max_pv_base as i64, 1);
     f.at_least("siege.engines_needed", s.siege.engines_needed as i64, 0);
     if s.siege.engines_needed > s.siege.engine_cap.max(0) && s.siege.engines_needed > 0 {

@@ -333,6 +333,10 @@ pub struct EpSpec {
     pub result_by_gap: GapTable<ResultRow>,
     /// G-10: destroying the enemy army is a massacre whatever the gap.
     pub destroyed_is_massacre: bool,
+    /// G-10: when both armies die in one combat, the winner by gap still
+    /// destroyed the enemy army, so it scores a massacre. `false` keeps the
+    /// older reading: the winner gets its gap's result.
+    pub massacre_if_both_destroyed: bool,
     /// G-10: siege assaults count as battles for EP.
     pub sieges_are_battles: bool,
 }
@@ -351,6 +355,7 @@ impl Default for EpSpec {
                 row(Some(6), None, BattleResult::Massacre),
             ]),
             destroyed_is_massacre: true,
+            massacre_if_both_destroyed: true,
             sieges_are_battles: true,
         }
     }
@@ -823,8 +828,11 @@ pub struct NavalSpec {
     /// G-26.
     pub ship_pv: i32,
     pub ship_recover: i32,
-    /// W-17: ships may carry an army (never its siege engines).
+    /// W-17: ships may carry land units (never siege engines).
     pub transport: bool,
+    /// W-17: land units one ship carries; a larger army sends a detachment
+    /// of this size, which becomes an army of its own.
+    pub transport_units: i32,
 }
 
 impl Default for NavalSpec {
@@ -846,6 +854,7 @@ impl Default for NavalSpec {
             ship_pv: 3,
             ship_recover: 1,
             transport: true,
+            transport_units: 1,
         }
     }
 }
@@ -895,6 +904,9 @@ pub struct SpySpec {
     pub duel_bid_cap: i32,
     /// W-25.
     pub duel: GapTable<DuelRow>,
+    /// W-19: a spy may also act against its own hex (and the spies on it).
+    /// The reading says "adjacent", so the default is `false`.
+    pub own_hex: bool,
 }
 
 impl Default for SpySpec {
@@ -914,6 +926,7 @@ impl Default for SpySpec {
             city_pv_floor: 1,
             duel_bid_cap: 3,
             duel: GapTable::new(vec![duel(Some(0), Some(0), false, false), duel(Some(1), None, true, true)]),
+            own_hex: false,
         }
     }
 }

@@ -177,3 +177,18 @@ pub fn combats(log: &[Event]) -> Vec<empires::rules::CombatRecord> {
         })
         .collect()
 }
+
+/// Play `a` the way a season does: it must be among the options the engine
+/// lists for `p` now, and the engine applies it.
+pub fn act(e: &mut Engine<'_, ScriptedDice, Script, Vec<Event>>, st: &mut State, p: PlayerId, a: Action) {
+    e.act_options(st, p);
+    assert!(e.options().contains(&a), "{a:?} is not among the options of player {p}: {:?}", e.options());
+    e.apply_act(st, p, a);
+}
+
+/// Spend on `a` the way a season does: listed by `spend_options`, applied by `spend`.
+pub fn buy(e: &mut Engine<'_, ScriptedDice, Script, Vec<Event>>, st: &mut State, p: PlayerId, a: Action) {
+    e.spend_options(st, p);
+    assert!(e.options().contains(&a), "{a:?} is not among the purchases of player {p}: {:?}", e.options());
+    e.spend(st, p, a);
+}

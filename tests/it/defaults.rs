@@ -210,6 +210,9 @@ fn step(e: &Event) -> &'static str {
         Event::Xp { .. } => "xp",
         Event::Formation { .. } => "formation",
         Event::Hit { .. } => "hit",
+        Event::ShipRepaired { .. } => "repaired",
+        Event::City { .. } => "city",
+        Event::BuildingPv { .. } => "building",
         Event::CityTaken { .. } => "city_taken",
         Event::Ep { .. } => "ep",
         Event::Spend { .. } => "spend",
@@ -250,7 +253,7 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
         steps,
         [
             "season", "order", "order", "payday", "recruit", "combat", "xp", "loot", "ep", "ep", "ep_lost", "spend",
-            "ep_lost"
+            "ep_lost", "city"
         ]
     );
     let log = &e.log;
@@ -259,7 +262,8 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
     assert_eq!(log[1], Event::Order { pos: 0, player: 1, size: 2 });
     assert_eq!(log[2], Event::Order { pos: 1, player: 0, size: 3 });
     assert_eq!(log[3], Event::Payday { player: 0, hex: mine, faces: 7, gold: 70, sabotaged: false });
-    assert_eq!(log[4], Event::Recruit { player: 0, hex: cap0, item: Item::Unit, cost: 100 });
+    // A new army (ids 0 and 1 are taken) at the capital.
+    assert_eq!(log[4], Event::Recruit { player: 0, hex: cap0, item: Item::Unit, cost: 100, piece: 2, at: cap0 });
     let c = combats(log)[0];
     assert_eq!((c.attacker, c.gap, c.a_loss, c.d_loss), (0, 2, 1, 1));
     assert_eq!(log[8], Event::Ep { player: 0, battles: 1, sum: 3, earned: 3 });
@@ -277,6 +281,8 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
         }
     );
     assert_eq!(log[12], Event::EpLost { player: 0, ep: 1 });
+    // Step 7: P1's capital recovers a PV, logged with all its values.
+    assert!(matches!(log[13], Event::City { city, pv: 3, .. } if city as usize == city1));
     // Step 3 came before step 4: the pool was refilled to 3 before the bids.
     let offered = e.players.last_options(|d| matches!(d, Decision::Bid { attacking: true, .. }));
     assert_eq!(offered, (0..=3).map(Action::Bid).collect::<Vec<_>>());
@@ -1104,4 +1110,51 @@ fn g31_a_campaign_depends_only_on_master_seed_and_index() {
     // A different index is a different campaign, on its own generated map.
     assert_ne!(log_a, log_c);
     assert_ne!(a.map, c.map);
+}
+
+#[test]
+fn g12_a_repelled_siege_is_a_battle_the_holder_won() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let (camp, cap, side) = (w.hex(4, 3), w.hex(5, 3), w.hex(5, 2));
+    assert!(w.map.are_adjacent(camp, cap) && w.map.are_adjacent(side, cap));
+    let a = army(&mut st, 0, camp, 3);
+    st.armies[a].engines = 1;
+    st.hexes[camp as usize].owner = 0;
+    st.hexes[side as usize].owner = 0;
+    let city = st.hexes[cap as usize].city;
+    // 3 units + 1 engine + die 1 = 5 against defence 2 + level 1 + die 3 = 6.
+    let mut e = w.engine(&[1, 3], Script::default());
+    act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.d_result), (-1, Some(BattleResult::Minor)));
+    assert_eq!(st.players[1].beaten, 1 << 0, "the holder beat the attacker (E-07)");
+    assert_eq!(st.players[0].beaten, 0);
+    // So the holder may conquer the attacker's hex next to its city; not the
+    // one the attacker's army still stands on.
+    st.players[1].ep = 3;
+    e.spend_options(&st, 1);
+    assert!(!e.options().contains(&Action::Conquer(camp)));
+    buy(&mut e, &mut st, 1, Action::Conquer(side));
+    assert_eq!(st.hexes[side as usize].owner, 1);
+    assert_eq!(st.players[1].ep, 0);
+}
+
+#[test]
+fn g10_both_armies_destroyed_is_a_massacre_for_the_winner_by_gap() {
+    // `ep.massacre_if_both_destroyed = false` keeps the older reading.
+    for (both, want) in [(true, BattleResult::Massacre), (false, BattleResult::Minor)] {
+        let w = world(PLAINS, |sc| sc.ep.massacre_if_both_destroyed = both);
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 1);
+        let d = army(&mut st, 1, w.hex(3, 2), 1);
+        // 1 + 4 = 5 against 1 + 3 = 4: gap 1, and each side loses 1 unit (W-03).
+        let mut e = w.engine(&[4, 3], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+        let c = combats(&e.log)[0];
+        assert_eq!((c.gap, c.a_destroyed, c.d_destroyed), (1, true, true));
+        assert_eq!((c.a_result, c.d_result), (Some(want), Some(BattleResult::Defeat)), "both = {both}");
+        assert_eq!(st.players[0].battle_ep, w.sc.ep.results.get(want));
+        assert!(!st.armies[a].alive && !st.armies[d].alive);
+    }
 }

@@ -5,6 +5,7 @@ mod common;
 mod defaults;
 mod fuzz;
 mod gate;
+mod log_replay;
 mod merge;
 mod play_cli;
 mod properties;

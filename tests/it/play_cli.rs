@@ -32,7 +32,7 @@ fn play_json_is_one_object_per_line() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         kinds.insert(v["event"].as_str().unwrap().to_string());
     }
-    for k in ["season", "order", "ep", "spend", "end", "standing"] {
+    for k in ["header", "season", "order", "ep", "spend", "end", "standing"] {
         assert!(kinds.contains(k), "no {k} event");
     }
     assert_eq!(s, play(&["--seed", "7", "--json"]));

@@ -329,3 +329,36 @@ fn e16_gold_buys_army_units() {
     assert_eq!(st.players[0].gold, 0);
     assert!(recruit_options(&w, &st, 0).is_empty(), "no gold left, and one item per hex per season");
 }
+
+#[test]
+fn e10_capturing_a_mountain_in_play_costs_3_ep() {
+    let w = world(MOUNTAINS, |_| {});
+    let mut st = w.bare();
+    let m = w.hex(2, 2);
+    assert_eq!(w.map.terrain[m as usize], Terrain::Mountain);
+    st.players[0].ep = 3;
+    let mut e = w.engine(&[], Script::default());
+    buy(&mut e, &mut st, 0, Action::Capture(m));
+    assert_eq!(st.hexes[m as usize].owner, 0);
+    assert!(matches!(e.log.last(), Some(Event::Spend { cost: 3, ep_left: 0, .. })));
+}
+
+#[test]
+fn e11_conquering_a_castle_on_a_mountain_in_play_costs_5_ep() {
+    let w = world(MOUNTAINS, |_| {});
+    let mut st = w.bare();
+    let m = w.hex(2, 1);
+    assert_eq!(w.map.terrain[m as usize], Terrain::Mountain);
+    st.hexes[m as usize].owner = 1;
+    st.hexes[m as usize].main = Some(BuildingKind::Castle);
+    st.hexes[m as usize].main_pv = 3;
+    st.players[0].beaten = 1 << 1;
+    st.players[0].ep = 4;
+    assert!(!spend_options(&w, &st, 0).contains(&Action::Conquer(m)), "3 + mountain 1 + castle 1 = 5 > 4");
+    st.players[0].ep = 5;
+    let mut e = w.engine(&[], Script::default());
+    buy(&mut e, &mut st, 0, Action::Conquer(m));
+    assert_eq!(st.hexes[m as usize].owner, 0);
+    assert_eq!(st.hexes[m as usize].main, Some(BuildingKind::Castle), "the castle changes hands");
+    assert!(matches!(e.log.last(), Some(Event::Spend { cost: 5, ep_left: 0, .. })));
+}

@@ -2,8 +2,8 @@
 //! and exact outcomes.
 
 use crate::common::*;
-use empires::rules::state::NOBODY;
-use empires::rules::{Action, Decision, ScoreParts, SpyKind, State};
+use empires::rules::state::{NOBODY, NONE};
+use empires::rules::{Action, Decision, Event, ScoreParts, SpyKind, State};
 use empires::scenario::{BuildingKind, FormationChoice, SiegeChoice};
 
 fn armies(units_a: i32, units_d: i32) -> (World, State, usize, usize) {
@@ -134,6 +134,21 @@ fn w07_formation_at_experience_2() {
     st2.armies[a2].formation = Some(FormationChoice::Assault);
     let mut e2 = w2.engine(&[3, 3], Script::default());
     assert_eq!(e2.army_combat(&mut st2, a2, d2).a.order, 1);
+}
+
+#[test]
+fn w07_the_siege_formation_takes_one_more_city_pv() {
+    let mut lost = Vec::new();
+    for formation in [None, Some(FormationChoice::Siege), Some(FormationChoice::Assault)] {
+        let (w, mut st, a, city) = siege_setup(3, 1);
+        st.armies[a].formation = formation;
+        // 3 + 1 engine + die 4 = 8 against 2 + 1 + die 3 = 6: gap 2, -1 PV.
+        let mut e = w.engine(&[4, 3], Script::default());
+        act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city: city as u16 });
+        assert_eq!(combats(&e.log)[0].gap, 2, "{formation:?}");
+        lost.push(4 - st.cities[city].pv);
+    }
+    assert_eq!(lost, vec![1, 2, 1], "Siege: +1 PV against a city; Assault: none");
 }
 
 /// P0's army next to P1's capital at (5,3); returns the capital's city index.
@@ -287,6 +302,30 @@ fn w13_naval_table() {
 }
 
 #[test]
+fn w13_the_tie_row_and_gap_3_in_play_and_the_record_says_what_sank() {
+    // A tie: 1 ship + die 3 on each side, both lose 1 PV (row 1).
+    let (w, mut st) = fleets(1, 1);
+    let (from, to) = (w.hex(2, 2), w.hex(3, 2));
+    let mut e = w.engine(&[3, 3], Script::default());
+    act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.row, c.a_loss, c.d_loss, c.a_destroyed, c.d_destroyed), (0, 0, 1, 1, false, false));
+    assert_eq!((st.ships[0].pv, st.ships[1].pv), (2, 2));
+    assert_eq!(st.players[0].gold + st.players[1].gold, 200, "a tie loots nothing");
+    // Gap 3 (row 3): the loser loses 3 PV, so its only ship sinks, and the
+    // winner 1 PV. The logged record comes after the hits and says so.
+    let (w, mut st) = fleets(1, 1);
+    let mut e = w.engine(&[5, 2], Script::default());
+    act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.row, c.a_loss, c.d_loss), (3, 2, 1, 3));
+    assert_eq!((st.ships[0].pv, st.ships[1].pv, st.ships[1].alive), (2, 0, false));
+    assert!(c.d_destroyed && !c.a_destroyed);
+    let at = |f: fn(&Event) -> bool| e.log.iter().position(f).unwrap();
+    assert!(at(|x| matches!(x, Event::Hit { .. })) < at(|x| matches!(x, Event::Combat(_))));
+}
+
+#[test]
 fn w14_a_defending_ship_next_to_its_port_gets_1() {
     let w = world(STRAIT, |_| {});
     let mut st = w.bare();
@@ -329,26 +368,74 @@ fn w16_ships_attack_coastal_buildings_unless_guarded() {
 }
 
 #[test]
-fn w17_ships_carry_an_army_but_not_siege_engines() {
+fn w16_the_holder_that_beats_off_a_coastal_attack_loots() {
     let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (sea, port) = (w.hex(4, 2), w.hex(5, 2));
+    ship(&mut st, 0, sea, 1);
+    // 1 ship + die 1 = 2 against port defence 2 + die 4 = 6: gap -4; the
+    // ship loses 3 PV and sinks, the port loses nothing.
+    let mut e = w.engine(&[1, 4], Script::default());
+    act(&mut e, &mut st, 0, Action::Coastal { from: sea, target: port });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.a_loss, c.d_loss, c.a_destroyed, c.d_destroyed), (-4, 3, 0, true, false));
+    assert!(!st.ships[0].alive);
+    assert_eq!((st.players[0].gold, st.players[1].gold), (100, 110), "W-01: every victory loots");
+}
+
+#[test]
+fn w17_a_ship_carries_one_land_unit_and_the_army_splits() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (home, land) = (w.hex(1, 2), w.hex(5, 1));
+    let a = army(&mut st, 0, home, 3);
+    st.armies[a].xp = 1;
+    let s = ship(&mut st, 0, w.hex(2, 2), 3);
+    let mut e = w.engine(&[], Script::default());
+    act(&mut e, &mut st, 0, Action::Transport { ship: s as u16, army: a as u16, to: land });
+    let d = st.armies.len() - 1;
+    assert_ne!(d, a, "one unit lands as a detachment");
+    let (rest, det) = (st.armies[a], st.armies[d]);
+    assert_eq!((rest.hex, rest.units, rest.moved), (home, 2, false));
+    assert_eq!((det.hex, det.units, det.xp, det.engines, det.mp, det.moved), (land, 1, 1, 0, 0, true));
+    assert_eq!((st.hexes[home as usize].army, st.hexes[land as usize].army), (a as u16, d as u16));
+    assert!(w.map.are_adjacent(st.ships[s].hex, land) && st.ships[s].moved);
+    assert!(matches!(
+        e.log.last(),
+        Some(Event::Transport { army, landed, units: 1, .. }) if *army == a as u16 && *landed == d as u16
+    ));
+    // The ship has sailed: the rest cannot board it again this season.
+    assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::Transport { .. })));
+}
+
+#[test]
+fn w17_transport_capacity_is_scenario_data_and_engines_stay_ashore() {
+    // A ship that carries 3 units takes the whole army, which keeps its id.
+    let w = world(STRAIT, |sc| sc.naval.transport_units = 3);
     let mut st = w.bare();
     let a = army(&mut st, 0, w.hex(1, 2), 3);
     let s = ship(&mut st, 0, w.hex(2, 2), 3);
     let land = w.hex(5, 1);
-    let t = Action::Transport { ship: s as u16, army: a as u16, to: land };
-    assert!(act_options(&w, &st, 0).contains(&t));
     let mut e = w.engine(&[], Script::default());
-    e.apply_act(&mut st, 0, t);
-    assert_eq!(st.armies[a].hex, land);
+    act(&mut e, &mut st, 0, Action::Transport { ship: s as u16, army: a as u16, to: land });
+    assert_eq!(st.armies.len(), 1);
+    assert_eq!((st.armies[a].hex, st.armies[a].units), (land, 3));
     assert_eq!(st.hexes[land as usize].army, a as u16);
-    assert!(w.map.are_adjacent(st.ships[s].hex, land));
-    assert!(st.armies[a].moved && st.ships[s].moved);
-    // With a siege engine the army cannot board.
-    let mut st2 = w.bare();
-    let a2 = army(&mut st2, 0, w.hex(1, 2), 3);
-    st2.armies[a2].engines = 1;
-    ship(&mut st2, 0, w.hex(2, 2), 3);
-    assert!(!act_options(&w, &st2, 0).iter().any(|x| matches!(x, Action::Transport { .. })));
+    assert_eq!(st.hexes[w.hex(1, 2) as usize].army, NONE);
+    // An army of one unit with a siege engine cannot board: the engine may
+    // not sail and the unit may not leave it.
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(1, 2), 1);
+    st.armies[a].engines = 1;
+    ship(&mut st, 0, w.hex(2, 2), 3);
+    assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::Transport { .. })));
+    // With three units, one sails and the engine stays with the other two.
+    st.armies[a].units = 3;
+    let mut e = w.engine(&[], Script::default());
+    act(&mut e, &mut st, 0, Action::Transport { ship: 0, army: a as u16, to: w.hex(5, 1) });
+    assert_eq!((st.armies[a].units, st.armies[a].engines), (2, 1));
+    assert_eq!((st.armies[1].units, st.armies[1].engines), (1, 0));
 }
 
 /// P1 owns (4,2) with a castle; P0's spy stands at (3,2).
@@ -382,6 +469,31 @@ fn w19_the_spy_must_be_adjacent() {
     assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == t)));
     st.spies[s].hex = w.hex(3, 2);
     assert!(act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == t)));
+}
+
+#[test]
+fn w19_a_spy_acts_on_adjacent_hexes_not_its_own() {
+    // `spy.own_hex = true` allows the spy's own hex as well.
+    for own_hex in [false, true] {
+        let w = world(PLAINS, |sc| sc.spy.own_hex = own_hex);
+        let mut st = w.bare();
+        let t = w.hex(4, 2);
+        st.hexes[t as usize].owner = 1;
+        st.hexes[t as usize].main = Some(BuildingKind::Castle);
+        st.hexes[t as usize].main_pv = 3;
+        let mine = spy(&mut st, 0, t);
+        let theirs = spy(&mut st, 1, t);
+        let opts = act_options(&w, &st, 0);
+        let on_own = opts.iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == t));
+        let duel = opts.contains(&Action::SpyDuel { spy: mine as u16, target: theirs as u16 });
+        assert_eq!((on_own, duel), (own_hex, own_hex), "own_hex = {own_hex}");
+        if own_hex {
+            // 3 + die 4 = 7 against castle 2 + die 2 = 4: -1 PV.
+            let mut e = w.engine(&[4, 2], Script::default());
+            act(&mut e, &mut st, 0, Action::SpyAct { spy: mine as u16, target: t, kind: SpyKind::DamageMain });
+            assert_eq!(st.hexes[t as usize].main_pv, 2);
+        }
+    }
 }
 
 #[test]
@@ -447,6 +559,34 @@ fn w24_a_spy_cannot_explore_and_act_in_one_turn() {
     let mut e = w.engine(&[6, 1], Script::default());
     e.apply_act(&mut st, 0, Action::SpyAct { spy: s as u16, target: t, kind: SpyKind::Steal });
     assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::MoveSpy { .. })), "acted: no move");
+}
+
+#[test]
+fn w25_the_winning_defender_spy_cannot_act_again() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    pools(&mut st, 3);
+    let (mine_hex, theirs_hex) = (w.hex(3, 2), w.hex(4, 2));
+    // P0's castle next to P1's spy, so P1's spy has a target before the duel.
+    st.hexes[mine_hex as usize].owner = 0;
+    st.hexes[mine_hex as usize].main = Some(BuildingKind::Castle);
+    st.hexes[mine_hex as usize].main_pv = 3;
+    let mine = spy(&mut st, 0, mine_hex);
+    let theirs = spy(&mut st, 1, theirs_hex);
+    let uses = |st: &State| {
+        act_options(&w, st, 1)
+            .iter()
+            .filter(|x| matches!(x, Action::SpyAct { spy, .. } | Action::MoveSpy { spy, .. } if *spy == theirs as u16))
+            .count()
+    };
+    assert!(uses(&st) > 0);
+    // Die 1 + bid 0 against die 4 + bid 0: the defender wins by 3.
+    let mut e = w.engine(&[1, 4], Script::bids(&[0, 0]));
+    act(&mut e, &mut st, 0, Action::SpyDuel { spy: mine as u16, target: theirs as u16 });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.a_destroyed, c.d_destroyed), (-3, true, false));
+    assert!(!st.spies[mine].alive && st.spies[theirs].alive);
+    assert_eq!(uses(&st), 0, "the winner cannot act again this turn");
 }
 
 #[test]

@@ -217,10 +217,12 @@ fn play_replays_any_campaign_of_a_rotated_run() {
         .collect();
     assert_eq!(standings.len(), 4);
     let names = rows.column("player").unwrap().str().unwrap().clone();
+    let seats = rows.column("seat").unwrap().cast(&DataType::UInt64).unwrap().u64().unwrap().clone();
     let sizes = rows.column("empire_size").unwrap().u32().unwrap().clone();
     let strategies = rows.column("strategy").unwrap().str().unwrap().clone();
     for i in 0..rows.height() {
-        let s = standings.iter().find(|v| v["player"] == names.get(i).unwrap()).unwrap();
+        // The log names players by seat.
+        let s = standings.iter().find(|v| v["player"].as_u64() == seats.get(i)).unwrap();
         assert_eq!(s["size"].as_u64(), sizes.get(i).map(u64::from), "{}", names.get(i).unwrap());
     }
     // The header names the strategy each seat played in that campaign.
