@@ -12,6 +12,7 @@ pub mod json;
 pub mod manifest;
 pub mod map_draw;
 pub mod merge;
+pub mod replay_page;
 pub mod run_page;
 pub mod stats;
 pub mod study;

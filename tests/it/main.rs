@@ -8,6 +8,7 @@ mod gate;
 mod merge;
 mod play_cli;
 mod properties;
+mod replay_page;
 mod report;
 mod rules_e;
 mod rules_w;
