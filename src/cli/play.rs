@@ -1,12 +1,12 @@
 //! `empires play`: one campaign, logged season by season.
 
 use super::{CliError, load_scenario};
-use crate::report::{Names, log, text};
+use crate::report::{Names, log, replay_page, text};
 use crate::rules::Event;
 use crate::sim;
 use clap::Args;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -35,6 +35,36 @@ pub struct PlayArgs {
     /// Also draw the final map to FILE.svg or FILE.png.
     #[arg(long, value_name = "FILE.svg|FILE.png")]
     pub map: Option<PathBuf>,
+    /// Also write DIR/index.html, a self-contained page that replays the
+    /// campaign season by season (map, events, standings).
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
+}
+
+/// A word of a shell command, quoted when it needs to be.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The `empires play` command that replays this page's campaign.
+fn replay_command(a: &PlayArgs, dir: &Path) -> String {
+    let mut w = vec!["empires".to_string(), "play".into()];
+    if let Some(f) = &a.scenario {
+        w.extend(["--scenario".into(), shell_word(&f.display().to_string())]);
+    }
+    w.extend(["--seed".into(), a.seed.to_string(), "--campaign".into(), a.campaign.to_string()]);
+    for kv in &a.set {
+        w.extend(["--set".into(), shell_word(kv)]);
+    }
+    if a.rotate_seats {
+        w.push("--rotate-seats".into());
+    }
+    w.extend(["--html".into(), shell_word(&dir.display().to_string())]);
+    w.join(" ")
 }
 
 pub fn run(a: PlayArgs) -> Result<(), CliError> {
@@ -47,12 +77,25 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
     {
         return Err(CliError::input(format!("--map {}: give a file ending in .svg or .png", m.display())));
     }
+    if let Some(d) = &a.html
+        && d.exists()
+        && !d.is_dir()
+    {
+        return Err(CliError::input(format!("--html {}: not a directory", d.display())));
+    }
     let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
     let mut events: Vec<Event> = Vec::new();
     let seat_strategy: Vec<String> =
         sim::runner::seat_strategies(&sc, a.campaign, a.rotate_seats).into_iter().map(String::from).collect();
     let setup = |e: crate::rules::setup::SetupError| CliError::input(format!("cannot set up the campaign: {e}"));
-    let fin = if a.rotate_seats {
+    let mut replay = None;
+    let fin = if a.html.is_some() {
+        // Season by season, the same game as below, keeping every season.
+        let r = replay_page::play(&sc, a.seed, a.campaign, a.rotate_seats, &mut events).map_err(setup)?;
+        let fin = sim::Finished { map: r.map.clone(), state: r.final_state().clone(), outcome: r.outcome.clone() };
+        replay = Some(r);
+        fin
+    } else if a.rotate_seats {
         let cs = sim::seed::campaign_seed(a.seed, a.campaign);
         let map = crate::rules::setup::make_map(&sc, cs).map_err(setup)?;
         let names = sim::runner::seat_strategies(&sc, a.campaign, true);
@@ -101,6 +144,15 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
         let names: Vec<String> = sc.players.iter().map(|p| p.name.clone()).collect();
         crate::report::map_draw::write(&fin.map, &fin.state, &names, m)
             .map_err(|e| CliError { code: 1, message: format!("--map: {e}") })?;
+    }
+    if let (Some(dir), Some(r)) = (&a.html, &replay) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::input(format!("--html {}: cannot make the directory: {e}", dir.display())))?;
+        let command = replay_command(&a, dir);
+        let info = replay_page::PageInfo { master: a.seed, campaign: a.campaign, command: &command };
+        let html = replay_page::render(&sc, r, &events, &info)
+            .map_err(|e| CliError { code: 1, message: format!("--html: {e}") })?;
+        replay_page::write(dir, &html).map_err(|e| CliError { code: 1, message: format!("--html {e}") })?;
     }
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth a panic.

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Real-browser test of the HTML report: builds a report of the default
-# scenario, opens it in headless Chromium (Debian's package, installed here
-# when missing), and fails on any console error or any image that did not
-# load. The screenshot is kept as a test artifact:
-# $CARGO_TARGET_DIR/test-artifacts/report-screenshot.png.
+# Real-browser test of the HTML pages: builds a report of the default
+# scenario and a replay page (`play --html`), opens them in headless
+# Chromium (Debian's package, installed here when missing), and fails on
+# any console message, any image that did not load, or a replay frame the
+# page's script did not find. The screenshots are kept as test artifacts:
+# $CARGO_TARGET_DIR/test-artifacts/report-screenshot.png and
+# replay-screenshot.png.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 target="${CARGO_TARGET_DIR:-target}"
@@ -52,4 +54,54 @@ if [ ! -s "$artifacts/report-screenshot.png" ]; then
     echo "FAIL: no screenshot"; fail=1
 fi
 echo "screenshot: $artifacts/report-screenshot.png"
+
+# The replay page of one campaign: its script must find every season's
+# frame, log nothing, and step through the seasons with the keys.
+"$bin" play --seed 7 --html "$work/replay" >/dev/null
+replay="file://$work/replay/index.html"
+chromium "${flags[@]}" --enable-logging=stderr --v=0 --virtual-time-budget=10000 --dump-dom "$replay" \
+    > "$work/replay-dom.html" 2> "$work/replay-chromium.log" || true
+chromium "${flags[@]}" --window-size=1400,1250 --virtual-time-budget=10000 \
+    --screenshot="$artifacts/replay-screenshot.png" "$replay" > /dev/null 2>&1 || true
+frames="$(sed -n 's/.*<body data-frames="\([^"]*\)".*/\1/p' "$work/replay-dom.html" | head -n 1)"
+expected="$(grep -o '<section class="frame"' "$work/replay/index.html" | wc -l)"
+echo "replay frames: ${frames:-none reported} (page has $expected)"
+if [ "$expected" -lt 2 ] || [ "$frames" != "ok $expected" ]; then
+    echo "FAIL: the replay page's script did not find every frame"; fail=1
+fi
+if grep -q 'CONSOLE' "$work/replay-chromium.log"; then
+    echo "FAIL: console messages on the replay page:"; grep 'CONSOLE' "$work/replay-chromium.log"; fail=1
+fi
+# A copy of the page with a probe after its script: it presses keys and
+# records which frames are visible after each (exactly one, the right one).
+probe='<script>
+(function () {
+  function shown() {
+    var f = document.querySelectorAll("section.frame"), v = [];
+    for (var i = 0; i < f.length; i++) if (!f[i].hidden) v.push(i);
+    return v.join(",");
+  }
+  function press(k) { document.dispatchEvent(new KeyboardEvent("keydown", {key: k, bubbles: true})); return shown(); }
+  var r = [shown(), press("ArrowRight"), press("ArrowRight"), press("ArrowLeft"), press("End"),
+           press("ArrowRight"), press("Home"), press("ArrowLeft")];
+  document.body.setAttribute("data-probe", r.join(" "));
+})();
+</script>'
+{ sed '/^<\/body>$/,$d' "$work/replay/index.html"; printf '%s\n</body>\n</html>\n' "$probe"; } > "$work/replay/probe.html"
+chromium "${flags[@]}" --enable-logging=stderr --v=0 --virtual-time-budget=10000 --dump-dom \
+    "file://$work/replay/probe.html" > "$work/probe-dom.html" 2> "$work/probe-chromium.log" || true
+steps="$(sed -n 's/.*data-probe="\([^"]*\)".*/\1/p' "$work/probe-dom.html" | head -n 1)"
+last=$((expected - 1))
+want="0 1 2 1 $last $last 0 0"
+echo "replay keys: ${steps:-none reported} (want $want)"
+if [ "$steps" != "$want" ]; then
+    echo "FAIL: the arrow, Home and End keys do not step through the seasons"; fail=1
+fi
+if grep -q 'CONSOLE' "$work/probe-chromium.log"; then
+    echo "FAIL: console messages while stepping:"; grep 'CONSOLE' "$work/probe-chromium.log"; fail=1
+fi
+if [ ! -s "$artifacts/replay-screenshot.png" ]; then
+    echo "FAIL: no replay screenshot"; fail=1
+fi
+echo "screenshot: $artifacts/replay-screenshot.png"
 exit "$fail"

@@ -9,6 +9,7 @@ mod log_replay;
 mod merge;
 mod play_cli;
 mod properties;
+mod replay_page;
 mod report;
 mod rules_e;
 mod rules_w;
