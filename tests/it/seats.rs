@@ -2,10 +2,11 @@
 //! the tie-break roll-off, the seat-rotation default, and the seat effect
 //! in the summary and the gate.
 
-use crate::common::world;
+use crate::common::{Script, world};
 use empires::map::HexId;
 use empires::map::generate::{generate, generate_with_pick_order};
 use empires::report::stats::equal_shares;
+use empires::rules::empire::ROLL_OFF_ROUNDS;
 use empires::scenario::Scenario;
 use std::collections::BTreeMap;
 
@@ -89,4 +90,63 @@ fn drawn_maps_keep_their_capitals_for_their_seats() {
         let m = empires::rules::setup::make_map(&w.sc, seed).unwrap();
         assert_eq!(m.placements.capitals, vec![w.hex(1, 1), w.hex(5, 3)]);
     }
+}
+
+/// Three capitals on plains, all the same size at the start.
+const THREE: &[&str] = &[
+    "~ ~  ~ ~ ~ ~  ~ ~  ~",
+    " ~ p1 p p p p  p p3 ~",
+    "~ p  p p p p  p p  ~",
+    " ~ p  p p p2 p p  ~",
+    "~ ~  ~ ~ ~ ~  ~ ~  ~",
+];
+
+fn players(r: &[empires::rules::empire::Standing]) -> Vec<u8> {
+    r.iter().map(|s| s.player).collect()
+}
+
+#[test]
+fn g03_equal_tie_break_rolls_roll_again() {
+    let w = world(crate::common::PLAINS, |_| {});
+    let st = w.bare();
+    // Tied on size, cities and castles. P0 and P1 both roll 3, then 2
+    // against 5: the second roll decides, for P1 (equal rolls used to keep
+    // seat order and rank P0 first).
+    let mut e = w.engine(&[3, 3, 2, 5], Script::default());
+    let r = e.ranking(&st, true);
+    assert_eq!(players(&r), vec![1, 0]);
+    assert!(r[0].tie && r[1].tie);
+    assert_eq!((e.dice.used(), e.dice.remaining()), (4, 0));
+    // The other way round.
+    let mut e = w.engine(&[4, 4, 6, 1], Script::default());
+    assert_eq!(players(&e.ranking(&st, true)), vec![0, 1]);
+    // The season order (E-04) is the ranking reversed: P0 goes first.
+    let mut st2 = st.clone();
+    let mut e = w.engine(&[3, 3, 2, 5], Script::default());
+    e.set_order(&mut st2);
+    assert_eq!(st2.order, vec![0, 1]);
+}
+
+#[test]
+fn g03_only_the_players_still_equal_roll_again() {
+    let w = world(THREE, |_| {});
+    let st = w.bare();
+    // P0 4, P1 4, P2 6: P2 first; P0 and P1 roll again, 1 against 3.
+    let mut e = w.engine(&[4, 4, 6, 1, 3], Script::default());
+    assert_eq!(players(&e.ranking(&st, true)), vec![2, 1, 0]);
+    assert_eq!(e.dice.remaining(), 0);
+    // All three equal, then P0 and P2 equal again, then P2 higher.
+    let mut e = w.engine(&[2, 2, 2, 5, 1, 5, 3, 4], Script::default());
+    assert_eq!(players(&e.ranking(&st, true)), vec![2, 0, 1]);
+    assert_eq!(e.dice.remaining(), 0);
+}
+
+#[test]
+fn g03_the_roll_off_ends_in_seat_order_after_its_last_round() {
+    let w = world(crate::common::PLAINS, |_| {});
+    let st = w.bare();
+    let n = 2 * ROLL_OFF_ROUNDS as usize;
+    let mut e = w.engine(&vec![6; n], Script::default());
+    assert_eq!(players(&e.ranking(&st, true)), vec![0, 1]);
+    assert_eq!((e.dice.used(), e.dice.remaining()), (n, 0));
 }
