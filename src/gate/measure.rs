@@ -8,7 +8,7 @@ use crate::report::stats::{mean_interval, wilson};
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
 use crate::sim::record::PlayerRecord;
-use crate::sim::runner::{Flow, RunConfig, run};
+use crate::sim::runner::{Flow, RunConfig, SeatFlag, run, seating};
 use crate::study::metrics::{Metric, standard};
 
 /// A measured value.
@@ -26,7 +26,7 @@ pub struct Measured {
 }
 
 /// One value per campaign of `sc` for the metric (`quantity` or `column`).
-fn per_campaign(sc: &Scenario, m: &MetricSpec) -> Result<Vec<f64>, String> {
+fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<f64>, String> {
     let quantity: Option<Metric> = match &m.quantity {
         Some(q) => {
             let all = standard(&[sc]);
@@ -41,13 +41,8 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec) -> Result<Vec<f64>, String> {
         m.group.get("strategy").is_none_or(|s| &r.strategy == s)
             && m.group.get("seat").is_none_or(|s| r.seat.to_string() == *s)
     };
-    let cfg = RunConfig {
-        master: m.seed,
-        range: 0..m.campaigns,
-        rotate_seats: m.rotate_seats,
-        chunk: 2048,
-        detail: Default::default(),
-    };
+    let cfg =
+        RunConfig { master: m.seed, range: 0..m.campaigns, rotate_seats, chunk: 2048, detail: Default::default() };
     let n = sc.players.len().max(1);
     let mut out = Vec::with_capacity(m.campaigns as usize);
     run::<crate::rules::setup::SetupError>(
@@ -74,11 +69,15 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec) -> Result<Vec<f64>, String> {
 }
 
 /// Measure a Monte Carlo metric of `sc` (and of `variant` for a difference).
+/// Both are seated alike (`rotate_seats`, or the default of
+/// `sim::runner::seating` over both), so the pairs stay paired.
 pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) -> Result<Measured, String> {
-    let a = per_campaign(sc, m)?;
+    let both: Vec<&Scenario> = std::iter::once(sc).chain(variant).collect();
+    let rotate = seating(&both, SeatFlag::from_key(m.rotate_seats)).rotate();
+    let a = per_campaign(sc, m, rotate)?;
     let values: Vec<f64> = match variant {
         Some(v) => {
-            let b = per_campaign(v, m)?;
+            let b = per_campaign(v, m, rotate)?;
             a.iter().zip(&b).map(|(x, y)| y - x).collect()
         }
         None => a,

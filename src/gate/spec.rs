@@ -59,8 +59,10 @@ pub struct MetricSpec {
     pub campaigns: u64,
     #[serde(default = "default_seed")]
     pub seed: u64,
-    #[serde(default)]
-    pub rotate_seats: bool,
+    /// `true` rotates the seats, `false` keeps them fixed; without it the
+    /// metric follows the commands' default (`sim::runner::seating`):
+    /// rotated when the seats' strategies differ.
+    pub rotate_seats: Option<bool>,
 
     // What to measure: exactly one of these three.
     /// A study metric by name: `win rate: STRATEGY`, `win rate: seat K`,

@@ -4,6 +4,7 @@
 //! mean gold by source; the end reasons.
 
 use super::stats::wilson;
+use crate::sim::runner::Seating;
 use polars::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
@@ -139,10 +140,11 @@ fn table(out: &mut String, title: &str, lines: &[GroupLine]) {
     }
 }
 
-/// The summary as text, with its provenance.
-pub fn render(s: &Summary, scenario: &str, seed: u64, wall: f64) -> String {
+/// The summary as text, with its provenance and how the seats were taken.
+pub fn render(s: &Summary, scenario: &str, seed: u64, wall: f64, seating: Seating) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "scenario {scenario}, master seed {seed}, {} campaigns", s.campaigns);
+    let _ = writeln!(out, "{}", seating.describe());
     table(&mut out, "by strategy (win rate per player-campaign, Wilson 95% interval):", &s.by_strategy);
     table(&mut out, "by seat:", &s.by_seat);
     let _ = writeln!(out, "end reasons:");

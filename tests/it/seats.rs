@@ -3,12 +3,21 @@
 //! in the summary and the gate.
 
 use crate::common::{Script, world};
+use crate::play_cli::bin;
 use empires::map::HexId;
 use empires::map::generate::{generate, generate_with_pick_order};
 use empires::report::stats::equal_shares;
 use empires::rules::empire::ROLL_OFF_ROUNDS;
 use empires::scenario::Scenario;
+use polars::prelude::*;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("empires-seats-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
 
 /// The default scenario's map of `seed`, with its capitals in the order the
 /// farthest-point spread picked them.
@@ -149,4 +158,126 @@ fn g03_the_roll_off_ends_in_seat_order_after_its_last_round() {
     let mut e = w.engine(&vec![6; n], Script::default());
     assert_eq!(players(&e.ranking(&st, true)), vec![0, 1]);
     assert_eq!((e.dice.used(), e.dice.remaining()), (n, 0));
+}
+
+fn manifest(d: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(d.join("manifest.json")).unwrap()).unwrap()
+}
+
+fn run(out: &Path, extra: &[&str]) -> String {
+    let o = bin()
+        .args(["run", "--campaigns", "8", "--seed", "3", "--quiet", "--out"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+/// The strategy of each (campaign, seat) of a run.
+fn seats(out: &Path) -> Vec<(u64, u32, String)> {
+    let df = ParquetReader::new(std::fs::File::open(out.join("players.parquet")).unwrap()).finish().unwrap();
+    let c = df.column("campaign").unwrap().u64().unwrap().clone();
+    let s = df.column("seat").unwrap().u32().unwrap().clone();
+    let st = df.column("strategy").unwrap().str().unwrap().clone();
+    (0..df.height()).map(|i| (c.get(i).unwrap(), s.get(i).unwrap(), st.get(i).unwrap().to_string())).collect()
+}
+
+#[test]
+fn seats_rotate_by_default_when_strategies_differ() {
+    // The default scenario: balanced, miner, pillager, warlord.
+    let (rot, fixed, same, forced) = (tmp("rot"), tmp("fixed"), tmp("same"), tmp("forced"));
+    let text = run(&rot, &[]);
+    assert!(text.contains("seats rotated (strategies differ)"), "{text}");
+    assert_eq!(manifest(&rot)["rotate_seats"], true);
+    assert_eq!(manifest(&rot)["seating"], "seats rotated (strategies differ)");
+    let rows = seats(&rot);
+    let names = ["balanced", "miner", "pillager", "warlord"];
+    for (c, s, strategy) in &rows {
+        assert_eq!(strategy, names[(*s as usize + *c as usize) % 4], "campaign {c} seat {s}");
+    }
+
+    let text = run(&fixed, &["--fixed-seats"]);
+    assert!(text.contains("seats fixed (--fixed-seats)"), "{text}");
+    assert_eq!(manifest(&fixed)["rotate_seats"], false);
+    assert!(seats(&fixed).iter().all(|(_, s, strategy)| strategy == names[*s as usize]));
+
+    let all_balanced: Vec<String> = (1..=4).map(|i| format!("players[{i}].strategy=balanced")).collect();
+    let sets: Vec<&str> = all_balanced.iter().flat_map(|s| ["--set", s.as_str()]).collect();
+    let text = run(&same, &sets);
+    assert!(text.contains("seats fixed (all seats play the same strategy)"), "{text}");
+    assert_eq!(manifest(&same)["rotate_seats"], false);
+
+    let text = run(&forced, &[&sets[..], &["--rotate-seats"]].concat());
+    assert!(text.contains("seats rotated (--rotate-seats)"), "{text}");
+    assert_eq!(manifest(&forced)["rotate_seats"], true);
+    // Rotating identical strategies changes no game.
+    let read = |d: &Path| ParquetReader::new(std::fs::File::open(d.join("players.parquet")).unwrap()).finish().unwrap();
+    assert!(read(&same).equals_missing(&read(&forced)));
+
+    // The two flags together are refused.
+    let o = bin().args(["run", "--campaigns", "1", "--rotate-seats", "--fixed-seats"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    // --resume takes the decision into account: the same default is complete...
+    let o = bin()
+        .args(["run", "--campaigns", "8", "--seed", "3", "--quiet", "--resume", "--out"])
+        .arg(&rot)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains("already complete"));
+    // ...and the same flags with --fixed-seats are another run.
+    let o = bin()
+        .args(["run", "--campaigns", "8", "--seed", "3", "--quiet", "--resume", "--fixed-seats", "--out"])
+        .arg(&rot)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("already complete"));
+}
+
+#[test]
+fn studies_say_how_they_seated_the_strategies() {
+    let o = bin()
+        .args(["compare", "--set", "costs.capture=3", "--campaigns", "20", "--out"])
+        .arg(tmp("cmp"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(text.starts_with("seats rotated (strategies differ)\n"), "{text}");
+    assert!(text.contains(", seats rotated"), "{text}");
+    let o = bin()
+        .args(["sweep", "--set", "costs.capture=2,3", "--campaigns", "20", "--fixed-seats", "--out"])
+        .arg(tmp("sweep"))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("seats fixed (--fixed-seats)\n"));
+}
+
+#[test]
+fn a_gate_metric_without_rotate_seats_follows_the_default() {
+    // A metric without rotate_seats rotates a scenario whose strategies
+    // differ, as `run` does: the balanced player wins the same in the gate
+    // and in a default run of the same seeds.
+    let d = tmp("gate-default");
+    let spec = empires::gate::spec::parse(
+        "[[metric]]\nname = \"w\"\ncampaigns = 8\nseed = 3\nquantity = \"win rate: balanced\"\nmin = 0\n",
+        "w.toml",
+    )
+    .unwrap();
+    assert_eq!(spec.metric[0].rotate_seats, None);
+    let gate = empires::gate::measure_one(&spec.metric[0], &d).unwrap();
+    let rows = seats_and_winners(&tmp("gate-run"));
+    let wins = rows.iter().filter(|(s, w)| s == "balanced" && *w).count();
+    assert_eq!(gate.value, wins as f64 / 8.0);
+}
+
+/// Strategy and winner of each row of a default run of 8 campaigns, seed 3.
+fn seats_and_winners(out: &Path) -> Vec<(String, bool)> {
+    run(out, &[]);
+    let df = ParquetReader::new(std::fs::File::open(out.join("players.parquet")).unwrap()).finish().unwrap();
+    let st = df.column("strategy").unwrap().str().unwrap().clone();
+    let w = df.column("winner").unwrap().bool().unwrap().clone();
+    (0..df.height()).map(|i| (st.get(i).unwrap().to_string(), w.get(i).unwrap())).collect()
 }
