@@ -4,7 +4,7 @@
 use super::charts::{Bar, Chart, Series};
 use super::html::Page;
 use super::stats::wilson;
-use super::summary::{GroupLine, summarize};
+use super::summary::{self, GroupLine, summarize};
 use crate::scenario::Scenario;
 use crate::sim::record::Coverage;
 use crate::sim::runner::Seating;
@@ -242,6 +242,7 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
         &format!("Seats count from 0; {}.", seated.describe()),
     )?;
     page.table(&group_rows(&s.by_seat, "seat"));
+    page.pre(summary::seat_effect(&s, seated).trim_end());
 
     let seasons = run.join("seasons.parquet");
     if seasons.exists() {

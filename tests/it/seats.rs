@@ -7,8 +7,10 @@ use crate::play_cli::bin;
 use empires::map::HexId;
 use empires::map::generate::{generate, generate_with_pick_order};
 use empires::report::stats::equal_shares;
+use empires::report::summary::{GroupLine, Summary, render};
 use empires::rules::empire::ROLL_OFF_ROUNDS;
 use empires::scenario::Scenario;
+use empires::sim::runner::Seating;
 use polars::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -200,6 +202,7 @@ fn seats_rotate_by_default_when_strategies_differ() {
 
     let text = run(&fixed, &["--fixed-seats"]);
     assert!(text.contains("seats fixed (--fixed-seats)"), "{text}");
+    assert!(text.contains("this tests seat and strategy together"), "{text}");
     assert_eq!(manifest(&fixed)["rotate_seats"], false);
     assert!(seats(&fixed).iter().all(|(_, s, strategy)| strategy == names[*s as usize]));
 
@@ -253,6 +256,73 @@ fn studies_say_how_they_seated_the_strategies() {
         .unwrap();
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("seats fixed (--fixed-seats)\n"));
+}
+
+#[test]
+fn the_summary_always_prints_the_seat_effect() {
+    let d = tmp("effect");
+    let text = run(&d, &[]);
+    assert!(text.contains("by seat (seats count from 0; win rate per campaign, Wilson 95% interval):"), "{text}");
+    let line = text.lines().find(|l| l.starts_with("seat effect: chi-square ")).expect("the chi-square line");
+    assert!(line.contains(" on 3 df, p = ") && line.contains("against 2.0 each"), "{line}");
+    assert!(
+        text.contains("  no seat effect detected at 5%") || text.contains("  seat effect: seat "),
+        "a verdict: {text}"
+    );
+    assert!(text.contains("one winner per campaign: a tie at the top"), "{text}");
+    assert!(std::fs::read_to_string(d.join("summary.txt")).unwrap().contains(line));
+}
+
+fn line(key: &str, wins: u64, rows: u64) -> GroupLine {
+    let (lo, hi) = empires::report::stats::wilson(wins as f64, rows as f64, 0.95);
+    GroupLine {
+        key: key.into(),
+        rows,
+        wins,
+        ties: 0,
+        win_rate: wins as f64 / rows as f64,
+        win_low: lo,
+        win_high: hi,
+        mean_rank: 2.5,
+        mean_size: 10.0,
+        gold_mines: 0.0,
+        gold_pillage: 0.0,
+        gold_loot: 0.0,
+    }
+}
+
+fn summary(wins: &[u64]) -> Summary {
+    let n: u64 = wins.iter().sum();
+    let by_seat: Vec<GroupLine> = wins.iter().enumerate().map(|(i, &w)| line(&i.to_string(), w, n)).collect();
+    Summary {
+        campaigns: n,
+        by_strategy: vec![line("balanced", n, 4 * n)],
+        seat_test: equal_shares(wins),
+        by_seat,
+        end_reasons: vec![("season_limit".into(), n)],
+    }
+}
+
+#[test]
+fn the_seat_verdict_in_plain_words() {
+    // 20,000 campaigns as in the issue: seat 1 at 31.4%, seat 3 at 20.9%.
+    let s = summary(&[4900, 6280, 4640, 4180]);
+    let text = render(&s, "default", 1, 0.0, Seating::FixedSameStrategy);
+    assert!(text.contains("seats fixed (all seats play the same strategy)\n"), "{text}");
+    // (100² + 1280² + 360² + 820²) / 5000 = 490.08; R: pchisq(490.08, 3, lower.tail = FALSE) = 6.7e-106.
+    assert!(
+        text.contains("seat effect: chi-square 490.08 on 3 df, p = 6.7e-106 (wins per seat against 5000.0 each"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  seat effect: seat 1 wins most (31.4%, 95% 30.8%–32.0%; equal seats would win 25.0%)"),
+        "{text}"
+    );
+    let s = summary(&[5010, 4980, 5030, 4980]);
+    let text = render(&s, "default", 1, 0.0, Seating::RotatedStrategiesDiffer);
+    // (10² + 20² + 30² + 20²) / 5000 = 0.36, p = 0.9484.
+    assert!(text.contains("seat effect: chi-square 0.36 on 3 df, p = 0.9484"), "{text}");
+    assert!(text.contains("  no seat effect detected at 5%"), "{text}");
 }
 
 #[test]
