@@ -4,6 +4,7 @@
 
 use crate::common::{Script, world};
 use crate::play_cli::bin;
+use empires::gate::measure::seat_deviation;
 use empires::map::HexId;
 use empires::map::generate::{generate, generate_with_pick_order};
 use empires::report::stats::equal_shares;
@@ -323,6 +324,53 @@ fn the_seat_verdict_in_plain_words() {
     // (10² + 20² + 30² + 20²) / 5000 = 0.36, p = 0.9484.
     assert!(text.contains("seat effect: chi-square 0.36 on 3 df, p = 0.9484"), "{text}");
     assert!(text.contains("  no seat effect detected at 5%"), "{text}");
+}
+
+#[test]
+fn max_seat_deviation_and_its_interval() {
+    // Seat 1 wins 6280 of 20,000 (31.4%): 6.4 points from 25%; its Wilson
+    // interval 30.76%–32.05% is 5.76 points away at its near end.
+    let m = seat_deviation(&[4900, 6280, 4640, 4180]);
+    assert_eq!(m.campaigns, 20_000);
+    assert!((m.value - 0.064).abs() < 1e-12, "{}", m.value);
+    let (lo, hi) = empires::report::stats::wilson(6280.0, 20_000.0, 0.95);
+    assert!((m.low - (lo - 0.25)).abs() < 1e-12 && m.high >= hi - 0.25, "{m:?}");
+    assert!((m.se - (0.314f64 * 0.686 / 20_000.0).sqrt()).abs() < 1e-12);
+    // Equal seats: 0, and the interval starts at 0.
+    let m = seat_deviation(&[500, 500, 500, 500]);
+    assert_eq!((m.value, m.low), (0.0, 0.0));
+    assert!(m.high > 0.0 && m.high < 0.05);
+}
+
+#[test]
+fn the_gate_measures_max_seat_deviation() {
+    let d = tmp("gate");
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("seats.toml");
+    std::fs::write(
+        &f,
+        r#"[[metric]]
+name = "four balanced: seat win rates equal"
+set = ["players[1].strategy=balanced", "players[2].strategy=balanced", "players[3].strategy=balanced", "players[4].strategy=balanced"]
+campaigns = 400
+quantity = "max seat deviation"
+max = 0.015
+"#,
+    )
+    .unwrap();
+    let o = bin().arg("check").arg(&f).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("four balanced: seat win rates equal") && out.contains("(n=400)"), "{out}");
+    // Not over a variant or a group.
+    std::fs::write(
+        &f,
+        "[[metric]]\nname = \"x\"\nquantity = \"max seat deviation\"\nvariant = [\"costs.capture=3\"]\nmax = 0.1\n",
+    )
+    .unwrap();
+    let o = bin().arg("check").arg(&f).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("takes no variant or group"));
 }
 
 #[test]
