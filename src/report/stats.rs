@@ -91,14 +91,15 @@ pub fn equal_shares(counts: &[u64]) -> Option<ChiSquare> {
     Some(ChiSquare { statistic, df, p, expected })
 }
 
-/// A p-value for a summary line: four decimals, or scientific when tiny.
+/// A p-value for a summary line, `p = ...`: four decimals, scientific when
+/// tiny, and `p < 1e-300` when it underflows to 0.
 pub fn format_p(p: f64) -> String {
     if p == 0.0 {
-        "< 1e-300".into()
+        "p < 1e-300".into()
     } else if p < 1e-4 {
-        format!("{p:.1e}")
+        format!("p = {p:.1e}")
     } else {
-        format!("{p:.4}")
+        format!("p = {p:.4}")
     }
 }
 
@@ -121,8 +122,9 @@ mod tests {
         assert_eq!((t.statistic, t.p), (0.0, 1.0));
         assert_eq!(equal_shares(&[7]), None);
         assert_eq!(equal_shares(&[0, 0]), None);
-        assert_eq!(format_p(0.04550026), "0.0455");
-        assert_eq!(format_p(1.23e-7), "1.2e-7");
+        assert_eq!(format_p(0.04550026), "p = 0.0455");
+        assert_eq!(format_p(1.23e-7), "p = 1.2e-7");
+        assert_eq!(format_p(0.0), "p < 1e-300");
     }
 
     #[test]

@@ -158,7 +158,7 @@ pub fn seat_effect(s: &Summary, seating: Seating) -> String {
     let ties: u64 = s.by_seat.iter().map(|l| l.ties).sum();
     let _ = writeln!(
         out,
-        "seat effect: chi-square {:.2} on {} df, p = {} (wins per seat against {:.1} each if seats were equal)",
+        "seat effect: chi-square {:.2} on {} df, {} (wins per seat against {:.1} each if seats were equal)",
         t.statistic,
         t.df,
         format_p(t.p),
