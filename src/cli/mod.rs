@@ -28,7 +28,8 @@ mod tables;
 mod validate;
 
 use crate::scenario::{self, Scenario, Source};
-use clap::{Parser, Subcommand};
+use crate::sim::runner::SeatFlag;
+use clap::{Args, Parser, Subcommand};
 use std::path::Path;
 
 #[derive(Parser, Debug)]
@@ -61,6 +62,27 @@ pub enum Command {
     Tables(tables::TablesArgs),
     /// Check a scenario file and print "ok" or every problem found.
     Validate(validate::ValidateArgs),
+}
+
+/// How strategies take the seats, for `run`, `compare`, `sweep` and
+/// `experiment`. The decision itself is `sim::runner::seating`.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct SeatArgs {
+    /// Force seat rotation: seat S of campaign I plays the strategy of
+    /// player (S + I) mod N. Rotation is already the default when the
+    /// players' strategies differ; this forces it even when they do not.
+    #[arg(long, conflicts_with = "fixed_seats")]
+    pub rotate_seats: bool,
+    /// Keep every strategy in its own seat. Without it the seats are
+    /// rotated whenever the players' strategies differ.
+    #[arg(long)]
+    pub fixed_seats: bool,
+}
+
+impl SeatArgs {
+    pub fn flag(&self) -> SeatFlag {
+        SeatFlag::from_flags(self.rotate_seats, self.fixed_seats)
+    }
 }
 
 /// An error for the user, with the exit code to return.

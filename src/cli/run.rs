@@ -1,11 +1,11 @@
 //! `empires run`: many campaigns in parallel into a polars dataset.
 
-use super::{CliError, load_scenario};
+use super::{CliError, SeatArgs, load_scenario};
 use crate::report::stats::wilson;
 use crate::report::{coverage, dataset::RunWriters, files::write_atomic, manifest, summary};
 use crate::sim::Detail;
 use crate::sim::record::{Coverage, PlayerRecord};
-use crate::sim::runner::{Flow, RunConfig, run, shard_range};
+use crate::sim::runner::{Flow, RunConfig, Seating, run, seating, shard_range};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
@@ -33,9 +33,8 @@ pub struct RunArgs {
     /// shard-I-of-K/ for a shard).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Rotate strategies through the seats by campaign index.
-    #[arg(long)]
-    pub rotate_seats: bool,
+    #[command(flatten)]
+    pub seats: SeatArgs,
     /// Run only shard I of K (0-based), e.g. 2/8. Without it, a Slurm job
     /// array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes
     /// Indexed Job (JOB_COMPLETION_INDEX with --shards K) picks the shard.
@@ -221,6 +220,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
     let shard = resolve_shard(&a, |k| std::env::var(k).ok())?;
     let plan = plan(&a, shard)?;
+    let seated = seating(&[&sc], a.seats.flag());
     let detail = Detail {
         seasons: a.detail.contains(&DetailKind::Seasons),
         combats: a.detail.contains(&DetailKind::Combats),
@@ -247,7 +247,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
             let csvs: Vec<String> = expect.iter().map(|f| f.replace(".parquet", ".csv")).collect();
             expect.extend(csvs);
         }
-        if already_complete(&out, &sc, a.seed, &plan.range, a.rotate_seats, &expect) {
+        if already_complete(&out, &sc, a.seed, &plan.range, seated.rotate(), &expect) {
             sayln!("{}: already complete (manifest and file hashes match); skipped", out.display());
             return Ok(());
         }
@@ -264,7 +264,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     let cfg = RunConfig {
         master: a.seed,
         range: plan.range.clone(),
-        rotate_seats: a.rotate_seats,
+        rotate_seats: seated.rotate(),
         chunk: plan.chunk,
         detail,
     };
@@ -332,7 +332,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
                 v.message,
                 a.seed,
                 v.campaign,
-                if a.rotate_seats { " --rotate-seats" } else { "" }
+                seated.play_flag()
             ),
         });
     }
@@ -372,7 +372,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         campaigns: ran.clone(),
         total_campaigns: if plan.precision.is_some() { done } else { a.campaigns },
         shard,
-        rotate_seats: a.rotate_seats,
+        rotate_seats: seated.rotate(),
         threads: pool.current_num_threads(),
         overrides: a.set.clone(),
         wall_seconds: wall,
@@ -433,7 +433,8 @@ pub fn already_complete(
 pub fn finish_run_dir(out: &Path, info: &manifest::RunInfo<'_>, notes: &str) -> Result<String, CliError> {
     let fail = |e: String| CliError { code: 1, message: format!("{}: {e}", out.display()) };
     let s = summary::summarize(&out.join("players.parquet")).map_err(|e| fail(e.to_string()))?;
-    let mut text = summary::render(&s, &info.scenario.name, info.master_seed, info.wall_seconds);
+    let seated = Seating::of_run(info.scenario, info.rotate_seats);
+    let mut text = summary::render(&s, &info.scenario.name, info.master_seed, info.wall_seconds, seated);
     text.push_str(notes);
     text.push_str(&coverage::render(info.coverage));
     let mut files = info.files.clone();

@@ -1,9 +1,10 @@
 //! `empires compare`, `empires sweep` and `empires experiment`: studies
 //! played on the same seeds, printed as text and written as HTML pages.
 
-use super::{CliError, load_scenario};
+use super::{CliError, SeatArgs, load_scenario};
 use crate::report::study;
 use crate::scenario::Scenario;
+use crate::sim::runner::seating;
 use crate::study::{compare, mine_pillage, sweep};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -23,6 +24,8 @@ pub struct StudyFlags {
     /// Output directory of the HTML page and its charts.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub seats: SeatArgs,
 }
 
 impl StudyFlags {
@@ -49,9 +52,6 @@ pub struct CompareArgs {
     /// Override a key in B (dotted path). Repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// Rotate strategies through the seats by campaign index.
-    #[arg(long)]
-    pub rotate_seats: bool,
     #[command(flatten)]
     pub flags: StudyFlags,
 }
@@ -65,9 +65,6 @@ pub struct SweepArgs {
     /// One or two of them.
     #[arg(long = "set", value_name = "KEY=V1,V2,...", required = true)]
     pub set: Vec<String>,
-    /// Rotate strategies through the seats by campaign index.
-    #[arg(long)]
-    pub rotate_seats: bool,
     /// A metric to show, e.g. "mean empire size" or "win rate: seat 0"
     /// (default: every strategy's win rate). Repeatable.
     #[arg(long = "metric", value_name = "NAME")]
@@ -129,9 +126,12 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
             (sa, sb, name_of(f), format!("{} with {}", name_of(f), a.set.join(" ")))
         }
     };
+    // A and B are seated alike, so campaign i stays one paired game.
+    let seated = seating(&[&sa, &sb], a.flags.seats.flag());
     let c = pool
-        .install(|| compare::compare((&na, &sa), (&nb, &sb), a.flags.seed, a.flags.campaigns, a.rotate_seats))
+        .install(|| compare::compare((&na, &sa), (&nb, &sb), a.flags.seed, a.flags.campaigns, seated.rotate()))
         .map_err(setup_err)?;
+    sayln!("{}", seated.describe());
     say!("{}", study::compare_text(&c));
     let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/compare"));
     write_page(&out, |d| study::compare_page(&c, d))
@@ -145,13 +145,14 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     }
     let file = a.scenario.clone();
     let s = pool.install(|| {
-        sweep::run::<CliError>(&axes, a.flags.seed, a.flags.campaigns, a.rotate_seats, |cell| {
+        sweep::run::<CliError>(&axes, a.flags.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
             let sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
             load_scenario(file.as_deref(), &sets)
         })
     });
     let mut s = s?;
     s.choose(&a.metric).map_err(CliError::input)?;
+    sayln!("{}", s.seating.describe());
     say!("{}", study::sweep_text(&s));
     let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/sweep"));
     write_page(&out, |d| study::sweep_page(&s, d))
@@ -168,8 +169,17 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
         Experiment::MineVsPillage { scenario, flags } => {
             let pool = flags.check()?;
             let sc: Scenario = load_scenario(scenario.as_deref(), &[])?;
-            let x = pool.install(|| mine_pillage::run(&sc, flags.seed, flags.campaigns)).map_err(setup_err)?;
-            say!("{}", study::experiment_text(&x));
+            let seated = seating(&[&sc], flags.seats.flag());
+            let x = pool
+                .install(|| mine_pillage::run(&sc, flags.seed, flags.campaigns, seated.rotate()))
+                .map_err(setup_err)?;
+            sayln!("{}", seated.describe());
+            let mut text = study::experiment_text(&x);
+            if !seated.rotate() {
+                // The experiment's text was written when it always rotated.
+                text = text.replace(", seats rotated)", ", seats fixed)");
+            }
+            say!("{text}");
             let out = flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/mine-vs-pillage"));
             write_page(&out, |d| study::experiment_page(&x, d))
         }

@@ -2,13 +2,13 @@
 //! with its standard error over campaigns (common random numbers for a
 //! paired difference), exact metrics straight from `analysis`.
 
-use super::spec::{MetricSpec, TableRef};
+use super::spec::{MetricSpec, SEAT_DEVIATION, TableRef};
 use crate::report::dataset::numeric;
 use crate::report::stats::{mean_interval, wilson};
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
 use crate::sim::record::PlayerRecord;
-use crate::sim::runner::{Flow, RunConfig, run};
+use crate::sim::runner::{Flow, RunConfig, SeatFlag, run, seating};
 use crate::study::metrics::{Metric, standard};
 
 /// A measured value.
@@ -26,7 +26,7 @@ pub struct Measured {
 }
 
 /// One value per campaign of `sc` for the metric (`quantity` or `column`).
-fn per_campaign(sc: &Scenario, m: &MetricSpec) -> Result<Vec<f64>, String> {
+fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<f64>, String> {
     let quantity: Option<Metric> = match &m.quantity {
         Some(q) => {
             let all = standard(&[sc]);
@@ -41,13 +41,8 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec) -> Result<Vec<f64>, String> {
         m.group.get("strategy").is_none_or(|s| &r.strategy == s)
             && m.group.get("seat").is_none_or(|s| r.seat.to_string() == *s)
     };
-    let cfg = RunConfig {
-        master: m.seed,
-        range: 0..m.campaigns,
-        rotate_seats: m.rotate_seats,
-        chunk: 2048,
-        detail: Default::default(),
-    };
+    let cfg =
+        RunConfig { master: m.seed, range: 0..m.campaigns, rotate_seats, chunk: 2048, detail: Default::default() };
     let n = sc.players.len().max(1);
     let mut out = Vec::with_capacity(m.campaigns as usize);
     run::<crate::rules::setup::SetupError>(
@@ -74,11 +69,21 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec) -> Result<Vec<f64>, String> {
 }
 
 /// Measure a Monte Carlo metric of `sc` (and of `variant` for a difference).
+/// Both are seated alike (`rotate_seats`, or the default of
+/// `sim::runner::seating` over both), so the pairs stay paired.
 pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) -> Result<Measured, String> {
-    let a = per_campaign(sc, m)?;
+    let both: Vec<&Scenario> = std::iter::once(sc).chain(variant).collect();
+    let rotate = seating(&both, SeatFlag::from_key(m.rotate_seats)).rotate();
+    if m.quantity.as_deref() == Some(SEAT_DEVIATION) {
+        if variant.is_some() {
+            return Err(format!("{SEAT_DEVIATION:?} takes no variant"));
+        }
+        return Ok(seat_deviation(&seat_wins(sc, m, rotate)?));
+    }
+    let a = per_campaign(sc, m, rotate)?;
     let values: Vec<f64> = match variant {
         Some(v) => {
-            let b = per_campaign(v, m)?;
+            let b = per_campaign(v, m, rotate)?;
             a.iter().zip(&b).map(|(x, y)| y - x).collect()
         }
         None => a,
@@ -95,6 +100,59 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
         (mean.low, mean.high)
     };
     Ok(Measured { value: mean.mean, se, low, high, exact: false, campaigns: mean.n })
+}
+
+/// Wins per seat over the metric's campaigns (one winner per campaign).
+fn seat_wins(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<u64>, String> {
+    let cfg =
+        RunConfig { master: m.seed, range: 0..m.campaigns, rotate_seats, chunk: 2048, detail: Default::default() };
+    let mut wins = vec![0u64; sc.players.len()];
+    run::<crate::rules::setup::SetupError>(
+        sc,
+        &cfg,
+        |chunk| {
+            for r in chunk.players.iter().filter(|r| r.winner) {
+                wins[r.seat as usize] += 1;
+            }
+            Ok(Flow::Continue)
+        },
+        |_| {},
+    )
+    .map_err(|e| format!("cannot set up a campaign: {e}"))?;
+    Ok(wins)
+}
+
+/// `max seat deviation` from the wins of each seat: the largest
+/// |win rate − 1/seats| over the seats. Its interval runs from the largest
+/// distance of a seat's Wilson 95% interval to 1/seats (0 when it holds
+/// 1/seats) to the largest distance of an interval's far end, so a bound
+/// `max = D` fails only when some seat's whole interval lies more than D
+/// from 1/seats. Its standard error is that of the most deviant seat's
+/// rate (for a baseline's z test).
+pub fn seat_deviation(wins: &[u64]) -> Measured {
+    let campaigns: u64 = wins.iter().sum();
+    let n = campaigns as f64;
+    let fair = 1.0 / wins.len().max(1) as f64;
+    let (mut value, mut se, mut low, mut high) = (0.0f64, 0.0, 0.0f64, 0.0f64);
+    for &w in wins {
+        let p = if n > 0.0 { w as f64 / n } else { 0.0 };
+        let (lo, hi) = wilson(w as f64, n, 0.95);
+        let d = (p - fair).abs();
+        if d >= value {
+            value = d;
+            se = if n > 0.0 { (p * (1.0 - p) / n).sqrt() } else { 0.0 };
+        }
+        let near = if lo > fair {
+            lo - fair
+        } else if hi < fair {
+            fair - hi
+        } else {
+            0.0
+        };
+        low = low.max(near);
+        high = high.max((lo - fair).abs().max((hi - fair).abs()));
+    }
+    Measured { value, se, low, high, exact: false, campaigns }
 }
 
 /// An exact value of the tables.

@@ -59,13 +59,16 @@ pub struct MetricSpec {
     pub campaigns: u64,
     #[serde(default = "default_seed")]
     pub seed: u64,
-    #[serde(default)]
-    pub rotate_seats: bool,
+    /// `true` rotates the seats, `false` keeps them fixed; without it the
+    /// metric follows the commands' default (`sim::runner::seating`):
+    /// rotated when the seats' strategies differ.
+    pub rotate_seats: Option<bool>,
 
     // What to measure: exactly one of these three.
     /// A study metric by name: `win rate: STRATEGY`, `win rate: seat K`,
     /// `mean empire size`, `empire size: STRATEGY`, `gold from mines`, ...,
-    /// `share of gold from mines` (docs/studies.md).
+    /// `share of gold from mines` (docs/studies.md); or `max seat
+    /// deviation` (`SEAT_DEVIATION`, docs/seats.md).
     pub quantity: Option<String>,
     /// The mean of a `players.parquet` column, over the players `group` selects.
     pub column: Option<String>,
@@ -88,6 +91,10 @@ pub struct MetricSpec {
     #[serde(default)]
     pub tolerance: f64,
 }
+
+/// The seat-fairness quantity: the largest distance of a seat's win rate
+/// from 1/seats, over all the metric's campaigns.
+pub const SEAT_DEVIATION: &str = "max seat deviation";
 
 /// Parse a balance file; errors are `FILE:LINE:COL: message`.
 pub fn parse(text: &str, file: &str) -> Result<BalanceFile, String> {
@@ -147,6 +154,13 @@ pub fn parse(text: &str, file: &str) -> Result<BalanceFile, String> {
                     m.name
                 ));
             }
+        }
+        if m.quantity.as_deref() == Some(SEAT_DEVIATION) && (m.variant.is_some() || !m.group.is_empty()) {
+            problems.push(format!(
+                "{}: metric {:?}: {SEAT_DEVIATION:?} is over every seat: it takes no variant or group",
+                at(i, "quantity"),
+                m.name
+            ));
         }
         if let Some(c) = &m.column
             && !crate::report::dataset::numeric_columns().contains(&c.as_str())

@@ -7,7 +7,8 @@
 //!    mountains, and end at marsh, sea or the map edge.
 //! 4. Remaining land is marsh, forest or plains by the scenario's shares.
 //! 5. A ring of sea surrounds the land.
-//! 6. Capitals are spread out at least `min_capital_distance` apart (G-24).
+//! 6. Capitals are spread out at least `min_capital_distance` apart (G-24),
+//!    then dealt to the seats in a random order (seat fairness, docs/seats.md).
 //!
 //! Pure and deterministic: the same spec and seed give the same map.
 
@@ -31,6 +32,11 @@ pub type CapitalTerrain = super::TerrainSet;
 
 /// Generate a map for `players` capitals. Retries a few layouts when the
 /// capitals do not fit, then reports that the spec cannot hold them.
+///
+/// `map.placements.capitals[seat]` is the capital of `seat`. The capital
+/// hexes are chosen by farthest-point spread (step 6) and then dealt to the
+/// seats in a random order drawn from the generator's own stream, so no seat
+/// is systematically the random first pick or the squeezed last one.
 pub fn generate(
     spec: &GenerateSpec,
     players: usize,
@@ -38,16 +44,43 @@ pub fn generate(
     capital_terrain: CapitalTerrain,
     seed: u64,
 ) -> Result<Map, GenerateError> {
+    generate_with_pick_order(spec, players, min_capital_distance, capital_terrain, seed).map(|(m, _)| m)
+}
+
+/// As `generate`, and also the capital hexes in the order the farthest-point
+/// spread chose them (the first one at random, each later one the hex
+/// farthest from those before). The map's seats hold the same hexes,
+/// permuted.
+pub fn generate_with_pick_order(
+    spec: &GenerateSpec,
+    players: usize,
+    min_capital_distance: u32,
+    capital_terrain: CapitalTerrain,
+    seed: u64,
+) -> Result<(Map, Vec<HexId>), GenerateError> {
     let mut rng = Pcg64Mcg::new(crate::sim::seed::mix2(seed, 0x6d61_7067_656e) as u128 | 1);
     for _attempt in 0..16 {
-        if let Some(m) = try_generate(spec, players, min_capital_distance, capital_terrain, &mut rng) {
-            return Ok(m);
+        if let Some(mut m) = try_generate(spec, players, min_capital_distance, capital_terrain, &mut rng) {
+            // Drawn only once a layout succeeded, so the terrain, the capital
+            // hexes and the neutral cities are those of the seat-ordered
+            // generator for every seed; only their seats change.
+            let picked = m.placements.capitals.clone();
+            shuffle(&mut m.placements.capitals, &mut rng);
+            return Ok((m, picked));
         }
     }
     Err(GenerateError(format!(
         "cannot place {players} capitals at least {min_capital_distance} hexes apart on {} land hexes",
         spec.land
     )))
+}
+
+/// Fisher-Yates: every order equally likely.
+fn shuffle<T>(xs: &mut [T], rng: &mut Pcg64Mcg) {
+    for i in (1..xs.len()).rev() {
+        let j = rng.random_range(0..=i);
+        xs.swap(i, j);
+    }
 }
 
 fn neighbors(c: (i32, i32)) -> impl Iterator<Item = (i32, i32)> {
@@ -143,10 +176,7 @@ fn try_generate(
     let forest_target = (spec.forest_share * land_target as f64).round() as usize;
     let mut rest: Vec<(i32, i32)> = order.iter().copied().filter(|c| !terrain.contains_key(c)).collect();
     // Shuffle deterministically.
-    for i in (1..rest.len()).rev() {
-        let j = rng.random_range(0..=i);
-        rest.swap(i, j);
-    }
+    shuffle(&mut rest, rng);
     let mut it = rest.into_iter();
     for c in it.by_ref().take(marsh_target) {
         terrain.insert(c, Terrain::Marsh);

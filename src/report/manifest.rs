@@ -69,6 +69,7 @@ pub fn manifest(r: &RunInfo<'_>) -> Value {
         "shard": r.shard.map(|(i, k)| json!({"index": i, "count": k})),
         "strategies": r.scenario.players.iter().map(|p| json!({"player": p.name, "strategy": p.strategy})).collect::<Vec<_>>(),
         "rotate_seats": r.rotate_seats,
+        "seating": crate::sim::runner::Seating::of_run(r.scenario, r.rotate_seats).describe(),
         "overrides": r.overrides,
         "threads": r.threads,
         "wall_seconds": r.wall_seconds,

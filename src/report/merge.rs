@@ -99,7 +99,13 @@ pub fn check(mut shards: Vec<Shard>) -> Result<Vec<Shard>, String> {
             ));
         }
         if s.rotate_seats != first.rotate_seats {
-            return Err(format!("{} and {} differ in --rotate-seats", name(s), name(&first)));
+            return Err(format!(
+                "{} and {} differ in seat rotation (rotate_seats {} and {}): run every shard with the same --rotate-seats or --fixed-seats",
+                name(s),
+                name(&first),
+                s.rotate_seats,
+                first.rotate_seats
+            ));
         }
         if s.tables != first.tables {
             return Err(format!(

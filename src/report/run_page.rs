@@ -4,9 +4,10 @@
 use super::charts::{Bar, Chart, Series};
 use super::html::Page;
 use super::stats::wilson;
-use super::summary::{GroupLine, summarize};
+use super::summary::{self, GroupLine, summarize};
 use crate::scenario::Scenario;
 use crate::sim::record::Coverage;
+use crate::sim::runner::Seating;
 use polars::prelude::*;
 use serde_json::Value;
 use std::path::Path;
@@ -174,6 +175,7 @@ pub fn provenance(m: &Value) -> Vec<Vec<String>> {
         vec!["master seed".into(), s("master_seed")],
         vec!["campaigns".into(), format!("{}..{} of {}", s("campaign_start"), s("campaign_end"), s("total_campaigns"))],
         vec!["rotate seats".into(), s("rotate_seats")],
+        vec!["seating".into(), s("seating")],
         vec!["overrides".into(), s("overrides")],
         vec!["wall time".into(), format!("{} s", s("wall_seconds"))],
     ]
@@ -204,10 +206,11 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
     // The embedded default needs no --scenario.
     let scenario_flag =
         if source.starts_with('<') || source.is_empty() { String::new() } else { format!(" --scenario {source}") };
+    let seated = Seating::of_run(&sc, m["rotate_seats"].as_bool() == Some(true));
     page.pre(&format!(
         "empires run{scenario_flag} --campaigns {} --seed {seed}{}{}",
         m["total_campaigns"],
-        if m["rotate_seats"].as_bool() == Some(true) { " --rotate-seats" } else { "" },
+        seated.run_flag(),
         overrides.concat()
     ));
 
@@ -236,9 +239,10 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
             bars: win_bars(&s.by_seat),
             reference: Some(fair),
         },
-        "Seats count from 0. Without --rotate-seats each strategy keeps its seat.",
+        &format!("Seats count from 0; {}.", seated.describe()),
     )?;
     page.table(&group_rows(&s.by_seat, "seat"));
+    page.pre(summary::seat_effect(&s, seated).trim_end());
 
     let seasons = run.join("seasons.parquet");
     if seasons.exists() {

@@ -1,6 +1,6 @@
 //! Interval estimates shown to designers.
 
-use statrs::distribution::{ContinuousCDF, Normal};
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
 
 /// The two-sided normal quantile for a confidence level (1.96 for 95%).
 pub fn z(confidence: f64) -> f64 {
@@ -64,9 +64,68 @@ pub fn min_detectable(sd: f64, n: u64) -> f64 {
     (z(0.95) + z_power) * sd / (n as f64).sqrt()
 }
 
+/// Pearson's chi-square test that every category has the same share.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChiSquare {
+    pub statistic: f64,
+    /// Categories − 1.
+    pub df: u32,
+    /// P(χ² ≥ statistic) under equal shares.
+    pub p: f64,
+    /// The count each category expects: the total over the categories.
+    pub expected: f64,
+}
+
+/// Test `counts` against equal shares of their total (for seats: each
+/// seat's wins, a campaign having exactly one winner, against
+/// campaigns / seats each). `None` with fewer than two categories or no count.
+pub fn equal_shares(counts: &[u64]) -> Option<ChiSquare> {
+    let total: u64 = counts.iter().sum();
+    if counts.len() < 2 || total == 0 {
+        return None;
+    }
+    let expected = total as f64 / counts.len() as f64;
+    let statistic = counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum::<f64>();
+    let df = counts.len() as u32 - 1;
+    let p = ChiSquared::new(df as f64).map_or(f64::NAN, |d| d.sf(statistic));
+    Some(ChiSquare { statistic, df, p, expected })
+}
+
+/// A p-value for a summary line, `p = ...`: four decimals, scientific when
+/// tiny, and `p < 1e-300` when it underflows to 0.
+pub fn format_p(p: f64) -> String {
+    if p == 0.0 {
+        "p < 1e-300".into()
+    } else if p < 1e-4 {
+        format!("p = {p:.1e}")
+    } else {
+        format!("p = {p:.4}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chi_square_of_equal_shares_known_values() {
+        // (30-25)² + (20-25)² over 25 = 2 on 3 df; R: pchisq(2, 3, lower.tail = FALSE).
+        let t = equal_shares(&[30, 20, 25, 25]).unwrap();
+        assert_eq!((t.statistic, t.df, t.expected), (2.0, 3, 25.0));
+        assert!((t.p - 0.572_406_7).abs() < 1e-6, "{}", t.p);
+        // 3.841459 on 1 df is the 5% point.
+        let t = equal_shares(&[60, 40]).unwrap();
+        assert!((t.statistic - 4.0).abs() < 1e-12);
+        assert!((t.p - 0.045_500_26).abs() < 1e-7, "{}", t.p);
+        // Equal counts: statistic 0, p 1.
+        let t = equal_shares(&[5000, 5000, 5000, 5000]).unwrap();
+        assert_eq!((t.statistic, t.p), (0.0, 1.0));
+        assert_eq!(equal_shares(&[7]), None);
+        assert_eq!(equal_shares(&[0, 0]), None);
+        assert_eq!(format_p(0.04550026), "p = 0.0455");
+        assert_eq!(format_p(1.23e-7), "p = 1.2e-7");
+        assert_eq!(format_p(0.0), "p < 1e-300");
+    }
 
     #[test]
     fn mean_interval_and_detectable_difference() {

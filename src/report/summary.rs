@@ -1,9 +1,11 @@
 //! The end-of-run summary, computed with polars `group_by` over the
 //! `players.parquet` just written: per strategy and per seat, campaigns, win
 //! rate with its Wilson 95% interval, ties, mean rank, mean empire size and
-//! mean gold by source; the end reasons.
+//! mean gold by source; the seat effect (a chi-square test of equal seat
+//! win rates); the end reasons.
 
-use super::stats::wilson;
+use super::stats::{ChiSquare, equal_shares, format_p, wilson};
+use crate::sim::runner::Seating;
 use polars::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
@@ -30,8 +32,13 @@ pub struct Summary {
     pub campaigns: u64,
     pub by_strategy: Vec<GroupLine>,
     pub by_seat: Vec<GroupLine>,
+    /// Equal seat win rates, tested on the wins per seat (`None` with one seat).
+    pub seat_test: Option<ChiSquare>,
     pub end_reasons: Vec<(String, u64)>,
 }
+
+/// The significance level of the plain-words seat verdict.
+pub const SEAT_ALPHA: f64 = 0.05;
 
 /// The queries run on polars' streaming engine, so a run of any size is
 /// summarized in bounded memory.
@@ -87,7 +94,11 @@ fn groups(lf: LazyFrame, key: Expr) -> PolarsResult<Vec<GroupLine>> {
 pub fn summarize(players: &Path) -> PolarsResult<Summary> {
     let lf = scan(players)?;
     let by_strategy = groups(lf.clone(), col("strategy"))?;
-    let by_seat = groups(lf.clone(), col("seat"))?;
+    let mut by_seat = groups(lf.clone(), col("seat"))?;
+    // Seats sort as numbers (seat 10 after seat 9), not as text.
+    by_seat.sort_by_key(|l| l.key.parse::<u64>().unwrap_or(u64::MAX));
+    let wins: Vec<u64> = by_seat.iter().map(|l| l.wins).collect();
+    let seat_test = equal_shares(&wins);
     let ends = lf
         .filter(col("seat").eq(lit(0u32)))
         .group_by([col("end_reason")])
@@ -101,7 +112,7 @@ pub fn summarize(players: &Path) -> PolarsResult<Summary> {
         end_reasons.push((names.get(i).unwrap_or("").to_string(), f64_at(&ends, "n", i)? as u64));
     }
     let campaigns = end_reasons.iter().map(|e| e.1).sum();
-    Ok(Summary { campaigns, by_strategy, by_seat, end_reasons })
+    Ok(Summary { campaigns, by_strategy, by_seat, seat_test, end_reasons })
 }
 
 fn table(out: &mut String, title: &str, lines: &[GroupLine]) {
@@ -139,12 +150,57 @@ fn table(out: &mut String, title: &str, lines: &[GroupLine]) {
     }
 }
 
-/// The summary as text, with its provenance.
-pub fn render(s: &Summary, scenario: &str, seed: u64, wall: f64) -> String {
+/// The seat effect in words: the chi-square line and the verdict, each
+/// ending in a newline (empty for a one-seat run).
+pub fn seat_effect(s: &Summary, seating: Seating) -> String {
+    let mut out = String::new();
+    let Some(t) = s.seat_test else { return out };
+    let ties: u64 = s.by_seat.iter().map(|l| l.ties).sum();
+    let _ = writeln!(
+        out,
+        "seat effect: chi-square {:.2} on {} df, {} (wins per seat against {:.1} each if seats were equal)",
+        t.statistic,
+        t.df,
+        format_p(t.p),
+        t.expected
+    );
+    if t.p < SEAT_ALPHA {
+        let top = s.by_seat.iter().max_by(|a, b| a.win_rate.total_cmp(&b.win_rate));
+        if let Some(l) = top {
+            let _ = writeln!(
+                out,
+                "  seat effect: seat {} wins most ({:.1}%, 95% {:.1}%–{:.1}%; equal seats would win {:.1}%)",
+                l.key,
+                100.0 * l.win_rate,
+                100.0 * l.win_low,
+                100.0 * l.win_high,
+                100.0 / s.by_seat.len() as f64
+            );
+        }
+    } else {
+        let _ = writeln!(out, "  no seat effect detected at 5%");
+    }
+    let _ = writeln!(
+        out,
+        "  one winner per campaign: a tie at the top ({ties} campaigns) counts for the player the tie-break ranked first"
+    );
+    if seating == Seating::FixedByFlag {
+        let _ = writeln!(
+            out,
+            "  (seats fixed with different strategies: this tests seat and strategy together; rotate to separate them)"
+        );
+    }
+    out
+}
+
+/// The summary as text, with its provenance and how the seats were taken.
+pub fn render(s: &Summary, scenario: &str, seed: u64, wall: f64, seating: Seating) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "scenario {scenario}, master seed {seed}, {} campaigns", s.campaigns);
+    let _ = writeln!(out, "{}", seating.describe());
     table(&mut out, "by strategy (win rate per player-campaign, Wilson 95% interval):", &s.by_strategy);
-    table(&mut out, "by seat:", &s.by_seat);
+    table(&mut out, "by seat (seats count from 0; win rate per campaign, Wilson 95% interval):", &s.by_seat);
+    out.push_str(&seat_effect(s, seating));
     let _ = writeln!(out, "end reasons:");
     for (r, n) in &s.end_reasons {
         let share = if s.campaigns > 0 { 100.0 * *n as f64 / s.campaigns as f64 } else { 0.0 };

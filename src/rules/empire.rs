@@ -55,6 +55,11 @@ pub struct Standing {
     pub tie: bool,
 }
 
+/// Rounds of the tie-break roll-off before seat order decides (a guard for
+/// dice that can keep tying forever; with a D6 two players are still equal
+/// after 16 rounds once in 6^16 ≈ 2.8e12 roll-offs).
+pub const ROLL_OFF_ROUNDS: u32 = 16;
+
 impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// Players ranked largest empire first (G-02, G-03), with the scenario's
     /// tie-breaks. A tie-break die is rolled only for players still tied.
@@ -96,12 +101,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             }
             let tied = j - i > 1;
             if tied && use_die {
-                // Each tied player rolls once; equal rolls keep seat order.
-                let mut rolls: Vec<(i32, PlayerId)> = ps[i..j].iter().map(|&p| (self.die(), p)).collect();
-                rolls.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-                for (k, (_, p)) in rolls.into_iter().enumerate() {
-                    ps[i + k] = p;
-                }
+                self.roll_off(&mut ps[i..j], ROLL_OFF_ROUNDS);
             }
             for &p in &ps[i..j] {
                 out.push(Standing { player: p, rank: out.len() as u8 + 1, size: sizes[p as usize], tie: tied });
@@ -109,6 +109,31 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             i = j;
         }
         out
+    }
+
+    /// The die tie-break (G-02, G-03) as a roll-off: each tied player rolls
+    /// the combat die, highest first; players whose rolls are equal roll
+    /// again among themselves, for at most `rounds` rounds. Only players
+    /// still equal after the last round keep seat order (`ps` comes in seat
+    /// order), so seat order decides nothing a die could decide.
+    fn roll_off(&mut self, ps: &mut [PlayerId], rounds: u32) {
+        if ps.len() < 2 || rounds == 0 {
+            return;
+        }
+        let mut rolls: Vec<(i32, PlayerId)> = ps.iter().map(|&p| (self.die(), p)).collect();
+        rolls.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (k, &(_, p)) in rolls.iter().enumerate() {
+            ps[k] = p;
+        }
+        let mut i = 0;
+        while i < rolls.len() {
+            let mut j = i + 1;
+            while j < rolls.len() && rolls[j].0 == rolls[i].0 {
+                j += 1;
+            }
+            self.roll_off(&mut ps[i..j], rounds - 1);
+            i = j;
+        }
     }
 
     /// E-04 / G-03 / G-04: the order for this season, smallest empire first,

@@ -65,6 +65,116 @@ pub fn shard_range(n: u64, i: u64, k: u64) -> Range<u64> {
     start..end
 }
 
+/// What the user asked for the seats: nothing (the default), `--rotate-seats`
+/// (`rotate_seats = true` in a balance file) or `--fixed-seats`
+/// (`rotate_seats = false`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SeatFlag {
+    #[default]
+    Default,
+    Rotate,
+    Fixed,
+}
+
+impl SeatFlag {
+    /// From the two command-line flags (clap makes them exclusive).
+    pub fn from_flags(rotate: bool, fixed: bool) -> SeatFlag {
+        match (rotate, fixed) {
+            (true, _) => SeatFlag::Rotate,
+            (_, true) => SeatFlag::Fixed,
+            _ => SeatFlag::Default,
+        }
+    }
+
+    /// From a balance file's optional `rotate_seats` key.
+    pub fn from_key(rotate_seats: Option<bool>) -> SeatFlag {
+        match rotate_seats {
+            Some(true) => SeatFlag::Rotate,
+            Some(false) => SeatFlag::Fixed,
+            None => SeatFlag::Default,
+        }
+    }
+}
+
+/// Whether a run rotates the strategies through the seats, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seating {
+    /// The default when the seats' strategies differ.
+    RotatedStrategiesDiffer,
+    /// `--rotate-seats` (or `rotate_seats = true`) asked for it.
+    RotatedByFlag,
+    /// `--fixed-seats` (or `rotate_seats = false`) asked for it.
+    FixedByFlag,
+    /// The default when every seat plays the same strategy (rotating would
+    /// change nothing).
+    FixedSameStrategy,
+}
+
+impl Seating {
+    pub fn rotate(self) -> bool {
+        matches!(self, Seating::RotatedStrategiesDiffer | Seating::RotatedByFlag)
+    }
+
+    /// The line the summaries print.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Seating::RotatedStrategiesDiffer => "seats rotated (strategies differ)",
+            Seating::RotatedByFlag => "seats rotated (--rotate-seats)",
+            Seating::FixedByFlag => "seats fixed (--fixed-seats)",
+            Seating::FixedSameStrategy => "seats fixed (all seats play the same strategy)",
+        }
+    }
+
+    /// How a run that did (or did not) rotate was seated, from the scenario:
+    /// the same answer `seating` gave (merged shards and reports only keep
+    /// the `rotate_seats` flag). Rotated seats with the same strategy
+    /// everywhere can only come from the flag, and fixed seats with
+    /// different strategies only from `--fixed-seats`.
+    pub fn of_run(sc: &Scenario, rotate: bool) -> Seating {
+        match (rotate, strategies_differ(sc)) {
+            (true, true) => Seating::RotatedStrategiesDiffer,
+            (true, false) => Seating::RotatedByFlag,
+            (false, true) => Seating::FixedByFlag,
+            (false, false) => Seating::FixedSameStrategy,
+        }
+    }
+
+    /// The flag that makes `empires run` seat a run this way again (with a
+    /// leading space, or empty when the default does).
+    pub fn run_flag(self) -> &'static str {
+        match self {
+            Seating::RotatedByFlag => " --rotate-seats",
+            Seating::FixedByFlag => " --fixed-seats",
+            _ => "",
+        }
+    }
+
+    /// The flag that makes `empires play --campaign I` replay campaign I of
+    /// a run seated this way (with a leading space, or empty).
+    pub fn play_flag(self) -> &'static str {
+        if self.rotate() { " --rotate-seats" } else { "" }
+    }
+}
+
+/// Whether the seats of `sc` play different strategies.
+pub fn strategies_differ(sc: &Scenario) -> bool {
+    sc.players.windows(2).any(|w| w[0].strategy != w[1].strategy)
+}
+
+/// The one place that decides seat rotation, for every command (`run`,
+/// `compare`, `sweep`, `experiment`, the gate's metrics): rotate by default
+/// when the strategies of the seats differ in any of `scenarios` (the
+/// variants of one study are seated alike, so they stay paired); a flag
+/// overrides the default either way.
+pub fn seating(scenarios: &[&Scenario], flag: SeatFlag) -> Seating {
+    match flag {
+        SeatFlag::Rotate => Seating::RotatedByFlag,
+        SeatFlag::Fixed => Seating::FixedByFlag,
+        SeatFlag::Default if scenarios.iter().any(|sc| strategies_differ(sc)) => Seating::RotatedStrategiesDiffer,
+        SeatFlag::Default => Seating::FixedSameStrategy,
+    }
+}
+
 /// The strategy names of each seat for campaign `i`.
 pub fn seat_strategies(sc: &Scenario, i: u64, rotate: bool) -> Vec<&str> {
     let n = sc.players.len();
@@ -163,6 +273,27 @@ pub fn run<E: From<SetupError>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seating_rotates_by_default_only_when_strategies_differ() {
+        let mixed = Scenario::embedded_default();
+        let mut same = mixed.clone();
+        for p in same.players.iter_mut() {
+            p.strategy = "balanced".into();
+        }
+        assert_eq!(seating(&[&mixed], SeatFlag::Default), Seating::RotatedStrategiesDiffer);
+        assert_eq!(seating(&[&same], SeatFlag::Default), Seating::FixedSameStrategy);
+        assert_eq!(seating(&[&same, &mixed], SeatFlag::Default), Seating::RotatedStrategiesDiffer);
+        assert_eq!(seating(&[&mixed], SeatFlag::Fixed), Seating::FixedByFlag);
+        assert_eq!(seating(&[&same], SeatFlag::Rotate), Seating::RotatedByFlag);
+        for s in
+            [Seating::RotatedStrategiesDiffer, Seating::RotatedByFlag, Seating::FixedByFlag, Seating::FixedSameStrategy]
+        {
+            let sc = if matches!(s, Seating::RotatedStrategiesDiffer | Seating::FixedByFlag) { &mixed } else { &same };
+            assert_eq!(Seating::of_run(sc, s.rotate()), s);
+            assert_eq!(s.rotate(), s.describe().starts_with("seats rotated"));
+        }
+    }
 
     #[test]
     fn shards_tile_the_range() {

@@ -99,15 +99,18 @@ fn restricted(sc: &Scenario, list: &str, kind: &str) -> (Scenario, Vec<String>) 
     (v, flags)
 }
 
-pub fn run(sc: &Scenario, seed: u64, campaigns: u64) -> Result<Experiment, SetupError> {
+/// Play the experiment; `rotate_seats` comes from `sim::runner::seating`
+/// (the restricted variants keep the baseline's strategies in their seats,
+/// so one decision holds for all).
+pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Result<Experiment, SetupError> {
     let metrics = standard(&[sc]);
-    let baseline = measure(sc, seed, campaigns, true, &metrics, true)?;
+    let baseline = measure(sc, seed, campaigns, rotate_seats, &metrics, true)?;
     let mut variants = Vec::new();
     for (name, list, kind) in
         [("no mines", "forbid", "mine"), ("no pillage", "forbid", "pillage"), ("mines first", "force", "mine")]
     {
         let (v, flags) = restricted(sc, list, kind);
-        let m = measure(&v, seed, campaigns, true, &metrics, false)?;
+        let m = measure(&v, seed, campaigns, rotate_seats, &metrics, false)?;
         variants.push(Variant { name, flags, rows: paired(&metrics, &baseline, &m) });
     }
     Ok(Experiment { exact: Exact::of(sc), campaigns, seed, baseline, metrics, variants })

@@ -5,6 +5,7 @@ use super::metrics::{Metric, measure, standard};
 use crate::report::stats::{Mean, mean_interval, wilson};
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
+use crate::sim::runner::{SeatFlag, Seating, seating};
 
 /// One key and the values it takes.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,6 +59,8 @@ pub struct Sweep {
     pub chosen: Vec<usize>,
     pub campaigns: u64,
     pub seed: u64,
+    /// One seating for every cell, so the cells stay paired.
+    pub seating: Seating,
     pub cells: Vec<Cell>,
 }
 
@@ -73,12 +76,13 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<String>> {
 
 /// Play every cell; `variant` turns a cell's values into its scenario (the
 /// CLI loads the file with the cell's overrides, so they get the file's
-/// checks).
+/// checks). Every cell is seated alike: rotated by default when the seats'
+/// strategies differ in any cell (`sim::runner::seating`).
 pub fn run<E: From<SetupError>>(
     axes: &[Axis],
     seed: u64,
     campaigns: u64,
-    rotate_seats: bool,
+    seats: SeatFlag,
     mut variant: impl FnMut(&[(String, String)]) -> Result<Scenario, E>,
 ) -> Result<Sweep, E> {
     let cells_at = grid(axes);
@@ -87,6 +91,8 @@ pub fn run<E: From<SetupError>>(
         .map(|at| variant(&axes.iter().map(|a| a.key.clone()).zip(at.iter().cloned()).collect::<Vec<_>>()))
         .collect::<Result<_, _>>()?;
     let metrics = standard(&scenarios.iter().collect::<Vec<_>>());
+    let seated = seating(&scenarios.iter().collect::<Vec<_>>(), seats);
+    let rotate_seats = seated.rotate();
     let mut cells = Vec::new();
     for (at, sc) in cells_at.into_iter().zip(&scenarios) {
         let m = measure(sc, seed, campaigns, rotate_seats, &metrics, false)?;
@@ -108,7 +114,7 @@ pub fn run<E: From<SetupError>>(
         cells.push(Cell { at, values });
     }
     let chosen = (0..metrics.len()).filter(|&j| matches!(metrics[j], Metric::WinStrategy(_))).collect();
-    Ok(Sweep { axes: axes.to_vec(), metrics, chosen, campaigns, seed, cells })
+    Ok(Sweep { axes: axes.to_vec(), metrics, chosen, campaigns, seed, seating: seated, cells })
 }
 
 impl Sweep {

@@ -16,6 +16,7 @@ mod rules_w;
 mod runner;
 mod scaleout;
 mod scenarios;
+mod seats;
 mod strategies;
 mod studies;
 mod tables;
