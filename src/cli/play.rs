@@ -1,6 +1,6 @@
 //! `empires play`: one campaign, logged season by season.
 
-use super::{CliError, load_scenario};
+use super::{CliError, SeatArgs, load_scenario};
 use crate::report::{Names, log, replay_page, text};
 use crate::rules::Event;
 use crate::sim;
@@ -25,10 +25,11 @@ pub struct PlayArgs {
     /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// Replay a campaign of a run made with --rotate-seats (the campaign
-    /// index picks which strategy plays which seat).
-    #[arg(long)]
-    pub rotate_seats: bool,
+    /// How strategies take the seats, as in `run` (the campaign index picks
+    /// which strategy plays which seat when they rotate), so campaign I of
+    /// a run replays with the run's own seat flag.
+    #[command(flatten)]
+    pub seats: SeatArgs,
     /// Print the JSON Schema of one `--json` line (docs/log.schema.json) and exit.
     #[arg(long)]
     pub log_schema: bool,
@@ -60,8 +61,11 @@ fn replay_command(a: &PlayArgs, dir: &Path) -> String {
     for kv in &a.set {
         w.extend(["--set".into(), shell_word(kv)]);
     }
-    if a.rotate_seats {
+    if a.seats.rotate_seats {
         w.push("--rotate-seats".into());
+    }
+    if a.seats.fixed_seats {
+        w.push("--fixed-seats".into());
     }
     w.extend(["--html".into(), shell_word(&dir.display().to_string())]);
     w.join(" ")
@@ -84,18 +88,19 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
         return Err(CliError::input(format!("--html {}: not a directory", d.display())));
     }
     let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
+    let rotate = sim::runner::seating(&[&sc], a.seats.flag()).rotate();
     let mut events: Vec<Event> = Vec::new();
     let seat_strategy: Vec<String> =
-        sim::runner::seat_strategies(&sc, a.campaign, a.rotate_seats).into_iter().map(String::from).collect();
+        sim::runner::seat_strategies(&sc, a.campaign, rotate).into_iter().map(String::from).collect();
     let setup = |e: crate::rules::setup::SetupError| CliError::input(format!("cannot set up the campaign: {e}"));
     let mut replay = None;
     let fin = if a.html.is_some() {
         // Season by season, the same game as below, keeping every season.
-        let r = replay_page::play(&sc, a.seed, a.campaign, a.rotate_seats, &mut events).map_err(setup)?;
+        let r = replay_page::play(&sc, a.seed, a.campaign, rotate, &mut events).map_err(setup)?;
         let fin = sim::Finished { map: r.map.clone(), state: r.final_state().clone(), outcome: r.outcome.clone() };
         replay = Some(r);
         fin
-    } else if a.rotate_seats {
+    } else if rotate {
         let cs = sim::seed::campaign_seed(a.seed, a.campaign);
         let map = crate::rules::setup::make_map(&sc, cs).map_err(setup)?;
         let names = sim::runner::seat_strategies(&sc, a.campaign, true);

@@ -27,6 +27,10 @@ pub enum Record {
     Header(Box<Header>),
     /// A season begins (G-01).
     Season { season: u32 },
+    /// G-02 / G-03: a tie-break die of a player tied on everything else,
+    /// before the `order` or `standing` lines it decides; players whose
+    /// dice are equal roll again.
+    TieBreak { player: u8, die: i32 },
     /// Position in this season's order, smallest empire first (E-04).
     Order { position: u8, player: u8, size: u32 },
     /// E-15: a mine pays (or, sabotaged, pays nothing and is repaired).
@@ -417,6 +421,7 @@ pub fn header(p: &Played<'_>) -> Header {
 pub fn record(e: &Event) -> Record {
     match *e {
         Event::SeasonStart { season } => Record::Season { season },
+        Event::TieBreak { player, die } => Record::TieBreak { player, die },
         Event::Order { pos, player, size } => Record::Order { position: pos + 1, player, size },
         Event::Payday { player, hex, faces, gold, sabotaged } => Record::Payday { player, hex, faces, gold, sabotaged },
         Event::Recruit { player, hex, item, cost, piece, at } => {

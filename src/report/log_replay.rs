@@ -250,6 +250,7 @@ impl Replay {
             }
             _ if self.pos.hexes.is_empty() => return Err("the log must open with its header".into()),
             Record::Season { .. }
+            | Record::TieBreak { .. }
             | Record::Order { .. }
             | Record::Ep { .. }
             | Record::EpLost { .. }

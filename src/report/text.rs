@@ -138,6 +138,16 @@ pub fn render(n: &Names, events: &[Event]) -> String {
             Event::SeasonStart { season } => {
                 let _ = writeln!(out, "\n=== Season {season} ===");
             }
+            Event::TieBreak { .. } => {
+                // Group a roll-off into one line.
+                let mut v = Vec::new();
+                while let Some(Event::TieBreak { player, die }) = events.get(i) {
+                    v.push(format!("{} {die}", n.player(*player)));
+                    i += 1;
+                }
+                let _ = writeln!(out, "  tie-break dice: {}", v.join(", "));
+                continue;
+            }
             Event::Order { .. } => {
                 // Group the order into one line.
                 let mut v = Vec::new();

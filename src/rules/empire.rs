@@ -121,6 +121,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             return;
         }
         let mut rolls: Vec<(i32, PlayerId)> = ps.iter().map(|&p| (self.die(), p)).collect();
+        for &(die, player) in &rolls {
+            self.emit(|| Event::TieBreak { player, die });
+        }
         rolls.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         for (k, &(_, p)) in rolls.iter().enumerate() {
             ps[k] = p;

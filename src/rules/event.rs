@@ -114,6 +114,13 @@ pub enum Event {
     SeasonStart {
         season: u32,
     },
+    /// G-02 / G-03: a tie-break die rolled by a player tied with others on
+    /// size and every other tie-break, before the `Order` or `Standing`
+    /// events it decides (a roll-off: equal rolls roll again).
+    TieBreak {
+        player: PlayerId,
+        die: i32,
+    },
     /// Position in this season's order (E-04), smallest empire first.
     Order {
         pos: u8,

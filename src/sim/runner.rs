@@ -152,7 +152,12 @@ impl Seating {
     /// The flag that makes `empires play --campaign I` replay campaign I of
     /// a run seated this way (with a leading space, or empty).
     pub fn play_flag(self) -> &'static str {
-        if self.rotate() { " --rotate-seats" } else { "" }
+        // `play` seats players by the same default as `run`.
+        match self {
+            Seating::RotatedStrategiesDiffer | Seating::FixedSameStrategy => "",
+            Seating::RotatedByFlag => " --rotate-seats",
+            Seating::FixedByFlag => " --fixed-seats",
+        }
     }
 }
 

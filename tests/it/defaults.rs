@@ -202,6 +202,7 @@ fn step(e: &Event) -> &'static str {
     match e {
         Event::SeasonStart { .. } => "season",
         Event::Order { .. } => "order",
+        Event::TieBreak { .. } => "tie_break",
         Event::Payday { .. } => "payday",
         Event::Recruit { .. } => "recruit",
         Event::Move { .. } | Event::Transport { .. } => "move",

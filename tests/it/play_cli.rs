@@ -74,3 +74,29 @@ fn a_closed_output_pipe_is_not_a_panic() {
         assert_ne!(out.status.code(), Some(101), "{args:?}");
     }
 }
+
+#[test]
+fn play_seats_players_as_run_does() {
+    // The default scenario's strategies differ, so seats rotate by default:
+    // in campaign 1, seat 0 (Red) plays player 2's strategy (miner).
+    let header = |args: &[&str]| play(args).lines().nth(1).unwrap().to_string();
+    assert_eq!(
+        header(&["--seed", "3", "--campaign", "1"]),
+        "players: Red (miner), Blue (pillager), Green (warlord), Yellow (balanced)"
+    );
+    assert_eq!(
+        header(&["--seed", "3", "--campaign", "1"]),
+        header(&["--seed", "3", "--campaign", "1", "--rotate-seats"])
+    );
+    assert_eq!(
+        header(&["--seed", "3", "--campaign", "1", "--fixed-seats"]),
+        "players: Red (balanced), Blue (miner), Green (pillager), Yellow (warlord)"
+    );
+    // Four identical players: nothing to rotate.
+    let same: Vec<String> = (1..=4).map(|k| format!("players[{k}].strategy=balanced")).collect();
+    let mut args = vec!["--seed", "3", "--campaign", "1"];
+    for s in &same {
+        args.extend(["--set", s.as_str()]);
+    }
+    assert_eq!(header(&args), "players: Red (balanced), Blue (balanced), Green (balanced), Yellow (balanced)");
+}
