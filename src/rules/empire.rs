@@ -372,16 +372,14 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let ep_left = st.players[p as usize].ep;
         self.emit(|| Event::Spend { player: p, kind, hex, cost, ep_left, gold });
         // What the purchase made of the hex, for readers of the log.
-        if L::ENABLED {
-            match kind {
-                SpendKind::Conquer | SpendKind::Build(BuildingKind::City) => {
-                    if let Some(c) = st.city_at(hex) {
-                        self.log_city(st, c);
-                    }
+        match kind {
+            SpendKind::Conquer | SpendKind::Build(BuildingKind::City) => {
+                if let Some(c) = st.city_at(hex) {
+                    self.log_city(st, c);
                 }
-                SpendKind::Build(b) => self.log_building(st, hex, b.is_main()),
-                _ => {}
             }
+            SpendKind::Build(b) => self.log_building(st, hex, b.is_main()),
+            _ => {}
         }
     }
 

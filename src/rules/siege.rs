@@ -189,6 +189,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
 
     /// Log a city's values after a change to it (for readers of the log).
     pub(crate) fn log_city(&mut self, st: &State, city: usize) {
+        if !L::ENABLED {
+            return;
+        }
         let c = st.cities[city];
         let banner = st.hexes[c.hex as usize].owner;
         self.emit(|| Event::City {
@@ -207,6 +210,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// Log the PV of the building in a hex's main (castle or mine) or extra
     /// slot after a change to it.
     pub(crate) fn log_building(&mut self, st: &State, hex: crate::map::HexId, main: bool) {
+        if !L::ENABLED {
+            return;
+        }
         let hs = &st.hexes[hex as usize];
         let (kind, pv) = if main { (hs.main, hs.main_pv) } else { (hs.extra, hs.extra_pv) };
         if let Some(kind) = kind {
