@@ -174,12 +174,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 .install(|| mine_pillage::run(&sc, flags.seed, flags.campaigns, seated.rotate()))
                 .map_err(setup_err)?;
             sayln!("{}", seated.describe());
-            let mut text = study::experiment_text(&x);
-            if !seated.rotate() {
-                // The experiment's text was written when it always rotated.
-                text = text.replace(", seats rotated)", ", seats fixed)");
-            }
-            say!("{text}");
+            say!("{}", study::experiment_text(&x));
             let out = flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/mine-vs-pillage"));
             write_page(&out, |d| study::experiment_page(&x, d))
         }

@@ -317,6 +317,10 @@ pub fn share_rows(e: &Experiment) -> Vec<Vec<String>> {
     rows
 }
 
+fn seats_word(rotate: bool) -> &'static str {
+    if rotate { "seats rotated" } else { "seats fixed" }
+}
+
 pub fn experiment_text(e: &Experiment) -> String {
     let x = &e.exact;
     let mut out = String::new();
@@ -325,8 +329,10 @@ pub fn experiment_text(e: &Experiment) -> String {
     out.push_str(&text_table(&break_even_rows(e)));
     let _ = writeln!(
         out,
-        "\n2. Simulated: restricted play on {} campaigns (master seed {}, seats rotated), paired against the baseline",
-        e.campaigns, e.seed
+        "\n2. Simulated: restricted play on {} campaigns (master seed {}, {}), paired against the baseline",
+        e.campaigns,
+        e.seed,
+        seats_word(e.rotate_seats)
     );
     for v in &e.variants {
         let _ = writeln!(out, "  {} ({}):", v.name, v.flags.join(" "));
@@ -385,9 +391,11 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
 
     page.h2("Simulated: restricted play on the same seeds");
     page.p(&format!(
-        "{} campaigns per variant, master seed {}, seats rotated. Each variant restricts every strategy of the \
+        "{} campaigns per variant, master seed {}, {}. Each variant restricts every strategy of the \
          scenario the same way; differences are paired campaign by campaign against the baseline, with 95% intervals.",
-        e.campaigns, e.seed
+        e.campaigns,
+        e.seed,
+        seats_word(e.rotate_seats)
     ));
     for (i, v) in e.variants.iter().enumerate() {
         page.chart(

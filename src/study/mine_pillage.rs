@@ -75,6 +75,8 @@ pub struct Experiment {
     pub exact: Exact,
     pub campaigns: u64,
     pub seed: u64,
+    /// Whether the strategies rotated through the seats.
+    pub rotate_seats: bool,
     pub baseline: Measured,
     pub metrics: Vec<Metric>,
     pub variants: Vec<Variant>,
@@ -113,5 +115,5 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Resu
         let m = measure(&v, seed, campaigns, rotate_seats, &metrics, false)?;
         variants.push(Variant { name, flags, rows: paired(&metrics, &baseline, &m) });
     }
-    Ok(Experiment { exact: Exact::of(sc), campaigns, seed, baseline, metrics, variants })
+    Ok(Experiment { exact: Exact::of(sc), campaigns, seed, rotate_seats, baseline, metrics, variants })
 }

@@ -257,6 +257,18 @@ fn studies_say_how_they_seated_the_strategies() {
         .unwrap();
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("seats fixed (--fixed-seats)\n"));
+    // The experiment's text and its page say how its seats were taken.
+    let out = tmp("experiment");
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--campaigns", "20", "--fixed-seats", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("(master seed 1, seats fixed)"), "{text}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("master seed 1, seats fixed.") && !page.contains("seats rotated"));
 }
 
 #[test]
