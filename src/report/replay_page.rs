@@ -18,31 +18,13 @@ use crate::map::Map;
 use crate::rules::empire::sizes;
 use crate::rules::season::Outcome;
 use crate::rules::setup::{SetupError, initial_state, make_map};
-use crate::rules::{Dice, EndReason, Engine, Event, Log, Players, RngDice, Rules, State};
+use crate::rules::{EndReason, Engine, Event, Log, RngDice, Rules, State};
 use crate::scenario::Scenario;
 use crate::sim::{runner::seat_strategies, seed};
 use crate::strategy::Seats;
 use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-
-/// Play seasons from `st` until the campaign ends, as
-/// `Engine::play_campaign` does, calling `after` with the state at the end
-/// of every season; then rank the players (`Engine::finish`).
-pub fn play_by_season<D: Dice, P: Players, L: Log>(
-    engine: &mut Engine<'_, D, P, L>,
-    st: &mut State,
-    mut after: impl FnMut(&State),
-) -> Outcome {
-    let reason = loop {
-        let end = engine.play_season(st);
-        after(st);
-        if let Some(r) = end {
-            break r;
-        }
-    };
-    engine.finish(st, reason)
-}
 
 /// A campaign kept season by season.
 #[derive(Clone, Debug)]
@@ -77,7 +59,7 @@ pub fn play<L: Log>(sc: &Scenario, master: u64, campaign: u64, rotate: bool, log
         let dice = RngDice(seed::rng(cs, seed::Stream::Dice));
         let players = Seats::named(sc, cs, &names);
         let mut engine = Engine::new(rules, dice, players, log);
-        let outcome = play_by_season(&mut engine, &mut st, |s| states.push(s.clone()));
+        let outcome = engine.play_campaign_with(&mut st, |s| states.push(s.clone()));
         // The last season's copy, as `finish` leaves it.
         *states.last_mut().expect("one season at least") = st;
         (states, outcome)

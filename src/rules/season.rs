@@ -183,8 +183,17 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
 
     /// Play seasons until the campaign ends (G-02), then rank the players.
     pub fn play_campaign(&mut self, st: &mut State) -> Outcome {
+        self.play_campaign_with(st, |_| {})
+    }
+
+    /// As `play_campaign`, calling `after` with the state at the end of
+    /// every season (the replay page keeps them; the log replay test
+    /// compares them).
+    pub fn play_campaign_with(&mut self, st: &mut State, mut after: impl FnMut(&State)) -> Outcome {
         let reason = loop {
-            if let Some(r) = self.play_season(st) {
+            let end = self.play_season(st);
+            after(st);
+            if let Some(r) = end {
                 break r;
             }
         };
