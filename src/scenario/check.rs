@@ -515,10 +515,23 @@ fn strategies(s: &Scenario, f: &mut Found) {
             ("spy_destabilize", st.spy_destabilize),
             ("spy_damage", st.spy_damage),
             ("spy_duel", st.spy_duel),
+            ("hold", st.hold),
+            ("spy_defence", st.spy_defence),
         ] {
             if !v.is_finite() {
                 f.push(p(&format!("{key}.{k}")), "must be a finite number");
             }
+        }
+        for (k, v) in [("engine_extra", st.engine_extra), ("spy_steal_poor", st.spy_steal_poor)] {
+            if !(0.0..=1.0).contains(&v) {
+                f.push(p(&format!("{key}.{k}")), format!("must be a share from 0 to 1 (found {v})"));
+            }
+        }
+        if !(st.jitter.is_finite() && (0.0..=1.0).contains(&st.jitter)) {
+            f.push(p(&format!("{key}.jitter")), format!("must be from 0 to 1 (found {})", st.jitter));
+        }
+        if st.engine_min_units < 0 {
+            f.push(p(&format!("{key}.engine_min_units")), "must be at least 0");
         }
         if st.kind == StrategyKind::Lookahead {
             match s.strategies.get(&st.base) {

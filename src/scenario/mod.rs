@@ -1154,6 +1154,10 @@ pub struct StrategySpec {
     pub ship: f64,
     pub spy: f64,
     pub engine: f64,
+    /// An army of at least this many units and no engine gets the full
+    /// `engine` utility; any other army gets `engine × engine_extra`.
+    pub engine_min_units: i32,
+    pub engine_extra: f64,
     /// Gold never spent on recruits.
     pub reserve: i32,
     /// A unit's utility is divided by (1 + own units / this).
@@ -1176,6 +1180,9 @@ pub struct StrategySpec {
     pub siege_aggression: f64,
     /// Armies with fewer units stay where they are, as a garrison.
     pub garrison: i32,
+    /// Moving an army without getting closer to its goal (still more than
+    /// one hex away): a small utility that keeps armies circling.
+    pub hold: f64,
 
     // Spy targets (W-20..W-25).
     pub spy_sabotage: f64,
@@ -1183,6 +1190,13 @@ pub struct StrategySpec {
     pub spy_destabilize: f64,
     pub spy_damage: f64,
     pub spy_duel: f64,
+    /// Share of `spy_steal` when the victim holds less than `spy.steal_gold`.
+    pub spy_steal_poor: f64,
+    /// Utility taken off a spy action per point of the target's defence.
+    pub spy_defence: f64,
+    /// Scale of the random noise added to every score but `Done`'s, which
+    /// breaks ties between equal options (drawn from the strategy's own stream).
+    pub jitter: f64,
 
     // Bids (G-07): share of the remaining initiative pool bid.
     pub bid_attack: f64,
@@ -1231,6 +1245,8 @@ impl Default for StrategySpec {
             spy: 1.0,
             engine: 2.0,
             reserve: 0,
+            engine_min_units: 3,
+            engine_extra: 0.3,
             unit_saturation: 6.0,
             attack: 10.0,
             siege: 9.0,
@@ -1242,11 +1258,15 @@ impl Default for StrategySpec {
             aggression: 0.0,
             siege_aggression: -1.0,
             garrison: 3,
+            hold: 0.2,
             spy_sabotage: 5.0,
             spy_steal: 4.5,
             spy_destabilize: 3.0,
             spy_damage: 2.5,
             spy_duel: 3.5,
+            spy_steal_poor: 0.1,
+            spy_defence: 0.5,
+            jitter: 1e-3,
             bid_attack: 0.67,
             bid_defend: 0.67,
             formation: FormationChoice::Assault,

@@ -125,7 +125,7 @@ impl Weighted {
     }
 
     fn jitter(&mut self) -> f64 {
-        self.rng.random::<f64>() * 1e-3
+        self.rng.random::<f64>() * self.w.jitter
     }
 }
 
@@ -189,7 +189,11 @@ impl Weighted {
             Item::Unit => self.w.unit / (1.0 + my_units as f64 / self.w.unit_saturation),
             Item::Engine => {
                 let a = &st.armies[army as usize];
-                if a.units >= 3 && a.engines == 0 { self.w.engine } else { self.w.engine * 0.3 }
+                if a.units >= self.w.engine_min_units && a.engines == 0 {
+                    self.w.engine
+                } else {
+                    self.w.engine * self.w.engine_extra
+                }
             }
             Item::Spy => {
                 let n = st.spies.iter().filter(|s| s.alive && s.owner == me).count();
@@ -241,12 +245,12 @@ impl Weighted {
                         let o = hs.owner;
                         let full = o != NOBODY && st.players[o as usize].gold >= r.sc.spy.steal_gold as i64;
                         // A poor victim is worth little.
-                        if full { self.w.spy_steal } else { self.w.spy_steal * 0.1 }
+                        if full { self.w.spy_steal } else { self.w.spy_steal * self.w.spy_steal_poor }
                     }
                     SpyKind::Destabilize => self.w.spy_destabilize,
                     SpyKind::DamageMain | SpyKind::DamageExtra => self.w.spy_damage,
                 };
-                base - def as f64 * 0.5
+                base - def as f64 * self.w.spy_defence
             }
             Action::SpyDuel { .. } => self.w.spy_duel,
             Action::MoveArmy { army, to } => {
@@ -261,7 +265,7 @@ impl Weighted {
                 if after < before {
                     self.w.advance + (before - after) as f64
                 } else if after == before && after > 1 {
-                    0.2
+                    self.w.hold
                 } else {
                     -1.0
                 }

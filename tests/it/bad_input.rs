@@ -119,3 +119,14 @@ fn missing_file_and_bad_flags_exit_2() {
     let out = bin().args(["play", "--seed", "many"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_strategy_share_out_of_its_range() {
+    refused(
+        "share.toml",
+        &format!("{TWO_PLAYERS}[strategies.balanced]\nengine_extra = 2.0\n"),
+        6,
+        16,
+        "must be a share from 0 to 1",
+    );
+}

@@ -442,3 +442,17 @@ fn restricted_play_is_obeyed_in_every_campaign() {
     }
     assert!(mines > 0, "the forced option came up");
 }
+
+/// The game does not change by accident: the bytes of `players.parquet` for
+/// 2,000 default campaigns (master seed 5) are pinned. A commit that changes
+/// a rule, a default or a player on purpose updates this hash and says so;
+/// a refactoring or a speed-up must leave it alone.
+#[test]
+fn the_dataset_of_2000_default_campaigns_is_pinned() {
+    use sha2::{Digest, Sha256};
+    let d = out_dir("pinned");
+    run_bin_n(&d, 2000, &[]);
+    let bytes = std::fs::read(d.join("players.parquet")).unwrap();
+    let hash: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hash, "945cdf8d307c1976e951d32909855b89047183474cbfe004ff9747cc834d8913");
+}
