@@ -21,4 +21,5 @@ pub mod rules;
 pub mod scenario;
 pub mod sim;
 pub mod strategy;
+pub mod strength;
 pub mod study;

@@ -25,6 +25,7 @@ mod report;
 mod run;
 mod study;
 mod tables;
+mod tune;
 mod validate;
 
 use crate::scenario::{self, Scenario, Source};
@@ -62,6 +63,10 @@ pub enum Command {
     Tables(tables::TablesArgs),
     /// Check a scenario file and print "ok" or every problem found.
     Validate(validate::ValidateArgs),
+    /// Tune a weighted strategy's keys with CMA-ES against a field (or itself).
+    Tune(tune::TuneArgs),
+    /// Is a strategy near a local optimum? Every one-key deviant plays against it.
+    Deviate(tune::DeviateArgs),
 }
 
 /// How strategies take the seats, for `run`, `compare`, `sweep` and
@@ -142,6 +147,8 @@ pub fn main() -> i32 {
         Command::Report(a) => report::run(a),
         Command::Tables(a) => tables::run(a),
         Command::Validate(a) => validate::run(a),
+        Command::Tune(a) => tune::tune_cmd(a),
+        Command::Deviate(a) => tune::deviate_cmd(a),
     };
     match r {
         Ok(()) => 0,

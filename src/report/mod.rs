@@ -16,6 +16,7 @@ pub mod merge;
 pub mod replay_page;
 pub mod run_page;
 pub mod stats;
+pub mod strength;
 pub mod study;
 pub mod summary;
 pub mod tables;

@@ -475,63 +475,13 @@ fn strategies(s: &Scenario, f: &mut Found) {
                 }
             }
         }
-        f.share(&format!("{key}.bid_attack"), st.bid_attack);
-        f.share(&format!("{key}.bid_defend"), st.bid_defend);
-        f.non_negative(&format!("{key}.reserve"), st.reserve);
-        if st.garrison < 1 {
-            f.push(p(&format!("{key}.garrison")), format!("must be at least 1 unit (found {})", st.garrison));
-        }
-        if !(st.unit_saturation.is_finite() && st.unit_saturation > 0.0) {
-            f.push(p(&format!("{key}.unit_saturation")), "must be a number above 0");
-        }
-        for (k, v) in [
-            ("capture", st.capture),
-            ("conquer", st.conquer),
-            ("castle", st.castle),
-            ("city", st.city),
-            ("mine", st.mine),
-            ("port", st.port),
-            ("tower", st.tower),
-            ("bridge", st.bridge),
-            ("pillage", st.pillage),
-            ("mine_site", st.mine_site),
-            ("fortified", st.fortified),
-            ("replace", st.replace),
-            ("unit", st.unit),
-            ("ship", st.ship),
-            ("spy", st.spy),
-            ("engine", st.engine),
-            ("attack", st.attack),
-            ("siege", st.siege),
-            ("naval", st.naval),
-            ("coastal", st.coastal),
-            ("advance", st.advance),
-            ("transport", st.transport),
-            ("sail", st.sail),
-            ("aggression", st.aggression),
-            ("siege_aggression", st.siege_aggression),
-            ("spy_sabotage", st.spy_sabotage),
-            ("spy_steal", st.spy_steal),
-            ("spy_destabilize", st.spy_destabilize),
-            ("spy_damage", st.spy_damage),
-            ("spy_duel", st.spy_duel),
-            ("hold", st.hold),
-            ("spy_defence", st.spy_defence),
-        ] {
-            if !v.is_finite() {
-                f.push(p(&format!("{key}.{k}")), "must be a finite number");
+        // Every numeric key has one range, in `knobs::KNOBS` (tuning
+        // searches the same ranges).
+        for k in super::knobs::KNOBS {
+            let v = (k.get)(st);
+            if !k.contains(v) {
+                f.push(p(&format!("{key}.{}", k.key)), format!("must be from {} to {} (found {v})", k.lo, k.hi));
             }
-        }
-        for (k, v) in [("engine_extra", st.engine_extra), ("spy_steal_poor", st.spy_steal_poor)] {
-            if !(0.0..=1.0).contains(&v) {
-                f.push(p(&format!("{key}.{k}")), format!("must be a share from 0 to 1 (found {v})"));
-            }
-        }
-        if !(st.jitter.is_finite() && (0.0..=1.0).contains(&st.jitter)) {
-            f.push(p(&format!("{key}.jitter")), format!("must be from 0 to 1 (found {})", st.jitter));
-        }
-        if st.engine_min_units < 0 {
-            f.push(p(&format!("{key}.engine_min_units")), "must be at least 0");
         }
         if st.kind == StrategyKind::Lookahead {
             match s.strategies.get(&st.base) {

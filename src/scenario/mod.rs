@@ -9,6 +9,7 @@
 
 pub mod check;
 pub mod dice;
+pub mod knobs;
 pub mod load;
 pub mod table;
 

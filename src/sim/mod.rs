@@ -1,6 +1,7 @@
 //! Running campaigns: seeds and the glue between a scenario and the engine.
 //! No IO here either; the command line and report writers sit on top.
 
+pub mod lineup;
 pub mod record;
 pub mod runner;
 pub mod seed;

@@ -127,6 +127,6 @@ fn a_strategy_share_out_of_its_range() {
         &format!("{TWO_PLAYERS}[strategies.balanced]\nengine_extra = 2.0\n"),
         6,
         16,
-        "must be a share from 0 to 1",
+        "must be from 0 to 1 (found 2)",
     );
 }

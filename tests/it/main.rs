@@ -18,5 +18,6 @@ mod scaleout;
 mod scenarios;
 mod seats;
 mod strategies;
+mod strength;
 mod studies;
 mod tables;

@@ -37,7 +37,7 @@ fn with_done(mut o: Vec<Action>) -> Vec<Action> {
 #[test]
 fn g30_archetypes_ship_and_balanced_is_the_default() {
     let a = archetypes();
-    for name in ["random", "balanced", "expansionist", "miner", "pillager", "warlord", "turtle", "lookahead"] {
+    for name in ["random", "balanced", "expansionist", "miner", "pillager", "warlord", "turtle", "tuned", "lookahead"] {
         assert!(a.contains_key(name), "archetype {name}");
     }
     assert_eq!(a["balanced"], StrategySpec::default(), "archetypes.toml spells out the code default");
@@ -58,7 +58,7 @@ fn g30_archetypes_ship_and_balanced_is_the_default() {
 fn g30_every_archetype_plays_a_campaign_by_name() {
     let path = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
-    for name in ["random", "balanced", "expansionist", "miner", "pillager", "warlord", "turtle", "lookahead"] {
+    for name in ["random", "balanced", "expansionist", "miner", "pillager", "warlord", "turtle", "tuned", "lookahead"] {
         let sets = vec![("players[2].strategy".to_string(), name.to_string())];
         let sc = load_with_overrides(&text, &Source::file(&path), &sets).unwrap();
         assert_eq!(sc.players[1].strategy, name);
@@ -412,4 +412,21 @@ fn g31_lookahead_campaigns_replay_exactly() {
     assert_eq!(a.0, b.0);
     let c = empires::sim::play_on_map_as(&sc, &map, 100, &seats, NoLog).unwrap();
     assert_ne!(a.0, c.0, "another seed, another game");
+}
+
+/// docs/scenario.md gives each numeric strategy key the range of
+/// `scenario::knobs::KNOBS` (the range the loader checks and `tune` searches).
+#[test]
+fn the_docs_give_every_strategy_key_its_range() {
+    let doc = include_str!("../../docs/scenario.md");
+    for k in empires::scenario::knobs::KNOBS {
+        let row = format!("| `{}` | {} |", k.key, k.doc_type());
+        assert!(doc.contains(&row), "docs/scenario.md lacks the row start {row:?}");
+    }
+}
+
+#[test]
+fn a_strategy_key_outside_its_range_is_refused_at_its_position() {
+    let e = load_str("[strategies.a]\nattack = 25.0\n", &Source::file("x.toml")).unwrap_err().to_string();
+    assert!(e.contains("x.toml:2:1") && e.contains("must be from 0 to 20 (found 25)"), "{e}");
 }

@@ -1,0 +1,338 @@
+//! `empires tune` and `empires deviate`: flags, files and the progress bar
+//! around `strength::tune` and `strength::deviation`.
+
+use super::{CliError, load_scenario};
+use crate::report::files::write_atomic;
+use crate::report::strength as rs;
+use crate::scenario::knobs::KNOBS;
+use crate::strength::deviation;
+use crate::strength::tune::{
+    self, Field, Flow, Problem, Record, Settings, default_population, evaluate, held_out_master,
+};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Scenario TOML file (default: the embedded default scenario).
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// Override a scenario key (dotted path). Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// The weighted strategy to start from; the tuned one extends it.
+    #[arg(long, default_value = "balanced")]
+    pub strategy: String,
+    /// The opponents, filling the other seats in turn (A,B,...), or `self`:
+    /// the current mean of the search, re-chosen every generation.
+    #[arg(long, default_value = "self")]
+    pub against: String,
+    /// The keys to tune (K1,K2,...), or `all` numeric keys.
+    #[arg(long, default_value = "all")]
+    pub keys: String,
+    /// Campaigns to spend in all; sets the number of generations.
+    #[arg(long, default_value_t = 240_000, conflicts_with = "generations")]
+    pub budget: u64,
+    /// Generations, instead of --budget.
+    #[arg(long)]
+    pub generations: Option<u32>,
+    /// Campaigns per candidate (a multiple of the seat count).
+    #[arg(long, default_value_t = 500)]
+    pub campaigns_per_eval: u64,
+    /// Candidates per generation (default: CMA-ES's 4 + 3 ln(keys)).
+    #[arg(long)]
+    pub population: Option<usize>,
+    /// Initial step size, as a share of each key's range.
+    #[arg(long, default_value_t = 0.2)]
+    pub sigma: f64,
+    /// Master seed of the search.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Campaigns per row of the held-out evaluation.
+    #[arg(long, default_value_t = 2000)]
+    pub eval_campaigns: u64,
+    /// Master seed of the held-out evaluation (default: derived from --seed,
+    /// never one the search plays).
+    #[arg(long)]
+    pub eval_seed: Option<u64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Name of the tuned strategy.
+    #[arg(long, default_value = "tuned")]
+    pub name: String,
+    /// Output directory (default: reports/tune/NAME).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the run recorded in the output directory.
+    #[arg(long)]
+    pub resume: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    if threads == Some(0) {
+        return Err(CliError::input("--threads must be at least 1"));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError::input(format!("cannot start threads: {e}")))
+}
+
+fn list(s: &str) -> Vec<String> {
+    s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    write_atomic(path, bytes).map_err(|e| CliError { code: 1, message: format!("{}: {e}", path.display()) })
+}
+
+pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
+    let started = Instant::now();
+    let pool = pool(a.threads)?;
+    if !is_name(&a.name) {
+        return Err(CliError::input(format!(
+            "--name {:?}: use letters, digits, _ and - (it names a [strategies.NAME] table)",
+            a.name
+        )));
+    }
+    let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
+    let keys = if a.keys == "all" { KNOBS.iter().map(|k| k.key.to_string()).collect() } else { list(&a.keys) };
+    let field = if a.against == "self" { Field::SelfPlay } else { Field::Fixed(list(&a.against)) };
+    let population = a.population.unwrap_or_else(|| default_population(keys.len()));
+    let per_eval = a.campaigns_per_eval;
+    // Each generation plays its candidates and measures its mean; the start
+    // is measured once.
+    let generations = match a.generations {
+        Some(g) => g,
+        None => {
+            let per_gen = (population as u64 + 1) * per_eval.max(1);
+            (a.budget.saturating_sub(per_eval) / per_gen).max(1) as u32
+        }
+    };
+    let settings = Settings {
+        start: a.strategy.clone(),
+        field,
+        keys,
+        per_eval,
+        generations,
+        population,
+        sigma: a.sigma,
+        seed: a.seed,
+    };
+    let p = Problem::new(&sc, settings).map_err(CliError::input)?;
+    if a.eval_campaigns < 2 {
+        return Err(CliError::input("--eval-campaigns must be at least 2 for an interval"));
+    }
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/tune").join(&a.name));
+    std::fs::create_dir_all(&out)
+        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    let record_path = out.join("record.json");
+    let previous: Option<Record> = if a.resume {
+        let text = std::fs::read_to_string(&record_path)
+            .map_err(|e| CliError::input(format!("{}: nothing to resume: {e}", record_path.display())))?;
+        Some(
+            serde_json::from_str(&text)
+                .map_err(|e| CliError::input(format!("{}: not a tuning record: {e}", record_path.display())))?,
+        )
+    } else {
+        None
+    };
+    let command = rs::tune_command(&p, a.scenario.as_ref().and_then(|f| f.to_str()), &a.name);
+    let dim = p.space.dim();
+    sayln!(
+        "tune {} from {} against {}: {dim} keys, {generations} generations × {population} candidates × {per_eval} \
+         campaigns = {} campaigns (seed {})",
+        a.name,
+        a.strategy,
+        p.settings.field.describe(),
+        (generations as u64 * (population as u64 + 1) + 1) * per_eval,
+        a.seed
+    );
+
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+    let bar = ProgressBar::new(generations as u64);
+    if a.quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} gen {pos}/{len}  {msg}  ETA {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+    }
+    let resumed = previous.as_ref().map_or(0, |r| r.generations.len());
+    let mut write_err: Option<CliError> = None;
+    let mut best_mean = f64::NEG_INFINITY;
+    let rec = pool.install(|| {
+        tune::tune(&p, previous, |rec| {
+            let g = rec.generations.last().expect("called after a generation");
+            let rate = g.reference_wins as f64 / per_eval as f64;
+            best_mean = best_mean.max(rate);
+            bar.set_position(rec.generations.len() as u64);
+            bar.set_message(format!(
+                "best candidate {:.1}%  mean vs reference {:.1}% (best {:.1}%)  σ {:.3}",
+                100.0 * g.candidates.first().map_or(0.0, |c| c.wins as f64 / per_eval as f64),
+                100.0 * rate,
+                100.0 * best_mean,
+                g.sigma
+            ));
+            // The record and history are rewritten after every generation,
+            // so an interrupted run loses at most the generation in flight.
+            let json = serde_json::to_string(rec).expect("a record serialises");
+            if let Err(e) = write(&record_path, json.as_bytes()) {
+                write_err = Some(e);
+                return Flow::Stop;
+            }
+            if let Err(e) = rs::write_history(&p, rec, &out) {
+                write_err = Some(CliError { code: 1, message: format!("{}: {e}", out.display()) });
+                return Flow::Stop;
+            }
+            if STOP.load(Ordering::SeqCst) { Flow::Stop } else { Flow::Continue }
+        })
+    });
+    bar.finish_and_clear();
+    if let Some(e) = write_err {
+        return Err(e);
+    }
+    let rec = rec.map_err(CliError::input)?;
+    if rec.generations.len() < generations as usize && rec.stopped.is_none() {
+        return Err(CliError {
+            code: 1,
+            message: format!(
+                "{}: interrupted after {} of {generations} generations; continue with the same command and --resume",
+                out.display(),
+                rec.generations.len()
+            ),
+        });
+    }
+    if resumed >= rec.generations.len() {
+        // Nothing new was played: still write the files (a resume of a finished run).
+        rs::write_history(&p, &rec, &out).map_err(|e| CliError { code: 1, message: e.to_string() })?;
+        write(&record_path, serde_json::to_string(&rec).expect("a record serialises").as_bytes())?;
+    }
+
+    let (values, tuned) = p.result(&rec);
+    let eval_master = a.eval_seed.unwrap_or_else(|| held_out_master(a.seed));
+    let rows = pool.install(|| evaluate(&p, &tuned, eval_master, a.eval_campaigns)).map_err(CliError::input)?;
+    let played = (rec.generations.len() as u64 * (population as u64 + 1) + 1) * per_eval
+        + rows.len() as u64 * 2 * a.eval_campaigns;
+    let summary = rs::Summary {
+        name: a.name.clone(),
+        command: command.clone(),
+        campaigns_played: played,
+        seconds: started.elapsed().as_secs_f64(),
+        eval_master,
+        eval_campaigns: a.eval_campaigns,
+        rows,
+    };
+    let text = rs::evaluation_text(&p, &rec, &summary);
+    say!("{text}");
+    let mut header = vec![format!("Made by: {command}")];
+    if let Some(r) = summary.rows.first() {
+        header.push(format!(
+            "Held-out (master seed {eval_master}, {} campaigns, seats rotated): against {}: {} (the start: {}).",
+            a.eval_campaigns,
+            r.against,
+            rs::rate_ci(r.tuned.by_slot[0], r.tuned.campaigns),
+            rs::rate_ci(r.start.by_slot[0], r.start.campaigns)
+        ));
+    }
+    header.push("Append this table to a scenario file, or paste it in, to play it.".into());
+    write(&out.join("strategy.toml"), rs::strategy_toml(&p, &values, &a.name, &header).as_bytes())?;
+    write(&out.join("evaluation.txt"), text.as_bytes())?;
+    let files = rs::tune_page(&p, &rec, &summary, &values, &out)
+        .map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    sayln!(
+        "wrote strategy.toml, history.parquet, record.json, evaluation.txt, index.html and {} chart files to {}",
+        files.len(),
+        out.display()
+    );
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct DeviateArgs {
+    /// Scenario TOML file (default: the embedded default scenario).
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// Override a scenario key (dotted path). Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// The strategy to check: every other seat plays it.
+    #[arg(long, default_value = "tuned")]
+    pub strategy: String,
+    /// Each number key is multiplied and divided by this.
+    #[arg(long, default_value_t = 4.0)]
+    pub factor: f64,
+    /// Only these keys (K1,K2,...; default: every number and choice key).
+    #[arg(long)]
+    pub keys: Option<String>,
+    /// Campaigns per deviant (a multiple of the seat count is fairest).
+    #[arg(long, default_value_t = 2000)]
+    pub campaigns: u64,
+    /// Master seed: every deviant plays the same campaigns.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rows to print (every row goes to deviations.csv).
+    #[arg(long, default_value_t = 15)]
+    pub top: usize,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output directory (default: reports/deviate/STRATEGY).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Exit with code 1 when a deviant wins clearly more than the fair share
+    /// (for a CI check).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
+    let pool = pool(a.threads)?;
+    if a.campaigns < 2 {
+        return Err(CliError::input("--campaigns must be at least 2 for an interval"));
+    }
+    let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
+    let keys = a.keys.as_deref().map(list);
+    if let Some(ks) = &keys {
+        for k in ks {
+            if crate::scenario::knobs::knob(k).is_none() && !crate::scenario::knobs::CHOICES.contains(&k.as_str()) {
+                return Err(CliError::input(format!("--keys: {k:?} is not a strategy key that can deviate")));
+            }
+        }
+    }
+    let dv = pool
+        .install(|| deviation::check(&sc, &a.strategy, a.factor, keys.as_deref(), a.seed, a.campaigns))
+        .map_err(CliError::input)?;
+    let text = rs::deviation_text(&dv, a.top);
+    say!("{text}");
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/deviate").join(&a.strategy));
+    std::fs::create_dir_all(&out)
+        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    write(&out.join("deviations.csv"), rs::deviation_csv(&dv).as_bytes())?;
+    write(&out.join("deviation.txt"), text.as_bytes())?;
+    rs::deviation_page(&dv, &text, &out)
+        .map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    sayln!("wrote deviations.csv, deviation.txt and index.html to {}", out.display());
+    if a.strict && !dv.beaten_by().is_empty() {
+        return Err(CliError {
+            code: 1,
+            message: format!("{} is beaten by {} one-key deviant(s)", a.strategy, dv.beaten_by().len()),
+        });
+    }
+    Ok(())
+}

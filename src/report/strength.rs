@@ -1,0 +1,405 @@
+//! What `empires tune` and `empires deviate` write: the tuned strategy as a
+//! scenario table, the search history as parquet, the held-out evaluation
+//! as text and as an HTML page with its convergence chart, and the one-key
+//! deviation table.
+
+use super::charts::{Bar, Chart, Series};
+use super::dataset::TableWriter;
+use super::html::Page;
+use super::stats::wilson;
+use super::study::text_table;
+use crate::sim::lineup::Wins;
+use crate::strength::deviation::{Deviant, Deviation};
+use crate::strength::tune::{EvalRow, Problem, Record};
+use polars::prelude::*;
+use std::fmt::Write;
+use std::path::Path;
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// `41.2% [39.1%, 43.4%]`: a win rate with its Wilson 95% interval.
+pub fn rate_ci(wins: u64, campaigns: u64) -> String {
+    let (lo, hi) = wilson(wins as f64, campaigns as f64, 0.95);
+    format!("{} [{}, {}]", pct(wins as f64 / campaigns as f64), pct(lo), pct(hi))
+}
+
+fn slot0(w: &Wins) -> String {
+    rate_ci(w.by_slot[0], w.campaigns)
+}
+
+/// The history as a DataFrame: one row per candidate (`role` "candidate",
+/// `candidate` its rank in the generation) and one per generation's mean
+/// (`role` "mean", measured against the reference field on the reference
+/// seeds; generation −1 is the start), with every key's value.
+pub fn history_frame(p: &Problem<'_>, rec: &Record) -> PolarsResult<DataFrame> {
+    let per_eval = p.settings.per_eval;
+    let mut generation: Vec<i32> = Vec::new();
+    let mut role: Vec<&str> = Vec::new();
+    let mut candidate: Vec<Option<u32>> = Vec::new();
+    let mut wins: Vec<u64> = Vec::new();
+    let mut sigma: Vec<f64> = Vec::new();
+    let mut values: Vec<Vec<f64>> = vec![Vec::new(); p.space.dim()];
+    let mut push = |g: i32, r: &'static str, c: Option<u32>, w: u64, s: f64, u: &[f64]| {
+        generation.push(g);
+        role.push(r);
+        candidate.push(c);
+        wins.push(w);
+        sigma.push(s);
+        for (col, v) in values.iter_mut().zip(p.space.values(u)) {
+            col.push(v);
+        }
+    };
+    push(-1, "mean", None, rec.start_reference_wins, p.settings.sigma, &p.space.coords(&p.start));
+    for g in &rec.generations {
+        for (i, c) in g.candidates.iter().enumerate() {
+            push(g.index as i32, "candidate", Some(i as u32), c.wins, f64::NAN, &c.u);
+        }
+        push(g.index as i32, "mean", None, g.reference_wins, g.sigma, &g.mean);
+    }
+    let n = generation.len();
+    let fitness: Vec<f64> = wins.iter().map(|&w| w as f64 / per_eval as f64).collect();
+    let mut cols = vec![
+        Column::new("generation".into(), generation),
+        Column::new("role".into(), role),
+        Column::new("candidate".into(), candidate),
+        Column::new("campaigns".into(), vec![per_eval; n]),
+        Column::new("wins".into(), wins),
+        Column::new("fitness".into(), fitness),
+        Column::new("sigma".into(), sigma),
+    ];
+    for (k, col) in p.space.knobs.iter().zip(values) {
+        cols.push(Column::new(k.key.into(), col));
+    }
+    DataFrame::new(n, cols)
+}
+
+/// Write `dir/history.parquet` (atomically).
+pub fn write_history(p: &Problem<'_>, rec: &Record, dir: &Path) -> PolarsResult<()> {
+    let df = history_frame(p, rec)?;
+    let mut w = TableWriter::create(dir, "history", false)?;
+    w.write(df)?;
+    // The frame always has the start's row, so `finish` never needs an empty one.
+    w.finish(|| Ok(DataFrame::empty()))
+}
+
+/// The command that redoes this tuning run exactly.
+pub fn tune_command(p: &Problem<'_>, scenario: Option<&str>, name: &str) -> String {
+    let s = &p.settings;
+    let mut c = String::from("empires tune");
+    if let Some(f) = scenario {
+        let _ = write!(c, " --scenario {f}");
+    }
+    let _ = write!(
+        c,
+        " --strategy {} --against {} --keys {} --generations {} --population {} --campaigns-per-eval {} --sigma {} --seed {} --name {name}",
+        s.start,
+        s.field.describe(),
+        if s.keys.len() == crate::scenario::knobs::KNOBS.len() { "all".to_string() } else { s.keys.join(",") },
+        s.generations,
+        s.population,
+        s.per_eval,
+        s.sigma,
+        s.seed,
+    );
+    c
+}
+
+/// `strategy.toml`: one `[strategies.NAME]` table, with how it was made in
+/// comments above it.
+pub fn strategy_toml(p: &Problem<'_>, values: &[f64], name: &str, header: &[String]) -> String {
+    let mut out = String::new();
+    for line in header {
+        let _ = writeln!(out, "# {line}");
+    }
+    let _ = writeln!(out, "[strategies.{name}]");
+    let _ = writeln!(out, "extends = {:?}", p.settings.start);
+    for (k, v) in p.space.knobs.iter().zip(values) {
+        if k.integer {
+            let _ = writeln!(out, "{} = {}", k.key, *v as i64);
+        } else {
+            let _ = writeln!(out, "{} = {}", k.key, toml_float(*v));
+        }
+    }
+    out
+}
+
+fn toml_float(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0');
+    if s.ends_with('.') { format!("{s}0") } else { s.to_string() }
+}
+
+/// The evaluation as rows: header first.
+pub fn evaluation_rows(rows: &[EvalRow], start: &str) -> Vec<Vec<String>> {
+    let mut out = vec![vec!["against".to_string(), "tuned".into(), format!("{start} (the start)")]];
+    for r in rows {
+        out.push(vec![r.against.clone(), slot0(&r.tuned), slot0(&r.start)]);
+    }
+    out
+}
+
+/// What a run did, in words: the lines `evaluation.txt` and the page share.
+pub struct Summary {
+    pub name: String,
+    pub command: String,
+    pub campaigns_played: u64,
+    pub seconds: f64,
+    pub eval_master: u64,
+    pub eval_campaigns: u64,
+    pub rows: Vec<EvalRow>,
+}
+
+/// One line: who was tuned, against whom, over what.
+fn describe_run(p: &Problem<'_>, rec: &Record, name: &str) -> String {
+    format!(
+        "{name} from {} against {}; {} keys; {} generations of {} candidates × {} campaigns; seed {}",
+        p.settings.start,
+        p.settings.field.describe(),
+        p.space.dim(),
+        rec.generations.len(),
+        p.settings.population,
+        p.settings.per_eval,
+        p.settings.seed
+    )
+}
+
+pub fn evaluation_text(p: &Problem<'_>, rec: &Record, s: &Summary) -> String {
+    let seats = p.sc.players.len();
+    let mut out = String::new();
+    let _ = writeln!(out, "tune: {}", describe_run(p, rec, &s.name));
+    let _ = writeln!(out, "  {} campaigns played in {:.1} s", s.campaigns_played, s.seconds);
+    if let Some(why) = &rec.stopped {
+        let _ = writeln!(out, "  stopped early: {why}");
+    }
+    let _ = writeln!(out, "  redo: {}", s.command);
+    let _ = writeln!(
+        out,
+        "\nheld-out evaluation: {} campaigns per row on master seed {} (never used by the search), seats rotated; \
+         the fair share is {} (1 of {seats} seats); 95% Wilson intervals",
+        s.eval_campaigns,
+        s.eval_master,
+        pct(1.0 / seats as f64)
+    );
+    out.push_str(&text_table(&evaluation_rows(&s.rows, &p.settings.start)));
+    out
+}
+
+/// `index.html`: the convergence chart, the evaluation and the tuned keys.
+pub fn tune_page(
+    p: &Problem<'_>,
+    rec: &Record,
+    s: &Summary,
+    values: &[f64],
+    dir: &Path,
+) -> Result<Vec<String>, String> {
+    let per_eval = p.settings.per_eval as f64;
+    let mut page = Page::new(&format!("empires tune: {}", s.name));
+    page.p(&format!(
+        "CMA-ES, {} (seats rotated, every candidate of a generation on the same seeds).",
+        describe_run(p, rec, &s.name)
+    ));
+    page.pre(&s.command);
+    page.h2("Convergence");
+    let reference = if p.field.is_empty() {
+        format!("the mean against {} × {} (the start)", p.sc.players.len() - 1, p.settings.start)
+    } else {
+        format!("the mean against the field ({})", p.settings.field.describe())
+    };
+    let band = |w: u64| {
+        let (lo, hi) = wilson(w as f64, per_eval, 0.95);
+        (w as f64 / per_eval, lo, hi)
+    };
+    let mut mean_pts = vec![(-1.0, rec.start_reference_wins as f64 / per_eval)];
+    let (_, lo0, hi0) = band(rec.start_reference_wins);
+    let mut mean_band = vec![(-1.0, lo0, hi0)];
+    let mut best = Vec::new();
+    let mut median = Vec::new();
+    for g in &rec.generations {
+        let x = g.index as f64;
+        let (v, lo, hi) = band(g.reference_wins);
+        mean_pts.push((x, v));
+        mean_band.push((x, lo, hi));
+        if let Some(c) = g.candidates.first() {
+            best.push((x, c.wins as f64 / per_eval));
+        }
+        if !g.candidates.is_empty() {
+            median.push((x, g.candidates[g.candidates.len() / 2].wins as f64 / per_eval));
+        }
+    }
+    page.chart(
+        dir,
+        "convergence",
+        &Chart::Lines {
+            title: "Win rate by generation".into(),
+            x_label: "generation (−1: the start)".into(),
+            y_label: "win rate".into(),
+            series: vec![
+                Series { name: reference.clone(), points: mean_pts, band: Some(mean_band) },
+                Series { name: "best candidate (its generation's seeds)".into(), points: best, band: None },
+                Series { name: "median candidate".into(), points: median, band: None },
+            ],
+        },
+        &format!(
+            "The strength trace is {reference}, on the same {} reference campaigns every generation, with its 95% \
+             interval. The best candidate of a generation is selected on its own seeds, so it is biased upward.",
+            p.settings.per_eval
+        ),
+    )?;
+    page.h2("Held-out evaluation");
+    page.p(&format!(
+        "{} campaigns per row on master seed {}, which the search never played; seats rotated; the fair share is {}.",
+        s.eval_campaigns,
+        s.eval_master,
+        pct(1.0 / p.sc.players.len() as f64)
+    ));
+    page.table(&evaluation_rows(&s.rows, &p.settings.start));
+    let mut bars = Vec::new();
+    for r in &s.rows {
+        for (who, w) in [("tuned", &r.tuned), (p.settings.start.as_str(), &r.start)] {
+            let (lo, hi) = wilson(w.by_slot[0] as f64, w.campaigns as f64, 0.95);
+            bars.push(Bar { label: format!("{who} vs {}", r.against), value: w.rate(0), low: lo, high: hi });
+        }
+    }
+    page.chart(
+        dir,
+        "evaluation",
+        &Chart::Bars {
+            title: "Held-out win rates".into(),
+            y_label: "win rate".into(),
+            bars,
+            reference: Some(1.0 / p.sc.players.len() as f64),
+        },
+        "The line is the fair share.",
+    )?;
+    page.h2("The tuned keys");
+    let start_values: Vec<f64> = p.space.knobs.iter().map(|k| (k.get)(&p.start)).collect();
+    let mut t = vec![vec!["key".to_string(), "range".into(), p.settings.start.clone(), s.name.clone()]];
+    for ((k, a), b) in p.space.knobs.iter().zip(&start_values).zip(values) {
+        t.push(vec![k.key.to_string(), format!("{}–{}", k.lo, k.hi), toml_float(*a), toml_float(*b)]);
+    }
+    page.table(&t);
+    let files = page.files();
+    page.finish(dir)?;
+    Ok(files)
+}
+
+fn deviant_row(d: &Deviant, fair: f64) -> Vec<String> {
+    vec![
+        d.key.clone(),
+        d.from.clone(),
+        d.to.clone(),
+        rate_ci(d.wins, d.campaigns),
+        format!("{:+.1}", 100.0 * (d.rate - fair)),
+        format!("{:.3}", d.p_holm),
+        if d.beats() { "BEATS".into() } else { String::new() },
+    ]
+}
+
+fn deviation_rows(dv: &Deviation) -> Vec<Vec<String>> {
+    let mut rows = vec![vec![
+        "key".to_string(),
+        "from".into(),
+        "to".into(),
+        "deviant's win rate".into(),
+        "vs fair (points)".into(),
+        "p (Holm)".into(),
+        String::new(),
+    ]];
+    rows.extend(dv.deviants.iter().map(|d| deviant_row(d, dv.fair())));
+    rows
+}
+
+pub fn deviation_text(dv: &Deviation, top: usize) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "deviate: one player changes one key of {} (× or ÷ {}), against {} × {}; {} deviants × {} campaigns on master \
+         seed {}, seats rotated; fair share {}",
+        dv.strategy,
+        dv.factor,
+        dv.seats - 1,
+        dv.strategy,
+        dv.deviants.len(),
+        dv.campaigns,
+        dv.seed,
+        pct(dv.fair())
+    );
+    let _ = writeln!(out, "  {} itself in that seat: {}", dv.strategy, rate_ci(dv.baseline.wins, dv.campaigns));
+    let beaten = dv.beaten_by();
+    if let Some(best) = dv.deviants.first() {
+        let _ = writeln!(
+            out,
+            "  largest deviation: {} {} → {}: {} ({:+.1} points, Holm p = {:.3})",
+            best.key,
+            best.from,
+            best.to,
+            rate_ci(best.wins, best.campaigns),
+            100.0 * (best.rate - dv.fair()),
+            best.p_holm
+        );
+    }
+    if beaten.is_empty() {
+        let _ = writeln!(out, "  verdict: no deviant wins clearly more than the fair share (Holm-adjusted p < 0.05)");
+    } else {
+        let _ = writeln!(
+            out,
+            "  verdict: {} deviant(s) win clearly more than the fair share: {} is not at a local optimum",
+            beaten.len(),
+            dv.strategy
+        );
+    }
+    let rows = deviation_rows(dv);
+    let shown: Vec<Vec<String>> = rows.into_iter().take(top + 1).collect();
+    out.push('\n');
+    out.push_str(&text_table(&shown));
+    if dv.deviants.len() > top {
+        let _ = writeln!(out, "  ... {} more rows in deviations.csv", dv.deviants.len() - top);
+    }
+    out
+}
+
+/// `deviations.csv`: every row.
+pub fn deviation_csv(dv: &Deviation) -> String {
+    let mut out = String::from("key,from,to,campaigns,wins,win_rate,low,high,p,p_holm,beats\n");
+    for d in &dv.deviants {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{}",
+            d.key,
+            d.from,
+            d.to,
+            d.campaigns,
+            d.wins,
+            d.rate,
+            d.low,
+            d.high,
+            d.p,
+            d.p_holm,
+            d.beats()
+        );
+    }
+    out
+}
+
+pub fn deviation_page(dv: &Deviation, text: &str, dir: &Path) -> Result<Vec<String>, String> {
+    let mut page = Page::new(&format!("empires deviate: {}", dv.strategy));
+    page.pre(text.lines().take(5).collect::<Vec<_>>().join("\n").as_str());
+    let bars: Vec<Bar> = dv
+        .deviants
+        .iter()
+        .take(24)
+        .map(|d| Bar { label: format!("{} {}", d.key, d.to), value: d.rate, low: d.low, high: d.high })
+        .collect();
+    page.chart(
+        dir,
+        "deviants",
+        &Chart::Bars { title: "The strongest deviants".into(), y_label: "win rate".into(), bars, reference: Some(dv.fair()) },
+        "Win rate of the deviant against copies of the strategy, with 95% Wilson intervals; the line is the fair share.",
+    )?;
+    page.table(&deviation_rows(dv));
+    let files = page.files();
+    page.finish(dir)?;
+    Ok(files)
+}

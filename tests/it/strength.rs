@@ -1,0 +1,257 @@
+//! Player strength (docs/tuning.md): lineups, `tune` and `deviate`.
+
+use crate::play_cli::bin;
+use empires::scenario::{Scenario, Source, StrategySpec, load_str};
+use empires::sim::lineup::Lineup;
+use empires::strength::deviation;
+use empires::strength::tune::{Field, Flow, Problem, Record, Settings, evaluate, held_out_master, tune};
+use std::path::PathBuf;
+
+const DUEL: &str = include_str!("../../scenarios/duel.toml");
+
+/// The duel, with `lazy`: a balanced player who never captures a hex.
+fn duel() -> Scenario {
+    let text = format!("{DUEL}\n[strategies.lazy]\ncapture = 0.0\nmine_site = 0.0\n");
+    load_str(&text, &Source::file("duel+lazy.toml")).unwrap()
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("empires-strength-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn a_lineup_counts_one_winner_per_campaign_whatever_the_threads() {
+    let sc = Scenario::embedded_default();
+    let specs: Vec<StrategySpec> =
+        ["balanced", "miner", "pillager", "warlord"].map(|n| sc.strategy(n).unwrap()).to_vec();
+    let l = Lineup::new(&sc, &specs).unwrap();
+    let one = pool(1).install(|| l.wins(3, 0..40).unwrap());
+    let two = pool(2).install(|| l.wins(3, 0..40).unwrap());
+    assert_eq!(one, two);
+    assert_eq!(one.by_slot.iter().sum::<u64>(), 40);
+    // Slot k of campaign i sits where the runner's rotation puts strategy k.
+    let names: Vec<&str> = empires::sim::runner::seat_strategies(&sc, 5, true);
+    let w = l.winner(3, 5).unwrap();
+    let cs = empires::sim::seed::campaign_seed(3, 5);
+    let map = empires::rules::setup::make_map(&sc, cs).unwrap();
+    let (_, out) = empires::sim::play_on_map_as(&sc, &map, cs, &names, empires::rules::NoLog).unwrap();
+    assert_eq!(["balanced", "miner", "pillager", "warlord"][w], names[out.winner() as usize]);
+    assert!(Lineup::new(&sc, &specs[..2]).is_err());
+}
+
+fn settings(field: Field, keys: &[&str], generations: u32) -> Settings {
+    Settings {
+        start: "lazy".into(),
+        field,
+        keys: keys.iter().map(|k| k.to_string()).collect(),
+        per_eval: 40,
+        generations,
+        population: 6,
+        sigma: 0.3,
+        seed: 11,
+    }
+}
+
+/// A problem whose answer is known: a player who never captures loses, so
+/// tuning `capture` alone must raise it and win more, on seeds it never saw.
+#[test]
+fn tune_learns_that_a_player_who_never_captures_should() {
+    let sc = duel();
+    let p = Problem::new(&sc, settings(Field::Fixed(vec!["balanced".into()]), &["capture"], 8)).unwrap();
+    let rec = pool(2).install(|| tune(&p, None, |_| Flow::Continue)).unwrap();
+    assert_eq!(rec.generations.len(), 8);
+    let (values, tuned) = p.result(&rec);
+    assert!(values[0] >= 1.0, "tuned capture stayed at {}", values[0]);
+    assert_eq!(tuned.capture, values[0]);
+    let rows = pool(2).install(|| evaluate(&p, &tuned, held_out_master(11), 400)).unwrap();
+    assert_eq!(rows[0].against, "1 × balanced");
+    let (t, s) = (&rows[0].tuned, &rows[0].start);
+    assert!(t.rate(0) > s.rate(0) + 0.15, "tuned {} against the start's {}", t.rate(0), s.rate(0));
+    // The strength trace moved the same way.
+    let last = rec.generations.last().unwrap();
+    assert!(last.reference_wins > rec.start_reference_wins);
+}
+
+#[test]
+fn tune_is_the_same_for_any_thread_count_and_resumes_exactly() {
+    let sc = duel();
+    let p = Problem::new(&sc, settings(Field::SelfPlay, &["capture", "attack", "garrison"], 4)).unwrap();
+    let whole = pool(2).install(|| tune(&p, None, |_| Flow::Continue)).unwrap();
+    let single = pool(1).install(|| tune(&p, None, |_| Flow::Continue)).unwrap();
+    assert_eq!(whole, single);
+    // Stop after two generations, then go on from the record.
+    let half =
+        pool(2).install(|| tune(&p, None, |r| if r.generations.len() == 2 { Flow::Stop } else { Flow::Continue }));
+    let half = half.unwrap();
+    assert_eq!(half.generations.len(), 2);
+    let json = serde_json::to_string(&half).unwrap();
+    let back: Record = serde_json::from_str(&json).unwrap();
+    let mut new_gens = 0;
+    let resumed = pool(2)
+        .install(|| {
+            tune(&p, Some(back), |_| {
+                new_gens += 1;
+                Flow::Continue
+            })
+        })
+        .unwrap();
+    assert_eq!(new_gens, 2, "the first two generations are replayed, not played");
+    assert_eq!(resumed, whole);
+    // Each generation's candidates are ranked best first.
+    for g in &whole.generations {
+        assert!(g.candidates.windows(2).all(|w| w[0].wins >= w[1].wins));
+        assert_eq!(g.candidates.len(), 6);
+    }
+}
+
+#[test]
+fn a_record_of_other_settings_is_not_resumed() {
+    let sc = duel();
+    let p = Problem::new(&sc, settings(Field::SelfPlay, &["capture"], 2)).unwrap();
+    let rec = tune(&p, None, |_| Flow::Stop).unwrap();
+    let mut other = settings(Field::SelfPlay, &["capture"], 2);
+    other.seed = 12;
+    let q = Problem::new(&sc, other).unwrap();
+    assert!(tune(&q, Some(rec.clone()), |_| Flow::Continue).unwrap_err().contains("other settings"));
+    // A tampered record (a candidate the search does not sample) is caught.
+    let mut bad = rec;
+    bad.generations[0].candidates[0].u[0] += 1e-9;
+    assert!(tune(&p, Some(bad), |_| Flow::Continue).unwrap_err().contains("does not match"));
+}
+
+#[test]
+fn bad_tuning_settings_are_refused_with_a_reason() {
+    let sc = duel();
+    let mut s = settings(Field::SelfPlay, &["capture"], 2);
+    s.per_eval = 41;
+    assert!(Problem::new(&sc, s).err().unwrap().contains("multiple of the 2 seats"));
+    let s = settings(Field::Fixed(vec!["balanced".into(), "miner".into()]), &["capture"], 2);
+    assert!(Problem::new(&sc, s).err().unwrap().contains("from 1 to 1 opponents"));
+    let mut s = settings(Field::SelfPlay, &["capture"], 2);
+    s.start = "random".into();
+    assert!(Problem::new(&sc, s).err().unwrap().contains("not a weighted strategy"));
+    let s = settings(Field::SelfPlay, &["captures"], 2);
+    assert!(Problem::new(&sc, s).err().unwrap().contains("not a numeric strategy key"));
+}
+
+/// A known answer for the deviation check: `lazy` is one key away from a
+/// much better player, and the check says so.
+#[test]
+fn deviate_finds_the_key_that_beats_a_weak_strategy() {
+    let sc = duel();
+    let dv = pool(2)
+        .install(|| deviation::check(&sc, "lazy", 4.0, Some(&["capture".into(), "mine".into()]), 5, 200))
+        .unwrap();
+    let top = &dv.deviants[0];
+    assert_eq!((top.key.as_str(), top.to.as_str()), ("capture", "2.5"));
+    assert!(top.beats(), "{top:?}");
+    assert_eq!(dv.baseline.campaigns, 200);
+    // capture 0 → 2.5 (0 deviates to hi / factor); mine 2.8 → 10 and 0.7.
+    assert_eq!(dv.deviants.len(), 3);
+}
+
+#[test]
+fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
+    let dir = tmp("tune");
+    let scen = dir.join("duel.toml");
+    std::fs::write(&scen, format!("{DUEL}\n[strategies.lazy]\ncapture = 0.0\n")).unwrap();
+    let out = dir.join("out");
+    let args = [
+        "tune",
+        "--scenario",
+        scen.to_str().unwrap(),
+        "--strategy",
+        "lazy",
+        "--against",
+        "balanced",
+        "--keys",
+        "capture,conquer",
+        "--generations",
+        "3",
+        "--population",
+        "5",
+        "--campaigns-per-eval",
+        "20",
+        "--eval-campaigns",
+        "40",
+        "--name",
+        "keen",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let run = bin().args(args).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = String::from_utf8_lossy(&run.stdout).to_string();
+    assert!(text.contains("held-out evaluation: 40 campaigns per row"), "{text}");
+    for f in ["strategy.toml", "history.parquet", "record.json", "evaluation.txt", "index.html", "convergence.svg"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    // The table loads in any scenario that knows its start.
+    let table = std::fs::read_to_string(out.join("strategy.toml")).unwrap();
+    assert!(table.contains("[strategies.keen]\nextends = \"lazy\"\ncapture = "), "{table}");
+    assert!(table.contains("# Made by: empires tune --scenario"), "{table}");
+    let sc = load_str(&format!("{DUEL}\n[strategies.lazy]\ncapture = 0.0\n{table}"), &Source::file("x.toml")).unwrap();
+    let keen = sc.strategy("keen").unwrap();
+    let written: f64 = table.lines().find(|l| l.starts_with("capture = ")).unwrap()[10..].parse().unwrap();
+    assert_eq!(keen.capture, written);
+    // The history: the start, then 5 candidates and a mean per generation.
+    use polars::prelude::SerReader;
+    let df = polars::prelude::ParquetReader::new(std::fs::File::open(out.join("history.parquet")).unwrap())
+        .finish()
+        .unwrap();
+    assert_eq!(df.height(), 1 + 3 * 6);
+    let cols: Vec<String> = df.get_column_names().iter().map(|c| c.to_string()).collect();
+    assert_eq!(
+        cols,
+        ["generation", "role", "candidate", "campaigns", "wins", "fitness", "sigma", "capture", "conquer"]
+    );
+    // A resume of a finished run plays nothing new and gives the same table.
+    let again = bin().args(args).arg("--resume").output().unwrap();
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(std::fs::read_to_string(out.join("strategy.toml")).unwrap(), table);
+    // The same command with another seed may not resume that record.
+    let mut other: Vec<&str> = args.to_vec();
+    other.extend(["--seed", "2", "--resume"]);
+    let bad = bin().args(&other).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("other settings"));
+}
+
+#[test]
+fn the_tune_and_deviate_commands_refuse_bad_flags() {
+    for (args, msg) in [
+        (vec!["tune", "--keys", "mines", "--quiet"], "not a numeric strategy key"),
+        (vec!["tune", "--campaigns-per-eval", "3", "--quiet"], "multiple of the 4 seats"),
+        (vec!["tune", "--against", "nobody", "--quiet"], "unknown strategy"),
+        (vec!["tune", "--name", "a b", "--quiet"], "--name"),
+        (vec!["deviate", "--strategy", "nobody"], "unknown strategy"),
+        (vec!["deviate", "--factor", "1"], "above 1"),
+        (vec!["deviate", "--keys", "kind"], "can deviate"),
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+}
+
+/// The shipped `tuned` archetype is what its comment says: stronger than
+/// the `balanced` it started from, on campaigns of a seed tuning never used.
+#[test]
+fn g30_the_tuned_archetype_beats_three_balanced_players() {
+    let sc = Scenario::embedded_default();
+    let t = sc.strategy("tuned").unwrap();
+    let b = sc.strategy("balanced").unwrap();
+    let l = Lineup::new(&sc, &[t, b.clone(), b.clone(), b]).unwrap();
+    let w = l.wins(77, 0..400).unwrap();
+    // 73.8% [72.4%, 75.1%] over 4,000 held-out campaigns (README); 400 here.
+    assert!(w.rate(0) > 0.6, "tuned won {} of 400", w.by_slot[0]);
+}
