@@ -16,6 +16,10 @@ pub struct CheckArgs {
     /// Metrics measured at once (each also runs its campaigns in parallel).
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+    /// Every seat of every metric's scenario plays this strategy (e.g.
+    /// `tuned`); a metric that names another strategy is then an error.
+    #[arg(long, value_name = "STRATEGY")]
+    pub players: Option<String>,
 }
 
 pub fn run(a: CheckArgs) -> Result<(), CliError> {
@@ -37,7 +41,7 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     let Some(m) = file.metric.get(i) else { break };
-                    let r = gate::measure_one(m, &dir);
+                    let r = gate::measure_one(m, &dir, a.players.as_deref());
                     if let Ok(mut slot) = slots[i].lock() {
                         *slot = Some(r);
                     }

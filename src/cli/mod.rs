@@ -23,9 +23,9 @@ mod merge;
 mod play;
 mod report;
 mod run;
+mod strength;
 mod study;
 mod tables;
-mod tune;
 mod validate;
 
 use crate::scenario::{self, Scenario, Source};
@@ -64,9 +64,11 @@ pub enum Command {
     /// Check a scenario file and print "ok" or every problem found.
     Validate(validate::ValidateArgs),
     /// Tune a weighted strategy's keys with CMA-ES against a field (or itself).
-    Tune(tune::TuneArgs),
+    Tune(strength::TuneArgs),
     /// Is a strategy near a local optimum? Every one-key deviant plays against it.
-    Deviate(tune::DeviateArgs),
+    Deviate(strength::DeviateArgs),
+    /// Round robin of strategies: Bradley–Terry (Elo-scale) ratings with bootstrap intervals.
+    Ladder(strength::LadderArgs),
 }
 
 /// How strategies take the seats, for `run`, `compare`, `sweep` and
@@ -147,8 +149,9 @@ pub fn main() -> i32 {
         Command::Report(a) => report::run(a),
         Command::Tables(a) => tables::run(a),
         Command::Validate(a) => validate::run(a),
-        Command::Tune(a) => tune::tune_cmd(a),
-        Command::Deviate(a) => tune::deviate_cmd(a),
+        Command::Tune(a) => strength::tune_cmd(a),
+        Command::Deviate(a) => strength::deviate_cmd(a),
+        Command::Ladder(a) => strength::ladder_cmd(a),
     };
     match r {
         Ok(()) => 0,

@@ -26,9 +26,20 @@ pub struct StudyFlags {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub seats: SeatArgs,
+    /// Every seat plays this strategy (e.g. `tuned`), in every variant.
+    #[arg(long, value_name = "STRATEGY")]
+    pub players: Option<String>,
 }
 
 impl StudyFlags {
+    /// The scenario as the study plays it: `--players` applied.
+    fn seat(&self, sc: Scenario) -> Result<Scenario, CliError> {
+        match &self.players {
+            Some(s) => sc.with_players(s).map_err(CliError::input),
+            None => Ok(sc),
+        }
+    }
+
     fn check(&self) -> Result<rayon::ThreadPool, CliError> {
         if self.campaigns < 2 {
             return Err(CliError::input("--campaigns must be at least 2 for an interval"));
@@ -126,6 +137,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
             (sa, sb, name_of(f), format!("{} with {}", name_of(f), a.set.join(" ")))
         }
     };
+    let (sa, sb) = (a.flags.seat(sa)?, a.flags.seat(sb)?);
     // A and B are seated alike, so campaign i stays one paired game.
     let seated = seating(&[&sa, &sb], a.flags.seats.flag());
     let c = pool
@@ -147,7 +159,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     let s = pool.install(|| {
         sweep::run::<CliError>(&axes, a.flags.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
             let sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            load_scenario(file.as_deref(), &sets)
+            a.flags.seat(load_scenario(file.as_deref(), &sets)?)
         })
     });
     let mut s = s?;
@@ -168,7 +180,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
     match e {
         Experiment::MineVsPillage { scenario, flags } => {
             let pool = flags.check()?;
-            let sc: Scenario = load_scenario(scenario.as_deref(), &[])?;
+            let sc: Scenario = flags.seat(load_scenario(scenario.as_deref(), &[])?)?;
             let seated = seating(&[&sc], flags.seats.flag());
             let x = pool
                 .install(|| mine_pillage::run(&sc, flags.seed, flags.campaigns, seated.rotate()))

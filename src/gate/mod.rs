@@ -57,14 +57,19 @@ pub fn scenario_of(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<crate
     crate::scenario::load_with_overrides(&text, &source, &overrides).map_err(|e| e.to_string())
 }
 
-/// Measure one metric.
-pub fn measure_one(m: &MetricSpec, dir: &Path) -> Result<Measured, String> {
-    let sc = scenario_of(m, dir, &[])?;
+/// Measure one metric; `players` makes every seat play that strategy
+/// (`check --players`).
+pub fn measure_one(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<Measured, String> {
+    let seat = |sc: crate::scenario::Scenario| match players {
+        Some(s) => sc.with_players(s),
+        None => Ok(sc),
+    };
+    let sc = seat(scenario_of(m, dir, &[])?)?;
     if let Some(t) = &m.table {
         return measure::exact(&sc, t);
     }
     let variant = match &m.variant {
-        Some(v) => Some(scenario_of(m, dir, v)?),
+        Some(v) => Some(seat(scenario_of(m, dir, v)?)?),
         None => None,
     };
     measure::monte_carlo(&sc, variant.as_ref(), m)

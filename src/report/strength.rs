@@ -10,6 +10,7 @@ use super::stats::wilson;
 use super::study::text_table;
 use crate::sim::lineup::Wins;
 use crate::strength::deviation::{Deviant, Deviation};
+use crate::strength::ladder::{Group, Ladder};
 use crate::strength::tune::{EvalRow, Problem, Record};
 use polars::prelude::*;
 use std::fmt::Write;
@@ -85,11 +86,19 @@ pub fn write_history(p: &Problem<'_>, rec: &Record, dir: &Path) -> PolarsResult<
 }
 
 /// The command that redoes this tuning run exactly.
-pub fn tune_command(p: &Problem<'_>, scenario: Option<&str>, name: &str) -> String {
+pub fn tune_command(p: &Problem<'_>, scenario: Option<&str>, sets: &[String], name: &str) -> String {
     let s = &p.settings;
     let mut c = String::from("empires tune");
     if let Some(f) = scenario {
         let _ = write!(c, " --scenario {f}");
+    }
+    for kv in sets {
+        // Quoted for a shell when it holds anything but a plain key=value.
+        if kv.chars().all(|ch| ch.is_ascii_alphanumeric() || "._=-[]".contains(ch)) {
+            let _ = write!(c, " --set {kv}");
+        } else {
+            let _ = write!(c, " --set '{}'", kv.replace('\'', "'\\''"));
+        }
     }
     let _ = write!(
         c,
@@ -399,6 +408,158 @@ pub fn deviation_page(dv: &Deviation, text: &str, dir: &Path) -> Result<Vec<Stri
         "Win rate of the deviant against copies of the strategy, with 95% Wilson intervals; the line is the fair share.",
     )?;
     page.table(&deviation_rows(dv));
+    let files = page.files();
+    page.finish(dir)?;
+    Ok(files)
+}
+
+fn signed(x: f64) -> String {
+    format!("{x:+.0}")
+}
+
+/// The ranked table: header first.
+pub fn ladder_rows(l: &Ladder) -> Vec<Vec<String>> {
+    let mut rows = vec![vec![
+        "rank".to_string(),
+        "strategy".into(),
+        "rating".into(),
+        "95% interval".into(),
+        "campaigns".into(),
+        "won".into(),
+    ]];
+    for (i, r) in l.ranked.iter().enumerate() {
+        rows.push(vec![
+            (i + 1).to_string(),
+            r.name.clone(),
+            signed(r.rating),
+            if r.name == l.anchor { "(anchor)".into() } else { format!("[{}, {}]", signed(r.low), signed(r.high)) },
+            r.campaigns.to_string(),
+            pct(r.wins as f64 / r.campaigns as f64),
+        ]);
+    }
+    rows
+}
+
+/// Row strategy's share of wins against the column strategy, by rank order.
+fn pair_matrix(l: &Ladder) -> (Vec<String>, Vec<Vec<f64>>) {
+    let order: Vec<usize> = l.ranked.iter().map(|r| l.names.iter().position(|n| n == &r.name).unwrap_or(0)).collect();
+    let rate = |i: usize, j: usize| -> f64 {
+        l.pairs
+            .iter()
+            .find_map(|p| {
+                if p.a == i && p.b == j {
+                    Some(p.rate_a().0)
+                } else if p.a == j && p.b == i {
+                    Some(1.0 - p.rate_a().0)
+                } else {
+                    None
+                }
+            })
+            .unwrap_or(f64::NAN)
+    };
+    let names = order.iter().map(|&i| l.names[i].clone()).collect();
+    let grid = order.iter().map(|&i| order.iter().map(|&j| rate(i, j)).collect()).collect();
+    (names, grid)
+}
+
+pub fn ladder_text(l: &Ladder) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "ladder: {} strategies, every pair {} campaigns on master seed {}, {} seats split between the two, rotated",
+        l.names.len(),
+        l.campaigns,
+        l.seed,
+        l.seats
+    );
+    let _ = writeln!(
+        out,
+        "  Bradley–Terry ratings on the Elo scale ({} = 0; +400 is 10-to-1 odds between equal sides), 95% intervals \
+         from {} bootstrap resamples of the campaigns",
+        l.anchor, l.bootstrap
+    );
+    out.push_str(&text_table(&ladder_rows(l)));
+    let (names, grid) = pair_matrix(l);
+    let _ = writeln!(out, "\nrow's share of the wins against column:");
+    let mut rows = vec![std::iter::once(String::new()).chain(names.iter().cloned()).collect::<Vec<_>>()];
+    for (n, r) in names.iter().zip(&grid) {
+        rows.push(
+            std::iter::once(n.clone())
+                .chain(r.iter().map(|v| if v.is_finite() { format!("{:.0}%", 100.0 * v) } else { "-".into() }))
+                .collect(),
+        );
+    }
+    out.push_str(&text_table(&rows));
+    out
+}
+
+/// `ladder.parquet` (one row per strategy) and `pairs.parquet` (one row per
+/// pair and seating).
+pub fn write_ladder_tables(l: &Ladder, dir: &Path) -> PolarsResult<()> {
+    let r = &l.ranked;
+    let ladder = DataFrame::new(
+        r.len(),
+        vec![
+            Column::new("rank".into(), (1..=r.len() as u32).collect::<Vec<_>>()),
+            Column::new("strategy".into(), r.iter().map(|x| x.name.as_str()).collect::<Vec<_>>()),
+            Column::new("rating".into(), r.iter().map(|x| x.rating).collect::<Vec<_>>()),
+            Column::new("low".into(), r.iter().map(|x| x.low).collect::<Vec<_>>()),
+            Column::new("high".into(), r.iter().map(|x| x.high).collect::<Vec<_>>()),
+            Column::new("campaigns".into(), r.iter().map(|x| x.campaigns).collect::<Vec<_>>()),
+            Column::new("wins".into(), r.iter().map(|x| x.wins).collect::<Vec<_>>()),
+        ],
+    )?;
+    let mut w = TableWriter::create(dir, "ladder", false)?;
+    w.write(ladder)?;
+    w.finish(|| Ok(DataFrame::empty()))?;
+    let rows: Vec<(&str, &str, Group)> = l
+        .pairs
+        .iter()
+        .flat_map(|p| p.groups.iter().map(move |g| (l.names[p.a].as_str(), l.names[p.b].as_str(), *g)))
+        .collect();
+    let pairs = DataFrame::new(
+        rows.len(),
+        vec![
+            Column::new("a".into(), rows.iter().map(|x| x.0).collect::<Vec<_>>()),
+            Column::new("b".into(), rows.iter().map(|x| x.1).collect::<Vec<_>>()),
+            Column::new("seats_a".into(), rows.iter().map(|x| x.2.seats_a).collect::<Vec<_>>()),
+            Column::new("seats_b".into(), rows.iter().map(|x| x.2.seats_b).collect::<Vec<_>>()),
+            Column::new("campaigns".into(), rows.iter().map(|x| x.2.campaigns).collect::<Vec<_>>()),
+            Column::new("wins_a".into(), rows.iter().map(|x| x.2.wins_a).collect::<Vec<_>>()),
+        ],
+    )?;
+    let mut w = TableWriter::create(dir, "pairs", false)?;
+    w.write(pairs)?;
+    w.finish(|| Ok(DataFrame::empty()))
+}
+
+pub fn ladder_page(l: &Ladder, text: &str, dir: &Path) -> Result<Vec<String>, String> {
+    let mut page = Page::new("empires ladder");
+    page.pre(text.lines().take(2).collect::<Vec<_>>().join("\n").as_str());
+    let bars: Vec<Bar> =
+        l.ranked.iter().map(|r| Bar { label: r.name.clone(), value: r.rating, low: r.low, high: r.high }).collect();
+    page.chart(
+        dir,
+        "ladder",
+        &Chart::Bars { title: "Ratings (Elo scale)".into(), y_label: "rating".into(), bars, reference: None },
+        &format!("Bradley–Terry ratings with bootstrap 95% intervals; {} is 0.", l.anchor),
+    )?;
+    page.table(&ladder_rows(l));
+    let (names, grid) = pair_matrix(l);
+    page.chart(
+        dir,
+        "pairs",
+        &Chart::Heatmap {
+            title: "Row's share of the wins against column".into(),
+            x_label: "against".into(),
+            y_label: "strategy".into(),
+            xs: names.clone(),
+            ys: names,
+            rows: grid,
+            percent: true,
+        },
+        "Each cell is one pair's campaigns, seats split between the two and rotated.",
+    )?;
     let files = page.files();
     page.finish(dir)?;
     Ok(files)

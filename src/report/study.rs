@@ -344,9 +344,47 @@ pub fn experiment_text(e: &Experiment) -> String {
             .collect();
         out.push_str(&text_table(&paired_rows(&rows, "baseline", v.name)));
     }
+    if !e.solo.is_empty() {
+        let _ = writeln!(out, "\n{}", solo_title(e));
+        out.push_str(&text_table(&solo_rows(e)));
+    }
     let _ = writeln!(out, "\n3. Observed: where the baseline's gold came from");
     out.push_str(&text_table(&share_rows(e)));
     out
+}
+
+fn solo_title(e: &Experiment) -> String {
+    let s = &e.solo[0];
+    format!(
+        "One {} restricted against unrestricted {} in every other seat ({} campaigns, master seed {}, seats rotated); \
+         the difference is paired campaign by campaign with the unrestricted {} in the same seat",
+        s.strategy, s.strategy, s.campaigns, e.seed, s.strategy
+    )
+}
+
+/// The one-player restrictions: header first.
+pub fn solo_rows(e: &Experiment) -> Vec<Vec<String>> {
+    let mut rows = vec![vec![
+        "restriction".to_string(),
+        "restricted player wins".into(),
+        "unrestricted, same seat".into(),
+        "difference".into(),
+        "95% interval".into(),
+    ]];
+    for s in &e.solo {
+        let rate = |w: u64| {
+            let (lo, hi) = crate::report::stats::wilson(w as f64, s.campaigns as f64, 0.95);
+            format!("{:.1}% [{:.1}, {:.1}]", 100.0 * w as f64 / s.campaigns as f64, 100.0 * lo, 100.0 * hi)
+        };
+        rows.push(vec![
+            s.name.to_string(),
+            rate(s.wins),
+            rate(s.base_wins),
+            format!("{:+.1} points", 100.0 * s.diff.mean),
+            format!("[{:+.1}, {:+.1}]", 100.0 * s.diff.low, 100.0 * s.diff.high),
+        ]);
+    }
+    rows
 }
 
 pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String> {
@@ -410,6 +448,27 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
             &format!("{} ({})", v.name, v.flags.join(" ")),
         )?;
         page.table(&paired_rows(&v.rows, "baseline", v.name));
+    }
+
+    if !e.solo.is_empty() {
+        page.h2("One player restricted");
+        page.p(&solo_title(e));
+        page.chart(
+            dir,
+            "solo",
+            &Chart::Bars {
+                title: "The restricted player's win rate minus the unrestricted one's".into(),
+                y_label: "difference".into(),
+                bars: e
+                    .solo
+                    .iter()
+                    .map(|s| Bar { label: s.name.to_string(), value: s.diff.mean, low: s.diff.low, high: s.diff.high })
+                    .collect(),
+                reference: Some(0.0),
+            },
+            "Paired campaign by campaign, with 95% intervals. Below 0: the restriction costs the player wins.",
+        )?;
+        page.table(&solo_rows(e));
     }
 
     page.h2("Observed: where the gold came from");

@@ -121,6 +121,19 @@ impl Scenario {
         self.strategies.get(name).cloned()
     }
 
+    /// The same scenario with every seat playing `strategy` (`--players`).
+    pub fn with_players(&self, strategy: &str) -> Result<Scenario, String> {
+        if self.strategy(strategy).is_none() {
+            let known: Vec<&str> = self.strategies.keys().map(String::as_str).collect();
+            return Err(format!("--players: unknown strategy {strategy:?} (known: {})", known.join(", ")));
+        }
+        let mut sc = self.clone();
+        for p in &mut sc.players {
+            p.strategy = strategy.to_string();
+        }
+        Ok(sc)
+    }
+
     pub fn building(&self, kind: BuildingKind) -> &BuildingSpec {
         match kind {
             BuildingKind::Castle => &self.buildings.castle,

@@ -86,12 +86,17 @@ impl Lineup {
         Ok((outcome.winner() as usize + shift) % n)
     }
 
+    /// The winning slot of each campaign of `range`, in campaign order
+    /// (played in parallel; the order and values do not depend on threads).
+    pub fn winners(&self, master: u64, range: Range<u64>) -> Result<Vec<usize>, SetupError> {
+        range.into_par_iter().map(|i| self.winner(master, i)).collect()
+    }
+
     /// Wins of each slot over campaigns `range` of `master`, in parallel;
     /// the counts do not depend on the thread count.
     pub fn wins(&self, master: u64, range: Range<u64>) -> Result<Wins, SetupError> {
         let n = self.names.len();
-        let won: Vec<usize> =
-            range.clone().into_par_iter().map(|i| self.winner(master, i)).collect::<Result<_, _>>()?;
+        let won = self.winners(master, range.clone())?;
         let mut by_slot = vec![0; n];
         for w in won {
             by_slot[w] += 1;

@@ -7,5 +7,6 @@
 //! writes the files and `report/` draws the pages.
 
 pub mod deviation;
+pub mod ladder;
 pub mod space;
 pub mod tune;

@@ -11,13 +11,21 @@
 //! - **Simulated.** Restricted play (Jaffe et al. 2012) on the same seeds:
 //!   every strategy of the scenario with mines forbidden, pillage
 //!   forbidden, or mines forced first, against the unrestricted baseline.
+//! - **One player restricted.** When every seat plays one strategy
+//!   (`--players tuned`), restricting everyone changes no win rate: the
+//!   seats stay equal. So the experiment also seats one restricted player
+//!   against unrestricted copies (seats rotated) and pairs its wins, campaign
+//!   by campaign, with the unrestricted strategy's in the same seat: the
+//!   value of the option to one player, against opponents who keep it.
 //! - **Observed.** Where the baseline's gold came from, per strategy and
 //!   over the seasons.
 
 use super::compare::{Row, paired};
 use super::metrics::{Measured, Metric, measure, standard};
+use crate::report::stats::{Mean, mean_interval};
 use crate::rules::setup::SetupError;
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, StrategySpec};
+use crate::sim::lineup::Lineup;
 
 /// Chances of losing the hex in a season that the exact part tabulates.
 pub const LOSS_CHANCES: [f64; 5] = [0.0, 0.05, 0.1, 0.2, 0.3];
@@ -70,6 +78,20 @@ pub struct Variant {
     pub rows: Vec<Row>,
 }
 
+/// One restricted player against unrestricted copies of its strategy.
+#[derive(Clone, Debug)]
+pub struct Solo {
+    pub name: &'static str,
+    pub strategy: String,
+    pub campaigns: u64,
+    /// Wins of the restricted player.
+    pub wins: u64,
+    /// Wins of the unrestricted strategy in the same seat, same campaigns.
+    pub base_wins: u64,
+    /// Restricted minus unrestricted, campaign by campaign.
+    pub diff: Mean,
+}
+
 #[derive(Clone, Debug)]
 pub struct Experiment {
     pub exact: Exact,
@@ -80,6 +102,44 @@ pub struct Experiment {
     pub baseline: Measured,
     pub metrics: Vec<Metric>,
     pub variants: Vec<Variant>,
+    /// Filled when every seat plays the same strategy.
+    pub solo: Vec<Solo>,
+}
+
+const RESTRICTIONS: [(&str, &str, &str); 3] =
+    [("no mines", "forbid", "mine"), ("no pillage", "forbid", "pillage"), ("mines first", "force", "mine")];
+
+fn restrict(spec: &StrategySpec, list: &str, kind: &str) -> StrategySpec {
+    let mut s = spec.clone();
+    let l = if list == "forbid" { &mut s.forbid } else { &mut s.force };
+    if !l.iter().any(|k| k == kind) {
+        l.push(kind.to_string());
+    }
+    s
+}
+
+/// One restricted player of `name` against copies, for each restriction.
+fn solo(sc: &Scenario, name: &str, seed: u64, campaigns: u64) -> Result<Vec<Solo>, SetupError> {
+    let spec = sc.strategy(name).unwrap_or_default();
+    let n = sc.players.len();
+    let copies = vec![spec.clone(); n];
+    let base = Lineup::new(sc, &copies)?.winners(seed, 0..campaigns)?;
+    let mut out = Vec::new();
+    for (label, list, kind) in RESTRICTIONS {
+        let mut lineup = copies.clone();
+        lineup[0] = restrict(&spec, list, kind);
+        let won = Lineup::new(sc, &lineup)?.winners(seed, 0..campaigns)?;
+        let diffs = won.iter().zip(&base).map(|(&w, &b)| (w == 0) as u8 as f64 - (b == 0) as u8 as f64);
+        out.push(Solo {
+            name: label,
+            strategy: name.to_string(),
+            campaigns,
+            wins: won.iter().filter(|&&w| w == 0).count() as u64,
+            base_wins: base.iter().filter(|&&w| w == 0).count() as u64,
+            diff: mean_interval(diffs, 0.95),
+        });
+    }
+    Ok(out)
 }
 
 /// The baseline with `forbid` or `force` set on every strategy its players use.
@@ -108,12 +168,15 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Resu
     let metrics = standard(&[sc]);
     let baseline = measure(sc, seed, campaigns, rotate_seats, &metrics, true)?;
     let mut variants = Vec::new();
-    for (name, list, kind) in
-        [("no mines", "forbid", "mine"), ("no pillage", "forbid", "pillage"), ("mines first", "force", "mine")]
-    {
+    for (name, list, kind) in RESTRICTIONS {
         let (v, flags) = restricted(sc, list, kind);
         let m = measure(&v, seed, campaigns, rotate_seats, &metrics, false)?;
         variants.push(Variant { name, flags, rows: paired(&metrics, &baseline, &m) });
     }
-    Ok(Experiment { exact: Exact::of(sc), campaigns, seed, rotate_seats, baseline, metrics, variants })
+    let one = sc.players.first().map(|p| p.strategy.clone()).filter(|s| sc.players.iter().all(|p| &p.strategy == s));
+    let solo = match one {
+        Some(name) if sc.players.len() > 1 => solo(sc, &name, seed, campaigns)?,
+        _ => Vec::new(),
+    };
+    Ok(Experiment { exact: Exact::of(sc), campaigns, seed, rotate_seats, baseline, metrics, variants, solo })
 }

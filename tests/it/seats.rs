@@ -397,7 +397,7 @@ fn a_gate_metric_without_rotate_seats_follows_the_default() {
     )
     .unwrap();
     assert_eq!(spec.metric[0].rotate_seats, None);
-    let gate = empires::gate::measure_one(&spec.metric[0], &d).unwrap();
+    let gate = empires::gate::measure_one(&spec.metric[0], &d, None).unwrap();
     let rows = seats_and_winners(&tmp("gate-run"));
     let wins = rows.iter().filter(|(s, w)| s == "balanced" && *w).count();
     assert_eq!(gate.value, wins as f64 / 8.0);

@@ -3,8 +3,8 @@
 use crate::play_cli::bin;
 use empires::scenario::{Scenario, Source, StrategySpec, load_str};
 use empires::sim::lineup::Lineup;
-use empires::strength::deviation;
 use empires::strength::tune::{Field, Flow, Problem, Record, Settings, evaluate, held_out_master, tune};
+use empires::strength::{deviation, ladder};
 use std::path::PathBuf;
 
 const DUEL: &str = include_str!("../../scenarios/duel.toml");
@@ -183,6 +183,8 @@ fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
         "40",
         "--name",
         "keen",
+        "--set",
+        "campaign.seasons=8",
         "--quiet",
         "--out",
         out.to_str().unwrap(),
@@ -198,6 +200,7 @@ fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
     let table = std::fs::read_to_string(out.join("strategy.toml")).unwrap();
     assert!(table.contains("[strategies.keen]\nextends = \"lazy\"\ncapture = "), "{table}");
     assert!(table.contains("# Made by: empires tune --scenario"), "{table}");
+    assert!(table.contains(" --set campaign.seasons=8 --strategy lazy --against balanced --keys capture,conquer"), "{table}");
     let sc = load_str(&format!("{DUEL}\n[strategies.lazy]\ncapture = 0.0\n{table}"), &Source::file("x.toml")).unwrap();
     let keen = sc.strategy("keen").unwrap();
     let written: f64 = table.lines().find(|l| l.starts_with("capture = ")).unwrap()[10..].parse().unwrap();
@@ -254,4 +257,48 @@ fn g30_the_tuned_archetype_beats_three_balanced_players() {
     let w = l.wins(77, 0..400).unwrap();
     // 73.8% [72.4%, 75.1%] over 4,000 held-out campaigns (README); 400 here.
     assert!(w.rate(0) > 0.6, "tuned won {} of 400", w.by_slot[0]);
+}
+
+#[test]
+fn ladder_orders_random_balanced_tuned_with_intervals_whatever_the_threads() {
+    let sc = load_str(DUEL, &Source::file("duel.toml")).unwrap();
+    let names: Vec<String> = ["random", "balanced", "tuned"].map(String::from).to_vec();
+    let run = |t| pool(t).install(|| ladder::ladder(&sc, &names, "random", 3, 60, 200).unwrap());
+    let l = run(2);
+    assert_eq!(l, run(1));
+    let order: Vec<&str> = l.ranked.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(order, ["tuned", "balanced", "random"]);
+    let random = l.ranked.iter().find(|r| r.name == "random").unwrap();
+    assert_eq!(random.rating, 0.0);
+    for r in &l.ranked {
+        assert!(r.low <= r.rating && r.rating <= r.high, "{r:?}");
+        assert_eq!(r.campaigns, 120, "two pairs of 60 each");
+    }
+    assert_eq!(l.pairs.len(), 3);
+    assert!(ladder::ladder(&sc, &names, "nobody", 3, 10, 100).unwrap_err().contains("anchor"));
+    let twice: Vec<String> = ["random", "random"].map(String::from).to_vec();
+    assert!(ladder::ladder(&sc, &twice, "random", 3, 10, 100).unwrap_err().contains("twice"));
+}
+
+#[test]
+fn the_ladder_command_writes_its_tables_and_page() {
+    let dir = tmp("ladder");
+    let out = bin()
+        .args(["ladder", "--strategies", "random,balanced", "--duels", "--campaigns", "20", "--bootstrap", "100"])
+        .args(["--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("every pair 20 campaigns on master seed 1, 2 seats"), "{text}");
+    for f in ["ladder.parquet", "pairs.parquet", "ladder.txt", "index.html", "ladder.svg", "pairs.svg"] {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    use polars::prelude::SerReader;
+    let df =
+        polars::prelude::ParquetReader::new(std::fs::File::open(dir.join("ladder.parquet")).unwrap()).finish().unwrap();
+    assert_eq!(df.height(), 2);
+    let bad = bin().args(["ladder", "--strategies", "random,nobody"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown strategy \"nobody\""));
 }

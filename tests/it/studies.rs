@@ -125,3 +125,72 @@ fn experiment_mine_vs_pillage_has_its_three_parts() {
         assert!(out.join(f).exists(), "{f}");
     }
 }
+
+/// `--players tuned`: every seat plays it, and the experiment adds one
+/// restricted player against unrestricted copies, paired in the same seat.
+#[test]
+fn experiment_with_players_seats_one_restricted_player_against_copies() {
+    let sc = Scenario::embedded_default().with_players("tuned").unwrap();
+    assert!(sc.players.iter().all(|p| p.strategy == "tuned"));
+    let e = empires::study::mine_pillage::run(&sc, 4, 120, false).unwrap();
+    assert_eq!(e.solo.len(), 3);
+    let base = e.solo[0].base_wins;
+    for s in &e.solo {
+        assert_eq!((s.campaigns, s.base_wins, s.diff.n), (120, base, 120));
+        // The paired mean is exactly the difference of the two win counts.
+        assert!((s.diff.mean - (s.wins as f64 - base as f64) / 120.0).abs() < 1e-12);
+    }
+    // Without --players the scenario's strategies differ: no one-player rows.
+    let mixed = empires::study::mine_pillage::run(&Scenario::embedded_default(), 4, 40, true).unwrap();
+    assert!(mixed.solo.is_empty());
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--players", "tuned", "--campaigns", "40", "--out"])
+        .arg(tmp("mvp-tuned"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("One tuned restricted against unrestricted tuned in every other seat"), "{text}");
+}
+
+#[test]
+fn players_flag_reaches_every_study_and_the_gate() {
+    for args in [
+        vec!["compare", "--set", "costs.capture=3", "--players", "nobody"],
+        vec!["sweep", "--set", "costs.capture=2,3", "--players", "nobody"],
+        vec!["experiment", "mine-vs-pillage", "--players", "nobody"],
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--players: unknown strategy \"nobody\""), "{args:?}");
+    }
+    let o = bin()
+        .args(["compare", "--set", "costs.capture=3", "--players", "tuned", "--campaigns", "40", "--out"])
+        .arg(tmp("cmp-tuned"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("empire size: tuned") && !text.contains("miner"), "{text}");
+    // The gate: a metric of a strategy nobody plays is a clear error.
+    let dir = tmp("gate-players");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("b.toml");
+    std::fs::write(
+        &file,
+        "[[metric]]\nname = \"miner wins\"\nquantity = \"win rate: miner\"\ncampaigns = 40\nmin = 0.0\nmax = 1.0\n\n\
+         [[metric]]\nname = \"size\"\nquantity = \"mean empire size\"\ncampaigns = 40\nmin = 0.0\nmax = 100.0\n",
+    )
+    .unwrap();
+    let o = bin().args(["check"]).arg(&file).args(["--players", "tuned"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("\"win rate: miner\" is not a metric of this scenario"), "{err}");
+    std::fs::write(
+        &file,
+        "[[metric]]\nname = \"size\"\nquantity = \"mean empire size\"\ncampaigns = 40\nmin = 0.0\nmax = 100.0\n",
+    )
+    .unwrap();
+    let o = bin().args(["check"]).arg(&file).args(["--players", "tuned"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -1,14 +1,14 @@
-//! `empires tune` and `empires deviate`: flags, files and the progress bar
-//! around `strength::tune` and `strength::deviation`.
+//! `empires tune`, `empires deviate` and `empires ladder`: flags, files and
+//! the progress bar around `strength::{tune, deviation, ladder}`.
 
 use super::{CliError, load_scenario};
 use crate::report::files::write_atomic;
 use crate::report::strength as rs;
 use crate::scenario::knobs::KNOBS;
-use crate::strength::deviation;
 use crate::strength::tune::{
     self, Field, Flow, Problem, Record, Settings, default_population, evaluate, held_out_master,
 };
+use crate::strength::{deviation, ladder};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -18,14 +18,27 @@ use std::time::Instant;
 
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// The scenario flags of the strength commands.
 #[derive(Args, Debug)]
-pub struct TuneArgs {
+pub struct ScenarioArgs {
     /// Scenario TOML file (default: the embedded default scenario).
     #[arg(long)]
     pub scenario: Option<PathBuf>,
     /// Override a scenario key (dotted path). Repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+}
+
+impl ScenarioArgs {
+    fn load(&self) -> Result<crate::scenario::Scenario, CliError> {
+        load_scenario(self.scenario.as_deref(), &self.set)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
     /// The weighted strategy to start from; the tuned one extends it.
     #[arg(long, default_value = "balanced")]
     pub strategy: String,
@@ -109,7 +122,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
             a.name
         )));
     }
-    let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
+    let sc = a.scenario.load()?;
     let keys = if a.keys == "all" { KNOBS.iter().map(|k| k.key.to_string()).collect() } else { list(&a.keys) };
     let field = if a.against == "self" { Field::SelfPlay } else { Field::Fixed(list(&a.against)) };
     let population = a.population.unwrap_or_else(|| default_population(keys.len()));
@@ -151,7 +164,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     } else {
         None
     };
-    let command = rs::tune_command(&p, a.scenario.as_ref().and_then(|f| f.to_str()), &a.name);
+    let command = rs::tune_command(&p, a.scenario.scenario.as_ref().and_then(|f| f.to_str()), &a.scenario.set, &a.name);
     let dim = p.space.dim();
     sayln!(
         "tune {} from {} against {}: {dim} keys, {generations} generations × {population} candidates × {per_eval} \
@@ -265,12 +278,8 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
 
 #[derive(Args, Debug)]
 pub struct DeviateArgs {
-    /// Scenario TOML file (default: the embedded default scenario).
-    #[arg(long)]
-    pub scenario: Option<PathBuf>,
-    /// Override a scenario key (dotted path). Repeatable.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
     /// The strategy to check: every other seat plays it.
     #[arg(long, default_value = "tuned")]
     pub strategy: String,
@@ -306,7 +315,7 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
     if a.campaigns < 2 {
         return Err(CliError::input("--campaigns must be at least 2 for an interval"));
     }
-    let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
+    let sc = a.scenario.load()?;
     let keys = a.keys.as_deref().map(list);
     if let Some(ks) = &keys {
         for k in ks {
@@ -334,5 +343,64 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
             message: format!("{} is beaten by {} one-key deviant(s)", a.strategy, dv.beaten_by().len()),
         });
     }
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct LadderArgs {
+    /// The strategies (A,B,C,...): every pair plays.
+    #[arg(long, required = true)]
+    pub strategies: String,
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Play duels: only the scenario's first two seats.
+    #[arg(long)]
+    pub duels: bool,
+    /// Campaigns per pair.
+    #[arg(long, default_value_t = 1000)]
+    pub campaigns: u64,
+    /// Master seed: every pair plays the same campaigns.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The strategy rated 0 (default: the first listed).
+    #[arg(long)]
+    pub anchor: Option<String>,
+    /// Bootstrap resamples for the intervals.
+    #[arg(long, default_value_t = 1000)]
+    pub bootstrap: u32,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output directory (default: reports/ladder).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
+    let pool = pool(a.threads)?;
+    let mut sc = a.scenario.load()?;
+    if a.duels {
+        if sc.players.len() < 2 {
+            return Err(CliError::input("--duels needs a scenario with at least 2 seats"));
+        }
+        sc.players.truncate(2);
+    }
+    let names = list(&a.strategies);
+    let anchor = a.anchor.clone().or_else(|| names.first().cloned()).unwrap_or_default();
+    if a.bootstrap < 100 {
+        return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
+    }
+    let l = pool
+        .install(|| ladder::ladder(&sc, &names, &anchor, a.seed, a.campaigns, a.bootstrap))
+        .map_err(CliError::input)?;
+    let text = rs::ladder_text(&l);
+    say!("{text}");
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/ladder"));
+    std::fs::create_dir_all(&out)
+        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    write(&out.join("ladder.txt"), text.as_bytes())?;
+    rs::write_ladder_tables(&l, &out).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    rs::ladder_page(&l, &text, &out).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    sayln!("wrote ladder.parquet, pairs.parquet, ladder.txt and index.html to {}", out.display());
     Ok(())
 }
