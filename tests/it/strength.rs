@@ -200,7 +200,10 @@ fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
     let table = std::fs::read_to_string(out.join("strategy.toml")).unwrap();
     assert!(table.contains("[strategies.keen]\nextends = \"lazy\"\ncapture = "), "{table}");
     assert!(table.contains("# Made by: empires tune --scenario"), "{table}");
-    assert!(table.contains(" --set campaign.seasons=8 --strategy lazy --against balanced --keys capture,conquer"), "{table}");
+    assert!(
+        table.contains(" --set campaign.seasons=8 --strategy lazy --against balanced --keys capture,conquer"),
+        "{table}"
+    );
     let sc = load_str(&format!("{DUEL}\n[strategies.lazy]\ncapture = 0.0\n{table}"), &Source::file("x.toml")).unwrap();
     let keen = sc.strategy("keen").unwrap();
     let written: f64 = table.lines().find(|l| l.starts_with("capture = ")).unwrap()[10..].parse().unwrap();
