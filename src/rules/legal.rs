@@ -307,6 +307,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 if a == Action::Done {
                     break;
                 }
+                self.players.action_starts(self.rules, st, p, a);
                 self.apply_act(st, p, a);
             }
         }

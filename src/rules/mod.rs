@@ -69,6 +69,12 @@ pub trait Players {
         decision: Decision,
         options: &[Action],
     ) -> usize;
+
+    /// Told before the engine applies `player`'s `action` in the action
+    /// phase, with the state as it stands before it. A player that thinks
+    /// about the decisions inside an action (bids, formation, siege outcome,
+    /// hits) keeps what it needs to replay it; the default ignores it.
+    fn action_starts(&mut self, _rules: Rules<'_>, _state: &State, _player: PlayerId, _action: Action) {}
 }
 
 /// Drives a campaign: owns the dice, asks the players, writes the log.

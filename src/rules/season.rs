@@ -11,6 +11,7 @@ use crate::scenario::BuildingKind;
 /// and whether that player has just said `Done`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resume {
+    Recruit { from: usize, done: bool },
     Act { from: usize, done: bool },
     Spend { from: usize, done: bool },
 }
@@ -40,23 +41,38 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         self.set_order(st);
         // 1. payday
         self.payday(st);
-        // 2. recruiting
-        self.recruiting(st);
-        // 3. initiative pools refilled, no carry-over (G-07)
+        // 2. to 7.
+        self.rest_of_season(st, Resume::Recruit { from: 0, done: false })
+    }
+
+    /// G-01 step 3: initiative pools refilled, no carry-over (G-07).
+    fn refill_pools(&mut self, st: &mut State) {
         let pool = self.sc().initiative.pool;
         for p in st.players.iter_mut() {
             p.initiative = if p.eliminated { 0 } else { pool };
         }
-        self.rest_of_season(st, Resume::Act { from: 0, done: false })
     }
 
-    /// The season from a decision point on: G-01 steps 4 to 7 starting in
-    /// the action phase or in spending at the player `from` of this season's
-    /// order. Rollouts (the `lookahead` strategy) use it to play a copy of
-    /// the state to the season's end; `play_season` is the same with
-    /// `from = 0`, so a rollout follows exactly the rules of a real season.
+    /// The season from a decision point on: G-01 steps 2 to 7 starting in
+    /// recruiting, the action phase or spending at the player `from` of this
+    /// season's order. Rollouts (the `lookahead` strategy) use it to play a
+    /// copy of the state to the season's end; `play_season` is the same from
+    /// the first recruit, so a rollout follows exactly the rules of a real
+    /// season.
     pub fn rest_of_season(&mut self, st: &mut State, at: Resume) -> Option<EndReason> {
         match at {
+            Resume::Recruit { from, done } => {
+                // 2. recruiting
+                self.recruiting_from(st, from, done);
+                // 3. initiative pools
+                self.refill_pools(st);
+                // 4. action phase
+                self.action_phase_from(st, 0);
+                // 5. empire points
+                self.earn_ep(st);
+                // 6. conquest and construction
+                self.spending(st);
+            }
             Resume::Act { from, done } => {
                 // 4. action phase
                 let next = if done { from + 1 } else { from };

@@ -492,6 +492,14 @@ fn strategies(s: &Scenario, f: &mut Found) {
                 ),
                 Some(_) => {}
             }
+            for (i, n) in st.look_at.iter().enumerate() {
+                if !super::LOOK_AT.contains(&n.as_str()) {
+                    f.push(
+                        pi(&format!("{key}.look_at"), i),
+                        format!("unknown decision {n:?} (known: {})", super::LOOK_AT.join(", ")),
+                    );
+                }
+            }
             for (k, v, max) in [
                 ("rollouts", st.rollouts, MAX_ROLLOUTS),
                 ("horizon", st.horizon, MAX_HORIZON),

@@ -263,7 +263,7 @@ pub fn merged(mut user: toml::Table) -> Result<Scenario, String> {
 /// order. A table without `extends` changes the archetype of its name key
 /// by key. An unknown base or a cycle is left unresolved for `check` to
 /// report with its position.
-fn merge_strategies(all: &mut toml::Table, user: toml::Table) {
+pub(crate) fn merge_strategies(all: &mut toml::Table, user: toml::Table) {
     let mut pending: Vec<(String, toml::Table)> = Vec::new();
     for (name, v) in user {
         match v {

@@ -35,12 +35,20 @@ pub const ARCHETYPES_TOML: &str = include_str!("../../scenarios/archetypes.toml"
 pub fn archetypes() -> &'static BTreeMap<String, StrategySpec> {
     #[derive(Deserialize)]
     struct File {
-        strategies: BTreeMap<String, StrategySpec>,
+        strategies: toml::Table,
     }
     static ARCHETYPES: std::sync::LazyLock<BTreeMap<String, StrategySpec>> = std::sync::LazyLock::new(|| {
-        toml::from_str::<File>(ARCHETYPES_TOML)
-            .map(|f| f.strategies)
-            .expect("scenarios/archetypes.toml is checked by the tests")
+        let raw = toml::from_str::<File>(ARCHETYPES_TOML).expect("scenarios/archetypes.toml is checked by the tests");
+        // An archetype may extend another (`lookahead_tuned` extends `tuned`):
+        // resolved the way a scenario's own tables are.
+        let mut all = toml::Table::new();
+        load::merge_strategies(&mut all, raw.strategies);
+        all.into_iter()
+            .map(|(name, v)| {
+                let spec = v.try_into::<StrategySpec>().expect("scenarios/archetypes.toml is checked by the tests");
+                (name, spec)
+            })
+            .collect()
     });
     &ARCHETYPES
 }
@@ -1113,8 +1121,8 @@ pub enum StrategyKind {
     Random,
     /// A one-step utility player driven by the weights below.
     Weighted,
-    /// A weighted player that tries its best candidates at spending and
-    /// attack decisions with rollouts of `base` (`rollouts`, `horizon`, `width`).
+    /// A weighted player that tries its best candidates at the decisions of
+    /// `look_at` with rollouts of `base` (`rollouts`, `horizon`, `width`).
     Lookahead,
 }
 
@@ -1133,6 +1141,14 @@ pub enum FormationChoice {
     Assault,
     Siege,
 }
+
+/// The decisions a lookahead can look at (`look_at`): recruiting, every
+/// action-phase decision (`act`) or only those where an attack is legal
+/// (`attack`), spending, and the decisions inside a combat.
+pub const LOOK_AT: &[&str] = &["recruit", "act", "attack", "spend", "bid", "formation", "siege_outcome", "take_hit"];
+
+/// The default `look_at`: every decision the engine asks.
+pub const LOOK_AT_ALL: &[&str] = &["recruit", "act", "spend", "bid", "formation", "siege_outcome", "take_hit"];
 
 /// G-30: a configured player. Every decision the rules leave to a player
 /// has a weight or threshold here, so an archetype is data, not code
@@ -1227,6 +1243,8 @@ pub struct StrategySpec {
     pub horizon: u32,
     /// Candidates tried per decision: the best by the weights, plus `Done`.
     pub width: u32,
+    /// The decisions that get rollouts (`LOOK_AT`); the others follow the weights.
+    pub look_at: Vec<String>,
 
     /// Restricted play (Jaffe et al. 2012): action kinds this player never
     /// takes, e.g. `["pillage"]`. Names are those of `rules::action::ACTION_KINDS`.
@@ -1289,6 +1307,7 @@ impl Default for StrategySpec {
             rollouts: 8,
             horizon: 2,
             width: 4,
+            look_at: LOOK_AT_ALL.iter().map(|s| s.to_string()).collect(),
             forbid: Vec::new(),
             force: Vec::new(),
         }

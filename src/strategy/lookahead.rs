@@ -1,12 +1,25 @@
-//! `lookahead`: a weighted player that thinks before it spends or attacks.
+//! `lookahead`: a weighted player that thinks before it decides.
 //!
-//! At a spending decision, and at an action decision where an attack is
-//! possible, it takes its `width` best candidates by its own weights (plus
-//! `Done`, or the best move that is not an attack) and plays each one out
-//! `rollouts` times on a copy of the state: the rest of this season, then up
-//! to `horizon` seasons in all, with every player following the `base`
-//! strategy. It keeps the candidate with the best mean empire-size margin
-//! over its strongest rival. Every other decision is its own weights'.
+//! At every decision of a kind listed in `look_at` (recruiting, the action
+//! phase or only its attacks, spending, initiative bids, the formation, the
+//! siege outcome, where a ship takes a hit), it takes its `width` best
+//! candidates by its own weights (plus `Done` where stopping is an option)
+//! and plays each one out `rollouts` times on a copy of the state: the rest
+//! of this season, then up to `horizon` seasons in all, with every player
+//! following the `base` strategy. It keeps the candidate with the best mean
+//! empire-size margin over its strongest rival. Every other decision is its
+//! own weights'.
+//!
+//! - **Decisions between actions** (recruit, act, spend) resume the season
+//!   from the decision with `Engine::rest_of_season`.
+//! - **Decisions inside an action** (bids, formation, siege outcome, hits)
+//!   cannot be resumed from the middle of a combat, so the action is
+//!   replayed: the engine tells every player when an action starts
+//!   (`Players::action_starts`), the lookahead keeps that state, and a
+//!   rollout applies the same action again from it with this player's
+//!   answer to the same decision pinned to the candidate. A rollout whose
+//!   dice never reach that decision (a siege that does not take the city)
+//!   is the same game for every candidate, so it cannot change the ranking.
 //!
 //! Rollouts are the strategy's imagination, not the game: they roll their
 //! own dice from the strategy's stream (seeded from the campaign seed), so
@@ -24,6 +37,45 @@ use crate::scenario::{Scenario, StrategySpec};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
+/// Which decisions get rollouts (`look_at`).
+#[derive(Clone, Copy, Debug, Default)]
+struct LookAt {
+    recruit: bool,
+    act: bool,
+    attack: bool,
+    spend: bool,
+    bid: bool,
+    formation: bool,
+    siege_outcome: bool,
+    take_hit: bool,
+}
+
+impl LookAt {
+    fn of(names: &[String]) -> LookAt {
+        let has = |n: &str| names.iter().any(|x| x == n);
+        LookAt {
+            recruit: has("recruit"),
+            act: has("act"),
+            attack: has("attack"),
+            spend: has("spend"),
+            bid: has("bid"),
+            formation: has("formation"),
+            siege_outcome: has("siege_outcome"),
+            take_hit: has("take_hit"),
+        }
+    }
+
+    fn inline(&self, d: Decision) -> bool {
+        match d {
+            Decision::Bid { .. } => self.bid,
+            Decision::Formation { .. } => self.formation,
+            Decision::SiegeOutcome { .. } => self.siege_outcome,
+            Decision::TakeHit { .. } => self.take_hit,
+            _ => false,
+        }
+    }
+}
+
 pub struct Lookahead {
     own: Weighted,
     /// One `base` player per seat, reused across rollouts.
@@ -31,24 +83,45 @@ pub struct Lookahead {
     rollouts: u32,
     horizon: u32,
     width: usize,
+    look: LookAt,
+    /// The state before the action being applied, and whose action it is:
+    /// what a rollout of a decision inside that action replays.
+    started: Option<(State, PlayerId, Action)>,
     rng: Pcg64Mcg,
     scores: Vec<f64>,
     cands: Vec<usize>,
     seeds: Vec<u128>,
 }
 
-/// The rollout players, as the engine sees them.
-struct Crowd<'a>(&'a mut [Box<dyn Strategy>]);
+/// The rollout players, as the engine sees them: the crowd, except that
+/// `pin` answers the first matching decision of its player with its action.
+struct Crowd<'a> {
+    crowd: &'a mut [Box<dyn Strategy>],
+    pin: Option<(PlayerId, Decision, Action)>,
+}
 
 impl Players for Crowd<'_> {
     fn choose(&mut self, r: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
-        self.0[p as usize].choose(r, st, p, d, options)
+        if let Some((me, pd, a)) = self.pin
+            && me == p
+            && pd == d
+            && let Some(i) = options.iter().position(|o| *o == a)
+        {
+            self.pin = None;
+            return i;
+        }
+        self.crowd[p as usize].choose(r, st, p, d, options)
     }
 }
 
-/// An attack of the action phase: the decisions worth a rollout.
+/// An attack of the action phase.
 fn is_attack(a: &Action) -> bool {
     matches!(a, Action::Attack { .. } | Action::Siege { .. } | Action::NavalAttack { .. } | Action::Coastal { .. })
+}
+
+/// An action that may ask decisions inside it (a combat of any kind).
+fn asks_inside(a: &Action) -> bool {
+    is_attack(a) || matches!(a, Action::SpyAct { .. } | Action::SpyDuel { .. })
 }
 
 impl Lookahead {
@@ -65,6 +138,8 @@ impl Lookahead {
             rollouts: spec.rollouts.max(1),
             horizon: spec.horizon.max(1),
             width: spec.width.max(1) as usize,
+            look: LookAt::of(&spec.look_at),
+            started: None,
             rng,
             scores: Vec::new(),
             cands: Vec::new(),
@@ -76,49 +151,92 @@ impl Lookahead {
     /// this decision is left to the weights alone.
     fn candidates(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) {
         self.cands.clear();
+        if options.len() < 2 {
+            return;
+        }
+        let l = self.look;
         let attack_decision = d == Decision::Act && options.iter().any(is_attack);
-        if !(d == Decision::Spend || attack_decision) || options.len() < 2 {
+        let wanted = match d {
+            Decision::Recruit => l.recruit,
+            Decision::Act => l.act || (l.attack && attack_decision),
+            Decision::Spend => l.spend,
+            _ => l.inline(d) && self.started.is_some(),
+        };
+        if !wanted {
             return;
         }
         let mut scores = std::mem::take(&mut self.scores);
         self.own.score_options(r, st, me, d, options, &mut scores);
         let mut order: Vec<usize> = (0..options.len()).collect();
         order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-        if d == Decision::Spend {
-            // The best purchases, then stopping.
-            self.cands.extend(order.iter().copied().filter(|&i| options[i] != Action::Done).take(self.width));
-            self.cands.push(options.len() - 1);
-        } else {
-            // The best attacks, then what the weights would do otherwise.
-            self.cands.extend(order.iter().copied().filter(|&i| is_attack(&options[i])).take(self.width));
-            let stay = order.iter().copied().find(|&i| !is_attack(&options[i]) && scores[i] > 0.0);
-            self.cands.push(stay.unwrap_or(options.len() - 1));
+        match d {
+            Decision::Act if !l.act => {
+                // Attacks only: the best attacks, then what the weights
+                // would do otherwise.
+                self.cands.extend(order.iter().copied().filter(|&i| is_attack(&options[i])).take(self.width));
+                let stay = order.iter().copied().find(|&i| !is_attack(&options[i]) && scores[i] > 0.0);
+                self.cands.push(stay.unwrap_or(options.len() - 1));
+            }
+            Decision::Recruit | Decision::Act | Decision::Spend => {
+                // The best choices, then stopping (`Done` is the last option).
+                let last = options.len() - 1;
+                self.cands.extend(order.iter().copied().filter(|&i| i != last).take(self.width));
+                self.cands.push(last);
+            }
+            _ => {
+                // A choice inside an action: its best `width` + 1 answers.
+                self.cands.extend(order.iter().copied().take(self.width + 1));
+            }
         }
         self.scores = scores;
     }
 
-    /// Play `a` and the rest of the horizon on a copy of `st`; my empire size
-    /// minus my strongest rival's at the end.
+    /// Play `a` and the rest of the horizon on a copy of the state; my empire
+    /// size minus my strongest rival's at the end.
     fn rollout(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, a: Action, seed: u128) -> f64 {
-        let mut s = st.clone();
         let dice = RngDice(Pcg64Mcg::new(seed));
-        let mut eng = Engine::new(r, dice, Crowd(&mut self.crowd), NoLog);
-        let from = s.order.iter().position(|&p| p == me).unwrap_or(0);
         let done = a == Action::Done;
-        let at = match d {
+        let (mut s, at, pin) = match d {
+            Decision::Recruit | Decision::Act | Decision::Spend => {
+                let from = st.order.iter().position(|&p| p == me).unwrap_or(0);
+                let at = match d {
+                    Decision::Recruit => Resume::Recruit { from, done },
+                    Decision::Act => Resume::Act { from, done },
+                    _ => Resume::Spend { from, done },
+                };
+                (st.clone(), at, None)
+            }
+            _ => {
+                // Replay the action this decision is part of, this answer pinned.
+                let Some((s0, who, _)) = &self.started else { return 0.0 };
+                let from = s0.order.iter().position(|&p| p == *who).unwrap_or(0);
+                (s0.clone(), Resume::Act { from, done: false }, Some((me, d, a)))
+            }
+        };
+        let replay = self.started.as_ref().map(|(_, who, act)| (*who, *act));
+        let mut eng = Engine::new(r, dice, Crowd { crowd: &mut self.crowd, pin }, NoLog);
+        match d {
+            Decision::Recruit => {
+                if let Action::Recruit { hex, item } = a {
+                    eng.recruit(&mut s, me, hex, item);
+                }
+            }
+            Decision::Act => {
+                if !done {
+                    eng.apply_act(&mut s, me, a);
+                }
+            }
             Decision::Spend => {
                 if !done {
                     eng.spend(&mut s, me, a);
                 }
-                Resume::Spend { from, done }
             }
             _ => {
-                if !done {
-                    eng.apply_act(&mut s, me, a);
+                if let Some((who, act)) = replay {
+                    eng.apply_act(&mut s, who, act);
                 }
-                Resume::Act { from, done }
             }
-        };
+        }
         let mut end = eng.rest_of_season(&mut s, at);
         for _ in 1..self.horizon {
             if end.is_some() {
@@ -142,6 +260,20 @@ fn margin(r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
 }
 
 impl Strategy for Lookahead {
+    fn action_starts(&mut self, r: Rules<'_>, st: &State, who: PlayerId, action: Action) {
+        let l = self.look;
+        // Only a combat asks decisions inside it; keep its start only when
+        // one of those decisions is looked at.
+        self.started = if (l.bid || l.formation || l.siege_outcome || l.take_hit) && asks_inside(&action) {
+            Some((st.clone(), who, action))
+        } else {
+            None
+        };
+        for c in &mut self.crowd {
+            c.action_starts(r, st, who, action);
+        }
+    }
+
     fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
         self.candidates(r, st, me, d, options);
         if self.cands.len() < 2 {

@@ -16,6 +16,9 @@ use rand_pcg::Pcg64Mcg;
 
 pub trait Strategy: Send {
     fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, decision: Decision, options: &[Action]) -> usize;
+
+    /// Any player's action is about to be applied (`Players::action_starts`).
+    fn action_starts(&mut self, _r: Rules<'_>, _st: &State, _who: PlayerId, _action: Action) {}
 }
 
 /// Build a strategy from its spec with its own random stream. `sc` names
@@ -66,6 +69,12 @@ impl Seats {
 }
 
 impl Players for Seats {
+    fn action_starts(&mut self, r: Rules<'_>, st: &State, who: PlayerId, action: Action) {
+        for s in &mut self.seats {
+            s.action_starts(r, st, who, action);
+        }
+    }
+
     #[inline]
     fn choose(&mut self, r: Rules<'_>, st: &State, player: PlayerId, d: Decision, options: &[Action]) -> usize {
         let i = self.seats[player as usize].choose(r, st, player, d, options);

@@ -58,7 +58,18 @@ fn g30_archetypes_ship_and_balanced_is_the_default() {
 fn g30_every_archetype_plays_a_campaign_by_name() {
     let path = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
-    for name in ["random", "balanced", "expansionist", "miner", "pillager", "warlord", "turtle", "tuned", "lookahead"] {
+    for name in [
+        "random",
+        "balanced",
+        "expansionist",
+        "miner",
+        "pillager",
+        "warlord",
+        "turtle",
+        "tuned",
+        "lookahead",
+        "lookahead_tuned",
+    ] {
         let sets = vec![("players[2].strategy".to_string(), name.to_string())];
         let sc = load_with_overrides(&text, &Source::file(&path), &sets).unwrap();
         assert_eq!(sc.players[1].strategy, name);
@@ -298,7 +309,7 @@ impl Dice for Counting {
 }
 
 /// A player with no memory but a decision counter: `Done` at every third
-/// action or spending decision, the first option otherwise. At decision
+/// recruiting, action or spending decision, the first option otherwise. At decision
 /// `snap` it records the state, the dice used so far and its pick.
 struct Plain {
     n: usize,
@@ -309,7 +320,7 @@ struct Plain {
 
 impl Players for Plain {
     fn choose(&mut self, _: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
-        if !matches!(d, Decision::Act | Decision::Spend) {
+        if !matches!(d, Decision::Act | Decision::Spend | Decision::Recruit) {
             return 0;
         }
         self.n += 1;
@@ -343,7 +354,7 @@ fn g01_rest_of_season_resumes_any_decision_exactly() {
     };
     let (full, faces, _, decisions) = play(0);
     assert!(decisions > 10, "a real season: {decisions} decisions");
-    let (mut acts, mut spends, mut dones) = (0, 0, 0);
+    let (mut acts, mut spends, mut recruits, mut dones) = (0, 0, 0, 0);
     for k in 1..=decisions {
         let (_, _, seen, _) = play(k);
         let (mut st, p, d, a, at_roll) = seen.unwrap();
@@ -356,6 +367,13 @@ fn g01_rest_of_season_resumes_any_decision_exactly() {
         let from = st.order.iter().position(|&x| x == p).unwrap();
         let done = a == Action::Done;
         let resume = match d {
+            Decision::Recruit => {
+                recruits += 1;
+                if let Action::Recruit { hex, item } = a {
+                    e.recruit(&mut st, p, hex, item);
+                }
+                Resume::Recruit { from, done }
+            }
             Decision::Spend => {
                 spends += 1;
                 if !done {
@@ -376,7 +394,10 @@ fn g01_rest_of_season_resumes_any_decision_exactly() {
         assert_eq!(st, full, "resumed at decision {k} ({d:?}, {a:?})");
         assert_eq!(e.dice.remaining(), 0, "decision {k}: every roll of the season was used");
     }
-    assert!(acts > 0 && spends > 0 && dones > 0, "acts {acts}, spends {spends}, dones {dones}");
+    assert!(
+        acts > 0 && spends > 0 && recruits > 0 && dones > 0,
+        "acts {acts}, spends {spends}, recruits {recruits}, dones {dones}"
+    );
 }
 
 // ------------------------------------------------------------ lookahead
@@ -401,17 +422,66 @@ fn g30_lookahead_beats_balanced_on_duel() {
     assert!(wins > n / 2 + 5, "lookahead won {wins} of {n}");
 }
 
+/// A decision inside an action: the siege outcome (W-11). A player whose
+/// weights say "pillage" pillages a city it takes; the same weights with a
+/// lookahead at `siege_outcome` replay the assault with each answer pinned
+/// and keep the city, since a conquered city counts in the empire (G-02).
+#[test]
+fn g30_lookahead_thinks_inside_a_siege_and_conquers() {
+    let outcome = |look: bool| {
+        let w = crate::common::world(crate::common::PLAINS, |sc| {
+            let mut thinker = StrategySpec { siege_outcome: SiegeChoice::Pillage, ..StrategySpec::default() };
+            if look {
+                thinker.kind = StrategyKind::Lookahead;
+                thinker.look_at = vec!["siege_outcome".into()];
+                thinker.horizon = 1;
+            }
+            sc.strategies.insert("thinker".into(), thinker);
+        });
+        let mut st = w.bare();
+        let a = crate::common::army(&mut st, 0, w.hex(4, 3), 3);
+        st.armies[a].engines = 1;
+        let city = st.hexes[w.hex(5, 3) as usize].city as usize;
+        st.cities[city].pv = 1;
+        let players = empires::strategy::Seats::named(&w.sc, 5, &["thinker", "balanced"]);
+        let mut e = Engine::new(w.rules(), empires::rules::ScriptedDice::new(&[6, 1]), players, NoLog);
+        let siege = Action::Siege { army: a as u16, city: city as u16 };
+        e.players.action_starts(w.rules(), &st, 0, siege);
+        e.apply_act(&mut st, 0, siege);
+        let c = &st.cities[city];
+        (c.controller, c.influence)
+    };
+    use empires::rules::NOBODY;
+    assert_eq!(outcome(false), (NOBODY, 0), "the weights alone pillage");
+    assert_eq!(outcome(true), (0, 6), "the lookahead conquers");
+}
+
+#[test]
+fn g30_look_at_names_are_checked() {
+    let e =
+        load_str("[strategies.a]\nkind = \"lookahead\"\nlook_at = [\"spend\", \"dance\"]\n", &Source::file("x.toml"))
+            .unwrap_err()
+            .to_string();
+    assert!(e.contains("strategies.a.look_at[2]: unknown decision \"dance\""), "{e}");
+    // The shipped lookahead_tuned extends tuned: its weights are tuned's.
+    let a = archetypes();
+    assert_eq!(a["lookahead_tuned"].capture, a["tuned"].capture);
+    assert_eq!(a["lookahead_tuned"].kind, StrategyKind::Lookahead);
+    assert_eq!(a["lookahead"].look_at, ["spend", "attack"]);
+}
+
 #[test]
 fn g31_lookahead_campaigns_replay_exactly() {
     let path = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
     let sc = load_str(&std::fs::read_to_string(&path).unwrap(), &Source::file(&path)).unwrap();
     let map = empires::rules::setup::make_map(&sc, 0).unwrap();
-    let seats = ["lookahead", "balanced"];
-    let a = empires::sim::play_on_map_as(&sc, &map, 99, &seats, NoLog).unwrap();
-    let b = empires::sim::play_on_map_as(&sc, &map, 99, &seats, NoLog).unwrap();
-    assert_eq!(a.0, b.0);
-    let c = empires::sim::play_on_map_as(&sc, &map, 100, &seats, NoLog).unwrap();
-    assert_ne!(a.0, c.0, "another seed, another game");
+    for seats in [["lookahead", "balanced"], ["lookahead_tuned", "tuned"]] {
+        let a = empires::sim::play_on_map_as(&sc, &map, 99, &seats, NoLog).unwrap();
+        let b = empires::sim::play_on_map_as(&sc, &map, 99, &seats, NoLog).unwrap();
+        assert_eq!(a.0, b.0);
+        let c = empires::sim::play_on_map_as(&sc, &map, 100, &seats, NoLog).unwrap();
+        assert_ne!(a.0, c.0, "another seed, another game");
+    }
 }
 
 /// docs/scenario.md gives each numeric strategy key the range of
