@@ -69,6 +69,8 @@ pub enum Command {
     Deviate(strength::DeviateArgs),
     /// Round robin of strategies: Bradley–Terry (Elo-scale) ratings with bootstrap intervals.
     Ladder(strength::LadderArgs),
+    /// The game between strategies: Nash equilibrium, α-rank, dominated strategies.
+    Metagame(strength::MetagameArgs),
 }
 
 /// How strategies take the seats, for `run`, `compare`, `sweep` and
@@ -152,6 +154,7 @@ pub fn main() -> i32 {
         Command::Tune(a) => strength::tune_cmd(a),
         Command::Deviate(a) => strength::deviate_cmd(a),
         Command::Ladder(a) => strength::ladder_cmd(a),
+        Command::Metagame(a) => strength::metagame_cmd(a),
     };
     match r {
         Ok(()) => 0,

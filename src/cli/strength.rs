@@ -1,5 +1,5 @@
-//! `empires tune`, `empires deviate` and `empires ladder`: flags, files and
-//! the progress bar around `strength::{tune, deviation, ladder}`.
+//! `empires tune`, `deviate`, `ladder` and `metagame`: flags, files and the
+//! progress bar around `strength::{tune, deviation, ladder, metagame}`.
 
 use super::{CliError, load_scenario};
 use crate::report::files::write_atomic;
@@ -8,7 +8,7 @@ use crate::scenario::knobs::KNOBS;
 use crate::strength::tune::{
     self, Field, Flow, Problem, Record, Settings, default_population, evaluate, held_out_master,
 };
-use crate::strength::{deviation, ladder};
+use crate::strength::{deviation, ladder, metagame};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -402,5 +402,60 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
     rs::write_ladder_tables(&l, &out).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
     rs::ladder_page(&l, &text, &out).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
     sayln!("wrote ladder.parquet, pairs.parquet, ladder.txt and index.html to {}", out.display());
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct MetagameArgs {
+    /// The strategies (A,B,C,...): every composition of them over the seats plays.
+    #[arg(long, required = true)]
+    pub strategies: String,
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Campaigns per composition.
+    #[arg(long, default_value_t = 500)]
+    pub campaigns: u64,
+    /// Master seed: every composition plays the same campaigns.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Bootstrap resamples for the intervals.
+    #[arg(long, default_value_t = 200)]
+    pub bootstrap: u32,
+    /// α-rank's selection intensity.
+    #[arg(long, default_value_t = 100.0)]
+    pub alpha: f64,
+    /// α-rank's population size.
+    #[arg(long, default_value_t = 50)]
+    pub population: u32,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output directory (default: reports/metagame).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
+    let pool = pool(a.threads)?;
+    let sc = a.scenario.load()?;
+    let names = list(&a.strategies);
+    if a.bootstrap < 100 {
+        return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
+    }
+    let mg = pool
+        .install(|| metagame::metagame(&sc, &names, a.seed, a.campaigns, a.bootstrap, a.alpha, a.population))
+        .map_err(CliError::input)?;
+    let text = crate::report::metagame::text(&mg);
+    say!("{text}");
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/metagame"));
+    std::fs::create_dir_all(&out)
+        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    let json = serde_json::to_string_pretty(&crate::report::metagame::json(&mg)).expect("a JSON value serialises");
+    write(&out.join("metagame.json"), json.as_bytes())?;
+    write(&out.join("metagame.txt"), text.as_bytes())?;
+    let fail = |e: String| CliError { code: 1, message: format!("{}: {e}", out.display()) };
+    crate::report::metagame::write_payoffs(&mg, &out).map_err(|e| fail(e.to_string()))?;
+    crate::report::metagame::page(&mg, &text, &out).map_err(fail)?;
+    sayln!("wrote payoffs.parquet, metagame.json, metagame.txt and index.html to {}", out.display());
     Ok(())
 }

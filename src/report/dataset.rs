@@ -334,6 +334,14 @@ impl TableWriter {
     }
 }
 
+/// Write one whole table as `dir/NAME.parquet` (atomically).
+pub fn write_parquet(dir: &Path, name: &str, df: DataFrame) -> PolarsResult<()> {
+    let mut w = TableWriter::create(dir, name, false)?;
+    w.write(df)?;
+    // The frame is written even when empty, so `finish` never needs another.
+    w.finish(|| Ok(DataFrame::empty()))
+}
+
 /// The writers of one run: players always, seasons and combats on request.
 pub struct RunWriters {
     players: TableWriter,

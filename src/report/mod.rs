@@ -13,6 +13,7 @@ pub mod log_replay;
 pub mod manifest;
 pub mod map_draw;
 pub mod merge;
+pub mod metagame;
 pub mod replay_page;
 pub mod run_page;
 pub mod stats;

@@ -4,7 +4,7 @@
 //! deviation table.
 
 use super::charts::{Bar, Chart, Series};
-use super::dataset::TableWriter;
+use super::dataset::write_parquet;
 use super::html::Page;
 use super::stats::wilson;
 use super::study::text_table;
@@ -79,10 +79,7 @@ pub fn history_frame(p: &Problem<'_>, rec: &Record) -> PolarsResult<DataFrame> {
 /// Write `dir/history.parquet` (atomically).
 pub fn write_history(p: &Problem<'_>, rec: &Record, dir: &Path) -> PolarsResult<()> {
     let df = history_frame(p, rec)?;
-    let mut w = TableWriter::create(dir, "history", false)?;
-    w.write(df)?;
-    // The frame always has the start's row, so `finish` never needs an empty one.
-    w.finish(|| Ok(DataFrame::empty()))
+    write_parquet(dir, "history", df)
 }
 
 /// The command that redoes this tuning run exactly.
@@ -509,9 +506,7 @@ pub fn write_ladder_tables(l: &Ladder, dir: &Path) -> PolarsResult<()> {
             Column::new("wins".into(), r.iter().map(|x| x.wins).collect::<Vec<_>>()),
         ],
     )?;
-    let mut w = TableWriter::create(dir, "ladder", false)?;
-    w.write(ladder)?;
-    w.finish(|| Ok(DataFrame::empty()))?;
+    write_parquet(dir, "ladder", ladder)?;
     let rows: Vec<(&str, &str, Group)> = l
         .pairs
         .iter()
@@ -528,9 +523,7 @@ pub fn write_ladder_tables(l: &Ladder, dir: &Path) -> PolarsResult<()> {
             Column::new("wins_a".into(), rows.iter().map(|x| x.2.wins_a).collect::<Vec<_>>()),
         ],
     )?;
-    let mut w = TableWriter::create(dir, "pairs", false)?;
-    w.write(pairs)?;
-    w.finish(|| Ok(DataFrame::empty()))
+    write_parquet(dir, "pairs", pairs)
 }
 
 pub fn ladder_page(l: &Ladder, text: &str, dir: &Path) -> Result<Vec<String>, String> {

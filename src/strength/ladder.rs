@@ -160,18 +160,7 @@ pub fn ladder(
     campaigns: u64,
     bootstrap: u32,
 ) -> Result<Ladder, String> {
-    if names.len() < 2 {
-        return Err("a ladder needs at least 2 strategies".into());
-    }
-    for (i, n) in names.iter().enumerate() {
-        if names[..i].contains(n) {
-            return Err(format!("{n:?} is listed twice"));
-        }
-    }
-    let specs: Vec<StrategySpec> = names
-        .iter()
-        .map(|n| sc.strategy(n).ok_or_else(|| format!("unknown strategy {n:?}")))
-        .collect::<Result<_, _>>()?;
+    let specs: Vec<StrategySpec> = super::specs_of(sc, names, "a ladder")?;
     let anchor_i =
         names.iter().position(|n| n == anchor).ok_or_else(|| format!("the anchor {anchor:?} is not on the ladder"))?;
     let n = sc.players.len();

@@ -8,5 +8,22 @@
 
 pub mod deviation;
 pub mod ladder;
+pub mod metagame;
 pub mod space;
 pub mod tune;
+
+use crate::scenario::{Scenario, StrategySpec};
+
+/// The specs of a list of at least two distinct strategy names (`what`
+/// names the study in the error: "a ladder", "a meta-game").
+pub fn specs_of(sc: &Scenario, names: &[String], what: &str) -> Result<Vec<StrategySpec>, String> {
+    if names.len() < 2 {
+        return Err(format!("{what} needs at least 2 strategies"));
+    }
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(format!("{n:?} is listed twice"));
+        }
+    }
+    names.iter().map(|n| sc.strategy(n).ok_or_else(|| format!("unknown strategy {n:?}"))).collect()
+}

@@ -4,7 +4,7 @@ use crate::play_cli::bin;
 use empires::scenario::{Scenario, Source, StrategySpec, load_str};
 use empires::sim::lineup::Lineup;
 use empires::strength::tune::{Field, Flow, Problem, Record, Settings, evaluate, held_out_master, tune};
-use empires::strength::{deviation, ladder};
+use empires::strength::{deviation, ladder, metagame};
 use std::path::PathBuf;
 
 const DUEL: &str = include_str!("../../scenarios/duel.toml");
@@ -304,4 +304,56 @@ fn the_ladder_command_writes_its_tables_and_page() {
     let bad = bin().args(["ladder", "--strategies", "random,nobody"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown strategy \"nobody\""));
+}
+
+/// A set whose answer is known: next to `balanced`, `random` gets no
+/// equilibrium mass, almost no α-rank mass, and is never a best response.
+/// The same on 1 and 2 threads.
+#[test]
+fn metagame_gives_random_no_mass_next_to_balanced_whatever_the_threads() {
+    let sc = load_str(DUEL, &Source::file("duel.toml")).unwrap();
+    let names: Vec<String> = ["random", "balanced"].map(String::from).to_vec();
+    let run = |t| pool(t).install(|| metagame::metagame(&sc, &names, 3, 60, 100, 100.0, 50).unwrap());
+    let mg = run(2);
+    let one = run(1);
+    assert_eq!(mg.game.compositions(), one.game.compositions());
+    assert_eq!((mg.equilibrium.clone(), mg.alpha_rank.clone()), (one.equilibrium.clone(), one.alpha_rank.clone()));
+    assert_eq!(mg.game.compositions().len(), 3, "random×2, random+balanced, balanced×2");
+    assert!(mg.equilibrium[0] < 1e-6 && mg.equilibrium[1] > 1.0 - 1e-6, "{:?}", mg.equilibrium);
+    assert!(mg.alpha_rank[0] < 0.01, "{:?}", mg.alpha_rank);
+    assert_eq!(mg.dominated, vec![true, false]);
+    assert!(mg.regret < 1e-6);
+    assert!(mg.findings()[0].starts_with("balanced is the only equilibrium strategy"), "{:?}", mg.findings());
+    let (lo, hi) = mg.equilibrium_ci[1];
+    assert!(lo <= mg.equilibrium[1] && mg.equilibrium[1] <= hi);
+}
+
+#[test]
+fn the_metagame_command_writes_its_files() {
+    let dir = tmp("metagame");
+    let out = bin()
+        .args(["metagame", "--strategies", "random,balanced,tuned", "--campaigns", "8", "--bootstrap", "100"])
+        .args(["--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for f in ["payoffs.parquet", "metagame.json", "metagame.txt", "index.html", "equilibrium.svg", "head-to-head.svg"] {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("metagame.json")).unwrap()).unwrap();
+    for key in ["strategies", "equilibrium", "alpha_rank", "dominated", "intervals"] {
+        assert!(json.get(key).is_some(), "metagame.json lacks {key}");
+    }
+    let total: f64 = json["equilibrium"].as_object().unwrap().values().map(|v| v.as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    use polars::prelude::SerReader;
+    let df = polars::prelude::ParquetReader::new(std::fs::File::open(dir.join("payoffs.parquet")).unwrap())
+        .finish()
+        .unwrap();
+    // 15 compositions of 3 strategies over 4 seats, one row per strategy
+    // present: 3 of one strategy, 6 of 3+1 and 3 of 2+2 (two rows each), 3 of 2+1+1.
+    assert_eq!(df.height(), 3 + (6 + 3) * 2 + 3 * 3);
+    let bad = bin().args(["metagame", "--strategies", "random"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
 }

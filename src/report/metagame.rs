@@ -1,0 +1,236 @@
+//! What `empires metagame` writes: `payoffs.parquet`, `metagame.json`, the
+//! text summary and `index.html` with the payoff heatmap and the
+//! equilibrium and α-rank bars.
+
+use super::charts::{Bar, Chart};
+use super::dataset::write_parquet;
+use super::html::Page;
+use super::study::text_table;
+use crate::strength::metagame::Metagame;
+use polars::prelude::*;
+use serde_json::json;
+use std::fmt::Write;
+use std::path::Path;
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// A composition in words: `balanced×2 random×2`.
+pub fn composition_name(mg: &Metagame, counts: &[u32]) -> String {
+    counts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(i, c)| format!("{}×{c}", mg.names[i]))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The masses as rows: header first.
+pub fn mass_rows(mg: &Metagame) -> Vec<Vec<String>> {
+    let mut rows = vec![vec![
+        "strategy".to_string(),
+        "equilibrium".into(),
+        "95% interval".into(),
+        "α-rank".into(),
+        "95% interval".into(),
+        "dominated".into(),
+    ]];
+    let mut order: Vec<usize> = (0..mg.names.len()).collect();
+    order.sort_by(|&a, &b| {
+        mg.equilibrium[b].total_cmp(&mg.equilibrium[a]).then(mg.alpha_rank[b].total_cmp(&mg.alpha_rank[a]))
+    });
+    for i in order {
+        let (el, eh) = mg.equilibrium_ci[i];
+        let (al, ah) = mg.alpha_rank_ci[i];
+        rows.push(vec![
+            mg.names[i].clone(),
+            pct(mg.equilibrium[i]),
+            format!("[{}, {}]", pct(el), pct(eh)),
+            pct(mg.alpha_rank[i]),
+            format!("[{}, {}]", pct(al), pct(ah)),
+            if mg.dominated[i] { "yes".into() } else { String::new() },
+        ]);
+    }
+    rows
+}
+
+/// Head-to-head shares: row's wins over row's and column's wins.
+fn head_to_head(mg: &Metagame) -> Vec<Vec<f64>> {
+    let k = mg.names.len();
+    (0..k)
+        .map(|a| {
+            (0..k)
+                .map(|b| {
+                    if a == b {
+                        return f64::NAN;
+                    }
+                    let (w, n) = mg.game.head_to_head(a, b);
+                    if n == 0 { f64::NAN } else { w as f64 / n as f64 }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+pub fn text(mg: &Metagame) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "metagame: {} strategies over {} seats: {} compositions × {} campaigns on master seed {} (the same campaigns \
+         for every composition), seats rotated",
+        mg.names.len(),
+        mg.seats,
+        mg.game.compositions().len(),
+        mg.campaigns,
+        mg.seed
+    );
+    let _ = writeln!(
+        out,
+        "  symmetric Nash equilibrium by replicator dynamics (regret {:.5}); α-rank with α = {}, population {}; 95% \
+         intervals from {} bootstrap resamples of the campaigns",
+        mg.regret, mg.alpha, mg.population, mg.bootstrap
+    );
+    out.push_str(&text_table(&mass_rows(mg)));
+    let _ = writeln!(out, "\nfindings:");
+    for f in mg.findings() {
+        let _ = writeln!(out, "  - {f}");
+    }
+    let grid = head_to_head(mg);
+    let _ = writeln!(out, "\nhead to head (row's share of the wins against column, seats split between the two):");
+    let mut rows = vec![std::iter::once(String::new()).chain(mg.names.iter().cloned()).collect::<Vec<_>>()];
+    for (n, r) in mg.names.iter().zip(&grid) {
+        rows.push(
+            std::iter::once(n.clone())
+                .chain(r.iter().map(|v| if v.is_finite() { format!("{:.0}%", 100.0 * v) } else { "-".into() }))
+                .collect(),
+        );
+    }
+    out.push_str(&text_table(&rows));
+    out
+}
+
+/// `metagame.json`.
+pub fn json(mg: &Metagame) -> serde_json::Value {
+    let map = |xs: &[f64]| -> serde_json::Map<String, serde_json::Value> {
+        mg.names.iter().zip(xs).map(|(n, x)| (n.clone(), json!(x))).collect()
+    };
+    let intervals: serde_json::Map<String, serde_json::Value> = mg
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            (
+                n.clone(),
+                json!({
+                    "equilibrium": [mg.equilibrium_ci[i].0, mg.equilibrium_ci[i].1],
+                    "alpha_rank": [mg.alpha_rank_ci[i].0, mg.alpha_rank_ci[i].1],
+                }),
+            )
+        })
+        .collect();
+    json!({
+        "strategies": mg.names,
+        "equilibrium": map(&mg.equilibrium),
+        "equilibrium_regret": mg.regret,
+        "alpha_rank": map(&mg.alpha_rank),
+        "alpha": mg.alpha,
+        "population": mg.population,
+        "dominated": (0..mg.names.len()).filter(|&i| mg.dominated[i]).map(|i| mg.names[i].clone()).collect::<Vec<_>>(),
+        "intervals": intervals,
+        "bootstrap": mg.bootstrap,
+        "findings": mg.findings(),
+        "seats": mg.seats,
+        "seed": mg.seed,
+        "campaigns_per_composition": mg.campaigns,
+        "compositions": mg.game.compositions().len(),
+    })
+}
+
+/// `payoffs.parquet`: one row per composition and strategy in it.
+pub fn write_payoffs(mg: &Metagame, dir: &Path) -> PolarsResult<()> {
+    let (mut comp, mut strategy, mut count, mut campaigns, mut wins, mut rate) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for c in mg.game.compositions() {
+        let name = composition_name(mg, &c.counts);
+        for (i, &n) in c.counts.iter().enumerate() {
+            if n > 0 {
+                comp.push(name.clone());
+                strategy.push(mg.names[i].clone());
+                count.push(n);
+                campaigns.push(c.campaigns);
+                wins.push(c.wins[i]);
+                rate.push(c.payoff(i));
+            }
+        }
+    }
+    let df = DataFrame::new(
+        comp.len(),
+        vec![
+            Column::new("composition".into(), comp),
+            Column::new("strategy".into(), strategy),
+            Column::new("seats".into(), count),
+            Column::new("campaigns".into(), campaigns),
+            Column::new("wins".into(), wins),
+            Column::new("win_rate".into(), rate),
+        ],
+    )?;
+    write_parquet(dir, "payoffs", df)
+}
+
+pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, String> {
+    let mut page = Page::new("empires metagame");
+    page.pre(text.lines().take(2).collect::<Vec<_>>().join("\n").as_str());
+    page.h2("Findings");
+    for f in mg.findings() {
+        page.p(&f);
+    }
+    let bars = |xs: &[f64], ci: &[(f64, f64)]| -> Vec<Bar> {
+        mg.names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Bar { label: n.clone(), value: xs[i], low: ci[i].0, high: ci[i].1 })
+            .collect()
+    };
+    page.chart(
+        dir,
+        "equilibrium",
+        &Chart::Bars {
+            title: "Symmetric Nash equilibrium".into(),
+            y_label: "probability".into(),
+            bars: bars(&mg.equilibrium, &mg.equilibrium_ci),
+            reference: None,
+        },
+        "The mix of strategies no player gains by leaving, with bootstrap 95% intervals.",
+    )?;
+    page.chart(
+        dir,
+        "alpha-rank",
+        &Chart::Bars {
+            title: "α-rank".into(),
+            y_label: "mass".into(),
+            bars: bars(&mg.alpha_rank, &mg.alpha_rank_ci),
+            reference: None,
+        },
+        "Where evolution under strong selection spends its time, with bootstrap 95% intervals.",
+    )?;
+    page.table(&mass_rows(mg));
+    page.chart(
+        dir,
+        "head-to-head",
+        &Chart::Heatmap {
+            title: "Head to head: row's share of the wins against column".into(),
+            x_label: "against".into(),
+            y_label: "strategy".into(),
+            xs: mg.names.clone(),
+            ys: mg.names.clone(),
+            rows: head_to_head(mg),
+            percent: true,
+        },
+        "From the compositions of only those two strategies, seats split between them.",
+    )?;
+    let files = page.files();
+    page.finish(dir)?;
+    Ok(files)
+}
