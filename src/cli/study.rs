@@ -5,7 +5,7 @@ use super::{CliError, SeatArgs, load_scenario};
 use crate::report::study;
 use crate::scenario::Scenario;
 use crate::sim::runner::seating;
-use crate::study::{compare, mine_pillage, sweep};
+use crate::study::{compare, mine_pillage, restrict, sweep};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -91,6 +91,34 @@ pub enum Experiment {
         /// Scenario TOML file (default: the embedded default scenario).
         #[arg(long)]
         scenario: Option<PathBuf>,
+        #[command(flatten)]
+        flags: StudyFlags,
+    },
+    /// What is an option worth? One restricted player against unrestricted
+    /// copies at each strength level, and with --best-response both sides tuned.
+    Restrict {
+        /// Scenario TOML file (default: the embedded default scenario).
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+        /// Action kinds the restricted player never takes (A,B,...).
+        #[arg(long, default_value = "")]
+        forbid: String,
+        /// Action kinds the restricted player takes first whenever legal.
+        #[arg(long, default_value = "")]
+        force: String,
+        /// The strength levels: one strategy each (every seat plays it).
+        #[arg(long, default_value = "random,balanced,tuned,lookahead_tuned")]
+        levels: String,
+        /// Also tune a restricted and an unrestricted player against the
+        /// players (`--players`, default tuned) and compare them.
+        #[arg(long)]
+        best_response: bool,
+        /// Tuning generations of each best response.
+        #[arg(long, default_value_t = 20)]
+        generations: u32,
+        /// Campaigns per candidate of each best response.
+        #[arg(long, default_value_t = 400)]
+        campaigns_per_eval: u64,
         #[command(flatten)]
         flags: StudyFlags,
     },
@@ -189,6 +217,40 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             say!("{}", study::experiment_text(&x));
             let out = flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/mine-vs-pillage"));
             write_page(&out, |d| study::experiment_page(&x, d))
+        }
+        Experiment::Restrict {
+            scenario,
+            forbid,
+            force,
+            levels,
+            best_response,
+            generations,
+            campaigns_per_eval,
+            flags,
+        } => {
+            let pool = flags.check()?;
+            let split = |s: &str| -> Vec<String> {
+                s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
+            };
+            let r = restrict::Restriction::new(split(&forbid), split(&force)).map_err(CliError::input)?;
+            let sc: Scenario = load_scenario(scenario.as_deref(), &[])?;
+            let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
+            let budget = best_response.then(|| restrict::Budget {
+                generations,
+                per_eval: campaigns_per_eval,
+                population: None,
+                // The start is already a tuned player: search near it.
+                sigma: 0.1,
+            });
+            let s = pool
+                .install(|| {
+                    restrict::run(&sc, &r, &players, &split(&levels), flags.seed, flags.campaigns, budget.as_ref())
+                })
+                .map_err(CliError::input)?;
+            let text = study::restrict_text(&s);
+            say!("{text}");
+            let out = flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/restrict"));
+            write_page(&out, |d| study::restrict_page(&s, &text, d))
         }
     }
 }

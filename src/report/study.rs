@@ -535,3 +535,115 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
     files.push("index.html".into());
     Ok(files)
 }
+
+/// The rows of a restricted-play study: one per strength level, then the
+/// best response; header first.
+pub fn restrict_rows(s: &crate::study::restrict::Study) -> Vec<Vec<String>> {
+    let rate = |w: u64, n: u64| {
+        let (lo, hi) = crate::report::stats::wilson(w as f64, n as f64, 0.95);
+        format!("{:.1}% [{:.1}, {:.1}]", 100.0 * w as f64 / n as f64, 100.0 * lo, 100.0 * hi)
+    };
+    let mut rows = vec![vec![
+        "players".to_string(),
+        "restricted player wins".into(),
+        "unrestricted player wins".into(),
+        "restricted − unrestricted".into(),
+        "95% interval".into(),
+    ]];
+    for v in &s.levels {
+        rows.push(vec![
+            format!("{} (fixed weights)", v.label),
+            rate(v.wins, v.campaigns),
+            rate(v.base_wins, v.campaigns),
+            format!("{:+.1} points", 100.0 * v.diff.mean),
+            format!("[{:+.1}, {:+.1}]", 100.0 * v.diff.low, 100.0 * v.diff.high),
+        ]);
+    }
+    if let Some(b) = &s.best {
+        rows.push(vec![
+            format!("best response against {}", s.players),
+            rate(b.restricted_wins, b.campaigns),
+            rate(b.unrestricted_wins, b.campaigns),
+            format!("{:+.1} points", 100.0 * b.value.mean),
+            format!("[{:+.1}, {:+.1}]", 100.0 * b.value.low, 100.0 * b.value.high),
+        ]);
+    }
+    rows
+}
+
+pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "restricted play: {}; {} campaigns a row on master seed {}; one restricted player against unrestricted copies \
+         in the other seats, seats rotated, paired campaign by campaign with an unrestricted player in the same seat",
+        s.restriction.label(),
+        s.campaigns,
+        s.seed
+    );
+    out.push_str(&text_table(&restrict_rows(s)));
+    if let Some(b) = &s.best {
+        let _ = writeln!(
+            out,
+            "\nbest response: a player tuned under the restriction and one tuned without it, each over every key \
+             against {} ({} tuning campaigns), then both against {} on held-out campaigns (master seed {})",
+            s.players, b.tuning_campaigns, s.players, b.held_out
+        );
+        let _ = writeln!(
+            out,
+            "  the option is worth {:+.1} points of win rate to a player who plays well [{:+.1}, {:+.1}]",
+            -100.0 * b.value.mean,
+            -100.0 * b.value.high,
+            -100.0 * b.value.low
+        );
+        match s.disagree() {
+            Some(true) => {
+                let _ = writeln!(
+                    out,
+                    "  the naive answer ({} with fixed weights) and the best response disagree: their intervals do \
+                     not overlap",
+                    s.players
+                );
+            }
+            Some(false) => {
+                let _ = writeln!(
+                    out,
+                    "  the naive answer ({} with fixed weights) agrees with the best response",
+                    s.players
+                );
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+pub fn restrict_page(s: &crate::study::restrict::Study, text: &str, dir: &Path) -> Result<Vec<String>, String> {
+    let mut page = Page::new(&format!("empires experiment restrict: {}", s.restriction.label()));
+    page.pre(text);
+    let mut bars: Vec<Bar> = s
+        .levels
+        .iter()
+        .map(|v| Bar { label: v.label.clone(), value: v.diff.mean, low: v.diff.low, high: v.diff.high })
+        .collect();
+    if let Some(b) = &s.best {
+        bars.push(Bar { label: "best response".into(), value: b.value.mean, low: b.value.low, high: b.value.high });
+    }
+    page.chart(
+        dir,
+        "robustness",
+        &Chart::Bars {
+            title: format!("{}: restricted minus unrestricted win rate", s.restriction.label()),
+            y_label: "difference".into(),
+            bars,
+            reference: Some(0.0),
+        },
+        "At each strength level with fixed weights, then with both sides tuned; 95% intervals. Below 0: the option is \
+         worth having.",
+    )?;
+    page.table(&restrict_rows(s));
+    let mut files = page.files();
+    page.finish(dir)?;
+    files.push("index.html".into());
+    Ok(files)
+}

@@ -222,6 +222,21 @@ impl<'a> Problem<'a> {
         if self.field.is_empty() { vec![self.start.clone()] } else { self.field.clone() }
     }
 
+    /// The point of the run that did best against the reference field on
+    /// the reference campaigns: the start or one generation's mean, rounded.
+    /// A best response uses it, so a short search can never hand back a
+    /// player worse than the one it started from (by that measure).
+    pub fn best_by_reference(&self, record: &Record) -> StrategySpec {
+        let mut best = (record.start_reference_wins, self.space.coords(&self.start));
+        for g in &record.generations {
+            if g.reference_wins > best.0 {
+                best = (g.reference_wins, g.mean.clone());
+            }
+        }
+        let values = self.space.rounded(&self.space.values(&best.1));
+        self.space.apply(&self.start, &values)
+    }
+
     /// The tuned strategy: the last mean, rounded as `strategy.toml` writes it.
     pub fn result(&self, record: &Record) -> (Vec<f64>, StrategySpec) {
         let u = record.generations.last().map_or_else(|| self.space.coords(&self.start), |g| g.mean.clone());

@@ -22,10 +22,9 @@
 
 use super::compare::{Row, paired};
 use super::metrics::{Measured, Metric, measure, standard};
-use crate::report::stats::{Mean, mean_interval};
+use crate::report::stats::Mean;
 use crate::rules::setup::SetupError;
 use crate::scenario::{Scenario, StrategySpec};
-use crate::sim::lineup::Lineup;
 
 /// Chances of losing the hex in a season that the exact part tabulates.
 pub const LOSS_CHANCES: [f64; 5] = [0.0, 0.05, 0.1, 0.2, 0.3];
@@ -121,22 +120,17 @@ fn restrict(spec: &StrategySpec, list: &str, kind: &str) -> StrategySpec {
 /// One restricted player of `name` against copies, for each restriction.
 fn solo(sc: &Scenario, name: &str, seed: u64, campaigns: u64) -> Result<Vec<Solo>, SetupError> {
     let spec = sc.strategy(name).unwrap_or_default();
-    let n = sc.players.len();
-    let copies = vec![spec.clone(); n];
-    let base = Lineup::new(sc, &copies)?.winners(seed, 0..campaigns)?;
     let mut out = Vec::new();
     for (label, list, kind) in RESTRICTIONS {
-        let mut lineup = copies.clone();
-        lineup[0] = restrict(&spec, list, kind);
-        let won = Lineup::new(sc, &lineup)?.winners(seed, 0..campaigns)?;
-        let diffs = won.iter().zip(&base).map(|(&w, &b)| (w == 0) as u8 as f64 - (b == 0) as u8 as f64);
+        let v = super::restrict::paired(sc, label, &restrict(&spec, list, kind), &spec, seed, campaigns)
+            .map_err(SetupError)?;
         out.push(Solo {
             name: label,
             strategy: name.to_string(),
             campaigns,
-            wins: won.iter().filter(|&&w| w == 0).count() as u64,
-            base_wins: base.iter().filter(|&&w| w == 0).count() as u64,
-            diff: mean_interval(diffs, 0.95),
+            wins: v.wins,
+            base_wins: v.base_wins,
+            diff: v.diff,
         });
     }
     Ok(out)

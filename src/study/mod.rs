@@ -7,4 +7,5 @@
 pub mod compare;
 pub mod metrics;
 pub mod mine_pillage;
+pub mod restrict;
 pub mod sweep;

@@ -194,3 +194,52 @@ fn players_flag_reaches_every_study_and_the_gate() {
     let o = bin().args(["check"]).arg(&file).args(["--players", "tuned"]).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// Restricted play: the naive value at each level is the paired difference
+/// of the two lineups' results, and the best response never hands back a
+/// player worse than its start on the search's own reference campaigns.
+#[test]
+fn experiment_restrict_values_an_option_at_each_level_and_under_best_response() {
+    use empires::study::restrict::{Budget, Restriction, run};
+    let sc = empires::scenario::load_str(
+        include_str!("../../scenarios/duel.toml"),
+        &empires::scenario::Source::file("duel.toml"),
+    )
+    .unwrap();
+    // A player who may not capture loses nearly every duel.
+    let r = Restriction::new(vec!["capture".into()], vec![]).unwrap();
+    let levels: Vec<String> = ["balanced", "tuned"].map(String::from).to_vec();
+    let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1 };
+    let s = run(&sc, &r, "tuned", &levels, 9, 60, Some(&budget)).unwrap();
+    assert_eq!(s.levels.len(), 2);
+    for v in &s.levels {
+        assert_eq!(v.campaigns, 60);
+        assert!((v.diff.mean - (v.wins as f64 - v.base_wins as f64) / 60.0).abs() < 1e-12);
+        assert!(v.diff.high < 0.0, "{}: no captures must cost wins: {:?}", v.label, v.diff);
+    }
+    let b = s.best.as_ref().unwrap();
+    assert!(b.restricted.forbid.contains(&"capture".to_string()) && b.unrestricted.forbid.is_empty());
+    assert!(b.value.high < 0.0, "{:?}", b.value);
+    assert_eq!(s.naive().unwrap().label, "tuned");
+    assert!(s.disagree().is_some(), "both answers were measured");
+    // Bad restrictions are refused with a reason.
+    assert!(Restriction::new(vec!["dance".into()], vec![]).unwrap_err().contains("unknown action kind"));
+    assert!(Restriction::new(vec!["done".into()], vec![]).unwrap_err().contains("cannot be forbidden"));
+    assert!(Restriction::new(vec![], vec![]).is_err());
+}
+
+#[test]
+fn experiment_restrict_cli_writes_its_page() {
+    let out = tmp("restrict");
+    let o = bin()
+        .args(["experiment", "restrict", "--forbid", "pillage", "--levels", "balanced", "--campaigns", "20", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("restricted play: no pillage; 20 campaigns a row"), "{text}");
+    assert!(out.join("index.html").exists() && out.join("robustness.svg").exists());
+    let bad = bin().args(["experiment", "restrict", "--forbid", "dance"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
