@@ -591,7 +591,9 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
         );
         let _ = writeln!(
             out,
-            "  the option is worth {:+.1} points of win rate to a player who plays well [{:+.1}, {:+.1}]",
+            "  the restriction costs a player who plays well {:+.1} points of win rate [{:+.1}, {:+.1}] (for a \
+             forbidden action: what the option is worth; below 0, the restricted search found the stronger player, \
+             which bounds the search's precision)",
             -100.0 * b.value.mean,
             -100.0 * b.value.high,
             -100.0 * b.value.low
