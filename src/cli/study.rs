@@ -91,6 +91,12 @@ pub enum Experiment {
         /// Scenario TOML file (default: the embedded default scenario).
         #[arg(long)]
         scenario: Option<PathBuf>,
+        /// The players whose play measures the chance of losing a mine's hex.
+        #[arg(long, default_value = "tuned")]
+        loss_from: String,
+        /// Campaigns of that measurement.
+        #[arg(long, default_value_t = 500)]
+        loss_campaigns: u64,
         #[command(flatten)]
         flags: StudyFlags,
     },
@@ -206,13 +212,23 @@ impl From<crate::rules::setup::SetupError> for CliError {
 
 pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
     match e {
-        Experiment::MineVsPillage { scenario, flags } => {
+        Experiment::MineVsPillage { scenario, loss_from, loss_campaigns, flags } => {
             let pool = flags.check()?;
-            let sc: Scenario = flags.seat(load_scenario(scenario.as_deref(), &[])?)?;
+            let file = load_scenario(scenario.as_deref(), &[])?;
+            let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
-            let x = pool
+            let mut x = pool
                 .install(|| mine_pillage::run(&sc, flags.seed, flags.campaigns, seated.rotate()))
                 .map_err(setup_err)?;
+            if loss_campaigns > 0 {
+                if file.strategy(&loss_from).is_none() {
+                    return Err(CliError::input(format!("--loss-from: unknown strategy {loss_from:?}")));
+                }
+                x.loss = Some(
+                    pool.install(|| mine_pillage::measure_loss(&file, &loss_from, flags.seed, loss_campaigns))
+                        .map_err(setup_err)?,
+                );
+            }
             sayln!("{}", seated.describe());
             say!("{}", study::experiment_text(&x));
             let out = flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/mine-vs-pillage"));

@@ -287,19 +287,44 @@ pub fn break_even_rows(e: &Experiment) -> Vec<Vec<String>> {
             .map(String::from)
             .to_vec(),
     ];
+    // The assumed chances, then the measured one and its interval's ends.
+    let mut chances: Vec<(String, f64)> = LOSS_CHANCES.iter().map(|&q| (format!("{:.0}%", 100.0 * q), q)).collect();
+    if let Some(l) = &e.loss {
+        let (lo, hi) = l.interval();
+        chances.push((format!("{:.2}% (measured, {})", 100.0 * l.rate(), l.players), l.rate()));
+        chances.push((format!("{:.2}% (its 95% low)", 100.0 * lo), lo));
+        chances.push((format!("{:.2}% (its 95% high)", 100.0 * hi), hi));
+    }
     for site in &x.sites {
-        for q in LOSS_CHANCES {
-            let t = break_even(site.mean_yield, x.pillage, q, 1000);
+        for (label, q) in &chances {
+            let t = break_even(site.mean_yield, x.pillage, *q, 1000);
             let last = t.and_then(|t| x.seasons.checked_sub(t)).filter(|&s| s >= 1);
             rows.push(vec![
                 format!("{} ({:.0} a payday)", site.terrain, site.mean_yield),
-                format!("{:.0}%", 100.0 * q),
+                label.clone(),
                 t.map_or("never".into(), |t| t.to_string()),
                 last.map_or("never".into(), |s| format!("1 to {s} (of {})", x.seasons)),
             ]);
         }
     }
     rows
+}
+
+/// The measured loss rate in words.
+pub fn loss_line(e: &Experiment) -> Option<String> {
+    let l = e.loss.as_ref()?;
+    let (lo, hi) = l.interval();
+    Some(format!(
+        "measured: a hex a mine may stand on, held at a season's end, has another holder a season later in {:.2}% \
+         [{:.2}%, {:.2}%] of seasons ({} lost of {} hex-seasons; {} campaigns, every seat {})",
+        100.0 * l.rate(),
+        100.0 * lo,
+        100.0 * hi,
+        l.lost,
+        l.held,
+        l.campaigns,
+        l.players
+    ))
 }
 
 /// Observed gold shares per strategy, as rows.
@@ -326,6 +351,9 @@ pub fn experiment_text(e: &Experiment) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "mine against pillage: both cost 1 EP (E-09, E-15)\n");
     let _ = writeln!(out, "1. Exact: expected gold per EP (a pillage pays its mean {:.1} once)", x.pillage);
+    if let Some(l) = loss_line(e) {
+        let _ = writeln!(out, "  {l}");
+    }
     out.push_str(&text_table(&break_even_rows(e)));
     let _ = writeln!(
         out,
@@ -424,6 +452,9 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
         },
         "Where a mine's line crosses the pillage line is its break-even.",
     )?;
+    if let Some(l) = loss_line(e) {
+        page.p(&l);
+    }
     page.table(&break_even_rows(e));
     page.table(&exact_rows(e));
 

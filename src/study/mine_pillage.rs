@@ -19,6 +19,12 @@
 //!   value of the option to one player, against opponents who keep it.
 //! - **Observed.** Where the baseline's gold came from, per strategy and
 //!   over the seasons.
+//! - **Measured loss.** The exact part's chance `q` of losing the hex, read
+//!   off play instead of assumed: how often a hex a mine may stand on
+//!   (`buildings.mine.terrain`), held by a player at the end of a season,
+//!   has another holder at the end of the next (`measure_loss`). It is
+//!   measured on the hexes a mine *could* stand on, since strong players
+//!   build almost no mines on the default rules.
 
 use super::compare::{Row, paired};
 use super::metrics::{Measured, Metric, measure, standard};
@@ -68,6 +74,72 @@ impl Exact {
     }
 }
 
+/// How often a mine-able hex changes hands in a season of play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loss {
+    /// The strategy every seat played.
+    pub players: String,
+    pub campaigns: u64,
+    /// Hex-seasons: a mine-able hex held at the end of a season that is
+    /// followed by another season.
+    pub held: u64,
+    /// Of those, the ones with another holder (or none) a season later.
+    pub lost: u64,
+}
+
+impl Loss {
+    pub fn rate(&self) -> f64 {
+        if self.held == 0 { f64::NAN } else { self.lost as f64 / self.held as f64 }
+    }
+    /// The Wilson 95% interval of the rate.
+    pub fn interval(&self) -> (f64, f64) {
+        crate::report::stats::wilson(self.lost as f64, self.held as f64, 0.95)
+    }
+}
+
+/// Play `campaigns` with every seat playing `players` and count, season by
+/// season, the mine-able hexes held and lost.
+pub fn measure_loss(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Result<Loss, SetupError> {
+    use rayon::prelude::*;
+    let sc = sc.with_players(players).map_err(SetupError)?;
+    let counts: Vec<(u64, u64)> = (0..campaigns)
+        .into_par_iter()
+        .map(|i| {
+            let cs = crate::sim::seed::campaign_seed(master, i);
+            let map = crate::rules::setup::make_map(&sc, cs)?;
+            let rules = crate::rules::Rules::new(&sc, &map);
+            let mineable: Vec<usize> =
+                (0..map.terrain.len()).filter(|&h| sc.buildings.mine.terrain.contains(map.terrain[h])).collect();
+            let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
+            let seats = crate::strategy::Seats::named(&sc, cs, &names);
+            let dice = crate::rules::RngDice(crate::sim::seed::rng(cs, crate::sim::seed::Stream::Dice));
+            let mut e = crate::rules::Engine::new(rules, dice, seats, crate::rules::NoLog);
+            let mut st = crate::rules::setup::initial_state(rules);
+            let mut before: Option<Vec<u8>> = None;
+            let (mut held, mut lost) = (0u64, 0u64);
+            e.play_campaign_with(&mut st, |s| {
+                let now: Vec<u8> = mineable.iter().map(|&h| s.hexes[h].owner).collect();
+                if let Some(b) = &before {
+                    for (x, y) in b.iter().zip(&now) {
+                        if *x != crate::rules::NOBODY {
+                            held += 1;
+                            lost += (x != y) as u64;
+                        }
+                    }
+                }
+                before = Some(now);
+            });
+            Ok((held, lost))
+        })
+        .collect::<Result<_, SetupError>>()?;
+    Ok(Loss {
+        players: players.to_string(),
+        campaigns,
+        held: counts.iter().map(|c| c.0).sum(),
+        lost: counts.iter().map(|c| c.1).sum(),
+    })
+}
+
 /// One restricted variant against the baseline.
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -103,6 +175,8 @@ pub struct Experiment {
     pub variants: Vec<Variant>,
     /// Filled when every seat plays the same strategy.
     pub solo: Vec<Solo>,
+    /// The measured chance of losing a mine-able hex in a season.
+    pub loss: Option<Loss>,
 }
 
 const RESTRICTIONS: [(&str, &str, &str); 3] =
@@ -172,5 +246,15 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Resu
         Some(name) if sc.players.len() > 1 => solo(sc, &name, seed, campaigns)?,
         _ => Vec::new(),
     };
-    Ok(Experiment { exact: Exact::of(sc), campaigns, seed, rotate_seats, baseline, metrics, variants, solo })
+    Ok(Experiment {
+        exact: Exact::of(sc),
+        campaigns,
+        seed,
+        rotate_seats,
+        baseline,
+        metrics,
+        variants,
+        solo,
+        loss: None,
+    })
 }

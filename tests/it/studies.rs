@@ -243,3 +243,28 @@ fn experiment_restrict_cli_writes_its_page() {
     let bad = bin().args(["experiment", "restrict", "--forbid", "dance"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// The exact part's loss chance, read off play: hexes a mine may stand on,
+/// held at one season's end, with another holder at the next.
+#[test]
+fn mine_loss_is_measured_from_play_the_same_on_any_thread_count() {
+    use empires::study::mine_pillage::measure_loss;
+    let sc = Scenario::embedded_default();
+    let pool = |t| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap();
+    let a = pool(2).install(|| measure_loss(&sc, "tuned", 3, 40).unwrap());
+    let b = pool(1).install(|| measure_loss(&sc, "tuned", 3, 40).unwrap());
+    assert_eq!(a, b);
+    assert!(a.held > 0 && a.lost > 0 && a.lost < a.held, "{a:?}");
+    let (lo, hi) = a.interval();
+    assert!(lo <= a.rate() && a.rate() <= hi);
+    assert!(measure_loss(&sc, "nobody", 3, 4).is_err());
+    // The experiment prints the measured rate and uses it in the table.
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--campaigns", "20", "--loss-campaigns", "20", "--out"])
+        .arg(tmp("mvp-loss"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("measured: a hex a mine may stand on") && text.contains("(measured, tuned)"), "{text}");
+}
