@@ -2,7 +2,7 @@
 //! with its standard error over campaigns (common random numbers for a
 //! paired difference), exact metrics straight from `analysis`.
 
-use super::spec::{MetricSpec, SEAT_DEVIATION, TableRef};
+use super::spec::{ALPHA_RANK, EQUILIBRIUM, MetricSpec, RESTRICTION_VALUE, SEAT_DEVIATION, TableRef};
 use crate::report::dataset::numeric;
 use crate::report::stats::{mean_interval, wilson};
 use crate::rules::CombatKind;
@@ -79,6 +79,17 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
             return Err(format!("{SEAT_DEVIATION:?} takes no variant"));
         }
         return Ok(seat_deviation(&seat_wins(sc, m, rotate)?));
+    }
+    if let Some(q) = m.quantity.as_deref() {
+        if let Some(s) = q.strip_prefix(EQUILIBRIUM) {
+            return meta_mass(sc, m, s, true);
+        }
+        if let Some(s) = q.strip_prefix(ALPHA_RANK) {
+            return meta_mass(sc, m, s, false);
+        }
+        if q == RESTRICTION_VALUE {
+            return restriction_value(sc, m);
+        }
     }
     let a = per_campaign(sc, m, rotate)?;
     let values: Vec<f64> = match variant {
@@ -217,4 +228,41 @@ pub fn exact(sc: &Scenario, t: &TableRef) -> Result<Measured, String> {
         }
     };
     Ok(Measured { value: v, se: 0.0, low: v, high: v, exact: true, campaigns: 0 })
+}
+
+/// A strategy's equilibrium or α-rank mass in the meta-game of the metric's
+/// `strategies`, with its bootstrap interval (`campaigns` per composition).
+fn meta_mass(sc: &Scenario, m: &MetricSpec, strategy: &str, equilibrium: bool) -> Result<Measured, String> {
+    let names = m.strategies.clone().unwrap_or_default();
+    let i = names.iter().position(|n| n == strategy).ok_or_else(|| format!("{strategy:?} is not in `strategies`"))?;
+    let mg = crate::strength::metagame::metagame(sc, &names, m.seed, m.campaigns, 200, 100.0, 50)?;
+    let (value, (low, high)) =
+        if equilibrium { (mg.equilibrium[i], mg.equilibrium_ci[i]) } else { (mg.alpha_rank[i], mg.alpha_rank_ci[i]) };
+    Ok(Measured {
+        value,
+        // The bootstrap interval's half-width over 1.96, for a baseline's z test.
+        se: (high - low) / 3.92,
+        low,
+        high,
+        exact: false,
+        campaigns: m.campaigns * mg.game.compositions().len() as u64,
+    })
+}
+
+/// One restricted player's win rate minus an unrestricted one's in the same
+/// seat, against copies of `players` (docs/studies.md).
+fn restriction_value(sc: &Scenario, m: &MetricSpec) -> Result<Measured, String> {
+    use crate::study::restrict::{Restriction, paired};
+    let r = Restriction::new(m.forbid.clone(), m.force.clone())?;
+    let players = m.players.clone().unwrap_or_else(|| "tuned".into());
+    let spec = sc.strategy(&players).ok_or_else(|| format!("unknown strategy {players:?}"))?;
+    let v = paired(sc, &players, &r.apply(&spec), &spec, m.seed, m.campaigns)?;
+    Ok(Measured {
+        value: v.diff.mean,
+        se: v.diff.sd / (v.diff.n as f64).sqrt(),
+        low: v.diff.low,
+        high: v.diff.high,
+        exact: false,
+        campaigns: v.campaigns,
+    })
 }

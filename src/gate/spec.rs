@@ -80,6 +80,17 @@ pub struct MetricSpec {
     /// A paired difference: the metric in the scenario with these extra
     /// overrides, minus the metric without them, on the same seeds.
     pub variant: Option<Vec<String>>,
+    /// With `equilibrium: STRATEGY` or `alpha-rank: STRATEGY`: the
+    /// strategies of the meta-game (docs/metagame.md).
+    pub strategies: Option<Vec<String>>,
+    /// With `restriction value`: the restriction (action kinds) and the
+    /// players (default `tuned`); the value is one restricted player's win
+    /// rate minus an unrestricted one's in the same seat, against copies.
+    #[serde(default)]
+    pub forbid: Vec<String>,
+    #[serde(default)]
+    pub force: Vec<String>,
+    pub players: Option<String>,
 
     // How to judge it: bounds, or a baseline.
     pub min: Option<f64>,
@@ -95,6 +106,15 @@ pub struct MetricSpec {
 /// The seat-fairness quantity: the largest distance of a seat's win rate
 /// from 1/seats, over all the metric's campaigns.
 pub const SEAT_DEVIATION: &str = "max seat deviation";
+
+/// Meta-game quantities: a strategy's mass in the symmetric equilibrium or
+/// in α-rank, over the metric's `strategies`.
+pub const EQUILIBRIUM: &str = "equilibrium: ";
+pub const ALPHA_RANK: &str = "alpha-rank: ";
+
+/// Restricted play: one restricted player's win rate minus an unrestricted
+/// one's, against copies of the players (`forbid`, `force`, `players`).
+pub const RESTRICTION_VALUE: &str = "restriction value";
 
 /// Parse a balance file; errors are `FILE:LINE:COL: message`.
 pub fn parse(text: &str, file: &str) -> Result<BalanceFile, String> {
@@ -154,6 +174,34 @@ pub fn parse(text: &str, file: &str) -> Result<BalanceFile, String> {
                     m.name
                 ));
             }
+        }
+        let q = m.quantity.as_deref().unwrap_or("");
+        let meta = q.starts_with(EQUILIBRIUM) || q.starts_with(ALPHA_RANK);
+        if meta {
+            let s = q.strip_prefix(EQUILIBRIUM).or(q.strip_prefix(ALPHA_RANK)).unwrap_or("");
+            if !m.strategies.as_ref().is_some_and(|l| l.iter().any(|x| x == s)) {
+                problems.push(format!(
+                    "{}: metric {:?}: {q:?} needs `strategies = [...]` listing {s:?}",
+                    at(i, "quantity"),
+                    m.name
+                ));
+            }
+        } else if m.strategies.is_some() {
+            problems.push(format!(
+                "{}: metric {:?}: `strategies` goes with an `equilibrium: S` or `alpha-rank: S` quantity",
+                at(i, "strategies"),
+                m.name
+            ));
+        }
+        if q != RESTRICTION_VALUE && (!m.forbid.is_empty() || !m.force.is_empty() || m.players.is_some()) {
+            problems.push(format!(
+                "{}: metric {:?}: `forbid`, `force` and `players` go with the {RESTRICTION_VALUE:?} quantity",
+                at(i, "name"),
+                m.name
+            ));
+        }
+        if (meta || q == RESTRICTION_VALUE) && (m.variant.is_some() || !m.group.is_empty()) {
+            problems.push(format!("{}: metric {:?}: {q:?} takes no variant or group", at(i, "quantity"), m.name));
         }
         if m.quantity.as_deref() == Some(SEAT_DEVIATION) && (m.variant.is_some() || !m.group.is_empty()) {
             problems.push(format!(

@@ -183,3 +183,48 @@ max = 0.0
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stdout).contains("is below min 0"));
 }
+
+/// The gate watches the meta-game and restricted play: a rule change that
+/// makes a strategy dominant, or makes an option worthless, fails CI.
+#[test]
+fn the_gate_measures_equilibrium_mass_and_a_restriction_value() {
+    tmp("gate-duel.toml", include_str!("../../scenarios/duel.toml"));
+    let f = tmp(
+        "meta.toml",
+        r#"
+[[metric]]
+name = "balanced holds the equilibrium next to random"
+scenario = "gate-duel.toml"
+quantity = "equilibrium: balanced"
+strategies = ["random", "balanced"]
+campaigns = 40
+min = 0.9
+
+[[metric]]
+name = "random gets no alpha-rank mass"
+scenario = "gate-duel.toml"
+quantity = "alpha-rank: random"
+strategies = ["random", "balanced"]
+campaigns = 40
+max = 0.05
+
+[[metric]]
+name = "capturing is worth having"
+scenario = "gate-duel.toml"
+quantity = "restriction value"
+forbid = ["capture"]
+players = "balanced"
+campaigns = 60
+max = 0.0
+"#,
+    );
+    let o = bin().arg("check").arg(&f).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("all 3 metrics pass"), "{text}");
+    // A meta-game quantity without its strategies is refused where it stands.
+    let bad = tmp("meta-bad.toml", "[[metric]]\nname = \"x\"\nquantity = \"equilibrium: tuned\"\nmin = 0.5\n");
+    let o = bin().arg("check").arg(&bad).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("needs `strategies = [...]` listing \"tuned\""));
+}
