@@ -97,6 +97,16 @@ pub enum Experiment {
         /// Campaigns of that measurement.
         #[arg(long, default_value_t = 500)]
         loss_campaigns: u64,
+        /// Also value each restriction under best response on both sides,
+        /// against the players (`--players`, default tuned).
+        #[arg(long)]
+        best_response: bool,
+        /// Tuning generations of each best response.
+        #[arg(long, default_value_t = 20)]
+        generations: u32,
+        /// Campaigns per candidate of each best response.
+        #[arg(long, default_value_t = 400)]
+        campaigns_per_eval: u64,
         #[command(flatten)]
         flags: StudyFlags,
     },
@@ -212,7 +222,15 @@ impl From<crate::rules::setup::SetupError> for CliError {
 
 pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
     match e {
-        Experiment::MineVsPillage { scenario, loss_from, loss_campaigns, flags } => {
+        Experiment::MineVsPillage {
+            scenario,
+            loss_from,
+            loss_campaigns,
+            best_response,
+            generations,
+            campaigns_per_eval,
+            flags,
+        } => {
             let pool = flags.check()?;
             let file = load_scenario(scenario.as_deref(), &[])?;
             let sc: Scenario = flags.seat(file.clone())?;
@@ -228,6 +246,27 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                     pool.install(|| mine_pillage::measure_loss(&file, &loss_from, flags.seed, loss_campaigns))
                         .map_err(setup_err)?,
                 );
+            }
+            if best_response {
+                let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
+                let budget =
+                    restrict::Budget { generations, per_eval: campaigns_per_eval, population: None, sigma: 0.1 };
+                for r in mine_pillage::restrictions() {
+                    let s = pool
+                        .install(|| {
+                            restrict::run(
+                                &file,
+                                &r,
+                                &players,
+                                &[players.clone()],
+                                flags.seed,
+                                flags.campaigns,
+                                Some(&budget),
+                            )
+                        })
+                        .map_err(CliError::input)?;
+                    x.best.push(s);
+                }
             }
             sayln!("{}", seated.describe());
             say!("{}", study::experiment_text(&x));

@@ -376,6 +376,9 @@ pub fn experiment_text(e: &Experiment) -> String {
         let _ = writeln!(out, "\n{}", solo_title(e));
         out.push_str(&text_table(&solo_rows(e)));
     }
+    for b in &e.best {
+        let _ = writeln!(out, "\n{}", restrict_text(b).trim_end());
+    }
     let _ = writeln!(out, "\n3. Observed: where the baseline's gold came from");
     out.push_str(&text_table(&share_rows(e)));
     out
@@ -500,6 +503,14 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
             "Paired campaign by campaign, with 95% intervals. Below 0: the restriction costs the player wins.",
         )?;
         page.table(&solo_rows(e));
+    }
+
+    if !e.best.is_empty() {
+        page.h2("Under best response on both sides");
+        for b in &e.best {
+            page.pre(&restrict_text(b));
+            page.table(&restrict_rows(b));
+        }
     }
 
     page.h2("Observed: where the gold came from");

@@ -177,6 +177,24 @@ pub struct Experiment {
     pub solo: Vec<Solo>,
     /// The measured chance of losing a mine-able hex in a season.
     pub loss: Option<Loss>,
+    /// With `--best-response`: each restriction's value under best response
+    /// on both sides (`restrict::run` with the players' strategy as field).
+    pub best: Vec<super::restrict::Study>,
+}
+
+/// The experiment's restrictions, as `restrict` sees them.
+pub fn restrictions() -> Vec<super::restrict::Restriction> {
+    RESTRICTIONS
+        .iter()
+        .map(|(_, list, kind)| {
+            let k = vec![kind.to_string()];
+            if *list == "forbid" {
+                super::restrict::Restriction { forbid: k, force: Vec::new() }
+            } else {
+                super::restrict::Restriction { forbid: Vec::new(), force: k }
+            }
+        })
+        .collect()
 }
 
 const RESTRICTIONS: [(&str, &str, &str); 3] =
@@ -256,5 +274,6 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Resu
         variants,
         solo,
         loss: None,
+        best: Vec::new(),
     })
 }

@@ -268,3 +268,20 @@ fn mine_loss_is_measured_from_play_the_same_on_any_thread_count() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("measured: a hex a mine may stand on") && text.contains("(measured, tuned)"), "{text}");
 }
+
+#[test]
+fn mine_vs_pillage_best_response_values_each_restriction() {
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--campaigns", "20", "--loss-campaigns", "0", "--best-response"])
+        .args(["--generations", "1", "--campaigns-per-eval", "20", "--out"])
+        .arg(tmp("mvp-br"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for r in ["no mine;", "no pillage;", "mine first;"] {
+        assert!(text.contains(&format!("restricted play: {r}")), "{r}: {text}");
+    }
+    assert_eq!(text.matches("best response against tuned").count(), 3, "{text}");
+    assert!(!text.contains("measured: a hex"), "--loss-campaigns 0 skips the measurement");
+}
