@@ -43,6 +43,10 @@ fn expand(args: &[String]) -> Result<Vec<PathBuf>, CliError> {
 pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
     let t0 = Instant::now();
     let dirs = expand(&a.dirs)?;
+    // Shards of `empires metagame` join the same way as runs.
+    if dirs.first().is_some_and(|d| d.join("metagame-shard.json").is_file()) {
+        return super::strength::merge_metagame(&dirs, &a.out);
+    }
     let shards = dirs.iter().map(|d| read_shard(d)).collect::<Result<Vec<_>, _>>().map_err(CliError::input)?;
     let shards = check(shards).map_err(CliError::input)?;
     let first = &shards[0];

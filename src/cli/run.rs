@@ -87,7 +87,7 @@ pub const PRECISION_BATCH: u64 = 500;
 /// `--max-campaigns` when not given.
 pub const DEFAULT_MAX_CAMPAIGNS: u64 = 1_000_000;
 
-fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+pub(crate) fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (i, k) = s.split_once('/').ok_or_else(|| format!("expected I/K such as 0/4, got {s:?}"))?;
     let i: u64 = i.trim().parse().map_err(|_| format!("shard index {i:?} is not a whole number"))?;
     let k: u64 = k.trim().parse().map_err(|_| format!("shard count {k:?} is not a whole number"))?;
@@ -113,8 +113,17 @@ struct Plan {
 /// Indexed Job's completion index with `--shards K`. `env` reads the
 /// environment (a parameter so tests can give one).
 pub fn resolve_shard(a: &RunArgs, env: impl Fn(&str) -> Option<String>) -> Result<Option<(u64, u64)>, CliError> {
-    if let Some(s) = a.shard {
-        if a.shards.is_some() {
+    shard_of(a.shard, a.shards, env)
+}
+
+/// `resolve_shard` for any command with `--shard I/K` and `--shards K`.
+pub(crate) fn shard_of(
+    shard: Option<(u64, u64)>,
+    shards: Option<u64>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Option<(u64, u64)>, CliError> {
+    if let Some(s) = shard {
+        if shards.is_some() {
             return Err(CliError::input("give --shard I/K or --shards K, not both"));
         }
         return Ok(Some(s));
@@ -129,7 +138,7 @@ pub fn resolve_shard(a: &RunArgs, env: impl Fn(&str) -> Option<String>) -> Resul
                 .map_err(|_| CliError::input(format!("{k}={v:?} is not a whole number"))),
         }
     };
-    if let Some(k) = a.shards {
+    if let Some(k) = shards {
         let i = num("JOB_COMPLETION_INDEX")?.ok_or_else(|| {
             CliError::input("--shards K takes the shard index from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job), which is not set; use --shard I/K")
         })?;

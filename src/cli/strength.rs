@@ -430,9 +430,118 @@ pub struct MetagameArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output directory (default: reports/metagame).
+    /// Output directory (default: reports/metagame, or
+    /// reports/metagame/shard-I-of-K for a shard).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Play only shard I of K of the compositions (0-based), e.g. 2/8;
+    /// `empires merge` joins the shards. Without it, a Slurm job array or a
+    /// Kubernetes Indexed Job (with --shards K) picks the shard, as for `run`.
+    #[arg(long, value_parser = super::run::parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// The shard count of a Kubernetes Indexed Job.
+    #[arg(long)]
+    pub shards: Option<u64>,
+}
+
+/// What a shard of a meta-game records beside its `payoffs.parquet`, and
+/// what `empires merge` checks before joining shards.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MetagameShard {
+    pub kind: String,
+    pub strategies: Vec<String>,
+    pub seats: u32,
+    pub seed: u64,
+    pub campaigns: u64,
+    pub bootstrap: u32,
+    pub alpha: f64,
+    pub population: u32,
+    pub scenario_hash: String,
+    pub shard: (u64, u64),
+    /// Compositions `start..end` of `total`, in `multisets` order.
+    pub start: usize,
+    pub end: usize,
+    pub total: usize,
+}
+
+const SHARD_FILE: &str = "metagame-shard.json";
+
+/// Write a finished meta-game's files to `out`.
+fn write_metagame(mg: &metagame::Metagame, out: &Path) -> Result<(), CliError> {
+    let text = crate::report::metagame::text(mg);
+    say!("{text}");
+    std::fs::create_dir_all(out)
+        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    let json = serde_json::to_string_pretty(&crate::report::metagame::json(mg)).expect("a JSON value serialises");
+    write(&out.join("metagame.json"), json.as_bytes())?;
+    write(&out.join("metagame.txt"), text.as_bytes())?;
+    let fail = |e: String| CliError { code: 1, message: format!("{}: {e}", out.display()) };
+    crate::report::metagame::write_payoffs(&mg.names, mg.game.compositions(), 0, out)
+        .map_err(|e| fail(e.to_string()))?;
+    crate::report::metagame::page(mg, &text, out).map_err(fail)?;
+    sayln!("wrote payoffs.parquet, metagame.json, metagame.txt and index.html to {}", out.display());
+    Ok(())
+}
+
+/// `empires merge` of meta-game shards: check they belong together and tile
+/// the compositions, then analyse the whole game.
+pub fn merge_metagame(dirs: &[PathBuf], out: &Path) -> Result<(), CliError> {
+    let mut shards: Vec<(PathBuf, MetagameShard)> = Vec::new();
+    for d in dirs {
+        let p = d.join(SHARD_FILE);
+        let text = std::fs::read_to_string(&p).map_err(|e| CliError::input(format!("{}: {e}", p.display())))?;
+        let m: MetagameShard = serde_json::from_str(&text)
+            .map_err(|e| CliError::input(format!("{}: not a meta-game shard: {e}", p.display())))?;
+        shards.push((d.clone(), m));
+    }
+    shards.sort_by_key(|(_, m)| m.start);
+    let first = shards[0].1.clone();
+    let mut next = 0;
+    for (d, m) in &shards {
+        let same = MetagameShard { shard: first.shard, start: first.start, end: first.end, ..m.clone() } == first;
+        if !same {
+            return Err(CliError::input(format!(
+                "{}: another meta-game (strategies, scenario, seed, campaigns or analysis settings differ)",
+                d.display()
+            )));
+        }
+        if m.start != next {
+            return Err(CliError::input(format!(
+                "{}: compositions {}..{} do not follow {next}: a shard is missing or overlaps",
+                d.display(),
+                m.start,
+                m.end
+            )));
+        }
+        next = m.end;
+    }
+    if next != first.total {
+        return Err(CliError::input(format!(
+            "the shards end at composition {next} of {}: a shard is missing",
+            first.total
+        )));
+    }
+    let mut comps = Vec::with_capacity(first.total);
+    for (d, m) in &shards {
+        let part = crate::report::metagame::read_payoffs(&d.join("payoffs.parquet"), &first.strategies)
+            .map_err(CliError::input)?;
+        if part.len() != m.end - m.start || part.iter().enumerate().any(|(j, (ix, _))| *ix != m.start + j) {
+            return Err(CliError::input(format!("{}: payoffs.parquet does not hold its compositions", d.display())));
+        }
+        comps.extend(part.into_iter().map(|(_, c)| c));
+    }
+    let mg = metagame::analyse(
+        &first.strategies,
+        first.seats,
+        first.seed,
+        first.campaigns,
+        comps,
+        first.bootstrap,
+        first.alpha,
+        first.population,
+    )
+    .map_err(CliError::input)?;
+    write_metagame(&mg, out)
 }
 
 pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
@@ -442,20 +551,45 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
     if a.bootstrap < 100 {
         return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
     }
-    let mg = pool
-        .install(|| metagame::metagame(&sc, &names, a.seed, a.campaigns, a.bootstrap, a.alpha, a.population))
-        .map_err(CliError::input)?;
-    let text = crate::report::metagame::text(&mg);
-    say!("{text}");
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/metagame"));
+    let shard = super::run::shard_of(a.shard, a.shards, |k| std::env::var(k).ok())?;
+    let Some((i, k)) = shard else {
+        let mg = pool
+            .install(|| metagame::metagame(&sc, &names, a.seed, a.campaigns, a.bootstrap, a.alpha, a.population))
+            .map_err(CliError::input)?;
+        let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/metagame"));
+        return write_metagame(&mg, &out);
+    };
+    // A shard: play its compositions and record them; `merge` analyses.
+    let total = metagame::compositions_of(&sc, &names).map_err(CliError::input)?;
+    let r = crate::sim::runner::shard_range(total as u64, i, k);
+    let (start, end) = (r.start as usize, r.end as usize);
+    let comps =
+        pool.install(|| metagame::play(&sc, &names, a.seed, a.campaigns, start..end)).map_err(CliError::input)?;
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("reports/metagame/shard-{i}-of-{k}")));
     std::fs::create_dir_all(&out)
         .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
-    let json = serde_json::to_string_pretty(&crate::report::metagame::json(&mg)).expect("a JSON value serialises");
-    write(&out.join("metagame.json"), json.as_bytes())?;
-    write(&out.join("metagame.txt"), text.as_bytes())?;
-    let fail = |e: String| CliError { code: 1, message: format!("{}: {e}", out.display()) };
-    crate::report::metagame::write_payoffs(&mg, &out).map_err(|e| fail(e.to_string()))?;
-    crate::report::metagame::page(&mg, &text, &out).map_err(fail)?;
-    sayln!("wrote payoffs.parquet, metagame.json, metagame.txt and index.html to {}", out.display());
+    crate::report::metagame::write_payoffs(&names, &comps, start, &out)
+        .map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    let m = MetagameShard {
+        kind: "empires metagame shard".into(),
+        strategies: names.clone(),
+        seats: sc.players.len() as u32,
+        seed: a.seed,
+        campaigns: a.campaigns,
+        bootstrap: a.bootstrap,
+        alpha: a.alpha,
+        population: a.population,
+        scenario_hash: crate::report::manifest::scenario_hash(&sc),
+        shard: (i, k),
+        start,
+        end,
+        total,
+    };
+    // Written last: a shard without it is not complete.
+    write(&out.join(SHARD_FILE), serde_json::to_string_pretty(&m).expect("a shard record serialises").as_bytes())?;
+    sayln!(
+        "metagame shard {i}/{k}: compositions {start}..{end} of {total} written to {}; join the shards with `empires merge`",
+        out.display()
+    );
     Ok(())
 }

@@ -6,7 +6,7 @@ use super::charts::{Bar, Chart};
 use super::dataset::write_parquet;
 use super::html::Page;
 use super::study::text_table;
-use crate::strength::metagame::Metagame;
+use crate::strength::metagame::{Composition, Metagame};
 use polars::prelude::*;
 use serde_json::json;
 use std::fmt::Write;
@@ -17,12 +17,12 @@ fn pct(x: f64) -> String {
 }
 
 /// A composition in words: `balanced×2 random×2`.
-pub fn composition_name(mg: &Metagame, counts: &[u32]) -> String {
+pub fn composition_name(names: &[String], counts: &[u32]) -> String {
     counts
         .iter()
         .enumerate()
         .filter(|(_, c)| **c > 0)
-        .map(|(i, c)| format!("{}×{c}", mg.names[i]))
+        .map(|(i, c)| format!("{}×{c}", names[i]))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -148,16 +148,19 @@ pub fn json(mg: &Metagame) -> serde_json::Value {
     })
 }
 
-/// `payoffs.parquet`: one row per composition and strategy in it.
-pub fn write_payoffs(mg: &Metagame, dir: &Path) -> PolarsResult<()> {
-    let (mut comp, mut strategy, mut count, mut campaigns, mut wins, mut rate) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for c in mg.game.compositions() {
-        let name = composition_name(mg, &c.counts);
+/// `payoffs.parquet`: one row per composition and strategy in it. The
+/// compositions are numbered in `multisets` order from `first` (a shard
+/// writes its own part of the numbering).
+pub fn write_payoffs(names: &[String], comps: &[Composition], first: usize, dir: &Path) -> PolarsResult<()> {
+    let (mut index, mut comp, mut strategy, mut count, mut campaigns, mut wins, mut rate) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (j, c) in comps.iter().enumerate() {
+        let name = composition_name(names, &c.counts);
         for (i, &n) in c.counts.iter().enumerate() {
             if n > 0 {
+                index.push((first + j) as u32);
                 comp.push(name.clone());
-                strategy.push(mg.names[i].clone());
+                strategy.push(names[i].clone());
                 count.push(n);
                 campaigns.push(c.campaigns);
                 wins.push(c.wins[i]);
@@ -168,6 +171,7 @@ pub fn write_payoffs(mg: &Metagame, dir: &Path) -> PolarsResult<()> {
     let df = DataFrame::new(
         comp.len(),
         vec![
+            Column::new("composition_index".into(), index),
             Column::new("composition".into(), comp),
             Column::new("strategy".into(), strategy),
             Column::new("seats".into(), count),
@@ -177,6 +181,36 @@ pub fn write_payoffs(mg: &Metagame, dir: &Path) -> PolarsResult<()> {
         ],
     )?;
     write_parquet(dir, "payoffs", df)
+}
+
+/// The compositions of a `payoffs.parquet`, with their index, for `names`.
+pub fn read_payoffs(path: &Path, names: &[String]) -> Result<Vec<(usize, Composition)>, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let df = ParquetReader::new(f).finish().map_err(|e| format!("{}: {e}", path.display()))?;
+    let col = |n: &str| df.column(n).map_err(|e| format!("{}: {e}", path.display()));
+    let index = col("composition_index")?.u32().map_err(|e| e.to_string())?.clone();
+    let strategy = col("strategy")?.str().map_err(|e| e.to_string())?.clone();
+    let seats = col("seats")?.u32().map_err(|e| e.to_string())?.clone();
+    let campaigns = col("campaigns")?.u64().map_err(|e| e.to_string())?.clone();
+    let wins = col("wins")?.u64().map_err(|e| e.to_string())?.clone();
+    let mut out: std::collections::BTreeMap<usize, Composition> = std::collections::BTreeMap::new();
+    for r in 0..df.height() {
+        let (Some(ix), Some(s), Some(n), Some(c), Some(w)) =
+            (index.get(r), strategy.get(r), seats.get(r), campaigns.get(r), wins.get(r))
+        else {
+            return Err(format!("{}: row {r} has an empty cell", path.display()));
+        };
+        let i =
+            names.iter().position(|x| x == s).ok_or_else(|| format!("{}: unknown strategy {s:?}", path.display()))?;
+        let e = out.entry(ix as usize).or_insert_with(|| Composition {
+            counts: vec![0; names.len()],
+            campaigns: c,
+            wins: vec![0; names.len()],
+        });
+        e.counts[i] = n;
+        e.wins[i] = w;
+    }
+    Ok(out.into_iter().collect())
 }
 
 pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, String> {

@@ -395,25 +395,40 @@ pub fn metagame(
     alpha: f64,
     population: u32,
 ) -> Result<Metagame, String> {
-    let specs: Vec<StrategySpec> = super::specs_of(sc, names, "a meta-game")?;
+    let all = compositions_of(sc, names)?;
+    let comps = play(sc, names, master, campaigns, 0..all)?;
+    analyse(names, sc.players.len() as u32, master, campaigns, comps, bootstrap, alpha, population)
+}
+
+/// The number of compositions of `names` over the scenario's seats (and a
+/// check of the list).
+pub fn compositions_of(sc: &Scenario, names: &[String]) -> Result<usize, String> {
+    super::specs_of(sc, names, "a meta-game")?;
     let seats = sc.players.len() as u32;
     if seats < 2 {
         return Err("the scenario needs at least 2 seats".into());
     }
+    Ok(multisets(names.len(), seats).len())
+}
+
+/// Play the compositions `range` (in `multisets` order): a shard of the
+/// meta-game, or all of it. Compositions run one after the other, each
+/// one's campaigns in parallel.
+pub fn play(
+    sc: &Scenario,
+    names: &[String],
+    master: u64,
+    campaigns: u64,
+    range: std::ops::Range<usize>,
+) -> Result<Vec<Composition>, String> {
+    let specs: Vec<StrategySpec> = super::specs_of(sc, names, "a meta-game")?;
     if campaigns < 2 {
         return Err("at least 2 campaigns per composition".into());
     }
-    if population < seats {
-        return Err(format!("the α-rank population must hold at least the {seats} seats (found {population})"));
-    }
-    if !(alpha.is_finite() && alpha > 0.0) {
-        return Err(format!("alpha must be above 0 (found {alpha})"));
-    }
     let k = names.len();
-    let all = multisets(k, seats);
-    // Compositions one after the other, each one's campaigns in parallel.
-    let mut comps = Vec::with_capacity(all.len());
-    for counts in all {
+    let all = multisets(k, sc.players.len() as u32);
+    let mut comps = Vec::with_capacity(range.len());
+    for counts in all.into_iter().skip(range.start).take(range.len()) {
         let lineup: Vec<StrategySpec> =
             counts.iter().enumerate().flat_map(|(i, &c)| std::iter::repeat_n(specs[i].clone(), c as usize)).collect();
         let slot_of: Vec<usize> =
@@ -425,6 +440,36 @@ pub fn metagame(
             wins[slot_of[slot]] += n;
         }
         comps.push(Composition { counts, campaigns, wins });
+    }
+    Ok(comps)
+}
+
+/// Solve the game of every composition's results (from one run, or from
+/// merged shards).
+#[allow(clippy::too_many_arguments)]
+pub fn analyse(
+    names: &[String],
+    seats: u32,
+    master: u64,
+    campaigns: u64,
+    comps: Vec<Composition>,
+    bootstrap: u32,
+    alpha: f64,
+    population: u32,
+) -> Result<Metagame, String> {
+    let k = names.len();
+    if comps.len() != multisets(k, seats).len() {
+        return Err(format!(
+            "{} compositions found, {} expected: a shard is missing",
+            comps.len(),
+            multisets(k, seats).len()
+        ));
+    }
+    if population < seats {
+        return Err(format!("the α-rank population must hold at least the {seats} seats (found {population})"));
+    }
+    if !(alpha.is_finite() && alpha > 0.0) {
+        return Err(format!("alpha must be above 0 (found {alpha})"));
     }
     let game = Game::new(k, seats, comps);
     let (equilibrium, regret) = game.equilibrium();

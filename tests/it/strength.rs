@@ -357,3 +357,39 @@ fn the_metagame_command_writes_its_files() {
     let bad = bin().args(["metagame", "--strategies", "random"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// A meta-game split into shards and joined with `empires merge` is the
+/// meta-game played in one piece.
+#[test]
+fn metagame_shards_merged_equal_the_unsharded_game() {
+    let dir = tmp("metagame-shards");
+    let base = ["metagame", "--strategies", "random,balanced,tuned", "--campaigns", "6", "--bootstrap", "100"];
+    let run = |extra: &[&str], out: &str| {
+        let o = bin().args(base).args(extra).args(["--out", dir.join(out).to_str().unwrap()]).output().unwrap();
+        assert!(o.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    run(&[], "whole");
+    let t = run(&["--shard", "0/2"], "s0");
+    assert!(t.contains("metagame shard 0/2: compositions 0..7 of 15"), "{t}");
+    run(&["--shard", "1/2"], "s1");
+    let o = bin()
+        .args(["merge", dir.join("s1").to_str().unwrap(), dir.join("s0").to_str().unwrap()])
+        .args(["--out", dir.join("merged").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |d: &str| std::fs::read_to_string(dir.join(d).join("metagame.json")).unwrap();
+    assert_eq!(read("whole"), read("merged"));
+    let names: Vec<String> = ["random", "balanced", "tuned"].map(String::from).to_vec();
+    let payoffs =
+        |d: &str| empires::report::metagame::read_payoffs(&dir.join(d).join("payoffs.parquet"), &names).unwrap();
+    assert_eq!(payoffs("whole"), payoffs("merged"));
+    // One shard alone is not the game.
+    let o = bin()
+        .args(["merge", dir.join("s0").to_str().unwrap(), "--out", dir.join("half").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a shard is missing"));
+}
