@@ -43,7 +43,7 @@ pub struct Map {
 impl Map {
     /// Build a map from hexes given as axial coordinates and terrain.
     pub fn from_hexes(hexes: Vec<((i32, i32), Terrain)>, placements: Placements) -> Map {
-        let mut index = std::collections::HashMap::with_capacity(hexes.len());
+        let mut index = rustc_hash::FxHashMap::with_capacity_and_hasher(hexes.len(), Default::default());
         for (i, (c, _)) in hexes.iter().enumerate() {
             index.insert(*c, i as HexId);
         }
