@@ -84,6 +84,35 @@ pub struct SweepArgs {
     pub flags: StudyFlags,
 }
 
+/// The best-response flags of `experiment restrict` and `mine-vs-pillage`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct BestResponseArgs {
+    /// Also tune a restricted and an unrestricted player against the
+    /// players (`--players`, default tuned), the same budget each, and
+    /// compare them on held-out campaigns.
+    #[arg(long)]
+    pub best_response: bool,
+    /// Tuning generations of each best response.
+    #[arg(long, default_value_t = 20)]
+    pub generations: u32,
+    /// Campaigns per candidate of each best response.
+    #[arg(long, default_value_t = 400)]
+    pub campaigns_per_eval: u64,
+}
+
+impl BestResponseArgs {
+    /// The tuning budget, when `--best-response` asks for one.
+    fn budget(self) -> Option<restrict::Budget> {
+        self.best_response.then_some(restrict::Budget {
+            generations: self.generations,
+            per_eval: self.campaigns_per_eval,
+            population: None,
+            // The start is already a tuned player: search near it.
+            sigma: 0.1,
+        })
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Experiment {
     /// Is a mine worth more than a pillage, and from which season on?
@@ -97,16 +126,8 @@ pub enum Experiment {
         /// Campaigns of that measurement.
         #[arg(long, default_value_t = 500)]
         loss_campaigns: u64,
-        /// Also value each restriction under best response on both sides,
-        /// against the players (`--players`, default tuned).
-        #[arg(long)]
-        best_response: bool,
-        /// Tuning generations of each best response.
-        #[arg(long, default_value_t = 20)]
-        generations: u32,
-        /// Campaigns per candidate of each best response.
-        #[arg(long, default_value_t = 400)]
-        campaigns_per_eval: u64,
+        #[command(flatten)]
+        best: BestResponseArgs,
         #[command(flatten)]
         flags: StudyFlags,
     },
@@ -125,16 +146,8 @@ pub enum Experiment {
         /// The strength levels: one strategy each (every seat plays it).
         #[arg(long, default_value = "random,balanced,tuned,lookahead_tuned")]
         levels: String,
-        /// Also tune a restricted and an unrestricted player against the
-        /// players (`--players`, default tuned) and compare them.
-        #[arg(long)]
-        best_response: bool,
-        /// Tuning generations of each best response.
-        #[arg(long, default_value_t = 20)]
-        generations: u32,
-        /// Campaigns per candidate of each best response.
-        #[arg(long, default_value_t = 400)]
-        campaigns_per_eval: u64,
+        #[command(flatten)]
+        best: BestResponseArgs,
         #[command(flatten)]
         flags: StudyFlags,
     },
@@ -222,15 +235,7 @@ impl From<crate::rules::setup::SetupError> for CliError {
 
 pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
     match e {
-        Experiment::MineVsPillage {
-            scenario,
-            loss_from,
-            loss_campaigns,
-            best_response,
-            generations,
-            campaigns_per_eval,
-            flags,
-        } => {
+        Experiment::MineVsPillage { scenario, loss_from, loss_campaigns, best, flags } => {
             let pool = flags.check()?;
             let file = load_scenario(scenario.as_deref(), &[])?;
             let sc: Scenario = flags.seat(file.clone())?;
@@ -247,10 +252,8 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                         .map_err(setup_err)?,
                 );
             }
-            if best_response {
+            if let Some(budget) = best.budget() {
                 let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
-                let budget =
-                    restrict::Budget { generations, per_eval: campaigns_per_eval, population: None, sigma: 0.1 };
                 for r in mine_pillage::restrictions() {
                     let s = pool
                         .install(|| {
@@ -273,16 +276,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let out = flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/mine-vs-pillage"));
             write_page(&out, |d| study::experiment_page(&x, d))
         }
-        Experiment::Restrict {
-            scenario,
-            forbid,
-            force,
-            levels,
-            best_response,
-            generations,
-            campaigns_per_eval,
-            flags,
-        } => {
+        Experiment::Restrict { scenario, forbid, force, levels, best, flags } => {
             let pool = flags.check()?;
             let split = |s: &str| -> Vec<String> {
                 s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
@@ -290,13 +284,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let r = restrict::Restriction::new(split(&forbid), split(&force)).map_err(CliError::input)?;
             let sc: Scenario = load_scenario(scenario.as_deref(), &[])?;
             let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
-            let budget = best_response.then(|| restrict::Budget {
-                generations,
-                per_eval: campaigns_per_eval,
-                population: None,
-                // The start is already a tuned player: search near it.
-                sigma: 0.1,
-            });
+            let budget = best.budget();
             let s = pool
                 .install(|| {
                     restrict::run(&sc, &r, &players, &split(&levels), flags.seed, flags.campaigns, budget.as_ref())

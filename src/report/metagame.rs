@@ -5,7 +5,7 @@
 use super::charts::{Bar, Chart};
 use super::dataset::write_parquet;
 use super::html::Page;
-use super::study::text_table;
+use super::study::{share_matrix, text_table};
 use crate::strength::metagame::{Composition, Metagame};
 use polars::prelude::*;
 use serde_json::json;
@@ -99,15 +99,7 @@ pub fn text(mg: &Metagame) -> String {
     }
     let grid = head_to_head(mg);
     let _ = writeln!(out, "\nhead to head (row's share of the wins against column, seats split between the two):");
-    let mut rows = vec![std::iter::once(String::new()).chain(mg.names.iter().cloned()).collect::<Vec<_>>()];
-    for (n, r) in mg.names.iter().zip(&grid) {
-        rows.push(
-            std::iter::once(n.clone())
-                .chain(r.iter().map(|v| if v.is_finite() { format!("{:.0}%", 100.0 * v) } else { "-".into() }))
-                .collect(),
-        );
-    }
-    out.push_str(&text_table(&rows));
+    out.push_str(&share_matrix(&mg.names, &grid));
     out
 }
 

@@ -7,7 +7,7 @@ use super::charts::{Bar, Chart, Series};
 use super::dataset::write_parquet;
 use super::html::Page;
 use super::stats::wilson;
-use super::study::text_table;
+use super::study::{share_matrix, text_table};
 use crate::sim::lineup::Wins;
 use crate::strength::deviation::{Deviant, Deviation};
 use crate::strength::ladder::{Group, Ladder};
@@ -478,15 +478,7 @@ pub fn ladder_text(l: &Ladder) -> String {
     out.push_str(&text_table(&ladder_rows(l)));
     let (names, grid) = pair_matrix(l);
     let _ = writeln!(out, "\nrow's share of the wins against column:");
-    let mut rows = vec![std::iter::once(String::new()).chain(names.iter().cloned()).collect::<Vec<_>>()];
-    for (n, r) in names.iter().zip(&grid) {
-        rows.push(
-            std::iter::once(n.clone())
-                .chain(r.iter().map(|v| if v.is_finite() { format!("{:.0}%", 100.0 * v) } else { "-".into() }))
-                .collect(),
-        );
-    }
-    out.push_str(&text_table(&rows));
+    out.push_str(&share_matrix(&names, &grid));
     out
 }
 

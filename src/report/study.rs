@@ -61,6 +61,26 @@ pub fn paired_rows(rows: &[Row], a: &str, b: &str) -> Vec<Vec<String>> {
     out
 }
 
+/// `23.2% [21.5, 25.2]`: wins of `n` campaigns with the Wilson 95% interval.
+fn win_rate(wins: u64, n: u64) -> String {
+    let (lo, hi) = crate::report::stats::wilson(wins as f64, n as f64, 0.95);
+    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * wins as f64 / n as f64, 100.0 * lo, 100.0 * hi)
+}
+
+/// A square table of shares (row against column) as aligned text: whole
+/// percents, `-` where there is no value (the diagonal).
+pub fn share_matrix(names: &[String], grid: &[Vec<f64>]) -> String {
+    let mut rows = vec![std::iter::once(String::new()).chain(names.iter().cloned()).collect::<Vec<_>>()];
+    for (n, r) in names.iter().zip(grid) {
+        rows.push(
+            std::iter::once(n.clone())
+                .chain(r.iter().map(|v| if v.is_finite() { format!("{:.0}%", 100.0 * v) } else { "-".into() }))
+                .collect(),
+        );
+    }
+    text_table(&rows)
+}
+
 /// Rows as aligned text.
 pub fn text_table(rows: &[Vec<String>]) -> String {
     let widths: Vec<usize> = (0..rows.first().map_or(0, |r| r.len()))
@@ -403,10 +423,7 @@ pub fn solo_rows(e: &Experiment) -> Vec<Vec<String>> {
         "95% interval".into(),
     ]];
     for s in &e.solo {
-        let rate = |w: u64| {
-            let (lo, hi) = crate::report::stats::wilson(w as f64, s.campaigns as f64, 0.95);
-            format!("{:.1}% [{:.1}, {:.1}]", 100.0 * w as f64 / s.campaigns as f64, 100.0 * lo, 100.0 * hi)
-        };
+        let rate = |w: u64| win_rate(w, s.campaigns);
         rows.push(vec![
             s.name.to_string(),
             rate(s.wins),
@@ -581,10 +598,7 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
 /// The rows of a restricted-play study: one per strength level, then the
 /// best response; header first.
 pub fn restrict_rows(s: &crate::study::restrict::Study) -> Vec<Vec<String>> {
-    let rate = |w: u64, n: u64| {
-        let (lo, hi) = crate::report::stats::wilson(w as f64, n as f64, 0.95);
-        format!("{:.1}% [{:.1}, {:.1}]", 100.0 * w as f64 / n as f64, 100.0 * lo, 100.0 * hi)
-    };
+    let rate = win_rate;
     let mut rows = vec![vec![
         "players".to_string(),
         "restricted player wins".into(),

@@ -260,18 +260,15 @@ fn margin(r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
 }
 
 impl Strategy for Lookahead {
-    fn action_starts(&mut self, r: Rules<'_>, st: &State, who: PlayerId, action: Action) {
+    fn listens(&self) -> bool {
         let l = self.look;
+        l.bid || l.formation || l.siege_outcome || l.take_hit
+    }
+
+    fn action_starts(&mut self, _r: Rules<'_>, st: &State, who: PlayerId, action: Action) {
         // Only a combat asks decisions inside it; keep its start only when
         // one of those decisions is looked at.
-        self.started = if (l.bid || l.formation || l.siege_outcome || l.take_hit) && asks_inside(&action) {
-            Some((st.clone(), who, action))
-        } else {
-            None
-        };
-        for c in &mut self.crowd {
-            c.action_starts(r, st, who, action);
-        }
+        self.started = if self.listens() && asks_inside(&action) { Some((st.clone(), who, action)) } else { None };
     }
 
     fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {

@@ -19,6 +19,13 @@ pub trait Strategy: Send {
 
     /// Any player's action is about to be applied (`Players::action_starts`).
     fn action_starts(&mut self, _r: Rules<'_>, _st: &State, _who: PlayerId, _action: Action) {}
+
+    /// Whether `action_starts` does anything: `Seats` only calls the
+    /// strategies that listen, so a game of weighted players pays nothing
+    /// for the notice on its hot path.
+    fn listens(&self) -> bool {
+        false
+    }
 }
 
 /// Build a strategy from its spec with its own random stream. `sc` names
@@ -43,6 +50,8 @@ pub struct Seats {
     /// mechanics coverage of a run. Counting here, at the players' side of
     /// the engine, keeps the rules core free of bookkeeping.
     pub taken: Vec<[u32; ACTION_KINDS.len()]>,
+    /// The seats whose strategy listens to `action_starts`.
+    listeners: Vec<usize>,
 }
 
 impl Seats {
@@ -56,7 +65,7 @@ impl Seats {
 
     /// Seat `i` plays strategy `names[i]`.
     pub fn named(sc: &Scenario, campaign_seed: u64, names: &[&str]) -> Seats {
-        let seats = names
+        let seats: Vec<Box<dyn Strategy>> = names
             .iter()
             .enumerate()
             .map(|(i, name)| {
@@ -64,14 +73,15 @@ impl Seats {
                 build(sc, &spec, seed::rng(campaign_seed, Stream::Strategy(i as u8)))
             })
             .collect();
-        Seats { seats, taken: vec![[0; ACTION_KINDS.len()]; names.len()] }
+        let listeners = (0..seats.len()).filter(|&i| seats[i].listens()).collect();
+        Seats { seats, taken: vec![[0; ACTION_KINDS.len()]; names.len()], listeners }
     }
 }
 
 impl Players for Seats {
     fn action_starts(&mut self, r: Rules<'_>, st: &State, who: PlayerId, action: Action) {
-        for s in &mut self.seats {
-            s.action_starts(r, st, who, action);
+        for &i in &self.listeners {
+            self.seats[i].action_starts(r, st, who, action);
         }
     }
 

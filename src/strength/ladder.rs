@@ -210,7 +210,7 @@ pub fn ladder(
     }
     let mut ranked: Vec<Rated> = (0..k)
         .map(|i| {
-            let (low, high) = quantiles(&mut samples[i]);
+            let (low, high) = super::percentile_95(&mut samples[i]);
             let campaigns = pairs.iter().filter(|p| p.a == i || p.b == i).map(Pair::campaigns).sum();
             let wins = pairs
                 .iter()
@@ -238,16 +238,6 @@ pub fn ladder(
         pairs,
         ranked,
     })
-}
-
-/// The 2.5% and 97.5% quantiles (NaN without samples).
-fn quantiles(xs: &mut [f64]) -> (f64, f64) {
-    if xs.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
-    xs.sort_by(f64::total_cmp);
-    let at = |q: f64| xs[((q * (xs.len() - 1) as f64).round() as usize).min(xs.len() - 1)];
-    (at(0.025), at(0.975))
 }
 
 #[cfg(test)]

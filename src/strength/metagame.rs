@@ -503,17 +503,7 @@ pub fn analyse(
         })
         .collect();
     let ci = |pick: &dyn Fn(&(Vec<f64>, Vec<f64>)) -> &Vec<f64>| -> Vec<(f64, f64)> {
-        (0..k)
-            .map(|i| {
-                let mut xs: Vec<f64> = draws.iter().map(|d| pick(d)[i]).collect();
-                xs.sort_by(f64::total_cmp);
-                if xs.is_empty() {
-                    return (f64::NAN, f64::NAN);
-                }
-                let at = |q: f64| xs[((q * (xs.len() - 1) as f64).round() as usize).min(xs.len() - 1)];
-                (at(0.025), at(0.975))
-            })
-            .collect()
+        (0..k).map(|i| super::percentile_95(&mut draws.iter().map(|d| pick(d)[i]).collect::<Vec<f64>>())).collect()
     };
     let equilibrium_ci = ci(&|d| &d.0);
     let alpha_rank_ci = ci(&|d| &d.1);

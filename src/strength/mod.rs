@@ -27,3 +27,14 @@ pub fn specs_of(sc: &Scenario, names: &[String], what: &str) -> Result<Vec<Strat
     }
     names.iter().map(|n| sc.strategy(n).ok_or_else(|| format!("unknown strategy {n:?}"))).collect()
 }
+
+/// The 2.5% and 97.5% quantiles of bootstrap samples: a percentile 95%
+/// interval (NaN without samples). Sorts `xs`.
+pub fn percentile_95(xs: &mut [f64]) -> (f64, f64) {
+    if xs.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    xs.sort_by(f64::total_cmp);
+    let at = |q: f64| xs[((q * (xs.len() - 1) as f64).round() as usize).min(xs.len() - 1)];
+    (at(0.025), at(0.975))
+}

@@ -30,7 +30,7 @@ use super::compare::{Row, paired};
 use super::metrics::{Measured, Metric, measure, standard};
 use crate::report::stats::Mean;
 use crate::rules::setup::SetupError;
-use crate::scenario::{Scenario, StrategySpec};
+use crate::scenario::Scenario;
 
 /// Chances of losing the hex in a season that the exact part tabulates.
 pub const LOSS_CHANCES: [f64; 5] = [0.0, 0.05, 0.1, 0.2, 0.3];
@@ -200,22 +200,16 @@ pub fn restrictions() -> Vec<super::restrict::Restriction> {
 const RESTRICTIONS: [(&str, &str, &str); 3] =
     [("no mines", "forbid", "mine"), ("no pillage", "forbid", "pillage"), ("mines first", "force", "mine")];
 
-fn restrict(spec: &StrategySpec, list: &str, kind: &str) -> StrategySpec {
-    let mut s = spec.clone();
-    let l = if list == "forbid" { &mut s.forbid } else { &mut s.force };
-    if !l.iter().any(|k| k == kind) {
-        l.push(kind.to_string());
-    }
-    s
-}
-
-/// One restricted player of `name` against copies, for each restriction.
+/// One restricted player of `name` against copies, for each restriction;
+/// the copies' own player in that seat is played once for all three.
 fn solo(sc: &Scenario, name: &str, seed: u64, campaigns: u64) -> Result<Vec<Solo>, SetupError> {
+    use super::restrict::{first_slot_wins, value_of};
     let spec = sc.strategy(name).unwrap_or_default();
+    let base = first_slot_wins(sc, &spec, &spec, seed, campaigns).map_err(SetupError)?;
     let mut out = Vec::new();
-    for (label, list, kind) in RESTRICTIONS {
-        let v = super::restrict::paired(sc, label, &restrict(&spec, list, kind), &spec, seed, campaigns)
-            .map_err(SetupError)?;
+    for ((label, _, _), r) in RESTRICTIONS.iter().zip(restrictions()) {
+        let won = first_slot_wins(sc, &r.apply(&spec), &spec, seed, campaigns).map_err(SetupError)?;
+        let v = value_of(label, &won, &base);
         out.push(Solo {
             name: label,
             strategy: name.to_string(),

@@ -91,6 +91,36 @@ pub struct Value {
     pub diff: Mean,
 }
 
+/// Whether `me`, in slot 0 with `field` in every other seat (rotated), won
+/// each of the campaigns `0..campaigns` of `master`.
+pub fn first_slot_wins(
+    sc: &Scenario,
+    me: &StrategySpec,
+    field: &StrategySpec,
+    master: u64,
+    campaigns: u64,
+) -> Result<Vec<bool>, String> {
+    let mut lineup = vec![field.clone(); sc.players.len()];
+    lineup[0] = me.clone();
+    let won = Lineup::new(sc, &lineup)
+        .map_err(|e| e.to_string())?
+        .winners(master, 0..campaigns)
+        .map_err(|e| e.to_string())?;
+    Ok(won.into_iter().map(|w| w == 0).collect())
+}
+
+/// The value of `won` against `base`, campaign by campaign.
+pub fn value_of(label: &str, won: &[bool], base: &[bool]) -> Value {
+    let count = |xs: &[bool]| xs.iter().filter(|&&w| w).count() as u64;
+    Value {
+        label: label.to_string(),
+        campaigns: won.len() as u64,
+        wins: count(won),
+        base_wins: count(base),
+        diff: mean_interval(won.iter().zip(base).map(|(&w, &b)| w as u8 as f64 - b as u8 as f64), 0.95),
+    }
+}
+
 /// Play `me` in one seat and `field` in the others, and `field` in every
 /// seat, on campaigns `0..campaigns` of `master`.
 pub fn paired(
@@ -101,26 +131,9 @@ pub fn paired(
     master: u64,
     campaigns: u64,
 ) -> Result<Value, String> {
-    let n = sc.players.len();
-    let copies = vec![field.clone(); n];
-    let base = Lineup::new(sc, &copies)
-        .map_err(|e| e.to_string())?
-        .winners(master, 0..campaigns)
-        .map_err(|e| e.to_string())?;
-    let mut lineup = copies;
-    lineup[0] = me.clone();
-    let won = Lineup::new(sc, &lineup)
-        .map_err(|e| e.to_string())?
-        .winners(master, 0..campaigns)
-        .map_err(|e| e.to_string())?;
-    let diffs = won.iter().zip(&base).map(|(&w, &b)| (w == 0) as u8 as f64 - (b == 0) as u8 as f64);
-    Ok(Value {
-        label: label.to_string(),
-        campaigns,
-        wins: won.iter().filter(|&&w| w == 0).count() as u64,
-        base_wins: base.iter().filter(|&&w| w == 0).count() as u64,
-        diff: mean_interval(diffs, 0.95),
-    })
+    let base = first_slot_wins(sc, field, field, master, campaigns)?;
+    let won = first_slot_wins(sc, me, field, master, campaigns)?;
+    Ok(value_of(label, &won, &base))
 }
 
 /// The tuning budget of the best-response answer.
@@ -235,27 +248,15 @@ pub fn run(
             let (unrestricted, c2) = best_response(sc, &field, players, seed, b)?;
             // Both against the field, on campaigns tuning never played.
             let held = held_out_master(seed);
-            let a = paired(sc, "restricted", &restricted, &field, held, campaigns)?;
-            let u = paired(sc, "unrestricted", &unrestricted, &field, held, campaigns)?;
-            let n = sc.players.len();
-            let mut lineup = vec![field.clone(); n];
-            lineup[0] = restricted.clone();
-            let won_r = Lineup::new(sc, &lineup)
-                .map_err(|e| e.to_string())?
-                .winners(held, 0..campaigns)
-                .map_err(|e| e.to_string())?;
-            lineup[0] = unrestricted.clone();
-            let won_u = Lineup::new(sc, &lineup)
-                .map_err(|e| e.to_string())?
-                .winners(held, 0..campaigns)
-                .map_err(|e| e.to_string())?;
-            let diffs = won_r.iter().zip(&won_u).map(|(&x, &y)| (x == 0) as u8 as f64 - (y == 0) as u8 as f64);
+            let won_r = first_slot_wins(sc, &restricted, &field, held, campaigns)?;
+            let won_u = first_slot_wins(sc, &unrestricted, &field, held, campaigns)?;
+            let v = value_of("best response", &won_r, &won_u);
             Some(Best {
                 restricted,
                 unrestricted,
-                value: mean_interval(diffs, 0.95),
-                restricted_wins: a.wins,
-                unrestricted_wins: u.wins,
+                value: v.diff,
+                restricted_wins: v.wins,
+                unrestricted_wins: v.base_wins,
                 campaigns,
                 held_out: held,
                 tuning_campaigns: c1 + c2,
