@@ -16,12 +16,6 @@ use super::{DIRECTIONS, HexId, Map, Placements, Terrain, axial_distance};
 use crate::scenario::GenerateSpec;
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
-// FxHash: these maps are keyed by small coordinates and rebuilt for every
-// campaign's map, where SipHash cost about a tenth of a run's time; their
-// iteration order never reaches the map (candidates go through a BTreeMap
-// or a sort), so the hasher cannot change a game.
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GenerateError(pub String);
@@ -88,6 +82,55 @@ fn shuffle<T>(xs: &mut [T], rng: &mut Pcg64Mcg) {
     }
 }
 
+/// A dense table over axial coordinates, `blank` where nothing was written.
+/// It covers a square around the origin and doubles when a write falls
+/// outside, so a sprawling island costs a few copies, never a wrong answer.
+struct Grid<T: Copy> {
+    q0: i32,
+    r0: i32,
+    side: i32,
+    cells: Vec<T>,
+    blank: T,
+}
+
+impl<T: Copy> Grid<T> {
+    fn new(radius: i32, blank: T) -> Self {
+        let side = 2 * radius.max(1) + 1;
+        Grid { q0: -radius.max(1), r0: -radius.max(1), side, cells: vec![blank; (side * side) as usize], blank }
+    }
+
+    fn index(&self, (q, r): (i32, i32)) -> Option<usize> {
+        let (x, y) = (q as i64 - self.q0 as i64, r as i64 - self.r0 as i64);
+        let side = self.side as i64;
+        (x >= 0 && y >= 0 && x < side && y < side).then(|| (y * side + x) as usize)
+    }
+
+    fn get(&self, c: (i32, i32)) -> T {
+        self.index(c).map_or(self.blank, |i| self.cells[i])
+    }
+
+    fn set(&mut self, c: (i32, i32), v: T) {
+        while self.index(c).is_none() {
+            self.grow();
+        }
+        if let Some(i) = self.index(c) {
+            self.cells[i] = v;
+        }
+    }
+
+    /// Double the side, keeping the old square in the middle.
+    fn grow(&mut self) {
+        let (side, pad) = (self.side * 2 + 1, self.side / 2 + 1);
+        let mut cells = vec![self.blank; (side * side) as usize];
+        for y in 0..self.side {
+            for x in 0..self.side {
+                cells[((y + pad) * side + x + pad) as usize] = self.cells[(y * self.side + x) as usize];
+            }
+        }
+        *self = Grid { q0: self.q0 - pad, r0: self.r0 - pad, side, cells, blank: self.blank };
+    }
+}
+
 fn neighbors(c: (i32, i32)) -> impl Iterator<Item = (i32, i32)> {
     DIRECTIONS.iter().map(move |(dq, dr)| (c.0 + dq, c.1 + dr))
 }
@@ -101,22 +144,31 @@ fn try_generate(
 ) -> Option<Map> {
     let land_target = spec.land.max(1) as usize;
     let mut order: Vec<(i32, i32)> = Vec::with_capacity(land_target);
-    let mut placed: HashSet<(i32, i32)> = HashSet::with_capacity_and_hasher(land_target * 2, Default::default());
-    let mut terrain: HashMap<(i32, i32), Terrain> =
-        HashMap::with_capacity_and_hasher(land_target * 2, Default::default());
+    // Dense tables over the coordinates: a tile lookup is an index, not a
+    // hash. They start around the expected island and grow if it sprawls.
+    let start = (land_target as f64).sqrt() as i32 + spec.sea_ring as i32 + 2;
+    let mut placed: Grid<bool> = Grid::new(start, false);
+    let mut terrain: Grid<Option<Terrain>> = Grid::new(start, None);
 
     // 1-2: lay tiles. Candidates are empty cells touching placed tiles; from the
     // third tile on, only those touching at least two. `touching` counts the
-    // placed neighbours of every empty cell next to the land; a BTreeMap keeps
-    // the candidate order, and so the map, deterministic.
-    let mut touching: BTreeMap<(i32, i32), u8> = BTreeMap::new();
+    // placed neighbours of every empty cell next to the land, kept sorted by
+    // coordinates so the candidate order, and so the map, is deterministic.
+    // (A sorted vector of a few dozen cells: a BTreeMap cost a fifth of a
+    // campaign's map in iteration alone.)
+    let mut touching: Vec<((i32, i32), u8)> = Vec::with_capacity(64);
     let mut cands: Vec<(i32, i32)> = Vec::with_capacity(64);
-    let place = |c: (i32, i32), placed: &mut HashSet<(i32, i32)>, touching: &mut BTreeMap<(i32, i32), u8>| {
-        placed.insert(c);
-        touching.remove(&c);
+    let place = |c: (i32, i32), placed: &mut Grid<bool>, touching: &mut Vec<((i32, i32), u8)>| {
+        placed.set(c, true);
+        if let Ok(i) = touching.binary_search_by_key(&c, |t| t.0) {
+            touching.remove(i);
+        }
         for n in neighbors(c) {
-            if !placed.contains(&n) {
-                *touching.entry(n).or_insert(0) += 1;
+            if !placed.get(n) {
+                match touching.binary_search_by_key(&n, |t| t.0) {
+                    Ok(i) => touching[i].1 += 1,
+                    Err(i) => touching.insert(i, (n, 1)),
+                }
             }
         }
     };
@@ -125,7 +177,7 @@ fn try_generate(
     while order.len() < land_target {
         let need = if order.len() < 2 { 1 } else { 2 };
         cands.clear();
-        cands.extend(touching.iter().filter(|&(_, &k)| k >= need).map(|(&c, _)| c));
+        cands.extend(touching.iter().filter(|&&(_, k)| k >= need).map(|&(c, _)| c));
         if cands.is_empty() {
             return None;
         }
@@ -135,7 +187,7 @@ fn try_generate(
     }
     let mountains = (spec.mountains as usize).min(land_target);
     for &c in order.iter().take(mountains) {
-        terrain.insert(c, Terrain::Mountain);
+        terrain.set(c, Some(Terrain::Mountain));
     }
 
     // 3: rivers. Walk from a hex next to a mountain (or a river) to the
@@ -143,7 +195,7 @@ fn try_generate(
     let river_target = (spec.river_share * land_target as f64).round() as usize;
     let mountain_cells: Vec<(i32, i32)> = order.iter().take(mountains).copied().collect();
     let dist_to_mountain = |c: (i32, i32)| mountain_cells.iter().map(|&m| axial_distance(c, m)).min().unwrap_or(0);
-    let is_edge = |c: (i32, i32), placed: &HashSet<(i32, i32)>| neighbors(c).any(|n| !placed.contains(&n));
+    let is_edge = |c: (i32, i32), placed: &Grid<bool>| neighbors(c).any(|n| !placed.get(n));
     let mut rivers = 0usize;
     let mut guard = 0;
     while rivers < river_target && guard < 64 {
@@ -152,8 +204,8 @@ fn try_generate(
             .iter()
             .copied()
             .filter(|&c| {
-                !terrain.contains_key(&c)
-                    && neighbors(c).any(|n| matches!(terrain.get(&n), Some(Terrain::Mountain | Terrain::River)))
+                terrain.get(c).is_none()
+                    && neighbors(c).any(|n| matches!(terrain.get(n), Some(Terrain::Mountain | Terrain::River)))
             })
             .collect();
         if sources.is_empty() {
@@ -161,14 +213,14 @@ fn try_generate(
         }
         let mut cur = sources[rng.random_range(0..sources.len())];
         loop {
-            terrain.insert(cur, Terrain::River);
+            terrain.set(cur, Some(Terrain::River));
             rivers += 1;
             if rivers >= river_target || is_edge(cur, &placed) {
                 break;
             }
             let d = dist_to_mountain(cur);
             let mut next: Vec<(i32, i32)> = neighbors(cur)
-                .filter(|n| placed.contains(n) && !terrain.contains_key(n) && dist_to_mountain(*n) >= d)
+                .filter(|&n| placed.get(n) && terrain.get(n).is_none() && dist_to_mountain(n) >= d)
                 .collect();
             if next.is_empty() {
                 break;
@@ -180,39 +232,42 @@ fn try_generate(
     // A river that stops inland ends in marsh, which the rule allows.
     let marsh_target = (spec.marsh_share * land_target as f64).round() as usize;
     let forest_target = (spec.forest_share * land_target as f64).round() as usize;
-    let mut rest: Vec<(i32, i32)> = order.iter().copied().filter(|c| !terrain.contains_key(c)).collect();
+    let mut rest: Vec<(i32, i32)> = order.iter().copied().filter(|&c| terrain.get(c).is_none()).collect();
     // Shuffle deterministically.
     shuffle(&mut rest, rng);
     let mut it = rest.into_iter();
     for c in it.by_ref().take(marsh_target) {
-        terrain.insert(c, Terrain::Marsh);
+        terrain.set(c, Some(Terrain::Marsh));
     }
     for c in it.by_ref().take(forest_target) {
-        terrain.insert(c, Terrain::Forest);
+        terrain.set(c, Some(Terrain::Forest));
     }
     for c in it {
-        terrain.insert(c, Terrain::Plains);
+        terrain.set(c, Some(Terrain::Plains));
     }
 
     // 5: sea ring.
     let mut sea: Vec<(i32, i32)> = Vec::new();
-    let mut frontier: HashSet<(i32, i32)> = placed.clone();
+    // From here `placed` marks every cell already in the map (land or an
+    // earlier ring), so a ring never walks back inward.
+    let mut frontier: Vec<(i32, i32)> = order.clone();
     for _ in 0..spec.sea_ring.max(1) {
-        let mut next = HashSet::default();
+        let mut ring: Vec<(i32, i32)> = Vec::new();
         for &c in &frontier {
             for n in neighbors(c) {
-                if !placed.contains(&n) && !next.contains(&n) && !sea.contains(&n) {
-                    next.insert(n);
+                if !placed.get(n) {
+                    placed.set(n, true);
+                    ring.push(n);
                 }
             }
         }
-        let mut ring: Vec<_> = next.iter().copied().collect();
         ring.sort_unstable();
-        sea.extend(ring);
-        frontier = next;
+        sea.extend_from_slice(&ring);
+        frontier = ring;
     }
 
-    let mut hexes: Vec<((i32, i32), Terrain)> = order.iter().map(|&c| (c, terrain[&c])).collect();
+    let mut hexes: Vec<((i32, i32), Terrain)> = // Every land cell has its terrain by now (step 4 gave the rest one).
+        order.iter().map(|&c| (c, terrain.get(c).unwrap_or(Terrain::Plains))).collect();
     hexes.sort_unstable_by_key(|h| (h.0.1, h.0.0));
     let mut sea_hexes: Vec<((i32, i32), Terrain)> = sea.into_iter().map(|c| (c, Terrain::Sea)).collect();
     sea_hexes.sort_unstable_by_key(|h| (h.0.1, h.0.0));
@@ -287,6 +342,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_grid_grows_to_hold_far_cells_and_keeps_the_near_ones() {
+        let mut g: Grid<u8> = Grid::new(1, 0);
+        g.set((0, 0), 1);
+        g.set((1, -1), 2);
+        g.set((40, -75), 3);
+        g.set((-300, 9), 4);
+        assert_eq!([g.get((0, 0)), g.get((1, -1)), g.get((40, -75)), g.get((-300, 9))], [1, 2, 3, 4]);
+        assert_eq!(g.get((2, 2)), 0);
+        assert_eq!(g.get((i32::MAX, i32::MIN)), 0);
     }
 
     #[test]

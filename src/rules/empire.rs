@@ -211,8 +211,19 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         c
     }
 
-    fn next_to_own(&self, st: &State, p: PlayerId, h: HexId) -> bool {
-        self.map().adjacent(h).any(|n| st.controls(p, n))
+    /// Mark in `self.near` the hexes next to one `p` controls (G-19): one
+    /// pass over the map, instead of six lookups for every hex asked about.
+    fn mark_next_to_own(&mut self, st: &State, p: PlayerId) {
+        let map = self.map();
+        self.near.clear();
+        self.near.resize(st.hexes.len(), false);
+        for h in 0..st.hexes.len() as HexId {
+            if st.controls(p, h) {
+                for n in map.adjacent(h) {
+                    self.near[n as usize] = true;
+                }
+            }
+        }
     }
 
     /// Whether `p` may put `kind` on hex `h` now (E-08, E-12..E-15, G-15, G-22).
@@ -254,6 +265,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             self.buf.push(Action::Pillage);
         }
         let beaten = st.players[p as usize].beaten;
+        self.mark_next_to_own(st, p);
         for h in 0..st.hexes.len() {
             let hex = h as HexId;
             let hs = &st.hexes[h];
@@ -262,7 +274,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             }
             if hs.owner == NOBODY {
                 // E-06: cities are taken by siege or conquest, never captured.
-                if hs.city == NONE && self.take_cost(st, hex, false) <= ep && self.next_to_own(st, p, hex) {
+                if hs.city == NONE && self.near[h] && self.take_cost(st, hex, false) <= ep {
                     self.buf.push(Action::Capture(hex));
                 }
             } else if hs.owner == p {
@@ -274,8 +286,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             } else if self.rules.rivals(p, hs.owner)
                 && beaten & (1 << hs.owner) != 0
                 && (hs.army == NONE || st.armies[hs.army as usize].owner != hs.owner)
+                && self.near[h]
                 && self.take_cost(st, hex, true) <= ep
-                && self.next_to_own(st, p, hex)
             {
                 // E-07: only against a player beaten this season, and not
                 // while that player's own army still stands on the hex.

@@ -36,22 +36,44 @@ use crate::scenario::Scenario;
 pub struct Rules<'a> {
     pub sc: &'a Scenario,
     pub map: &'a Map,
+    /// `rival[a] >> b & 1`: whether `a` and `b` are rivals (E-02), worked
+    /// out once from the teams because strategies ask it for every hex of
+    /// every decision.
+    rival: [u16; MAX_SEATS],
 }
+
+/// Seats a rival table holds: `PlayerState::beaten` is a `u16` mask, so no
+/// scenario seats more (`scenario::check` allows far fewer).
+const MAX_SEATS: usize = 16;
 
 impl<'a> Rules<'a> {
     pub fn new(sc: &'a Scenario, map: &'a Map) -> Self {
-        Rules { sc, map }
+        let mut rival = [0u16; MAX_SEATS];
+        let n = sc.players.len().min(MAX_SEATS);
+        for (a, row) in rival.iter_mut().enumerate().take(n) {
+            for b in 0..n {
+                let same_team = matches!(
+                    (sc.players[a].team, sc.players[b].team),
+                    (Some(x), Some(y)) if x == y
+                );
+                if a != b && !same_team {
+                    *row |= 1 << b;
+                }
+            }
+        }
+        Rules { sc, map, rival }
     }
 
-    /// Two players are rivals unless they share a team (E-02).
+    /// Two players are rivals unless they share a team (E-02). `NOBODY` is
+    /// everyone's rival but its own.
     #[inline]
     pub fn rivals(&self, a: PlayerId, b: PlayerId) -> bool {
-        if a == b || a == NOBODY || b == NOBODY {
+        if a == NOBODY || b == NOBODY {
             return a != b;
         }
-        match (self.sc.players[a as usize].team, self.sc.players[b as usize].team) {
-            (Some(x), Some(y)) => x != y,
-            _ => true,
+        match self.rival.get(a as usize) {
+            Some(row) if (b as usize) < MAX_SEATS => row >> b & 1 == 1,
+            _ => false,
         }
     }
 }
@@ -87,11 +109,21 @@ pub struct Engine<'a, D, P, L> {
     buf: Vec<Action>,
     /// Reused for the sea hexes a ship can reach (W-17).
     reach: Vec<(crate::map::HexId, i32)>,
+    /// Reused per hex: next to a hex the spending player controls.
+    near: Vec<bool>,
 }
 
 impl<'a, D: Dice, P: Players, L: Log> Engine<'a, D, P, L> {
     pub fn new(rules: Rules<'a>, dice: D, players: P, log: L) -> Self {
-        Engine { rules, dice, players, log, buf: Vec::with_capacity(128), reach: Vec::with_capacity(64) }
+        Engine {
+            rules,
+            dice,
+            players,
+            log,
+            buf: Vec::with_capacity(128),
+            reach: Vec::with_capacity(64),
+            near: Vec::with_capacity(rules.map.len()),
+        }
     }
 
     /// The options listed by the last `*_options` call.
@@ -163,5 +195,34 @@ impl<'a, D: Dice, P: Players, L: Log> Engine<'a, D, P, L> {
             st.players[d as usize].initiative -= db;
         }
         (ab, db)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// E-02: the rival table worked out once agrees with the rule read
+    /// directly from the teams, for every pair and for `NOBODY`.
+    #[test]
+    fn e02_rivals_table_matches_the_teams() {
+        let mut sc = Scenario::default();
+        while sc.players.len() < 5 {
+            sc.players.push(sc.players[0].clone());
+        }
+        let teams = [Some(1), Some(1), None, Some(2), None];
+        for (p, t) in sc.players.iter_mut().zip(teams) {
+            p.team = t;
+        }
+        let map = Map::from_hexes(vec![((0, 0), crate::map::Terrain::Plains)], Default::default());
+        let r = Rules::new(&sc, &map);
+        for a in 0..5u8 {
+            for b in 0..5u8 {
+                let same_team = matches!((teams[a as usize], teams[b as usize]), (Some(x), Some(y)) if x == y);
+                assert_eq!(r.rivals(a, b), a != b && !same_team, "{a} and {b}");
+            }
+            assert!(r.rivals(a, NOBODY) && r.rivals(NOBODY, a));
+        }
+        assert!(!r.rivals(NOBODY, NOBODY));
     }
 }

@@ -241,20 +241,22 @@ fn play_one(sc: &Scenario, fixed: Option<&Map>, cfg: &RunConfig, i: u64) -> Resu
 /// Run the campaigns of `cfg.range` chunk by chunk, handing each chunk, in
 /// index order, to `sink`, until the range ends or the sink says stop.
 /// `progress` is told how many campaigns are done. Returns that number.
-pub fn run<E: From<SetupError>>(
+///
+/// The next chunk plays while the sink takes the one before (`rayon::join`),
+/// so writing the datasets does not leave the workers idle. The sink still
+/// sees every chunk in order, and a chunk played past a `Flow::Stop` is
+/// dropped unseen, so what the sink gets is the same as without the overlap.
+pub fn run<E: From<SetupError> + Send>(
     sc: &Scenario,
     cfg: &RunConfig,
-    mut sink: impl FnMut(Chunk) -> Result<Flow, E>,
-    mut progress: impl FnMut(u64),
+    mut sink: impl FnMut(Chunk) -> Result<Flow, E> + Send,
+    mut progress: impl FnMut(u64) + Send,
 ) -> Result<u64, E> {
     let fixed = if map_is_fixed(sc) { Some(make_map(sc, 0)?) } else { None };
-    let mut done = 0u64;
-    let mut start = cfg.range.start;
-    while start < cfg.range.end {
-        let end = (start + cfg.chunk.max(1)).min(cfg.range.end);
+    let play = |range: Range<u64>| -> Result<Chunk, E> {
         let played: Vec<Played> =
-            (start..end).into_par_iter().map(|i| play_one(sc, fixed.as_ref(), cfg, i)).collect::<Result<_, _>>()?;
-        let mut chunk = Chunk { campaigns: end - start, ..Chunk::default() };
+            range.clone().into_par_iter().map(|i| play_one(sc, fixed.as_ref(), cfg, i)).collect::<Result<_, _>>()?;
+        let mut chunk = Chunk { campaigns: range.end - range.start, ..Chunk::default() };
         for p in played {
             chunk.players.extend(p.players);
             chunk.seasons.extend(p.seasons);
@@ -264,13 +266,34 @@ pub fn run<E: From<SetupError>>(
                 chunk.violation = p.violation;
             }
         }
-        let flow = sink(chunk)?;
-        done += end - start;
-        progress(done);
-        start = end;
-        if flow == Flow::Stop {
+        Ok(chunk)
+    };
+    let next_range = |start: u64| start..(start + cfg.chunk.max(1)).min(cfg.range.end);
+    let mut done = 0u64;
+    let mut start = cfg.range.start;
+    let mut ready: Option<Chunk> = None;
+    loop {
+        let ahead = next_range(start);
+        let more = ahead.start < ahead.end;
+        if ready.is_none() && !more {
             break;
         }
+        let (taken, played) = rayon::join(
+            || -> Result<Option<Flow>, E> {
+                let Some(chunk) = ready.take() else { return Ok(None) };
+                let n = chunk.campaigns;
+                let flow = sink(chunk)?;
+                done += n;
+                progress(done);
+                Ok(Some(flow))
+            },
+            || if more { play(ahead.clone()).map(Some) } else { Ok(None) },
+        );
+        if taken? == Some(Flow::Stop) {
+            break;
+        }
+        ready = played?;
+        start = ahead.end;
     }
     Ok(done)
 }

@@ -12,7 +12,7 @@ use crate::map::{HexId, Terrain};
 use crate::rules::army::army_parts;
 use crate::rules::naval::naval_strength;
 use crate::rules::siege::city_parts;
-use crate::rules::state::NONE;
+use crate::rules::state::{HexState, NONE};
 use crate::rules::{Action, Decision, Item, NOBODY, PlayerId, Rules, SpyKind, State};
 use crate::scenario::{BuildingKind, SiegeChoice, StrategySpec};
 use rand::RngExt;
@@ -21,99 +21,168 @@ use rand_pcg::Pcg64Mcg;
 pub struct Weighted {
     w: StrategySpec,
     rng: Pcg64Mcg,
-    /// Goal hexes for movement, listed once per action-phase decision and
-    /// reused for every option (listing them per option dominated run time).
+    /// Goal hexes for movement, listed at most once per action-phase
+    /// decision and reused for every option (listing them per option
+    /// dominated run time).
     goals: Goals,
     /// Reused per decision.
     scores: Vec<f64>,
 }
 
-/// Hexes pieces move toward, by kind of piece.
-#[derive(Default)]
-struct Goals {
-    /// Rival hexes and rival armies.
-    army: Vec<HexId>,
-    /// The same plus cities an army with engines could besiege.
-    army_siege: Vec<HexId>,
-    /// Rival ships, and rival hexes with a port, tower or bridge.
-    ship: Vec<HexId>,
-    /// Rival buildings and cities without a garrison.
-    spy: Vec<HexId>,
-    /// Rival hexes.
-    enemy: Vec<HexId>,
-    /// Distance from each hex to the nearest goal of each set, filled on
-    /// first use after `list` (`UNKNOWN` until then): every option of a
-    /// decision asks about the same few hexes.
-    near: [Vec<u16>; 5],
+/// Append the coordinates of the hexes that `keep` accepts. Every hex is
+/// written and the end advances only past those kept, so the loop has no
+/// branch on the coin flip of "is this a rival's hex".
+fn keep_hexes(
+    st: &State,
+    coords: &[(i32, i32)],
+    gq: &mut Vec<i32>,
+    gr: &mut Vec<i32>,
+    keep: impl Fn(&HexState) -> bool,
+) {
+    let base = gq.len();
+    let n = st.hexes.len().min(coords.len());
+    gq.resize(base + n, 0);
+    gr.resize(base + n, 0);
+    // Slices, not the vectors: a store through a `Vec` makes the compiler
+    // reload the other vector's length after every hex.
+    let (q_out, r_out) = (&mut gq[base..], &mut gr[base..]);
+    let mut k = 0;
+    for (hs, &(q, r)) in st.hexes.iter().zip(coords) {
+        q_out[k] = q;
+        r_out[k] = r;
+        k += keep(hs) as usize;
+    }
+    gq.truncate(base + k);
+    gr.truncate(base + k);
 }
 
-#[derive(Clone, Copy)]
+/// Hexes pieces move toward, by kind of piece. A set is listed on its first
+/// use in a decision: most decisions move one kind of piece, so most sets
+/// are never listed at all.
+#[derive(Default)]
+struct Goals {
+    /// The goals of each `Set`, as axial coordinates in two flat columns so
+    /// the nearest-goal scan is a plain loop over integers. A goal may be
+    /// listed twice; only the nearest counts.
+    q: [Vec<i32>; SETS],
+    r: [Vec<i32>; SETS],
+    /// Bit `set` is on once that set is listed for the current decision.
+    listed: u8,
+    /// Distance from each hex to the nearest goal of each set, filled on
+    /// first use after listing (`UNKNOWN` until then): every option of a
+    /// decision asks about the same few hexes.
+    near: [Vec<u16>; SETS],
+    /// The owner of the first live ship on each hex, for the ship set.
+    ship_owner: Vec<PlayerId>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Set {
+    /// Rival hexes and rival armies.
     Army,
+    /// The same plus cities an army with engines could besiege.
     ArmySiege,
+    /// Rival ships, and rival hexes with a port, tower or bridge.
     Ship,
+    /// Rival buildings and cities without a garrison.
     Spy,
+    /// Rival hexes.
     Enemy,
 }
 
+const SETS: usize = 5;
 const UNKNOWN: u16 = u16::MAX;
 
 impl Goals {
+    /// A new decision: every set must be listed again.
+    fn forget(&mut self) {
+        self.listed = 0;
+    }
+
     /// Distance from `h` to the nearest goal of `set`, or 999 without one.
-    fn dist(&mut self, r: Rules<'_>, set: Set, h: HexId) -> u32 {
+    fn dist(&mut self, r: Rules<'_>, st: &State, me: PlayerId, set: Set, h: HexId) -> u32 {
         let i = set as usize;
+        if self.listed & (1 << i) == 0 {
+            self.list(r, st, me, set);
+        }
         let cached = self.near[i][h as usize];
         if cached != UNKNOWN {
             return cached as u32;
         }
-        let goals = match set {
-            Set::Army => &self.army,
-            Set::ArmySiege => &self.army_siege,
-            Set::Ship => &self.ship,
-            Set::Spy => &self.spy,
-            Set::Enemy => &self.enemy,
-        };
-        let d = nearest(r, h, goals);
+        // Twice the axial distance, minimised, then halved: the halving is
+        // monotone, so this is the nearest goal's distance.
+        let (q, rr) = r.map.coords[h as usize];
+        let twice = self.q[i]
+            .iter()
+            .zip(&self.r[i])
+            .map(|(&gq, &gr)| {
+                let (dq, dr) = (q - gq, rr - gr);
+                dq.abs() + dr.abs() + (dq + dr).abs()
+            })
+            .min();
+        let d = twice.map_or(999, |t| (t / 2) as u32);
         self.near[i][h as usize] = d.min(UNKNOWN as u32 - 1) as u16;
         d
     }
 
-    fn list(&mut self, r: Rules<'_>, st: &State, me: PlayerId) {
-        for v in [&mut self.army, &mut self.army_siege, &mut self.ship, &mut self.spy, &mut self.enemy] {
-            v.clear();
+    /// List the goals of one set for `me` in the current state.
+    ///
+    /// Hexes are scanned only for what lives on hexes (banners, buildings);
+    /// armies, cities and ships come from their own short vectors.
+    fn list(&mut self, r: Rules<'_>, st: &State, me: PlayerId, set: Set) {
+        let i = set as usize;
+        self.listed |= 1 << i;
+        let near = &mut self.near[i];
+        near.clear();
+        near.resize(r.map.len(), UNKNOWN);
+        // Bit p: player p is `me`'s rival. `NOBODY` (255) shifts by 63,
+        // a bit no player has, so an empty hex is nobody's.
+        let rivals: u64 = (0..st.players.len() as PlayerId).filter(|&p| r.rivals(me, p)).fold(0, |m, p| m | 1 << p);
+        let rival = |o: PlayerId| (rivals >> (o & 63)) & 1 == 1;
+        let coords = &r.map.coords;
+        let (gq, gr) = (&mut self.q[i], &mut self.r[i]);
+        gq.clear();
+        gr.clear();
+        let n = st.hexes.len();
+        match set {
+            Set::Enemy | Set::Army | Set::ArmySiege => keep_hexes(st, coords, gq, gr, |hs| rival(hs.owner)),
+            Set::Ship => keep_hexes(st, coords, gq, gr, |hs| rival(hs.owner) & hs.extra.is_some()),
+            Set::Spy => keep_hexes(st, coords, gq, gr, |hs| {
+                let target_owner = if hs.city != NONE { st.cities[hs.city as usize].controller } else { hs.owner };
+                rival(target_owner) & (hs.main.is_some() | hs.extra.is_some()) & (hs.army == NONE)
+            }),
         }
-        for n in self.near.iter_mut() {
-            n.clear();
-            n.resize(r.map.len(), UNKNOWN);
+        let mut push = |h: HexId| {
+            gq.push(coords[h as usize].0);
+            gr.push(coords[h as usize].1);
+        };
+        if matches!(set, Set::Army | Set::ArmySiege) {
+            for (ai, a) in st.armies.iter().enumerate() {
+                if a.alive && st.hexes[a.hex as usize].army == ai as u16 && rival(a.owner) {
+                    push(a.hex);
+                }
+            }
         }
-        for x in 0..r.map.len() as HexId {
-            let hs = &st.hexes[x as usize];
-            let enemy = hs.owner != NOBODY && r.rivals(me, hs.owner);
-            let enemy_army = st.army_at(x).is_some_and(|e| r.rivals(me, st.armies[e].owner));
-            let city_owner = st.city_at(x).map(|c| st.cities[c].controller);
-            if enemy {
-                self.enemy.push(x);
+        if set == Set::ArmySiege {
+            for (ci, c) in st.cities.iter().enumerate() {
+                if st.hexes[c.hex as usize].city == ci as u16 && (c.controller == NOBODY || rival(c.controller)) {
+                    push(c.hex);
+                }
             }
-            if enemy || enemy_army {
-                self.army.push(x);
-                self.army_siege.push(x);
-            } else if city_owner.is_some_and(|o| o == NOBODY || r.rivals(me, o)) {
-                self.army_siege.push(x);
+        }
+        if set == Set::Ship {
+            // Walked backwards so the first live ship of a hex names its
+            // owner, as `State::ship_owner_at` does.
+            self.ship_owner.clear();
+            self.ship_owner.resize(n, NOBODY);
+            for s in st.ships.iter().rev().filter(|s| s.alive) {
+                self.ship_owner[s.hex as usize] = s.owner;
             }
-            let rival_ships = r.map.terrain[x as usize] == Terrain::Sea && {
-                let o = st.ship_owner_at(x);
-                o != NOBODY && r.rivals(me, o)
-            };
-            if rival_ships || (enemy && hs.extra.is_some()) {
-                self.ship.push(x);
-            }
-            let target_owner = city_owner.unwrap_or(hs.owner);
-            if target_owner != NOBODY
-                && r.rivals(me, target_owner)
-                && (hs.main.is_some() || hs.extra.is_some())
-                && hs.army == NONE
-            {
-                self.spy.push(x);
+            for s in st.ships.iter().filter(|s| s.alive) {
+                let h = s.hex as usize;
+                if r.map.terrain[h] == Terrain::Sea && self.ship_owner[h] == s.owner && rival(s.owner) {
+                    push(s.hex);
+                }
             }
         }
     }
@@ -127,14 +196,7 @@ impl Weighted {
     fn jitter(&mut self) -> f64 {
         self.rng.random::<f64>() * self.w.jitter
     }
-}
 
-/// Distance from `h` to the nearest of `goals`, or a large number.
-fn nearest(r: Rules<'_>, h: HexId, goals: &[HexId]) -> u32 {
-    goals.iter().map(|&x| r.map.distance(h, x)).min().unwrap_or(999)
-}
-
-impl Weighted {
     /// The utility of every option of a recruit, action or spending
     /// decision, jitter included, into `out` (`Done` scores 0).
     pub fn score_options(
@@ -146,26 +208,14 @@ impl Weighted {
         options: &[Action],
         out: &mut Vec<f64>,
     ) {
-        if d == Decision::Act
-            && options.iter().any(|a| {
-                matches!(
-                    a,
-                    Action::MoveArmy { .. }
-                        | Action::MoveShip { .. }
-                        | Action::MoveSpy { .. }
-                        | Action::Transport { .. }
-                )
-            })
-        {
-            self.goals.list(r, st, me);
-        }
+        self.goals.forget();
         out.clear();
         for a in options {
             let s = match (d, a) {
                 (_, Action::Done) => 0.0,
                 (Decision::Recruit, Action::Recruit { hex, item }) => self.recruit_score(r, st, me, *hex, *item),
                 (Decision::Spend, _) => self.spend_score(r, st, a),
-                _ => self.act_score(r, st, a),
+                _ => self.act_score(r, st, me, a),
             };
             let j = if *a == Action::Done { 0.0 } else { self.jitter() };
             out.push(s + j);
@@ -206,7 +256,7 @@ impl Weighted {
         }
     }
 
-    fn act_score(&mut self, r: Rules<'_>, st: &State, a: &Action) -> f64 {
+    fn act_score(&mut self, r: Rules<'_>, st: &State, me: PlayerId, a: &Action) -> f64 {
         let g = &mut self.goals;
         match *a {
             Action::Attack { army, target } => {
@@ -260,8 +310,8 @@ impl Weighted {
                     return -1.0;
                 }
                 let set = if ar.engines > 0 { Set::ArmySiege } else { Set::Army };
-                let before = g.dist(r, set, ar.hex);
-                let after = g.dist(r, set, to);
+                let before = g.dist(r, st, me, set, ar.hex);
+                let after = g.dist(r, st, me, set, to);
                 if after < before {
                     self.w.advance + (before - after) as f64
                 } else if after == before && after > 1 {
@@ -272,8 +322,8 @@ impl Weighted {
             }
             Action::MoveShip { ship, to } => {
                 let s = &st.ships[ship as usize];
-                let before = g.dist(r, Set::Ship, s.hex);
-                let after = g.dist(r, Set::Ship, to);
+                let before = g.dist(r, st, me, Set::Ship, s.hex);
+                let after = g.dist(r, st, me, Set::Ship, to);
                 if after < before { self.w.sail } else { -1.0 }
             }
             Action::Transport { army, to, .. } => {
@@ -281,14 +331,14 @@ impl Weighted {
                 if ar.units < self.w.garrison {
                     return -1.0;
                 }
-                let before = g.dist(r, Set::Enemy, ar.hex);
-                let after = g.dist(r, Set::Enemy, to);
+                let before = g.dist(r, st, me, Set::Enemy, ar.hex);
+                let after = g.dist(r, st, me, Set::Enemy, to);
                 if after + 1 < before { self.w.transport } else { -1.0 }
             }
             Action::MoveSpy { spy, to } => {
                 let s = &st.spies[spy as usize];
-                let before = g.dist(r, Set::Spy, s.hex);
-                let after = g.dist(r, Set::Spy, to);
+                let before = g.dist(r, st, me, Set::Spy, s.hex);
+                let after = g.dist(r, st, me, Set::Spy, to);
                 if before <= 1 {
                     -1.0
                 } else if after < before {
