@@ -211,16 +211,17 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         c
     }
 
-    /// Mark in `self.near` the hexes next to one `p` controls (G-19): one
-    /// pass over the map, instead of six lookups for every hex asked about.
+    /// Mark in `self.next_to_spender` the hexes next to one `p` controls
+    /// (G-19): one pass over the map, instead of six lookups for every hex
+    /// asked about.
     fn mark_next_to_own(&mut self, st: &State, p: PlayerId) {
         let map = self.map();
-        self.near.clear();
-        self.near.resize(st.hexes.len(), false);
+        self.next_to_spender.clear();
+        self.next_to_spender.resize(st.hexes.len(), false);
         for h in 0..st.hexes.len() as HexId {
             if st.controls(p, h) {
                 for n in map.adjacent(h) {
-                    self.near[n as usize] = true;
+                    self.next_to_spender[n as usize] = true;
                 }
             }
         }
@@ -274,7 +275,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             }
             if hs.owner == NOBODY {
                 // E-06: cities are taken by siege or conquest, never captured.
-                if hs.city == NONE && self.near[h] && self.take_cost(st, hex, false) <= ep {
+                if hs.city == NONE && self.next_to_spender[h] && self.take_cost(st, hex, false) <= ep {
                     self.buf.push(Action::Capture(hex));
                 }
             } else if hs.owner == p {
@@ -286,7 +287,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             } else if self.rules.rivals(p, hs.owner)
                 && beaten & (1 << hs.owner) != 0
                 && (hs.army == NONE || st.armies[hs.army as usize].owner != hs.owner)
-                && self.near[h]
+                && self.next_to_spender[h]
                 && self.take_cost(st, hex, true) <= ep
             {
                 // E-07: only against a player beaten this season, and not

@@ -76,6 +76,13 @@ impl<'a> Rules<'a> {
             _ => false,
         }
     }
+
+    /// The rivals of seat `a` as a bit mask (bit `b`: `rivals(a, b)`), for
+    /// a strategy that tests every hex's owner against it.
+    #[inline]
+    pub fn rivals_of(&self, a: PlayerId) -> u16 {
+        self.rival.get(a as usize).copied().unwrap_or(0)
+    }
 }
 
 /// The players' side of the game: picks one of the legal options.
@@ -110,7 +117,7 @@ pub struct Engine<'a, D, P, L> {
     /// Reused for the sea hexes a ship can reach (W-17).
     reach: Vec<(crate::map::HexId, i32)>,
     /// Reused per hex: next to a hex the spending player controls.
-    near: Vec<bool>,
+    next_to_spender: Vec<bool>,
 }
 
 impl<'a, D: Dice, P: Players, L: Log> Engine<'a, D, P, L> {
@@ -122,7 +129,7 @@ impl<'a, D: Dice, P: Players, L: Log> Engine<'a, D, P, L> {
             log,
             buf: Vec::with_capacity(128),
             reach: Vec::with_capacity(64),
-            near: Vec::with_capacity(rules.map.len()),
+            next_to_spender: Vec::with_capacity(rules.map.len()),
         }
     }
 
@@ -220,6 +227,7 @@ mod tests {
             for b in 0..5u8 {
                 let same_team = matches!((teams[a as usize], teams[b as usize]), (Some(x), Some(y)) if x == y);
                 assert_eq!(r.rivals(a, b), a != b && !same_team, "{a} and {b}");
+                assert_eq!(r.rivals_of(a) >> b & 1 == 1, r.rivals(a, b), "mask of {a}, bit {b}");
             }
             assert!(r.rivals(a, NOBODY) && r.rivals(NOBODY, a));
         }

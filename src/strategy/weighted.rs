@@ -8,7 +8,7 @@
 //! archetypes of `scenarios/archetypes.toml` differ only in those numbers.
 
 use super::Strategy;
-use crate::map::{HexId, Terrain};
+use crate::map::{HexId, Terrain, axial_distance};
 use crate::rules::army::army_parts;
 use crate::rules::naval::naval_strength;
 use crate::rules::siege::city_parts;
@@ -109,18 +109,8 @@ impl Goals {
         if cached != UNKNOWN {
             return cached as u32;
         }
-        // Twice the axial distance, minimised, then halved: the halving is
-        // monotone, so this is the nearest goal's distance.
-        let (q, rr) = r.map.coords[h as usize];
-        let twice = self.q[i]
-            .iter()
-            .zip(&self.r[i])
-            .map(|(&gq, &gr)| {
-                let (dq, dr) = (q - gq, rr - gr);
-                dq.abs() + dr.abs() + (dq + dr).abs()
-            })
-            .min();
-        let d = twice.map_or(999, |t| (t / 2) as u32);
+        let from = r.map.coords[h as usize];
+        let d = self.q[i].iter().zip(&self.r[i]).map(|(&q, &rr)| axial_distance(from, (q, rr))).min().unwrap_or(999);
         self.near[i][h as usize] = d.min(UNKNOWN as u32 - 1) as u16;
         d
     }
@@ -136,8 +126,8 @@ impl Goals {
         near.clear();
         near.resize(r.map.len(), UNKNOWN);
         // Bit p: player p is `me`'s rival. `NOBODY` (255) shifts by 63,
-        // a bit no player has, so an empty hex is nobody's.
-        let rivals: u64 = (0..st.players.len() as PlayerId).filter(|&p| r.rivals(me, p)).fold(0, |m, p| m | 1 << p);
+        // a bit no seat has, so an empty hex is nobody's.
+        let rivals = r.rivals_of(me) as u64;
         let rival = |o: PlayerId| (rivals >> (o & 63)) & 1 == 1;
         let coords = &r.map.coords;
         let (gq, gr) = (&mut self.q[i], &mut self.r[i]);
