@@ -218,9 +218,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let map = self.map();
         self.next_to_spender.clear();
         self.next_to_spender.resize(st.hexes.len(), false);
-        for h in 0..st.hexes.len() as HexId {
-            if st.controls(p, h) {
-                for n in map.adjacent(h) {
+        for (h, neighbors) in map.neighbors.iter().enumerate().take(st.hexes.len()) {
+            if st.controls(p, h as HexId) {
+                for &n in neighbors.iter().filter(|&&n| n != crate::map::NO_HEX) {
                     self.next_to_spender[n as usize] = true;
                 }
             }
@@ -253,7 +253,10 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
-    /// Everything `p` can buy with its EP right now, into `self.buf`.
+    /// Everything `p` can buy with its EP right now, into `self.buf`: the
+    /// pillage, then hex by hex in map order, each hex's buildings in
+    /// `BuildingKind::ALL` order. That order is part of the game (a
+    /// strategy's tie-break draws follow it), so it must not change.
     pub fn spend_options(&mut self, st: &State, p: PlayerId) {
         let sc = self.sc();
         let map = self.map();
@@ -265,29 +268,40 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         if sc.costs.pillage <= ep {
             self.buf.push(Action::Pillage);
         }
-        let beaten = st.players[p as usize].beaten;
+        // What `p` can afford is the same for every hex of this listing:
+        // worked out once here rather than once per hex `p` owns.
+        let mut afford = [BuildingKind::Castle; BuildingKind::ALL.len()];
+        let mut n_afford = 0;
+        for kind in BuildingKind::ALL {
+            if sc.building(kind).cost <= ep {
+                afford[n_afford] = kind;
+                n_afford += 1;
+            }
+        }
+        let afford = &afford[..n_afford];
+        // E-07: the owners `p` may conquer from: rivals beaten this season.
+        let conquerable = u32::from(st.players[p as usize].beaten & self.rules.rivals_of(p));
         self.mark_next_to_own(st, p);
-        for h in 0..st.hexes.len() {
-            let hex = h as HexId;
-            let hs = &st.hexes[h];
-            if !map.terrain[h].is_land() {
+        let hexes = st.hexes.iter().zip(&map.terrain).zip(&self.next_to_spender);
+        for (h, ((hs, &terrain), &near)) in hexes.enumerate() {
+            if !terrain.is_land() {
                 continue;
             }
+            let hex = h as HexId;
             if hs.owner == NOBODY {
                 // E-06: cities are taken by siege or conquest, never captured.
-                if hs.city == NONE && self.next_to_spender[h] && self.take_cost(st, hex, false) <= ep {
+                if hs.city == NONE && near && self.take_cost(st, hex, false) <= ep {
                     self.buf.push(Action::Capture(hex));
                 }
             } else if hs.owner == p {
-                for kind in BuildingKind::ALL {
-                    if sc.building(kind).cost <= ep && self.can_build(st, p, hex, kind) {
+                for &kind in afford {
+                    if self.can_build(st, p, hex, kind) {
                         self.buf.push(Action::Build { hex, kind });
                     }
                 }
-            } else if self.rules.rivals(p, hs.owner)
-                && beaten & (1 << hs.owner) != 0
+            } else if conquerable.checked_shr(u32::from(hs.owner)).unwrap_or(0) & 1 == 1
                 && (hs.army == NONE || st.armies[hs.army as usize].owner != hs.owner)
-                && self.next_to_spender[h]
+                && near
                 && self.take_cost(st, hex, true) <= ep
             {
                 // E-07: only against a player beaten this season, and not
