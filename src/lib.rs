@@ -10,9 +10,11 @@
 //! - [`study`]: compare, sweep and the mine-against-pillage experiment;
 //! - [`report`]: turning results into text, JSON and files;
 //! - [`gate`]: the balance regression gate (`empires check`);
-//! - [`cli`]: the command line.
+//! - [`cli`]: the command line;
+//! - [`build_info`]: the commit this binary was built from.
 
 pub mod analysis;
+pub mod build_info;
 pub mod cli;
 pub mod gate;
 pub mod map;

@@ -69,12 +69,12 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
     if a.update {
         let new = gate::update(&text, &judged).map_err(|e| CliError::input(format!("{name}: {e}")))?;
         crate::report::files::write_atomic(&a.file, new.as_bytes())
-            .map_err(|e| CliError { code: 1, message: format!("{name}: {e}") })?;
+            .map_err(|e| CliError::io(format!("{name}: {e}")))?;
         sayln!("baselines updated in {name}");
         return Ok(());
     }
     if judged.iter().any(|j| !j.pass) {
-        return Err(CliError { code: 1, message: format!("{name}: balance check failed") });
+        return Err(CliError::verdict(format!("{name}: balance check failed")));
     }
     Ok(())
 }

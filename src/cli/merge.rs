@@ -62,12 +62,8 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
             first.dir.join("manifest.json").display()
         )));
     }
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", a.out.display())))?;
-    let fail = |e: polars::error::PolarsError| CliError {
-        code: 1,
-        message: format!("{}: cannot merge: {e}", a.out.display()),
-    };
+    super::create_out_dir(&a.out)?;
+    let fail = |e: polars::error::PolarsError| CliError::io(format!("{}: cannot merge: {e}", a.out.display()));
     let csv = shards.iter().all(|s| s.csv);
     let mut files = Vec::new();
     for t in &first.tables {
@@ -92,6 +88,7 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
         scenario: &sc,
         scenario_source: &source,
         git_commit: m["git_commit"].as_str().map(String::from),
+        git_dirty: m["git_dirty"].as_bool(),
         master_seed: first.master_seed,
         campaigns: 0..last,
         total_campaigns: first.total,

@@ -19,6 +19,7 @@ macro_rules! sayln {
 }
 
 mod check;
+pub mod exit;
 mod merge;
 mod play;
 mod report;
@@ -30,11 +31,11 @@ mod validate;
 
 use crate::scenario::{self, Scenario, Source};
 use crate::sim::runner::SeatFlag;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::Path;
 
 #[derive(Parser, Debug)]
-#[command(name = "empires", version, about = "Monte Carlo balance simulator for a hex-map campaign wargame")]
+#[command(name = "empires", version = crate::build_info::LONG_VERSION, about = "Monte Carlo balance simulator for a hex-map campaign wargame")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -94,7 +95,7 @@ impl SeatArgs {
     }
 }
 
-/// An error for the user, with the exit code to return.
+/// An error for the user, with the exit code to return (`exit`).
 #[derive(Debug)]
 pub struct CliError {
     pub code: i32,
@@ -102,10 +103,33 @@ pub struct CliError {
 }
 
 impl CliError {
-    /// Bad input (scenario, flags, files): exit code 2.
+    /// Bad input (scenario, flags, input files).
     pub fn input(message: impl Into<String>) -> Self {
-        CliError { code: 2, message: message.into() }
+        CliError { code: exit::BAD_INPUT, message: message.into() }
     }
+
+    /// A verdict: the gate or a cross-check found what it was asked to
+    /// look for.
+    pub fn verdict(message: impl Into<String>) -> Self {
+        CliError { code: exit::VERDICT, message: message.into() }
+    }
+
+    /// An output that could not be written, or a failure of the program
+    /// itself.
+    pub fn io(message: impl Into<String>) -> Self {
+        CliError { code: exit::IO_OR_INTERNAL, message: message.into() }
+    }
+
+    /// Stopped by Ctrl-C; what finished is kept.
+    pub fn interrupted(message: impl Into<String>) -> Self {
+        CliError { code: exit::INTERRUPTED, message: message.into() }
+    }
+}
+
+/// Create an output directory (and its parents).
+pub fn create_out_dir(dir: &Path) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::io(format!("{}: cannot create the output directory: {e}", dir.display())))
 }
 
 impl From<scenario::ScenarioError> for CliError {
@@ -131,9 +155,15 @@ pub fn load_scenario(path: Option<&Path>, sets: &[String]) -> Result<Scenario, C
     }
 }
 
-/// Parse the arguments, run, and return the process exit code.
+/// Parse the arguments, run, and return the process exit code (`exit`).
+/// A panic, which is a bug, prints its message and exits with
+/// `exit::IO_OR_INTERNAL` rather than Rust's 101.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    std::panic::catch_unwind(dispatch).unwrap_or(exit::IO_OR_INTERNAL)
+}
+
+fn dispatch() -> i32 {
+    let cli = match Cli::command().after_help(exit::help()).try_get_matches().and_then(|m| Cli::from_arg_matches(&m)) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();

@@ -148,16 +148,15 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
     if let Some(m) = &a.map {
         let names: Vec<String> = sc.players.iter().map(|p| p.name.clone()).collect();
         crate::report::map_draw::write(&fin.map, &fin.state, &names, m)
-            .map_err(|e| CliError { code: 1, message: format!("--map: {e}") })?;
+            .map_err(|e| CliError::io(format!("--map: {e}")))?;
     }
     if let (Some(dir), Some(r)) = (&a.html, &replay) {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::input(format!("--html {}: cannot make the directory: {e}", dir.display())))?;
         let command = replay_command(&a, dir);
         let info = replay_page::PageInfo { master: a.seed, campaign: a.campaign, command: &command };
-        let html = replay_page::render(&sc, r, &events, &info)
-            .map_err(|e| CliError { code: 1, message: format!("--html: {e}") })?;
-        replay_page::write(dir, &html).map_err(|e| CliError { code: 1, message: format!("--html {e}") })?;
+        let html = replay_page::render(&sc, r, &events, &info).map_err(|e| CliError::io(format!("--html: {e}")))?;
+        replay_page::write(dir, &html).map_err(|e| CliError::io(format!("--html {e}")))?;
     }
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth a panic.

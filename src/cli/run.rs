@@ -97,11 +97,6 @@ pub(crate) fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     Ok((i, k))
 }
 
-fn git_commit() -> Option<String> {
-    let out = std::process::Command::new("git").args(["rev-parse", "HEAD"]).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
 /// The flags that decide which campaigns run, checked together.
 struct Plan {
     range: std::ops::Range<u64>,
@@ -242,8 +237,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         }
         p
     });
-    std::fs::create_dir_all(&out)
-        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    super::create_out_dir(&out)?;
     if a.resume && plan.precision.is_none() {
         let mut expect = vec!["players.parquet".to_string()];
         if a.detail.contains(&DetailKind::Seasons) {
@@ -287,10 +281,8 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
     }
-    let write_err = |e: polars::error::PolarsError| CliError {
-        code: 1,
-        message: format!("{}: cannot write the dataset: {e}", out.display()),
-    };
+    let write_err =
+        |e: polars::error::PolarsError| CliError::io(format!("{}: cannot write the dataset: {e}", out.display()));
     let mut writers = RunWriters::create(&out, a.csv, detail).map_err(write_err)?;
     let mut coverage = Coverage::default();
     let mut wins = WinCount::default();
@@ -331,19 +323,17 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     if let Some(v) = violation {
         let scenario = a.scenario.as_ref().map_or(String::new(), |p| format!(" --scenario {}", p.display()));
         let sets: String = a.set.iter().map(|s| format!(" --set '{s}'")).collect();
-        return Err(CliError {
-            code: 1,
-            message: format!(
-                "invariant broken in campaign {} (campaign seed {}) after season {}: {}\nreplay it with: empires play{scenario}{sets} --seed {} --campaign {}{}",
-                v.campaign,
-                v.campaign_seed,
-                v.season,
-                v.message,
-                a.seed,
-                v.campaign,
-                seated.play_flag()
-            ),
-        });
+        // A broken invariant is the engine's failure, not the designer's.
+        return Err(CliError::io(format!(
+            "invariant broken in campaign {} (campaign seed {}) after season {}: {}\nreplay it with: empires play{scenario}{sets} --seed {} --campaign {}{}",
+            v.campaign,
+            v.campaign_seed,
+            v.season,
+            v.message,
+            a.seed,
+            v.campaign,
+            seated.play_flag()
+        )));
     }
     let wall = t0.elapsed().as_secs_f64();
     let ran = plan.range.start..plan.range.start + done;
@@ -376,7 +366,8 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     let info = manifest::RunInfo {
         scenario: &sc,
         scenario_source: &source,
-        git_commit: git_commit(),
+        git_commit: crate::build_info::commit().map(String::from),
+        git_dirty: crate::build_info::dirty(),
         master_seed: a.seed,
         campaigns: ran.clone(),
         total_campaigns: if plan.precision.is_some() { done } else { a.campaigns },
@@ -395,10 +386,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     say!("{text}");
     sayln!("written to {}", out.display());
     if interrupted {
-        return Err(CliError {
-            code: 130,
-            message: format!("{}: interrupted; the run is not complete", out.display()),
-        });
+        return Err(CliError::interrupted(format!("{}: interrupted; the run is not complete", out.display())));
     }
     Ok(())
 }
@@ -440,7 +428,7 @@ pub fn already_complete(
 /// Parquet files are complete; returns the summary text. Shared by `run`
 /// and `merge`, so a merged run reads exactly like one run.
 pub fn finish_run_dir(out: &Path, info: &manifest::RunInfo<'_>, notes: &str) -> Result<String, CliError> {
-    let fail = |e: String| CliError { code: 1, message: format!("{}: {e}", out.display()) };
+    let fail = |e: String| CliError::io(format!("{}: {e}", out.display()));
     let s = summary::summarize(&out.join("players.parquet")).map_err(|e| fail(e.to_string()))?;
     let seated = Seating::of_run(info.scenario, info.rotate_seats);
     let mut text = summary::render(&s, &info.scenario.name, info.master_seed, info.wall_seconds, seated);

@@ -110,7 +110,7 @@ fn is_name(s: &str) -> bool {
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    write_atomic(path, bytes).map_err(|e| CliError { code: 1, message: format!("{}: {e}", path.display()) })
+    write_atomic(path, bytes).map_err(|e| CliError::io(format!("{}: {e}", path.display())))
 }
 
 pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
@@ -151,8 +151,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         return Err(CliError::input("--eval-campaigns must be at least 2 for an interval"));
     }
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/tune").join(&a.name));
-    std::fs::create_dir_all(&out)
-        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    super::create_out_dir(&out)?;
     let record_path = out.join("record.json");
     let previous: Option<Record> = if a.resume {
         let text = std::fs::read_to_string(&record_path)
@@ -210,7 +209,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
                 return Flow::Stop;
             }
             if let Err(e) = rs::write_history(&p, rec, &out) {
-                write_err = Some(CliError { code: 1, message: format!("{}: {e}", out.display()) });
+                write_err = Some(CliError::io(format!("{}: {e}", out.display())));
                 return Flow::Stop;
             }
             if STOP.load(Ordering::SeqCst) { Flow::Stop } else { Flow::Continue }
@@ -222,18 +221,15 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     }
     let rec = rec.map_err(CliError::input)?;
     if rec.generations.len() < generations as usize && rec.stopped.is_none() {
-        return Err(CliError {
-            code: 1,
-            message: format!(
-                "{}: interrupted after {} of {generations} generations; continue with the same command and --resume",
-                out.display(),
-                rec.generations.len()
-            ),
-        });
+        return Err(CliError::interrupted(format!(
+            "{}: interrupted after {} of {generations} generations; continue with the same command and --resume",
+            out.display(),
+            rec.generations.len()
+        )));
     }
     if resumed >= rec.generations.len() {
         // Nothing new was played: still write the files (a resume of a finished run).
-        rs::write_history(&p, &rec, &out).map_err(|e| CliError { code: 1, message: e.to_string() })?;
+        rs::write_history(&p, &rec, &out).map_err(|e| CliError::io(e.to_string()))?;
         write(&record_path, serde_json::to_string(&rec).expect("a record serialises").as_bytes())?;
     }
 
@@ -267,7 +263,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     write(&out.join("strategy.toml"), rs::strategy_toml(&p, &values, &a.name, &header).as_bytes())?;
     write(&out.join("evaluation.txt"), text.as_bytes())?;
     let files = rs::tune_page(&p, &rec, &summary, &values, &out)
-        .map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+        .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     sayln!(
         "wrote strategy.toml, history.parquet, record.json, evaluation.txt, index.html and {} chart files to {}",
         files.len(),
@@ -330,18 +326,17 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
     let text = rs::deviation_text(&dv, a.top);
     say!("{text}");
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/deviate").join(&a.strategy));
-    std::fs::create_dir_all(&out)
-        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    super::create_out_dir(&out)?;
     write(&out.join("deviations.csv"), rs::deviation_csv(&dv).as_bytes())?;
     write(&out.join("deviation.txt"), text.as_bytes())?;
-    rs::deviation_page(&dv, &text, &out)
-        .map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    rs::deviation_page(&dv, &text, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     sayln!("wrote deviations.csv, deviation.txt and index.html to {}", out.display());
     if a.strict && !dv.beaten_by().is_empty() {
-        return Err(CliError {
-            code: 1,
-            message: format!("{} is beaten by {} one-key deviant(s)", a.strategy, dv.beaten_by().len()),
-        });
+        return Err(CliError::verdict(format!(
+            "{} is beaten by {} one-key deviant(s)",
+            a.strategy,
+            dv.beaten_by().len()
+        )));
     }
     Ok(())
 }
@@ -396,11 +391,10 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
     let text = rs::ladder_text(&l);
     say!("{text}");
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/ladder"));
-    std::fs::create_dir_all(&out)
-        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    super::create_out_dir(&out)?;
     write(&out.join("ladder.txt"), text.as_bytes())?;
-    rs::write_ladder_tables(&l, &out).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
-    rs::ladder_page(&l, &text, &out).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    rs::write_ladder_tables(&l, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
+    rs::ladder_page(&l, &text, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     sayln!("wrote ladder.parquet, pairs.parquet, ladder.txt and index.html to {}", out.display());
     Ok(())
 }
@@ -470,12 +464,11 @@ const SHARD_FILE: &str = "metagame-shard.json";
 fn write_metagame(mg: &metagame::Metagame, out: &Path) -> Result<(), CliError> {
     let text = crate::report::metagame::text(mg);
     say!("{text}");
-    std::fs::create_dir_all(out)
-        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    super::create_out_dir(out)?;
     let json = serde_json::to_string_pretty(&crate::report::metagame::json(mg)).expect("a JSON value serialises");
     write(&out.join("metagame.json"), json.as_bytes())?;
     write(&out.join("metagame.txt"), text.as_bytes())?;
-    let fail = |e: String| CliError { code: 1, message: format!("{}: {e}", out.display()) };
+    let fail = |e: String| CliError::io(format!("{}: {e}", out.display()));
     crate::report::metagame::write_payoffs(&mg.names, mg.game.compositions(), 0, out)
         .map_err(|e| fail(e.to_string()))?;
     crate::report::metagame::page(mg, &text, out).map_err(fail)?;
@@ -566,10 +559,9 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
     let comps =
         pool.install(|| metagame::play(&sc, &names, a.seed, a.campaigns, start..end)).map_err(CliError::input)?;
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("reports/metagame/shard-{i}-of-{k}")));
-    std::fs::create_dir_all(&out)
-        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
+    super::create_out_dir(&out)?;
     crate::report::metagame::write_payoffs(&names, &comps, start, &out)
-        .map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+        .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     let m = MetagameShard {
         kind: "empires metagame shard".into(),
         strategies: names.clone(),

@@ -162,9 +162,8 @@ fn setup_err(e: crate::rules::setup::SetupError) -> CliError {
 }
 
 fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, String>) -> Result<(), CliError> {
-    std::fs::create_dir_all(out)
-        .map_err(|e| CliError::input(format!("{}: cannot create the output directory: {e}", out.display())))?;
-    let files = f(out).map_err(|e| CliError { code: 1, message: format!("{}: {e}", out.display()) })?;
+    super::create_out_dir(out)?;
+    let files = f(out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     sayln!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
     Ok(())
 }

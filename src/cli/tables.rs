@@ -105,7 +105,7 @@ fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
     let checks = check(&sc, &obs, a.alpha);
     say!("{}", against_text(&dir.display().to_string(), &sc, &checks, a.alpha));
     if checks.iter().any(|t| t.df > 0 && t.p < a.alpha) {
-        return Err(CliError { code: 1, message: "the played combats disagree with the exact tables".into() });
+        return Err(CliError::verdict("the played combats disagree with the exact tables"));
     }
     Ok(())
 }
@@ -118,14 +118,12 @@ pub fn run(a: TablesArgs) -> Result<(), CliError> {
     let e = exact(&sc);
     let as_json = || serde_json::to_string_pretty(&json(&sc, &e)).unwrap_or_default() + "\n";
     if let Some(dir) = &a.out {
-        std::fs::create_dir_all(dir)
-            .map_err(|err| CliError::input(format!("{}: cannot create the output directory: {err}", dir.display())))?;
+        super::create_out_dir(dir)?;
         for (name, body) in [("tables.txt", text(&sc, &e)), ("tables.json", as_json()), ("tables.csv", csv(&e))] {
             write_atomic(&dir.join(name), body.as_bytes())
-                .map_err(|err| CliError { code: 1, message: format!("{}: {err}", dir.join(name).display()) })?;
+                .map_err(|err| CliError::io(format!("{}: {err}", dir.join(name).display())))?;
         }
-        crate::report::tables::page(&sc, &e, dir)
-            .map_err(|err| CliError { code: 1, message: format!("{}: {err}", dir.display()) })?;
+        crate::report::tables::page(&sc, &e, dir).map_err(|err| CliError::io(format!("{}: {err}", dir.display())))?;
     }
     let body = match a.format {
         Format::Text => text(&sc, &e),

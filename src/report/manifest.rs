@@ -35,7 +35,11 @@ pub struct RunInfo<'a> {
     pub dir: &'a std::path::Path,
     pub scenario: &'a Scenario,
     pub scenario_source: &'a str,
+    /// The commit the binary was built from (`build_info`), not the
+    /// current directory's.
     pub git_commit: Option<String>,
+    /// Whether that build had uncommitted changes.
+    pub git_dirty: Option<bool>,
     pub master_seed: u64,
     pub campaigns: std::ops::Range<u64>,
     pub total_campaigns: u64,
@@ -56,8 +60,9 @@ pub struct RunInfo<'a> {
 pub fn manifest(r: &RunInfo<'_>) -> Value {
     json!({
         "tool": "empires",
-        "version": env!("CARGO_PKG_VERSION"),
+        "version": crate::build_info::VERSION,
         "git_commit": r.git_commit,
+        "git_dirty": r.git_dirty,
         "scenario_source": r.scenario_source,
         "scenario_name": r.scenario.name,
         "scenario_hash": scenario_hash(r.scenario),

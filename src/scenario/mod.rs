@@ -1,5 +1,5 @@
-//! Scenario data: every number and table of the rules (RULES-READING.md), with
-//! the G defaults as the `Default` values.
+//! Scenario data: every number and table of the rules (`docs/rules.md`),
+//! with the G defaults as the `Default` values.
 //!
 //! A scenario is plain data. It is read from TOML at the edge (`load.rs`),
 //! checked once (`check.rs`), and then handed to the engine as `&Scenario`;

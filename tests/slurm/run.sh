@@ -4,7 +4,8 @@
 # slurmctld, slurmd; no cgroups, no systemd), submits the sbatch file as a
 # 4-task array on the default scenario, waits for the array and its merge
 # job, checks the merged players.parquet equals a local unsharded run of the
-# same campaigns, and stops the daemons it started, by PID.
+# same campaigns, checks every job log landed outside the project (the
+# merge's beside the shards), and stops the daemons it started, by PID.
 #
 # Needs root (for the packages and the daemons). Run from the project:
 #   CARGO_TARGET_DIR=... bash tests/slurm/run.sh
@@ -95,4 +96,10 @@ test -f "$out/merged/manifest.json" || { echo "FAIL: no merged output"; tail -n 
 if ! cmp "$out/merged/players.csv" "$work/local/players.csv"; then
     echo "FAIL: the merged rows differ from the unsharded run"; exit 1
 fi
+# Every log the jobs wrote is under $work: nothing lands in the project.
+litter=$(find "$root" -maxdepth 1 -name 'empires-*.out')
+if [ -n "$litter" ]; then
+    echo "FAIL: the jobs left logs in the project directory: $litter"; exit 1
+fi
+test -n "$(find "$out" -maxdepth 1 -name 'empires-merge-*.out')" || { echo "FAIL: no merge log beside the shards"; exit 1; }
 echo "ok: a 4-task Slurm array, merged, equals the unsharded run ($(wc -l < "$work/local/players.csv") CSV lines)"
