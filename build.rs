@@ -19,7 +19,7 @@ fn main() {
     // Either reruns this script, so the dirty flag follows the sources.
     // Only paths that exist are named: cargo reruns the script on every
     // build for one that does not.
-    let mut watch: Vec<String> = ["src", "scenarios", "Cargo.toml", "Cargo.lock"].map(String::from).into();
+    let mut watch: Vec<String> = ["src", "crates", "scenarios", "Cargo.toml", "Cargo.lock"].map(String::from).into();
     if let (Some(dir), Some(common)) =
         (git(&["rev-parse", "--absolute-git-dir"]), git(&["rev-parse", "--path-format=absolute", "--git-common-dir"]))
     {
@@ -34,7 +34,8 @@ fn main() {
         _ => match git(&["rev-parse", "HEAD"]) {
             Some(c) => {
                 // Only tracked files count: run outputs under reports/ are not code.
-                let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty());
+                let dirty = git(&["--no-optional-locks", "status", "--porcelain", "--untracked-files=no"])
+                    .map(|s| !s.is_empty());
                 (c, dirty.map_or("unknown".into(), |d| d.to_string()))
             }
             None => ("unknown".into(), "unknown".into()),

@@ -7,7 +7,7 @@ use empires::rules::setup::{initial_state, make_map};
 use empires::rules::state::{Army, Ship, Spy};
 use empires::rules::{Action, Decision, Engine, NoLog, PlayerId, Players, RngDice, Rules, SpyKind, State};
 use empires::scenario::{BuildingKind, Scenario};
-use empires::sim::seed::{self, Stream};
+use empires::seed::{self, Stream};
 use empires::strategy::Seats;
 use std::hint::black_box;
 

@@ -65,7 +65,7 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
         return Err(CliError::input(errors.join("\n")));
     }
     let judged = gate::judge(&file, measured);
-    say!("{}", crate::report::gate::text(&name, file.alpha, &judged));
+    say!("{}", crate::gate::text::text(&name, file.alpha, &judged));
     if a.update {
         let new = gate::update(&text, &judged).map_err(|e| CliError::input(format!("{name}: {e}")))?;
         crate::report::files::write_atomic(&a.file, new.as_bytes())

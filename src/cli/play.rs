@@ -101,7 +101,7 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
         replay = Some(r);
         fin
     } else if rotate {
-        let cs = sim::seed::campaign_seed(a.seed, a.campaign);
+        let cs = crate::seed::campaign_seed(a.seed, a.campaign);
         let map = crate::rules::setup::make_map(&sc, cs).map_err(setup)?;
         let names = sim::runner::seat_strategies(&sc, a.campaign, true);
         let (state, outcome) = sim::play_on_map_as(&sc, &map, cs, &names, &mut events).map_err(setup)?;
@@ -118,7 +118,7 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
             start: &start,
             master_seed: a.seed,
             campaign: a.campaign,
-            campaign_seed: sim::seed::campaign_seed(a.seed, a.campaign),
+            campaign_seed: crate::seed::campaign_seed(a.seed, a.campaign),
             strategies: &seat_strategy,
         };
         log::render(&played, &events)

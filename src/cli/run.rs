@@ -1,11 +1,11 @@
 //! `empires run`: many campaigns in parallel into a polars dataset.
 
 use super::{CliError, SeatArgs, load_scenario};
-use crate::report::stats::wilson;
 use crate::report::{coverage, dataset::RunWriters, files::write_atomic, manifest, summary};
 use crate::sim::Detail;
 use crate::sim::record::{Coverage, PlayerRecord};
 use crate::sim::runner::{Flow, RunConfig, Seating, run, seating, shard_range};
+use crate::stats::wilson;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;

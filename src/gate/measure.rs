@@ -4,11 +4,11 @@
 
 use super::spec::{ALPHA_RANK, EQUILIBRIUM, MetricSpec, RESTRICTION_VALUE, SEAT_DEVIATION, TableRef};
 use crate::report::dataset::numeric;
-use crate::report::stats::{mean_interval, wilson};
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
 use crate::sim::record::PlayerRecord;
 use crate::sim::runner::{Flow, RunConfig, SeatFlag, run, seating};
+use crate::stats::{mean_interval, wilson};
 use crate::study::metrics::{Metric, standard};
 
 /// A measured value.

@@ -18,6 +18,7 @@
 
 pub mod measure;
 pub mod spec;
+pub mod text;
 
 use measure::Measured;
 use spec::{BalanceFile, MetricSpec};

@@ -3,11 +3,11 @@
 
 use super::charts::{Bar, Chart, Series};
 use super::html::Page;
-use super::stats::wilson;
 use super::summary::{self, GroupLine, summarize};
 use crate::scenario::Scenario;
 use crate::sim::record::Coverage;
 use crate::sim::runner::Seating;
+use crate::stats::wilson;
 use polars::prelude::*;
 use serde_json::Value;
 use std::path::Path;

@@ -6,9 +6,9 @@
 use super::charts::{Bar, Chart, Series};
 use super::dataset::write_parquet;
 use super::html::Page;
-use super::stats::wilson;
 use super::study::{share_matrix, text_table};
 use crate::sim::lineup::Wins;
+use crate::stats::wilson;
 use crate::strength::deviation::{Deviant, Deviation};
 use crate::strength::ladder::{Group, Ladder};
 use crate::strength::tune::{EvalRow, Problem, Record};

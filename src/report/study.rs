@@ -3,7 +3,7 @@
 
 use super::charts::{Bar, Chart, Series};
 use super::html::Page;
-use crate::report::stats::Mean;
+use crate::stats::Mean;
 use crate::study::compare::{Comparison, Row};
 use crate::study::metrics::Metric;
 use crate::study::mine_pillage::{Experiment, LOSS_CHANCES, break_even, mine_gold};
@@ -63,7 +63,7 @@ pub fn paired_rows(rows: &[Row], a: &str, b: &str) -> Vec<Vec<String>> {
 
 /// `23.2% [21.5, 25.2]`: wins of `n` campaigns with the Wilson 95% interval.
 fn win_rate(wins: u64, n: u64) -> String {
-    let (lo, hi) = crate::report::stats::wilson(wins as f64, n as f64, 0.95);
+    let (lo, hi) = crate::stats::wilson(wins as f64, n as f64, 0.95);
     format!("{:.1}% [{:.1}, {:.1}]", 100.0 * wins as f64 / n as f64, 100.0 * lo, 100.0 * hi)
 }
 

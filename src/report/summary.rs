@@ -4,8 +4,8 @@
 //! mean gold by source; the seat effect (a chi-square test of equal seat
 //! win rates); the end reasons.
 
-use super::stats::{ChiSquare, equal_shares, format_p, wilson};
 use crate::sim::runner::Seating;
+use crate::stats::{ChiSquare, equal_shares, format_p, wilson};
 use polars::prelude::*;
 use std::fmt::Write;
 use std::path::Path;

@@ -8,7 +8,7 @@ use empires::report::log_replay::{Position, Replay};
 use empires::rules::setup::{initial_state, make_map};
 use empires::rules::{Engine, RngDice, Rules};
 use empires::scenario::{Scenario, Source, load_str};
-use empires::sim::seed;
+use empires::seed;
 use empires::strategy::Seats;
 
 fn shipped(file: &str) -> Scenario {

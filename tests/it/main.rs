@@ -1,11 +1,15 @@
 //! One integration-test binary (each extra binary would link polars again).
+//! The rules' own tests live in the core crate (`crates/core/tests/rules`);
+//! the test worlds they build are shared with this binary.
+
+#[path = "../../crates/core/tests/rules/common.rs"]
+mod common;
 
 mod bad_input;
-mod common;
-mod defaults;
 mod exit_codes;
 mod fuzz;
 mod gate;
+mod layers;
 mod log_replay;
 mod merge;
 mod play_cli;
@@ -13,12 +17,10 @@ mod properties;
 mod provenance;
 mod replay_page;
 mod report;
-mod rules_e;
-mod rules_w;
 mod runner;
 mod scaleout;
-mod scenarios;
 mod seats;
+mod seeds;
 mod standalone;
 mod strategies;
 mod strength;

@@ -4,7 +4,7 @@
 use empires::rules::setup::{initial_state, make_map};
 use empires::rules::{Action, Decision, Engine, Event, NoLog, PlayerId, Players, RngDice, Rules, State, invariants};
 use empires::scenario::{Scenario, Source, load_str};
-use empires::sim::seed::{self, Stream};
+use empires::seed::{self, Stream};
 use empires::strategy::{Seats, build};
 use proptest::prelude::*;
 use std::collections::HashMap;

@@ -61,7 +61,7 @@ fn rotated_seats_replay_the_rotated_campaign() {
         let mut ev = Vec::new();
         let r = replay_page::play(&sc, 7, index, true, &mut ev).unwrap();
         let names = sim::runner::seat_strategies(&sc, index, true);
-        let cs = sim::seed::campaign_seed(7, index);
+        let cs = empires::seed::campaign_seed(7, index);
         let map = empires::rules::setup::make_map(&sc, cs).unwrap();
         let mut ev2: Vec<Event> = Vec::new();
         let (state, outcome) = sim::play_on_map_as(&sc, &map, cs, &names, &mut ev2).unwrap();

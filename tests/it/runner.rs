@@ -223,7 +223,7 @@ fn precision_stops_when_every_interval_is_narrow_enough() {
         let (w, k) = (g.column("w").unwrap().f64().unwrap(), g.column("n").unwrap().f64().unwrap());
         (0..g.height())
             .map(|i| {
-                let (lo, hi) = empires::report::stats::wilson(w.get(i).unwrap(), k.get(i).unwrap(), 0.95);
+                let (lo, hi) = empires::stats::wilson(w.get(i).unwrap(), k.get(i).unwrap(), 0.95);
                 (hi - lo) / 2.0
             })
             .fold(0.0, f64::max)
@@ -423,12 +423,12 @@ fn restricted_play_is_obeyed_in_every_campaign() {
     }
     let mut mines = 0;
     for i in 0..40 {
-        let cs = empires::sim::seed::campaign_seed(3, i);
+        let cs = empires::seed::campaign_seed(3, i);
         let map = empires::rules::setup::make_map(&sc, cs).unwrap();
         let rules = empires::rules::Rules::new(&sc, &map);
         let mut st = empires::rules::setup::initial_state(rules);
         let watch = Watch { inner: empires::strategy::Seats::for_campaign(&sc, cs), seen: Vec::new() };
-        let dice = empires::rules::RngDice(empires::sim::seed::rng(cs, empires::sim::seed::Stream::Dice));
+        let dice = empires::rules::RngDice(empires::seed::rng(cs, empires::seed::Stream::Dice));
         let mut e = empires::rules::Engine::new(rules, dice, watch, empires::rules::NoLog);
         e.play_campaign(&mut st);
         for (_, options, pick) in &e.players.seen {

@@ -7,11 +7,11 @@ use crate::play_cli::bin;
 use empires::gate::measure::seat_deviation;
 use empires::map::HexId;
 use empires::map::generate::{generate, generate_with_pick_order};
-use empires::report::stats::equal_shares;
 use empires::report::summary::{GroupLine, Summary, render};
 use empires::rules::empire::ROLL_OFF_ROUNDS;
 use empires::scenario::Scenario;
 use empires::sim::runner::Seating;
+use empires::stats::equal_shares;
 use polars::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -287,7 +287,7 @@ fn the_summary_always_prints_the_seat_effect() {
 }
 
 fn line(key: &str, wins: u64, rows: u64) -> GroupLine {
-    let (lo, hi) = empires::report::stats::wilson(wins as f64, rows as f64, 0.95);
+    let (lo, hi) = empires::stats::wilson(wins as f64, rows as f64, 0.95);
     GroupLine {
         key: key.into(),
         rows,
@@ -345,7 +345,7 @@ fn max_seat_deviation_and_its_interval() {
     let m = seat_deviation(&[4900, 6280, 4640, 4180]);
     assert_eq!(m.campaigns, 20_000);
     assert!((m.value - 0.064).abs() < 1e-12, "{}", m.value);
-    let (lo, hi) = empires::report::stats::wilson(6280.0, 20_000.0, 0.95);
+    let (lo, hi) = empires::stats::wilson(6280.0, 20_000.0, 0.95);
     assert!((m.low - (lo - 0.25)).abs() < 1e-12 && m.high >= hi - 0.25, "{m:?}");
     assert!((m.se - (0.314f64 * 0.686 / 20_000.0).sqrt()).abs() < 1e-12);
     // Equal seats: 0, and the interval starts at 0.

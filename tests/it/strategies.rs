@@ -9,7 +9,7 @@ use empires::scenario::{
     BuildingKind, FormationChoice, Scenario, SiegeChoice, Source, StrategyKind, StrategySpec, archetypes, load_str,
     load_with_overrides,
 };
-use empires::sim::seed::{Stream, campaign_seed, rng};
+use empires::seed::{Stream, campaign_seed, rng};
 use empires::strategy::Strategy;
 use empires::strategy::weighted::Weighted;
 use rand_pcg::Pcg64Mcg;

@@ -39,7 +39,7 @@ fn a_lineup_counts_one_winner_per_campaign_whatever_the_threads() {
     // Slot k of campaign i sits where the runner's rotation puts strategy k.
     let names: Vec<&str> = empires::sim::runner::seat_strategies(&sc, 5, true);
     let w = l.winner(3, 5).unwrap();
-    let cs = empires::sim::seed::campaign_seed(3, 5);
+    let cs = empires::seed::campaign_seed(3, 5);
     let map = empires::rules::setup::make_map(&sc, cs).unwrap();
     let (_, out) = empires::sim::play_on_map_as(&sc, &map, cs, &names, empires::rules::NoLog).unwrap();
     assert_eq!(["balanced", "miner", "pillager", "warlord"][w], names[out.winner() as usize]);

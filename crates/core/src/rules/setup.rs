@@ -1,0 +1,132 @@
+//! The map and the starting position of a campaign (G-23, G-24).
+
+use super::Rules;
+use super::state::{Army, City, HexState, NOBODY, NONE, PlayerState, Ship, Spy, State};
+use crate::map::{HexId, Map, Terrain, drawn, generate};
+use crate::scenario::{BuildingKind, CityStats, Scenario};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// Whether every campaign of this scenario plays on the same map.
+pub fn map_is_fixed(sc: &Scenario) -> bool {
+    sc.map.rows.is_some() || sc.map.generator().seed.is_some()
+}
+
+/// The campaign's map: the drawn one, or one generated from the scenario's
+/// fixed map seed or else from the campaign seed.
+pub fn make_map(sc: &Scenario, campaign_seed: u64) -> Result<Map, SetupError> {
+    if let Some(rows) = &sc.map.rows {
+        return drawn::parse(rows)
+            .map(|(m, _)| m)
+            .map_err(|e| SetupError(format!("map.rows: {}", e.first().map_or("invalid", |e| e.message.as_str()))));
+    }
+    let g = sc.map.generator();
+    let seed = g.seed.unwrap_or_else(|| crate::seed::stream_seed(campaign_seed, crate::seed::Stream::Map));
+    generate::generate(&g, sc.players.len(), sc.start.min_capital_distance, sc.buildings.city.terrain, seed)
+        .map_err(|e| SetupError(e.0))
+}
+
+fn new_city(sc: &Scenario, hex: HexId, stats: &CityStats, controller: u8) -> City {
+    City {
+        hex,
+        controller,
+        influence: if controller == NOBODY { 0 } else { sc.cities.owned_influence },
+        defence: stats.defence,
+        level: stats.level,
+        stability: stats.stability,
+        pv: sc.cities.max_pv(stats.level),
+        besieged: false,
+        hostile: false,
+    }
+}
+
+/// Put a city on a hex (G-16): it stands in the main slot, replacing a castle.
+pub fn place_city(st: &mut State, sc: &Scenario, hex: HexId, stats: &CityStats, controller: u8) -> u16 {
+    let id = st.cities.len() as u16;
+    st.cities.push(new_city(sc, hex, stats, controller));
+    let h = &mut st.hexes[hex as usize];
+    h.main = Some(BuildingKind::City);
+    h.main_pv = 0;
+    h.city = id;
+    id
+}
+
+/// The position before season 1 (G-24).
+pub fn initial_state(r: Rules<'_>) -> State {
+    let (sc, map) = (r.sc, r.map);
+    let mut st = State {
+        season: 1,
+        hexes: vec![HexState::default(); map.len()],
+        cities: Vec::new(),
+        armies: Vec::new(),
+        ships: Vec::new(),
+        spies: Vec::new(),
+        players: (0..sc.players.len()).map(|_| PlayerState::new(sc.start.gold as i64)).collect(),
+        order: (0..sc.players.len() as u8).collect(),
+        ended: None,
+        quiet_seasons: 0,
+        map_print: 0,
+    };
+    for &(h, kind) in &map.placements.buildings {
+        let spec = sc.building(kind);
+        let hs = &mut st.hexes[h as usize];
+        if kind.is_main() {
+            hs.main = Some(kind);
+            hs.main_pv = spec.pv;
+        } else {
+            hs.extra = Some(kind);
+            hs.extra_pv = spec.pv;
+        }
+    }
+    for &h in &map.placements.neutral_cities {
+        place_city(&mut st, sc, h, &sc.cities.neutral, NOBODY);
+    }
+    for (p, &cap) in map.placements.capitals.iter().enumerate() {
+        let p = p as u8;
+        st.hexes[cap as usize].owner = p;
+        place_city(&mut st, sc, cap, &sc.cities.capital, p);
+        if sc.start.coastal_capital_port && map.coastal[cap as usize] && st.hexes[cap as usize].extra.is_none() {
+            st.hexes[cap as usize].extra = Some(BuildingKind::Port);
+            st.hexes[cap as usize].extra_pv = sc.buildings.port.pv;
+        }
+        if sc.start.army_units > 0 {
+            st.hexes[cap as usize].army = st.armies.len() as u16;
+            st.armies.push(Army::new(
+                p,
+                cap,
+                sc.start.army_units,
+                sc.start.engines.min(sc.siege.engine_cap),
+                sc.movement.army,
+            ));
+        }
+        for _ in 0..sc.start.spies {
+            st.spies.push(Spy { owner: p, hex: cap, mp: sc.movement.spy, moved: false, acted: false, alive: true });
+        }
+        if sc.start.ships > 0
+            && let Some(sea) = map.adjacent(cap).find(|&n| map.terrain[n as usize] == Terrain::Sea)
+        {
+            for _ in 0..sc.start.ships {
+                st.ships.push(Ship {
+                    owner: p,
+                    hex: sea,
+                    pv: sc.naval.ship_pv,
+                    mp: sc.movement.ship,
+                    moved: false,
+                    attacked: false,
+                    alive: true,
+                });
+            }
+        }
+    }
+    debug_assert!(st.hexes.iter().all(|h| h.army == NONE || (h.army as usize) < st.armies.len()));
+    st
+}

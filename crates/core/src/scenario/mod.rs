@@ -1,0 +1,1315 @@
+//! Scenario data: every number and table of the rules (`docs/rules.md`),
+//! with the G defaults as the `Default` values.
+//!
+//! A scenario is plain data. It is read from TOML at the edge (`load.rs`),
+//! checked once (`check.rs`), and then handed to the engine as `&Scenario`;
+//! nothing in `rules/` reads a file or a constant that a designer might want
+//! to tune. Every struct denies unknown keys so a typo is an error, not a
+//! silently ignored value.
+
+pub mod check;
+pub mod dice;
+pub mod knobs;
+pub mod load;
+pub mod table;
+
+use crate::map::terrain::terrain_table;
+use crate::map::{Terrain, TerrainSet};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub use dice::DiceExpr;
+pub use load::{ScenarioError, Source, load_str, load_with_overrides, parse_override};
+use table::gap_row;
+pub use table::{Domain, GapTable};
+
+/// The embedded default scenario (4 players, generated 48-hex map).
+pub const DEFAULT_TOML: &str = include_str!("../../../../scenarios/default.toml");
+
+/// The named strategies every scenario knows (G-30): `random`, `balanced`,
+/// `expansionist`, `miner`, `pillager`, `warlord`, `turtle`, `lookahead`.
+pub const ARCHETYPES_TOML: &str = include_str!("../../../../scenarios/archetypes.toml");
+
+/// The archetypes as specs, parsed once. The file is embedded, and a test
+/// loads it, so the parse cannot fail at run time.
+pub fn archetypes() -> &'static BTreeMap<String, StrategySpec> {
+    #[derive(Deserialize)]
+    struct File {
+        strategies: toml::Table,
+    }
+    static ARCHETYPES: std::sync::LazyLock<BTreeMap<String, StrategySpec>> = std::sync::LazyLock::new(|| {
+        let raw = toml::from_str::<File>(ARCHETYPES_TOML).expect("scenarios/archetypes.toml is checked by the tests");
+        // An archetype may extend another (`lookahead_tuned` extends `tuned`):
+        // resolved the way a scenario's own tables are.
+        let mut all = toml::Table::new();
+        load::merge_strategies(&mut all, raw.strategies);
+        all.into_iter()
+            .map(|(name, v)| {
+                let spec = v.try_into::<StrategySpec>().expect("scenarios/archetypes.toml is checked by the tests");
+                (name, spec)
+            })
+            .collect()
+    });
+    &ARCHETYPES
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    pub description: String,
+    pub players: Vec<PlayerSpec>,
+    pub map: MapSpec,
+    pub campaign: CampaignSpec,
+    pub ep: EpSpec,
+    pub costs: CostSpec,
+    pub buildings: BuildingsSpec,
+    pub economy: EconomySpec,
+    pub recruit: RecruitSpec,
+    pub initiative: InitiativeSpec,
+    pub combat: CombatSpec,
+    pub army: ArmySpec,
+    pub siege: SiegeSpec,
+    pub naval: NavalSpec,
+    pub spy: SpySpec,
+    pub cities: CitySpec,
+    pub movement: MovementSpec,
+    pub start: StartSpec,
+    pub strategies: BTreeMap<String, StrategySpec>,
+    pub tables: TablesSpec,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            name: "unnamed".into(),
+            description: String::new(),
+            players: (1..=4)
+                .map(|i| PlayerSpec { name: format!("P{i}"), strategy: "balanced".into(), team: None })
+                .collect(),
+            map: MapSpec::default(),
+            campaign: CampaignSpec::default(),
+            ep: EpSpec::default(),
+            costs: CostSpec::default(),
+            buildings: BuildingsSpec::default(),
+            economy: EconomySpec::default(),
+            recruit: RecruitSpec::default(),
+            initiative: InitiativeSpec::default(),
+            combat: CombatSpec::default(),
+            army: ArmySpec::default(),
+            siege: SiegeSpec::default(),
+            naval: NavalSpec::default(),
+            spy: SpySpec::default(),
+            cities: CitySpec::default(),
+            movement: MovementSpec::default(),
+            start: StartSpec::default(),
+            strategies: archetypes().clone(),
+            tables: TablesSpec::default(),
+        }
+    }
+}
+
+impl Scenario {
+    /// The embedded default scenario, already checked.
+    pub fn embedded_default() -> Scenario {
+        load_str(DEFAULT_TOML, &Source::embedded("default.toml"))
+            .expect("the embedded default scenario is checked by the test suite")
+    }
+
+    /// Team of a player, if it shares a team with at least one other player
+    /// (E-02 only applies to real teams).
+    pub fn team_of(&self, player: usize) -> Option<u8> {
+        let t = self.players.get(player)?.team?;
+        (self.players.iter().filter(|p| p.team == Some(t)).count() > 1).then_some(t)
+    }
+
+    /// The strategy spec for a name: an archetype or a `[strategies.NAME]`
+    /// entry (the scenario holds both once loaded).
+    pub fn strategy(&self, name: &str) -> Option<StrategySpec> {
+        self.strategies.get(name).cloned()
+    }
+
+    /// The same scenario with every seat playing `strategy` (`--players`).
+    pub fn with_players(&self, strategy: &str) -> Result<Scenario, String> {
+        if self.strategy(strategy).is_none() {
+            let known: Vec<&str> = self.strategies.keys().map(String::as_str).collect();
+            return Err(format!("--players: unknown strategy {strategy:?} (known: {})", known.join(", ")));
+        }
+        let mut sc = self.clone();
+        for p in &mut sc.players {
+            p.strategy = strategy.to_string();
+        }
+        Ok(sc)
+    }
+
+    pub fn building(&self, kind: BuildingKind) -> &BuildingSpec {
+        match kind {
+            BuildingKind::Castle => &self.buildings.castle,
+            BuildingKind::City => &self.buildings.city,
+            BuildingKind::Mine => &self.buildings.mine,
+            BuildingKind::Port => &self.buildings.port,
+            BuildingKind::Tower => &self.buildings.tower,
+            BuildingKind::Bridge => &self.buildings.bridge,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- players
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSpec {
+    pub name: String,
+    /// An archetype (`scenarios/archetypes.toml`) or a `[strategies.NAME]` entry (G-30).
+    #[serde(default = "default_strategy")]
+    pub strategy: String,
+    /// Players sharing a team number play as a team (E-02).
+    #[serde(default)]
+    pub team: Option<u8>,
+}
+
+fn default_strategy() -> String {
+    "balanced".into()
+}
+
+// ---------------------------------------------------------------- map
+
+/// Exactly one of `rows` (a drawn map) or `generate` (G-23).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct MapSpec {
+    /// Drawn map: one string per row of an odd-r offset hex grid. Each cell is
+    /// a terrain letter (`p` plains, `f` forest, `r` river, `m` mountain,
+    /// `w` marsh, `~` sea) followed by markers: a digit `1`-`9` for that
+    /// player's capital, `c` neutral city, `k` castle, `n` mine, `o` port,
+    /// `t` tower, `b` bridge. Cells are separated by spaces.
+    pub rows: Option<Vec<String>>,
+    /// Generated map (used when `rows` is absent).
+    pub generate: Option<GenerateSpec>,
+}
+
+impl MapSpec {
+    pub fn generator(&self) -> GenerateSpec {
+        self.generate.clone().unwrap_or_default()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GenerateSpec {
+    /// Fixed map seed. Absent: every campaign draws its own map from its seed.
+    pub seed: Option<u64>,
+    pub land: u32,
+    pub mountains: u32,
+    /// Share of land hexes that are river.
+    pub river_share: f64,
+    pub marsh_share: f64,
+    pub forest_share: f64,
+    /// Width of the sea ring around the land.
+    pub sea_ring: u32,
+    pub neutral_cities: u32,
+}
+
+impl Default for GenerateSpec {
+    fn default() -> Self {
+        GenerateSpec {
+            seed: None,
+            land: 48,
+            mountains: 6,
+            river_share: 0.20,
+            marsh_share: 0.10,
+            forest_share: 0.20,
+            sea_ring: 1,
+            neutral_cities: 0,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- campaign
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TieBreak {
+    Cities,
+    Castles,
+    Die,
+}
+
+/// G-02: length, end conditions and how ties are broken.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CampaignSpec {
+    pub seasons: u32,
+    /// The campaign ends when one player holds at least this share of land hexes.
+    pub land_share_to_win: f64,
+    /// The campaign ends when every rival has lost all its hexes.
+    pub end_when_last_standing: bool,
+    /// After empire size (G-03), in this order.
+    pub tiebreak: Vec<TieBreak>,
+    /// A campaign that reaches the season limit after this many seasons in
+    /// which no banner or building changed ends `stalled` instead of
+    /// `season_limit` (0: never). It only flags the campaign: play is the same.
+    pub stall_seasons: u32,
+}
+
+impl Default for CampaignSpec {
+    fn default() -> Self {
+        CampaignSpec {
+            seasons: 12,
+            land_share_to_win: 0.40,
+            end_when_last_standing: true,
+            tiebreak: vec![TieBreak::Cities, TieBreak::Castles, TieBreak::Die],
+            stall_seasons: 4,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- EP
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum BattleResult {
+    Defeat,
+    Draw,
+    Minor,
+    Major,
+    Massacre,
+}
+
+impl BattleResult {
+    pub const ALL: [BattleResult; 5] =
+        [BattleResult::Defeat, BattleResult::Draw, BattleResult::Minor, BattleResult::Major, BattleResult::Massacre];
+
+    /// The key of `[ep.results]`: `defeat`, `draw`, `minor`, `major`, `massacre`.
+    pub fn key(self) -> &'static str {
+        match self {
+            BattleResult::Defeat => "defeat",
+            BattleResult::Draw => "draw",
+            BattleResult::Minor => "minor",
+            BattleResult::Major => "major",
+            BattleResult::Massacre => "massacre",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BattleResult::Defeat => "defeat",
+            BattleResult::Draw => "draw",
+            BattleResult::Minor => "minor victory",
+            BattleResult::Major => "major victory",
+            BattleResult::Massacre => "massacre",
+        }
+    }
+}
+
+/// E-01: EP for each battle result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EpResults {
+    pub defeat: i32,
+    pub draw: i32,
+    pub minor: i32,
+    pub major: i32,
+    pub massacre: i32,
+}
+
+impl Default for EpResults {
+    fn default() -> Self {
+        EpResults { defeat: 1, draw: 2, minor: 3, major: 4, massacre: 5 }
+    }
+}
+
+impl EpResults {
+    pub fn get(&self, r: BattleResult) -> i32 {
+        match r {
+            BattleResult::Defeat => self.defeat,
+            BattleResult::Draw => self.draw,
+            BattleResult::Minor => self.minor,
+            BattleResult::Major => self.major,
+            BattleResult::Massacre => self.massacre,
+        }
+    }
+}
+
+/// G-10: the battle result by unsigned score gap.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub result: BattleResult,
+}
+gap_row!(ResultRow);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EpSpec {
+    pub results: EpResults,
+    /// E-02: each team member gets this much less per battle.
+    pub team_malus: i32,
+    /// G-11: EP for a season without any battle.
+    pub no_battle: i32,
+    /// G-10: result by gap (0 must be a draw row for the draw EP to apply).
+    pub result_by_gap: GapTable<ResultRow>,
+    /// G-10: destroying the enemy army is a massacre whatever the gap.
+    pub destroyed_is_massacre: bool,
+    /// G-10: when both armies die in one combat, the winner by gap still
+    /// destroyed the enemy army, so it scores a massacre. `false` keeps the
+    /// older reading: the winner gets its gap's result.
+    pub massacre_if_both_destroyed: bool,
+    /// G-10: siege assaults count as battles for EP.
+    pub sieges_are_battles: bool,
+}
+
+impl Default for EpSpec {
+    fn default() -> Self {
+        let row = |from, to, result| ResultRow { from, to, result };
+        EpSpec {
+            results: EpResults::default(),
+            team_malus: 1,
+            no_battle: 2,
+            result_by_gap: GapTable::new(vec![
+                row(Some(0), Some(0), BattleResult::Draw),
+                row(Some(1), Some(3), BattleResult::Minor),
+                row(Some(4), Some(5), BattleResult::Major),
+                row(Some(6), None, BattleResult::Massacre),
+            ]),
+            destroyed_is_massacre: true,
+            massacre_if_both_destroyed: true,
+            sieges_are_battles: true,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- costs
+
+terrain_table!(
+    /// EP surcharge by terrain for capture and conquest (E-10).
+    TerrainSurcharge: i32 { mountain = 1 }
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CostSpec {
+    /// E-06.
+    pub capture: i32,
+    /// E-07.
+    pub conquer: i32,
+    /// E-09.
+    pub pillage: i32,
+    /// E-10: extra EP to capture or conquer a hex of this terrain.
+    pub terrain_surcharge: TerrainSurcharge,
+    /// E-11: extra EP to conquer a hex with a castle or a city.
+    pub fortified_surcharge: i32,
+    /// G-12: a siege assault with at least this gap counts as a battle won
+    /// against the city's owner for E-07.
+    pub siege_win_gap: i32,
+}
+
+impl Default for CostSpec {
+    fn default() -> Self {
+        CostSpec {
+            capture: 2,
+            conquer: 3,
+            pillage: 1,
+            terrain_surcharge: TerrainSurcharge::default(),
+            fortified_surcharge: 1,
+            siege_win_gap: 1,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- buildings
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BuildingKind {
+    Castle,
+    City,
+    Mine,
+    Port,
+    Tower,
+    Bridge,
+}
+
+impl BuildingKind {
+    pub const ALL: [BuildingKind; 6] = [
+        BuildingKind::Castle,
+        BuildingKind::City,
+        BuildingKind::Mine,
+        BuildingKind::Port,
+        BuildingKind::Tower,
+        BuildingKind::Bridge,
+    ];
+
+    /// Castle, city and mine share one slot per hex; port, tower and bridge
+    /// share the other (G-22).
+    #[inline]
+    pub fn is_main(self) -> bool {
+        matches!(self, BuildingKind::Castle | BuildingKind::City | BuildingKind::Mine)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildingKind::Castle => "castle",
+            BuildingKind::City => "city",
+            BuildingKind::Mine => "mine",
+            BuildingKind::Port => "port",
+            BuildingKind::Tower => "tower",
+            BuildingKind::Bridge => "bridge",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BuildingSpec {
+    /// EP to build (E-08, G-15) or to replace another building with it (E-12).
+    pub cost: i32,
+    /// Terrains it may stand on (E-13, E-14, E-15, G-15).
+    pub terrain: TerrainSet,
+    /// Only on a land hex next to sea (port, G-15).
+    pub coastal_only: bool,
+    /// Another building that must already stand on the hex, which this one
+    /// replaces (a city needs a castle, E-14).
+    pub requires: Option<BuildingKind>,
+    /// Defence for garrisons (W-05), spies (G-28) and coastal attacks (W-16).
+    pub defence: i32,
+    /// Structure points; at 0 the building is destroyed (G-15).
+    pub pv: i32,
+    /// Counts as a castle for empire size and for the E-11 surcharge (E-14).
+    pub fortified: bool,
+    /// An army stationed here adds the defence to its score (W-05).
+    pub garrison: bool,
+    /// Recruiting is possible at this hex (G-13).
+    pub recruits: bool,
+    /// Ships may attack it from the sea (W-16).
+    pub coastal_target: bool,
+}
+
+fn bspec(cost: i32, terrain: &[Terrain], defence: i32, pv: i32) -> BuildingSpec {
+    BuildingSpec {
+        cost,
+        terrain: TerrainSet::of(terrain),
+        coastal_only: false,
+        requires: None,
+        defence,
+        pv,
+        fortified: false,
+        garrison: false,
+        recruits: false,
+        coastal_target: false,
+    }
+}
+
+impl Default for BuildingSpec {
+    fn default() -> Self {
+        bspec(1, &[], 0, 1)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BuildingsSpec {
+    pub castle: BuildingSpec,
+    pub city: BuildingSpec,
+    pub mine: BuildingSpec,
+    pub port: BuildingSpec,
+    pub tower: BuildingSpec,
+    pub bridge: BuildingSpec,
+}
+
+impl Default for BuildingsSpec {
+    fn default() -> Self {
+        use Terrain::*;
+        BuildingsSpec {
+            castle: BuildingSpec {
+                fortified: true,
+                garrison: true,
+                recruits: true,
+                ..bspec(1, &[Plains, Forest, River, Mountain], 2, 3)
+            },
+            city: BuildingSpec {
+                requires: Some(BuildingKind::Castle),
+                fortified: true,
+                garrison: true,
+                recruits: true,
+                ..bspec(1, &[Plains, Forest, River], 2, 3)
+            },
+            mine: bspec(1, &[River, Mountain], 0, 1),
+            port: BuildingSpec {
+                coastal_only: true,
+                coastal_target: true,
+                recruits: false,
+                ..bspec(1, &[Plains, Forest, River, Mountain, Marsh], 2, 2)
+            },
+            tower: BuildingSpec {
+                garrison: true,
+                coastal_target: true,
+                ..bspec(1, &[Plains, Forest, River, Mountain, Marsh], 2, 2)
+            },
+            bridge: BuildingSpec { garrison: true, coastal_target: true, ..bspec(1, &[River], 1, 2) },
+        }
+    }
+}
+
+// ---------------------------------------------------------------- economy
+
+terrain_table!(
+    /// Payday yield of a mine by terrain (E-15). Absent: the terrain yields nothing.
+    MineYields: Option<DiceExpr> {
+        river = Some(DiceExpr::new(2, 6, 10)),
+        mountain = Some(DiceExpr::new(3, 6, 10)),
+    }
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EconomySpec {
+    /// E-15.
+    pub mine: MineYields,
+    /// E-09.
+    pub pillage: DiceExpr,
+}
+
+impl Default for EconomySpec {
+    fn default() -> Self {
+        EconomySpec { mine: MineYields::default(), pillage: DiceExpr::new(2, 6, 10) }
+    }
+}
+
+/// G-13: recruiting costs in gold.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RecruitSpec {
+    pub unit: i32,
+    pub ship: i32,
+    pub spy: i32,
+    pub engine: i32,
+    /// Items recruited per castle or city hex per season.
+    pub per_hex: u32,
+}
+
+impl Default for RecruitSpec {
+    fn default() -> Self {
+        RecruitSpec { unit: 100, ship: 150, spy: 100, engine: 100, per_hex: 1 }
+    }
+}
+
+/// G-07.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct InitiativeSpec {
+    /// Points each player gets each season; unspent points do not carry over.
+    pub pool: i32,
+}
+
+impl Default for InitiativeSpec {
+    fn default() -> Self {
+        InitiativeSpec { pool: 3 }
+    }
+}
+
+/// G-05.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CombatSpec {
+    /// The "dé" each side rolls in every combat.
+    pub die: DiceExpr,
+}
+
+impl Default for CombatSpec {
+    fn default() -> Self {
+        CombatSpec { die: DiceExpr::D6 }
+    }
+}
+
+// ---------------------------------------------------------------- army
+
+/// W-03: losses by unsigned gap. Gap 0 is a tie: both sides take `winner_loss`
+/// and `loser_loss` alike, so a tie row should give them the same value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyLossRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub winner_loss: i32,
+    pub loser_loss: i32,
+}
+gap_row!(ArmyLossRow);
+
+terrain_table!(
+    /// G-06: battle-order bonus for a defender on this terrain.
+    DefenderTerrainBonus: i32 { forest = 1, mountain = 1 }
+);
+
+/// W-07.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FormationSpec {
+    /// Experience at which the army picks its permanent formation.
+    pub at_xp: i32,
+    /// Light: extra movement.
+    pub light_movement: i32,
+    /// Assault: extra strength in army combat (part of battle order, G-06).
+    pub assault_strength: i32,
+    /// Siege: extra PV damage to a city when an assault damages it.
+    pub siege_damage: i32,
+}
+
+impl Default for FormationSpec {
+    fn default() -> Self {
+        FormationSpec { at_xp: 2, light_movement: 1, assault_strength: 1, siege_damage: 1 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ArmySpec {
+    /// W-04 / G-07.
+    pub bid_cap: i32,
+    /// W-03.
+    pub losses: GapTable<ArmyLossRow>,
+    /// G-09: experience runs from 0 to this.
+    pub xp_max: i32,
+    /// W-06: experience gained per victory, at most once per season.
+    pub xp_per_win: i32,
+    /// G-06.
+    pub defender_terrain: DefenderTerrainBonus,
+    pub formations: FormationSpec,
+    /// W-01 / G-14: gold for each victory.
+    pub victory_loot: i32,
+}
+
+impl Default for ArmySpec {
+    fn default() -> Self {
+        let row = |from, to, winner_loss, loser_loss| ArmyLossRow { from, to, winner_loss, loser_loss };
+        ArmySpec {
+            bid_cap: 3,
+            losses: GapTable::new(vec![
+                row(Some(0), Some(0), 1, 1),
+                row(Some(1), Some(3), 1, 1),
+                row(Some(4), None, 0, 1),
+            ]),
+            xp_max: 3,
+            xp_per_win: 1,
+            defender_terrain: DefenderTerrainBonus::default(),
+            formations: FormationSpec::default(),
+            victory_loot: 10,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- siege
+
+/// W-10: by signed gap (attacker score minus city score).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiegeRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub city_pv: i32,
+    pub army_loss: i32,
+}
+gap_row!(SiegeRow);
+
+/// W-11: what taking a city does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OutcomeSpec {
+    /// Influence the attacker gets: `cities.owned_influence` or more means the
+    /// city carries its banner, `cities.federated_influence` or more means
+    /// federated (G-19), less leaves the city neutral.
+    pub influence: i32,
+    pub stability_change: i32,
+    pub restart_pv: i32,
+    /// Destroy the port, tower or bridge on the city's hex.
+    pub destroy_buildings: bool,
+    /// Gold for the attacker ("+3 resources", G-14).
+    pub gold: i32,
+}
+
+impl Default for OutcomeSpec {
+    fn default() -> Self {
+        OutcomeSpec { influence: 6, stability_change: -1, restart_pv: 1, destroy_buildings: false, gold: 0 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SiegeOutcomes {
+    pub conquer: OutcomeSpec,
+    pub federate: OutcomeSpec,
+    pub pillage: OutcomeSpec,
+}
+
+impl Default for SiegeOutcomes {
+    fn default() -> Self {
+        SiegeOutcomes {
+            conquer: OutcomeSpec::default(),
+            federate: OutcomeSpec {
+                influence: 3,
+                stability_change: 0,
+                restart_pv: 2,
+                destroy_buildings: false,
+                gold: 0,
+            },
+            pillage: OutcomeSpec {
+                influence: 0,
+                stability_change: -2,
+                restart_pv: 1,
+                destroy_buildings: true,
+                gold: 30,
+            },
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SiegeSpec {
+    /// W-09 / G-07: initiative 0 to this.
+    pub bid_cap: i32,
+    /// W-09: +1 per engine up to this many; also the most an army can carry.
+    pub engine_cap: i32,
+    /// W-08: engines needed to besiege.
+    pub engines_needed: i32,
+    /// W-09: city level counts from 0 to this.
+    pub level_cap: i32,
+    /// W-09: stability counts clamped to this range.
+    pub stability_min: i32,
+    pub stability_max: i32,
+    /// W-10.
+    pub table: GapTable<SiegeRow>,
+    pub outcomes: SiegeOutcomes,
+    /// W-01 / G-14: gold for an assault won (gap at least `costs.siege_win_gap`).
+    pub victory_loot: i32,
+}
+
+impl Default for SiegeSpec {
+    fn default() -> Self {
+        let row = |from, to, city_pv, army_loss| SiegeRow { from, to, city_pv, army_loss };
+        SiegeSpec {
+            bid_cap: 3,
+            engine_cap: 2,
+            engines_needed: 1,
+            level_cap: 2,
+            stability_min: -1,
+            stability_max: 1,
+            table: GapTable::new(vec![
+                row(None, Some(-1), 0, 2),
+                row(Some(0), Some(0), 0, 1),
+                row(Some(1), Some(2), 1, 1),
+                row(Some(3), Some(4), 2, 1),
+                row(Some(5), None, 3, 0),
+            ]),
+            outcomes: SiegeOutcomes::default(),
+            victory_loot: 10,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- naval
+
+/// W-13: PV lost by unsigned gap. At gap 0 both sides take their column.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavalRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub winner_pv: i32,
+    pub loser_pv: i32,
+}
+gap_row!(NavalRow);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NavalSpec {
+    /// W-12 / G-07.
+    pub bid_cap: i32,
+    /// G-25: strength of n ships is `strength_per_ship * n + strength_offset`.
+    /// The reading n is (1, 0); the reading 2n-1 is (2, -1).
+    pub strength_per_ship: i32,
+    pub strength_offset: i32,
+    /// W-14.
+    pub port_defence: i32,
+    /// W-13.
+    pub table: GapTable<NavalRow>,
+    /// W-15 / G-14.
+    pub victory_loot: i32,
+    /// W-16: gold for a coastal attack won.
+    pub coastal_loot: i32,
+    /// G-26.
+    pub ship_pv: i32,
+    pub ship_recover: i32,
+    /// W-17: ships may carry land units (never siege engines).
+    pub transport: bool,
+    /// W-17: land units one ship carries; a larger army sends a detachment
+    /// of this size, which becomes an army of its own.
+    pub transport_units: i32,
+}
+
+impl Default for NavalSpec {
+    fn default() -> Self {
+        let row = |from, to, winner_pv, loser_pv| NavalRow { from, to, winner_pv, loser_pv };
+        NavalSpec {
+            bid_cap: 2,
+            strength_per_ship: 1,
+            strength_offset: 0,
+            port_defence: 1,
+            table: GapTable::new(vec![
+                row(Some(0), Some(0), 1, 1),
+                row(Some(1), Some(1), 1, 2),
+                row(Some(2), Some(3), 1, 3),
+                row(Some(4), None, 0, 3),
+            ]),
+            victory_loot: 10,
+            coastal_loot: 10,
+            ship_pv: 3,
+            ship_recover: 1,
+            transport: true,
+            transport_units: 1,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- spies
+
+/// W-20 / W-21 / G-28: by signed gap (spy score minus defender score).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpyRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub success: bool,
+    pub spy_lost: bool,
+}
+gap_row!(SpyRow);
+
+/// W-25: by unsigned gap between the two spies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DuelRow {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
+    pub loser_lost: bool,
+    pub winner_spent: bool,
+}
+gap_row!(DuelRow);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SpySpec {
+    /// W-20: the spy's fixed score before the die.
+    pub base: i32,
+    /// W-20 / W-21.
+    pub table: GapTable<SpyRow>,
+    /// G-28: a city's spy defence is its defence plus its level.
+    pub city_adds_level: bool,
+    /// G-28: gold stolen (at most what the target has).
+    pub steal_gold: i32,
+    /// G-28: a spy cannot bring a city below this PV.
+    pub city_pv_floor: i32,
+    /// W-25 / G-07.
+    pub duel_bid_cap: i32,
+    /// W-25.
+    pub duel: GapTable<DuelRow>,
+    /// W-19: a spy may also act against its own hex (and the spies on it).
+    /// The reading says "adjacent", so the default is `false`.
+    pub own_hex: bool,
+}
+
+impl Default for SpySpec {
+    fn default() -> Self {
+        let row = |from, to, success, spy_lost| SpyRow { from, to, success, spy_lost };
+        let duel = |from, to, loser_lost, winner_spent| DuelRow { from, to, loser_lost, winner_spent };
+        SpySpec {
+            base: 3,
+            table: GapTable::new(vec![
+                row(None, Some(-2), false, true),
+                row(Some(-1), Some(-1), false, false),
+                row(Some(0), Some(0), false, false),
+                row(Some(1), None, true, false),
+            ]),
+            city_adds_level: true,
+            steal_gold: 20,
+            city_pv_floor: 1,
+            duel_bid_cap: 3,
+            duel: GapTable::new(vec![duel(Some(0), Some(0), false, false), duel(Some(1), None, true, true)]),
+            own_hex: false,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- cities
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CityStats {
+    pub defence: i32,
+    pub level: i32,
+    pub stability: i32,
+}
+
+impl Default for CityStats {
+    fn default() -> Self {
+        CityStats { defence: 2, level: 0, stability: 0 }
+    }
+}
+
+/// G-16 to G-19.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CitySpec {
+    /// A city built with EP.
+    pub built: CityStats,
+    /// Each player's capital.
+    pub capital: CityStats,
+    /// Neutral cities on the map.
+    pub neutral: CityStats,
+    /// G-17: maximum PV is `max_pv_base + max_pv_per_level * level`; cities
+    /// start at their maximum.
+    pub max_pv_base: i32,
+    pub max_pv_per_level: i32,
+    pub recover_pv: i32,
+    /// G-18.
+    pub stability_min: i32,
+    pub stability_max: i32,
+    pub stability_recover: i32,
+    /// G-19.
+    pub owned_influence: i32,
+    pub federated_influence: i32,
+}
+
+impl Default for CitySpec {
+    fn default() -> Self {
+        CitySpec {
+            built: CityStats::default(),
+            capital: CityStats { level: 1, ..CityStats::default() },
+            neutral: CityStats::default(),
+            max_pv_base: 3,
+            max_pv_per_level: 1,
+            recover_pv: 1,
+            stability_min: -3,
+            stability_max: 3,
+            stability_recover: 1,
+            owned_influence: 6,
+            federated_influence: 3,
+        }
+    }
+}
+
+impl CitySpec {
+    pub fn max_pv(&self, level: i32) -> i32 {
+        self.max_pv_base + self.max_pv_per_level * level
+    }
+}
+
+// ---------------------------------------------------------------- movement
+
+terrain_table!(
+    /// G-27: movement points to enter a hex of this terrain.
+    MoveCosts: i32 { plains = 1, forest = 1, river = 1, mountain = 1, marsh = 1, sea = 1 }
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MovementSpec {
+    pub army: i32,
+    pub spy: i32,
+    /// G-26.
+    pub ship: i32,
+    pub cost: MoveCosts,
+}
+
+impl Default for MovementSpec {
+    fn default() -> Self {
+        MovementSpec { army: 1, spy: 1, ship: 3, cost: MoveCosts::default() }
+    }
+}
+
+// ---------------------------------------------------------------- start
+
+/// G-24.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StartSpec {
+    pub gold: i32,
+    pub army_units: i32,
+    pub spies: i32,
+    pub ships: i32,
+    pub engines: i32,
+    /// A coastal capital starts with a port.
+    pub coastal_capital_port: bool,
+    /// Generated maps: capitals at least this many hexes apart.
+    pub min_capital_distance: u32,
+}
+
+impl Default for StartSpec {
+    fn default() -> Self {
+        StartSpec {
+            gold: 100,
+            army_units: 3,
+            spies: 1,
+            ships: 0,
+            engines: 0,
+            coastal_capital_port: true,
+            min_capital_distance: 3,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- tables
+
+/// The grids of `empires tables`: which base scores (everything before the
+/// die: units, experience, bids, battle order, defence...) the exact
+/// distributions are computed for, and the sieges and fleets of the Markov
+/// tables. Analysis only: nothing here changes play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TablesSpec {
+    /// Attacker base scores, `[low, high]` (army, siege, naval, coastal, spy).
+    pub attacker_base: [i32; 2],
+    /// Defender base scores, `[low, high]`.
+    pub defender_base: [i32; 2],
+    /// Siege chains: city PV from `[low, high]`.
+    pub siege_city_pv: [i32; 2],
+    /// Siege chains: army units from `[low, high]`.
+    pub siege_army_units: [i32; 2],
+    /// Siege chains: the army's score on top of its units (experience,
+    /// engines, bid).
+    pub siege_army_extra: i32,
+    /// Siege chains: the city's score before the die (defence + level +
+    /// stability; a capital is 2 + 1 + 0).
+    pub siege_city_base: i32,
+    /// Naval battles to destruction: fleets of `[low, high]` ships a side.
+    pub naval_ships: [i32; 2],
+}
+
+impl Default for TablesSpec {
+    fn default() -> Self {
+        TablesSpec {
+            attacker_base: [0, 12],
+            defender_base: [0, 8],
+            siege_city_pv: [1, 5],
+            siege_army_units: [1, 8],
+            siege_army_extra: 1,
+            siege_city_base: 3,
+            naval_ships: [1, 5],
+        }
+    }
+}
+
+// ---------------------------------------------------------------- strategies
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StrategyKind {
+    /// Uniform over the legal options; ignores every weight.
+    Random,
+    /// A one-step utility player driven by the weights below.
+    Weighted,
+    /// A weighted player that tries its best candidates at the decisions of
+    /// `look_at` with rollouts of `base` (`rollouts`, `horizon`, `width`).
+    Lookahead,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SiegeChoice {
+    Conquer,
+    Federate,
+    Pillage,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FormationChoice {
+    Light,
+    Assault,
+    Siege,
+}
+
+/// The decisions a lookahead can look at (`look_at`): recruiting, every
+/// action-phase decision (`act`) or only those where an attack is legal
+/// (`attack`), spending, and the decisions inside a combat.
+pub const LOOK_AT: &[&str] = &["recruit", "act", "attack", "spend", "bid", "formation", "siege_outcome", "take_hit"];
+
+/// The default `look_at`: every decision the engine asks.
+pub const LOOK_AT_ALL: &[&str] = &["recruit", "act", "spend", "bid", "formation", "siege_outcome", "take_hit"];
+
+/// G-30: a configured player. Every decision the rules leave to a player
+/// has a weight or threshold here, so an archetype is data, not code
+/// (`scenarios/archetypes.toml`). `random` ignores the weights.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StrategySpec {
+    pub kind: StrategyKind,
+    /// Start from another strategy's keys and change only those given here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extends: Option<String>,
+
+    // EP spending (E-06..E-15): utility of each purchase; the best one above
+    // 0 is bought, then the list is scored again.
+    pub capture: f64,
+    pub conquer: f64,
+    pub castle: f64,
+    pub city: f64,
+    pub mine: f64,
+    pub port: f64,
+    pub tower: f64,
+    pub bridge: f64,
+    pub pillage: f64,
+    /// Added to a capture where a mine may stand (a future mine site).
+    pub mine_site: f64,
+    /// Added to a conquest of a fortified hex.
+    pub fortified: f64,
+    /// Taken off a main building that replaces another one.
+    pub replace: f64,
+
+    // Recruiting (G-13).
+    pub unit: f64,
+    pub ship: f64,
+    pub spy: f64,
+    pub engine: f64,
+    /// An army of at least this many units and no engine gets the full
+    /// `engine` utility; any other army gets `engine × engine_extra`.
+    pub engine_min_units: i32,
+    pub engine_extra: f64,
+    /// Gold never spent on recruits.
+    pub reserve: i32,
+    /// A unit's utility is divided by (1 + own units / this).
+    pub unit_saturation: f64,
+
+    // Action phase (G-04): utility of each kind of move.
+    pub attack: f64,
+    pub siege: f64,
+    pub naval: f64,
+    pub coastal: f64,
+    /// Moving an army one step closer to a target.
+    pub advance: f64,
+    /// Carrying an army by ship toward the enemy (W-17).
+    pub transport: f64,
+    /// Moving a ship or a spy one step closer to a target.
+    pub sail: f64,
+    /// Attack (army, naval) when the expected score gap is at least this.
+    pub aggression: f64,
+    /// Assault a city when the expected score gap is at least this.
+    pub siege_aggression: f64,
+    /// Armies with fewer units stay where they are, as a garrison.
+    pub garrison: i32,
+    /// Moving an army without getting closer to its goal (still more than
+    /// one hex away): a small utility that keeps armies circling.
+    pub hold: f64,
+
+    // Spy targets (W-20..W-25).
+    pub spy_sabotage: f64,
+    pub spy_steal: f64,
+    pub spy_destabilize: f64,
+    pub spy_damage: f64,
+    pub spy_duel: f64,
+    /// Share of `spy_steal` when the victim holds less than `spy.steal_gold`.
+    pub spy_steal_poor: f64,
+    /// Utility taken off a spy action per point of the target's defence.
+    pub spy_defence: f64,
+    /// Scale of the random noise added to every score but `Done`'s, which
+    /// breaks ties between equal options (drawn from the strategy's own stream).
+    pub jitter: f64,
+
+    // Bids (G-07): share of the remaining initiative pool bid.
+    pub bid_attack: f64,
+    pub bid_defend: f64,
+    pub formation: FormationChoice,
+    pub siege_outcome: SiegeChoice,
+
+    // Lookahead only.
+    /// The strategy every player follows in the rollouts.
+    pub base: String,
+    /// Rollouts per candidate.
+    pub rollouts: u32,
+    /// Seasons each rollout plays: 1 ends with the current season.
+    pub horizon: u32,
+    /// Candidates tried per decision: the best by the weights, plus `Done`.
+    pub width: u32,
+    /// The decisions that get rollouts (`LOOK_AT`); the others follow the weights.
+    pub look_at: Vec<String>,
+
+    /// Restricted play (Jaffe et al. 2012): action kinds this player never
+    /// takes, e.g. `["pillage"]`. Names are those of `rules::action::ACTION_KINDS`.
+    pub forbid: Vec<String>,
+    /// Action kinds taken first whenever legal and affordable, e.g. `["mine"]`.
+    pub force: Vec<String>,
+}
+
+impl Default for StrategySpec {
+    /// The `balanced` archetype: `scenarios/archetypes.toml` spells it out
+    /// and a test keeps the two equal.
+    fn default() -> Self {
+        StrategySpec {
+            kind: StrategyKind::Weighted,
+            extends: None,
+            capture: 3.0,
+            conquer: 5.0,
+            castle: 2.0,
+            city: 2.5,
+            mine: 2.8,
+            port: 0.8,
+            tower: 0.5,
+            bridge: 0.3,
+            pillage: 1.5,
+            mine_site: 0.4,
+            fortified: 1.0,
+            replace: 2.0,
+            unit: 3.0,
+            ship: 0.8,
+            spy: 1.0,
+            engine: 2.0,
+            reserve: 0,
+            engine_min_units: 3,
+            engine_extra: 0.3,
+            unit_saturation: 6.0,
+            attack: 10.0,
+            siege: 9.0,
+            naval: 6.0,
+            coastal: 4.0,
+            advance: 2.0,
+            transport: 2.5,
+            sail: 1.5,
+            aggression: 0.0,
+            siege_aggression: -1.0,
+            garrison: 3,
+            hold: 0.2,
+            spy_sabotage: 5.0,
+            spy_steal: 4.5,
+            spy_destabilize: 3.0,
+            spy_damage: 2.5,
+            spy_duel: 3.5,
+            spy_steal_poor: 0.1,
+            spy_defence: 0.5,
+            jitter: 1e-3,
+            bid_attack: 0.67,
+            bid_defend: 0.67,
+            formation: FormationChoice::Assault,
+            siege_outcome: SiegeChoice::Conquer,
+            base: "balanced".into(),
+            rollouts: 8,
+            horizon: 2,
+            width: 4,
+            look_at: LOOK_AT_ALL.iter().map(|s| s.to_string()).collect(),
+            forbid: Vec::new(),
+            force: Vec::new(),
+        }
+    }
+}

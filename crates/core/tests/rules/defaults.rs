@@ -1,0 +1,1136 @@
+//! G defaults: each is a scenario value, and changing it changes play.
+
+use crate::common::*;
+use empires_core::map::Terrain;
+use empires_core::rules::empire::{Size, sizes};
+use empires_core::rules::state::{NOBODY, NONE};
+use empires_core::rules::{Action, CombatKind, Decision, Event, Item, SpyKind, State};
+use empires_core::scenario::{
+    BattleResult, BuildingKind, CityStats, DiceExpr, FormationChoice, GenerateSpec, ResultRow, Scenario, SiegeChoice,
+};
+
+#[test]
+fn g11_no_battle_ep_is_scenario_data() {
+    for (value, expect) in [(2, 2), (0, 0), (3, 3)] {
+        let w = world(PLAINS, |sc| sc.ep.no_battle = value);
+        let mut st = w.bare();
+        let mut e = w.engine(&[], Script::default());
+        e.earn_ep(&mut st);
+        assert_eq!(st.players[0].ep, expect);
+        assert!(e.log.contains(&Event::Ep { player: 0, battles: 0, sum: 0, earned: expect }));
+    }
+}
+
+#[test]
+fn g25_naval_strength_read_as_2n_minus_1() {
+    // Three ships against one: n reading 3 vs 1, 2n-1 reading 5 vs 1.
+    for (per_ship, offset, a, d) in [(1, 0, 3, 1), (2, -1, 5, 1)] {
+        let w = world(STRAIT, |sc| {
+            sc.naval.strength_per_ship = per_ship;
+            sc.naval.strength_offset = offset;
+        });
+        let mut st = w.bare();
+        for _ in 0..3 {
+            ship(&mut st, 0, w.hex(2, 2), 3);
+        }
+        ship(&mut st, 1, w.hex(3, 2), 3);
+        let mut e = w.engine(&[1, 6], Script::default());
+        let c = e.naval_combat(&mut st, 0, w.hex(2, 2), w.hex(3, 2));
+        assert_eq!((c.a.strength, c.d.strength), (a, d));
+        assert_eq!(c.gap, a + 1 - (d + 6));
+    }
+}
+
+#[test]
+fn g10_result_thresholds_are_a_table() {
+    // Make every gap of 2 or more a major victory.
+    let w = world(PLAINS, |sc| {
+        let row = |from, to, result| ResultRow { from, to, result };
+        sc.ep.result_by_gap = empires_core::scenario::GapTable::new(vec![
+            row(Some(0), Some(0), BattleResult::Draw),
+            row(Some(1), Some(1), BattleResult::Minor),
+            row(Some(2), None, BattleResult::Major),
+        ]);
+    });
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let mut e = w.engine(&[5, 3], Script::default());
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!((c.gap, c.a_result), (2, Some(BattleResult::Major)));
+}
+
+#[test]
+fn g07_initiative_pool_and_caps_are_scenario_data() {
+    let w = world(PLAINS, |sc| {
+        sc.initiative.pool = 6;
+        sc.army.bid_cap = 5;
+    });
+    let mut st = w.bare();
+    for p in st.players.iter_mut() {
+        p.initiative = w.sc.initiative.pool;
+    }
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let mut e = w.engine(&[3, 3], Script::bids(&[5, 0]));
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!(c.a.bid, 5);
+    assert_eq!(st.players[0].initiative, 1);
+}
+
+#[test]
+fn g13_recruit_costs_are_scenario_data() {
+    let w = world(PLAINS, |sc| sc.recruit.unit = 40);
+    let mut st = w.start();
+    let mut e = w.engine(&[], Script::default());
+    e.recruit(&mut st, 0, w.hex(1, 1), empires_core::rules::Item::Unit);
+    assert_eq!(st.players[0].gold, 60);
+}
+
+#[test]
+fn g14_loot_is_scenario_data() {
+    let w = world(PLAINS, |sc| sc.army.victory_loot = 0);
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let mut e = w.engine(&[6, 1], Script::default());
+    e.army_combat(&mut st, a, d);
+    assert_eq!(st.players[0].gold, 100);
+}
+
+#[test]
+fn g05_the_combat_die_is_scenario_data() {
+    let w = world(PLAINS, |sc| sc.combat.die = DiceExpr::new(1, 10, 1));
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let mut e = w.engine(&[10, 1], Script::default());
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!(c.gap, 9);
+}
+
+#[test]
+fn g17_g18_cities_recover_in_peace() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let c = st.hexes[w.hex(5, 3) as usize].city as usize;
+    st.cities[c].pv = 1;
+    st.cities[c].stability = -2;
+    let mut e = w.engine(&[], Script::default());
+    e.end_of_season(&mut st);
+    assert_eq!((st.cities[c].pv, st.cities[c].stability), (2, -1));
+    // A besieged city does not recover.
+    st.cities[c].besieged = true;
+    e.end_of_season(&mut st);
+    assert_eq!((st.cities[c].pv, st.cities[c].stability), (2, -1));
+}
+
+#[test]
+fn g24_starting_position() {
+    let w = world(STRAIT, |sc| sc.start.army_units = 4);
+    let st = w.start();
+    let cap = w.hex(1, 2);
+    assert_eq!(st.hexes[cap as usize].owner, 0);
+    assert_eq!(st.armies[st.hexes[cap as usize].army as usize].units, 4);
+    assert_eq!(st.players[0].gold, 100);
+    assert_eq!(st.spies.iter().filter(|s| s.owner == 0).count(), 1);
+    assert_eq!(st.hexes[cap as usize].extra, Some(empires_core::scenario::BuildingKind::Port), "coastal capital");
+    assert_eq!(st.cities[st.hexes[cap as usize].city as usize].level, 1);
+}
+
+#[test]
+fn g02_domination_share_ends_the_campaign() {
+    let w = world(PLAINS, |sc| sc.campaign.land_share_to_win = 0.2);
+    let mut st = w.bare();
+    let e = w.engine(&[], Script::default());
+    assert_eq!(e.end_check(&st), None);
+    // 15 land hexes: 0.2 x 15 = 3 hexes win.
+    st.hexes[w.hex(2, 1) as usize].owner = 0;
+    st.hexes[w.hex(3, 1) as usize].owner = 0;
+    assert_eq!(e.end_check(&st), Some(empires_core::rules::EndReason::Domination));
+}
+
+#[test]
+fn g03_ranking_breaks_ties_by_cities_then_castles_then_die() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    // Equal size 4: P0 has a castle hex (2 + 2), P1 has two plain hexes (2 + 1 + 1).
+    let h = w.hex(2, 1);
+    st.hexes[h as usize].owner = 0;
+    st.hexes[h as usize].main = Some(empires_core::scenario::BuildingKind::Castle);
+    st.hexes[h as usize].main_pv = 3;
+    st.hexes[w.hex(4, 3) as usize].owner = 1;
+    st.hexes[w.hex(5, 2) as usize].owner = 1;
+    let mut e = w.engine(&[], Script::default());
+    let r = e.ranking(&st, true);
+    assert_eq!((r[0].player, r[0].size.size, r[1].size.size), (0, 4, 4), "same cities, P0 has more castles");
+    assert!(!r[0].tie);
+    // Fully equal: the die decides and the tie is recorded.
+    st.hexes[h as usize].main = None;
+    st.hexes[w.hex(5, 2) as usize].owner = 255;
+    let mut e = w.engine(&[2, 5], Script::default());
+    let r = e.ranking(&st, true);
+    assert_eq!(r[0].player, 1);
+    assert!(r[0].tie && r[1].tie);
+}
+
+#[test]
+fn g12_a_siege_with_gap_1_wins_the_battle_for_conquest() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(4, 3), 3);
+    st.armies[a].engines = 1;
+    let city = st.hexes[w.hex(5, 3) as usize].city as usize;
+    // 3 + 1 + 3 = 7 against 2 + 1 + 3 = 6: gap 1.
+    let mut e = w.engine(&[3, 3], Script::default());
+    let c = e.siege(&mut st, a, city);
+    assert_eq!(c.gap, 1);
+    assert_eq!(st.players[0].beaten, 1 << 1);
+    st.hexes[w.hex(4, 3) as usize].owner = 0;
+    st.players[0].ep = 4;
+    assert!(spend_options(&w, &st, 0).contains(&Action::Conquer(w.hex(5, 3))));
+}
+
+fn pools(st: &mut State, n: i32) {
+    for p in st.players.iter_mut() {
+        p.initiative = n;
+    }
+}
+
+/// The step of the season (G-01) an event belongs to.
+fn step(e: &Event) -> &'static str {
+    match e {
+        Event::SeasonStart { .. } => "season",
+        Event::Order { .. } => "order",
+        Event::TieBreak { .. } => "tie_break",
+        Event::Payday { .. } => "payday",
+        Event::Recruit { .. } => "recruit",
+        Event::Move { .. } | Event::Transport { .. } => "move",
+        Event::Combat(_) => "combat",
+        Event::Loot { .. } => "loot",
+        Event::Xp { .. } => "xp",
+        Event::Formation { .. } => "formation",
+        Event::Hit { .. } => "hit",
+        Event::ShipRepaired { .. } => "repaired",
+        Event::City { .. } => "city",
+        Event::BuildingPv { .. } => "building",
+        Event::CityTaken { .. } => "city_taken",
+        Event::Ep { .. } => "ep",
+        Event::Spend { .. } => "spend",
+        Event::EpLost { .. } => "ep_lost",
+        Event::BuildingDestroyed { .. } => "destroyed",
+        Event::Eliminated { .. } => "eliminated",
+        Event::End { .. } => "end",
+        Event::Standing { .. } => "standing",
+    }
+}
+
+/// PLAINS with a river mine at (2,1).
+const MINE_MAP: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 rn p p p  ~", "~ p  p p p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+
+#[test]
+fn g01_season_order_payday_recruit_act_ep_spend_end() {
+    let w = world(MINE_MAP, |_| {});
+    let mut st = w.bare();
+    let (cap0, mine, x) = (w.hex(1, 1), w.hex(2, 1), w.hex(2, 2));
+    assert_eq!(st.hexes[mine as usize].main, Some(BuildingKind::Mine));
+    st.hexes[mine as usize].owner = 0;
+    let a = army(&mut st, 0, x, 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let city1 = st.hexes[w.hex(5, 3) as usize].city as usize;
+    st.cities[city1].pv = 2;
+    // Mine 2D6x10 = (3+4)x10; combat 3 + 5 against 3 + 3: gap 2, a minor victory.
+    let script = Script::picks(&[
+        Action::Recruit { hex: cap0, item: Item::Unit },
+        Action::Attack { army: a as u16, target: d as u16 },
+        Action::Capture(x),
+    ]);
+    let mut e = w.engine(&[3, 4, 5, 3], script);
+    assert_eq!(e.play_season(&mut st), None);
+    assert_eq!(e.dice.remaining(), 0);
+    let steps: Vec<&str> = e.log.iter().map(step).collect();
+    assert_eq!(
+        steps,
+        [
+            "season", "order", "order", "payday", "recruit", "combat", "xp", "loot", "ep", "ep", "ep_lost", "spend",
+            "ep_lost", "city"
+        ]
+    );
+    let log = &e.log;
+    assert_eq!(log[0], Event::SeasonStart { season: 1 });
+    // P1 (size 2) before P0 (capital 2 + mine hex 1), once for the whole season.
+    assert_eq!(log[1], Event::Order { pos: 0, player: 1, size: 2 });
+    assert_eq!(log[2], Event::Order { pos: 1, player: 0, size: 3 });
+    assert_eq!(log[3], Event::Payday { player: 0, hex: mine, faces: 7, gold: 70, sabotaged: false });
+    // A new army (ids 0 and 1 are taken) at the capital.
+    assert_eq!(log[4], Event::Recruit { player: 0, hex: cap0, item: Item::Unit, cost: 100, piece: 2, at: cap0 });
+    let c = combats(log)[0];
+    assert_eq!((c.attacker, c.gap, c.a_loss, c.d_loss), (0, 2, 1, 1));
+    assert_eq!(log[8], Event::Ep { player: 0, battles: 1, sum: 3, earned: 3 });
+    assert_eq!(log[9], Event::Ep { player: 1, battles: 1, sum: 1, earned: 1 });
+    assert_eq!(log[10], Event::EpLost { player: 1, ep: 1 });
+    assert_eq!(
+        log[11],
+        Event::Spend {
+            player: 0,
+            kind: empires_core::rules::event::SpendKind::Capture,
+            hex: x,
+            cost: 2,
+            ep_left: 1,
+            gold: 0
+        }
+    );
+    assert_eq!(log[12], Event::EpLost { player: 0, ep: 1 });
+    // Step 7: P1's capital recovers a PV, logged with all its values.
+    assert!(matches!(log[13], Event::City { city, pv: 3, .. } if city as usize == city1));
+    // Step 3 came before step 4: the pool was refilled to 3 before the bids.
+    let offered = e.players.last_options(|d| matches!(d, Decision::Bid { attacking: true, .. }));
+    assert_eq!(offered, (0..=3).map(Action::Bid).collect::<Vec<_>>());
+    // Step 7: recovery and the per-season limits reset, then the next season.
+    assert_eq!(st.season, 2);
+    assert_eq!(st.cities[city1].pv, 3);
+    assert_eq!((st.armies[a].attacked, st.armies[a].mp, st.armies[a].xp_gained), (false, 1, false));
+    assert_eq!(st.hexes[cap0 as usize].recruited, 0);
+    assert_eq!((st.players[0].initiative, st.players[1].initiative), (0, 0));
+    assert_eq!((st.players[0].gold, st.players[0].ep), (100 + 70 - 100 + 10, 0));
+    assert_eq!(st.hexes[x as usize].owner, 0);
+}
+
+#[test]
+fn g04_each_player_activates_all_its_pieces_in_turn() {
+    // P0: army (1,2) -> (1,3), spy (2,2) -> (3,2). P1: army (5,2) -> (4,2), spy (4,3) -> (3,3).
+    for p1_larger in [false, true] {
+        let w = world(PLAINS, |_| {});
+        let mut st = w.bare();
+        st.hexes[w.hex(1, 2) as usize].owner = 0;
+        if p1_larger {
+            st.hexes[w.hex(4, 1) as usize].owner = 1;
+            st.hexes[w.hex(5, 1) as usize].owner = 1;
+        }
+        let a0 = army(&mut st, 0, w.hex(1, 2), 3) as u16;
+        let s0 = spy(&mut st, 0, w.hex(2, 2)) as u16;
+        let a1 = army(&mut st, 1, w.hex(5, 2), 3) as u16;
+        let s1 = spy(&mut st, 1, w.hex(4, 3)) as u16;
+        let p0 = [Action::MoveArmy { army: a0, to: w.hex(1, 3) }, Action::MoveSpy { spy: s0, to: w.hex(3, 2) }];
+        let p1 = [Action::MoveArmy { army: a1, to: w.hex(4, 2) }, Action::MoveSpy { spy: s1, to: w.hex(3, 3) }];
+        let (picks, order, movers) = if p1_larger {
+            ([p0, p1].concat(), vec![0, 1], vec![0, 0, 1, 1])
+        } else {
+            ([p1, p0].concat(), vec![1, 0], vec![1, 1, 0, 0])
+        };
+        let mut e = w.engine(&[], Script::picks(&picks));
+        e.set_order(&mut st);
+        assert_eq!(st.order, order, "smallest empire first (E-04)");
+        e.action_phase(&mut st);
+        let moved: Vec<u8> = e
+            .log
+            .iter()
+            .filter_map(|ev| if let Event::Move { player, .. } = ev { Some(*player) } else { None })
+            .collect();
+        assert_eq!(moved, movers);
+        let asked: Vec<u8> = e.players.asked.iter().filter(|x| x.1 == Decision::Act).map(|x| x.0).collect();
+        assert_eq!(asked, movers, "each player is asked until all its pieces are spent, then the next");
+        assert!(e.players.picks.is_empty());
+        assert_eq!((st.armies[a0 as usize].hex, st.spies[s1 as usize].hex), (w.hex(1, 3), w.hex(3, 3)));
+    }
+}
+
+/// PLAINS with forest at (3,2) and mountain at (4,2).
+const WOODS: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p f m p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+
+#[test]
+fn g06_defender_terrain_bonus_is_scenario_data() {
+    // P0 on plains (2,2) attacks P1 in the forest (3,2); dice 3 and 3.
+    for (bonus, order, gap) in [(1, 1, -1), (2, 2, -2), (0, 0, 0)] {
+        let w = world(WOODS, |sc| sc.army.defender_terrain.forest = bonus);
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 3);
+        let d = army(&mut st, 1, w.hex(3, 2), 3);
+        let mut e = w.engine(&[3, 3], Script::default());
+        let c = e.army_combat(&mut st, a, d);
+        assert_eq!((c.a.order, c.d.order, c.gap), (0, order, gap), "forest bonus {bonus}");
+    }
+    // Mountain: default +1, changed to +3.
+    for (bonus, order) in [(None, 1), (Some(3), 3)] {
+        let w = world(WOODS, |sc| {
+            if let Some(b) = bonus {
+                sc.army.defender_terrain.mountain = b;
+            }
+        });
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(5, 2), 3);
+        let d = army(&mut st, 1, w.hex(4, 2), 3);
+        let mut e = w.engine(&[4, 2], Script::default());
+        let c = e.army_combat(&mut st, a, d);
+        assert_eq!((c.d.order, c.gap), (order, 2 - order));
+    }
+}
+
+#[test]
+fn g06_the_bonus_is_for_the_defender_only_and_assault_adds() {
+    let w = world(WOODS, |sc| sc.army.formations.assault_strength = 2);
+    let mut st = w.bare();
+    // P1 attacks out of the forest: no terrain bonus for the attacker; the
+    // plains defender gets none either.
+    let a = army(&mut st, 1, w.hex(3, 2), 3);
+    let d = army(&mut st, 0, w.hex(2, 2), 3);
+    st.armies[d].formation = Some(FormationChoice::Assault);
+    let mut e = w.engine(&[3, 3], Script::default());
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!((c.a.order, c.d.order, c.gap), (0, 2, -2), "Assault +2 (scenario), plains +0");
+    // An Assault army defending in the forest: terrain +1 and Assault +2.
+    let w = world(WOODS, |sc| sc.army.formations.assault_strength = 2);
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    st.armies[d].formation = Some(FormationChoice::Assault);
+    let mut e = w.engine(&[3, 3], Script::default());
+    assert_eq!(e.army_combat(&mut st, a, d).d.order, 3);
+}
+
+#[test]
+fn g08_one_attack_per_army_and_the_loser_stays() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let (ha, hd) = (w.hex(2, 2), w.hex(3, 2));
+    let a = army(&mut st, 0, ha, 3);
+    let d = army(&mut st, 1, hd, 3);
+    let b = army(&mut st, 0, w.hex(4, 2), 3);
+    let mut e = w.engine(&[5, 3], Script::default());
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!((c.gap, st.armies[a].units, st.armies[d].units), (2, 2, 2));
+    // Neither side moved: the loser does not retreat, the winner does not advance.
+    assert_eq!((st.armies[a].hex, st.armies[d].hex), (ha, hd));
+    assert_eq!((st.hexes[ha as usize].army, st.hexes[hd as usize].army), (a as u16, d as u16));
+    let opts = act_options(&w, &st, 0);
+    assert!(
+        !opts
+            .iter()
+            .any(|x| matches!(x, Action::Attack { army, .. } | Action::MoveArmy { army, .. } if *army == a as u16))
+    );
+    assert!(opts.contains(&Action::Attack { army: b as u16, target: d as u16 }), "another army still may");
+    // Next season the army may attack again.
+    e.end_of_season(&mut st);
+    assert!(act_options(&w, &st, 0).contains(&Action::Attack { army: a as u16, target: d as u16 }));
+}
+
+#[test]
+fn g08_an_army_at_0_units_is_destroyed_and_leaves_its_hex() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let (ha, hd) = (w.hex(2, 2), w.hex(3, 2));
+    let a = army(&mut st, 0, ha, 3);
+    let d = army(&mut st, 1, hd, 1);
+    let b = army(&mut st, 0, w.hex(4, 2), 3);
+    // 3 + 6 against 1 + 1: the defender's last unit dies.
+    let mut e = w.engine(&[6, 1], Script::default());
+    let c = e.army_combat(&mut st, a, d);
+    assert!(c.d_destroyed);
+    assert_eq!((st.armies[d].alive, st.armies[d].units, st.hexes[hd as usize].army), (false, 0, NONE));
+    assert_eq!((st.armies[a].hex, st.hexes[ha as usize].army), (ha, a as u16), "the winner stays");
+    assert!(act_options(&w, &st, 0).contains(&Action::MoveArmy { army: b as u16, to: hd }), "the hex is free");
+    // The attacker can die too: 1 + 1 against 3 + 6.
+    let mut st = w.bare();
+    let a = army(&mut st, 0, ha, 1);
+    let d = army(&mut st, 1, hd, 3);
+    let mut e = w.engine(&[1, 6], Script::default());
+    let c = e.army_combat(&mut st, a, d);
+    assert!(c.a_destroyed && !c.d_destroyed);
+    assert_eq!((st.armies[a].alive, st.hexes[ha as usize].army), (false, NONE));
+    assert_eq!(st.armies[d].units, 3);
+}
+
+#[test]
+fn g09_experience_is_capped_at_xp_max() {
+    for (xp_max, expect) in [(3, 3), (4, 4)] {
+        let w = world(PLAINS, |sc| sc.army.xp_max = xp_max);
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 3);
+        let d = army(&mut st, 1, w.hex(3, 2), 3);
+        st.armies[a].xp = 3;
+        st.armies[a].formation = Some(FormationChoice::Light);
+        let mut e = w.engine(&[6, 1], Script::default());
+        let c = e.army_combat(&mut st, a, d);
+        assert_eq!(c.a.xp, 3);
+        assert_eq!(st.armies[a].xp, expect, "xp_max {xp_max}");
+        assert_eq!(e.log.iter().any(|ev| matches!(ev, Event::Xp { .. })), expect > 3);
+    }
+}
+
+#[test]
+fn g09_any_won_army_combat_counts_even_defending() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let mut e = w.engine(&[1, 5], Script::default());
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!(c.gap, -4);
+    assert_eq!((st.armies[a].xp, st.armies[d].xp), (0, 1));
+    // A draw is no victory.
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let mut e = w.engine(&[4, 4], Script::default());
+    assert_eq!(e.army_combat(&mut st, a, d).gap, 0);
+    assert_eq!((st.armies[a].xp, st.armies[d].xp), (0, 0));
+}
+
+/// Coastal plains (2,1); inland plains (2,2), river (3,2), marsh (4,2).
+const SITES: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p r w p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+
+#[test]
+fn g15_port_on_coast_tower_on_any_land_bridge_on_river() {
+    let w = world(SITES, |_| {});
+    let mut st = w.bare();
+    let (coast, inland, river, marsh) = (w.hex(2, 1), w.hex(2, 2), w.hex(3, 2), w.hex(4, 2));
+    assert!(w.map.coastal[coast as usize]);
+    for h in [inland, river, marsh] {
+        assert!(!w.map.coastal[h as usize]);
+    }
+    for h in [coast, inland, river, marsh] {
+        st.hexes[h as usize].owner = 0;
+    }
+    st.players[0].ep = 1;
+    let opts = spend_options(&w, &st, 0);
+    let built = |h: u16, k: BuildingKind| opts.contains(&Action::Build { hex: h, kind: k });
+    use BuildingKind::{Bridge, Port, Tower};
+    // (hex, port, tower, bridge)
+    for (h, port, tower, bridge) in [
+        (coast, true, true, false),
+        (inland, false, true, false),
+        (river, false, true, true),
+        (marsh, false, true, false),
+    ] {
+        assert_eq!((built(h, Port), built(h, Tower), built(h, Bridge)), (port, tower, bridge), "hex {h}");
+    }
+    // Each costs 1 EP (scenario data): at cost 2 one EP buys none.
+    let w2 = world(SITES, |sc| {
+        sc.buildings.port.cost = 2;
+        sc.buildings.tower.cost = 2;
+        sc.buildings.bridge.cost = 2;
+    });
+    let opts2 = spend_options(&w2, &st, 0);
+    assert!(!opts2.iter().any(|a| matches!(a, Action::Build { kind: Port | Tower | Bridge, .. })));
+    let mut e = w.engine(&[], Script::default());
+    e.spend(&mut st, 0, Action::Build { hex: coast, kind: Port });
+    assert_eq!(
+        (st.hexes[coast as usize].extra, st.hexes[coast as usize].extra_pv, st.players[0].ep),
+        (Some(Port), 2, 0)
+    );
+}
+
+#[test]
+fn g15_port_tower_bridge_defence_and_pv_are_scenario_data() {
+    // A port of defence 4 and 5 PV on P1's coastal capital, attacked from the sea:
+    // 1 ship + 6 = 7 against 4 + 1 = 5, gap 2: the port loses 3 PV.
+    let w = world(STRAIT, |sc| {
+        sc.buildings.port.defence = 4;
+        sc.buildings.port.pv = 5;
+    });
+    let mut st = w.bare();
+    let port = w.hex(5, 2);
+    assert_eq!((st.hexes[port as usize].extra, st.hexes[port as usize].extra_pv), (Some(BuildingKind::Port), 5));
+    let s = ship(&mut st, 0, w.hex(4, 2), 3);
+    let mut e = w.engine(&[6, 1], Script::default());
+    let c = e.coastal_attack(&mut st, 0, w.hex(4, 2), port);
+    assert_eq!((c.d.defence, c.gap, c.d_loss, c.d_destroyed), (4, 2, 3, false));
+    assert_eq!((st.hexes[port as usize].extra_pv, st.ships[s].pv), (2, 2));
+    // A tower of defence 3 and 4 PV: its garrison adds 3 (W-05).
+    let w = world(SITES, |sc| {
+        sc.buildings.tower.defence = 3;
+        sc.buildings.tower.pv = 4;
+        sc.buildings.bridge.defence = 5;
+    });
+    let mut st = w.bare();
+    let (t, river) = (w.hex(2, 2), w.hex(3, 2));
+    st.hexes[t as usize].owner = 0;
+    st.hexes[river as usize].owner = 0;
+    st.players[0].ep = 2;
+    let mut e = w.engine(&[3, 3], Script::default());
+    e.spend(&mut st, 0, Action::Build { hex: t, kind: BuildingKind::Tower });
+    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Bridge });
+    assert_eq!(st.hexes[t as usize].extra_pv, 4);
+    assert_eq!(st.hexes[river as usize].extra_pv, 2, "bridge PV default");
+    let g = army(&mut st, 0, t, 3);
+    let a = army(&mut st, 1, w.hex(2, 1), 3);
+    let c = e.army_combat(&mut st, a, g);
+    assert_eq!((c.d.defence, c.gap), (3, -3));
+    // The bridge's defence against a spy is its own (5).
+    assert_eq!(e.spy_defence(&st, river, SpyKind::DamageExtra), (5, 0));
+}
+
+/// PLAINS with a neutral city at (3,2).
+const NEUTRAL: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p pc p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+
+#[test]
+fn g16_neutral_cities_take_cities_neutral() {
+    for (stats, pv) in [(None, 3), (Some(CityStats { defence: 1, level: 2, stability: -1 }), 5)] {
+        let w = world(NEUTRAL, |sc| {
+            if let Some(s) = &stats {
+                sc.cities.neutral = s.clone();
+            }
+        });
+        let st = w.start();
+        let h = w.hex(3, 2);
+        let c = st.cities[st.hexes[h as usize].city as usize];
+        let want = stats.clone().unwrap_or_default();
+        assert_eq!((c.defence, c.level, c.stability, c.pv), (want.defence, want.level, want.stability, pv));
+        assert_eq!((c.controller, c.influence, st.hexes[h as usize].owner), (NOBODY, 0, NOBODY));
+        assert_eq!(st.hexes[h as usize].main, Some(BuildingKind::City));
+    }
+}
+
+#[test]
+fn g16_a_built_city_takes_cities_built_at_max_pv() {
+    for (stats, base, pv) in
+        [(None, 3, 3), (Some(CityStats { defence: 3, level: 1, stability: 1 }), 3, 4), (None, 5, 5)]
+    {
+        let w = world(PLAINS, |sc| {
+            if let Some(s) = &stats {
+                sc.cities.built = s.clone();
+            }
+            sc.cities.max_pv_base = base;
+        });
+        let mut st = w.bare();
+        let h = w.hex(2, 1);
+        st.hexes[h as usize].owner = 0;
+        st.players[0].ep = 2;
+        let mut e = w.engine(&[], Script::default());
+        e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
+        e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::City });
+        let c = st.cities[st.hexes[h as usize].city as usize];
+        let want = stats.clone().unwrap_or_default();
+        assert_eq!((c.defence, c.level, c.stability, c.pv), (want.defence, want.level, want.stability, pv));
+        assert_eq!((c.controller, c.influence, c.hex), (0, 6, h));
+    }
+}
+
+/// P0's army at (4,3) takes P1's capital (5,3) with `choice`.
+fn take_capital(choice: SiegeChoice) -> (World, State) {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(4, 3), 3);
+    st.armies[a].engines = 1;
+    let city = st.hexes[w.hex(5, 3) as usize].city as usize;
+    st.cities[city].pv = 1;
+    let mut script = Script::default();
+    script.outcome = Some(choice);
+    let mut e = w.engine(&[6, 1], script);
+    assert!(e.siege(&mut st, a, city).d_destroyed);
+    drop(e);
+    (w, st)
+}
+
+#[test]
+fn g19_a_federated_city_counts_for_adjacency_not_size_nor_building() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let (cap1, beyond) = (w.hex(5, 3), w.hex(5, 2));
+    st.players[0].ep = 2;
+    assert!(!spend_options(&w, &st, 0).contains(&Action::Capture(beyond)), "not next to P0's land");
+
+    let (w, mut st) = take_capital(SiegeChoice::Federate);
+    let c = st.cities[st.hexes[cap1 as usize].city as usize];
+    assert_eq!((c.controller, c.influence, st.hexes[cap1 as usize].owner), (0, 3, NOBODY));
+    st.players[0].ep = 2;
+    let opts = spend_options(&w, &st, 0);
+    assert!(opts.contains(&Action::Capture(beyond)), "the federated city counts for adjacency");
+    assert!(!opts.iter().any(|a| matches!(a, Action::Build { hex, .. } if *hex == cap1)), "no building there");
+    let s = sizes(w.rules(), &st);
+    assert_eq!(s[0], Size { size: 2, hexes: 1, cities: 1, castles: 0 }, "only P0's capital counts");
+
+    // Conquered instead: the city carries P0's banner and counts.
+    let (w, mut st) = take_capital(SiegeChoice::Conquer);
+    st.players[0].ep = 2;
+    assert!(spend_options(&w, &st, 0).contains(&Action::Build { hex: cap1, kind: BuildingKind::Tower }));
+    assert_eq!(sizes(w.rules(), &st)[0], Size { size: 4, hexes: 2, cities: 2, castles: 0 });
+}
+
+#[test]
+fn g20_once_the_garrison_falls_the_siege_opens() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let cap1 = w.hex(5, 3);
+    let city = st.hexes[cap1 as usize].city;
+    let a = army(&mut st, 0, w.hex(4, 3), 3);
+    st.armies[a].engines = 1;
+    let b = army(&mut st, 0, w.hex(5, 2), 3);
+    let g = army(&mut st, 1, cap1, 1);
+    let siege = Action::Siege { army: a as u16, city };
+    assert!(!act_options(&w, &st, 0).contains(&siege));
+    // 3 + 6 against 1 + city defence 2 + 1: gap 5, the garrison's last unit dies.
+    let mut e = w.engine(&[6, 1], Script::default());
+    let c = e.army_combat(&mut st, b, g);
+    assert_eq!((c.d.defence, c.gap, c.d_destroyed), (2, 5, true));
+    let opts = act_options(&w, &st, 0);
+    assert!(opts.contains(&siege));
+    assert!(!opts.contains(&Action::Siege { army: b as u16, city }), "b already attacked (G-08)");
+}
+
+#[test]
+fn g21_neutral_cities_never_act() {
+    let w = world(NEUTRAL, |_| {});
+    let mut st = w.bare();
+    pools(&mut st, 3);
+    let h = w.hex(3, 2);
+    let city = st.hexes[h as usize].city as usize;
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    st.armies[a].engines = 1;
+    // 3 + 1 engine + bid 2 + 1 = 7 against 2 + 0 + 0 + 6 = 8: the city wins.
+    let mut e = w.engine(&[1, 6], Script::bids(&[2]));
+    let c = e.siege(&mut st, a, city);
+    assert_eq!((c.defender, c.d.bid, c.gap, c.a_loss), (NOBODY, 0, -1, 2));
+    assert_eq!((c.a_result, c.d_result), (Some(BattleResult::Defeat), None));
+    // Only the attacker was asked anything; the city bid nothing and earned nothing.
+    let asked: Vec<(u8, Decision)> = e.players.asked.iter().map(|x| (x.0, x.1)).collect();
+    assert_eq!(asked, vec![(0, Decision::Bid { kind: CombatKind::Siege, attacking: true })]);
+    assert_eq!((st.players[0].gold, st.players[1].gold), (100, 100), "no loot for a neutral winner");
+    e.earn_ep(&mut st);
+    let eps: Vec<u8> =
+        e.log.iter().filter_map(|ev| if let Event::Ep { player, .. } = ev { Some(*player) } else { None }).collect();
+    assert_eq!(eps, vec![0, 1]);
+
+    // A whole season: the city is in no order, recruits nothing, is asked nothing.
+    let mut st = w.start();
+    let before = st.cities[city];
+    // Equal sizes: one tie-break die each (G-03).
+    let mut e = w.engine(&[3, 5], Script::default());
+    e.play_season(&mut st);
+    assert_eq!(e.dice.remaining(), 0);
+    let order: Vec<u8> =
+        e.log.iter().filter_map(|ev| if let Event::Order { player, .. } = ev { Some(*player) } else { None }).collect();
+    assert_eq!(order, vec![0, 1]);
+    assert!(!e.log.iter().any(|ev| matches!(ev, Event::Recruit { hex, .. } if *hex == h)));
+    assert!(e.players.asked.iter().all(|x| x.0 == 0 || x.0 == 1));
+    assert_eq!(st.cities[city], before);
+}
+
+#[test]
+fn g22_one_castle_city_or_mine_plus_one_port_tower_or_bridge() {
+    let w = world(SITES, |_| {});
+    let mut st = w.bare();
+    let river = w.hex(3, 2);
+    st.hexes[river as usize].owner = 0;
+    st.players[0].ep = 4;
+    let mut e = w.engine(&[], Script::default());
+    let kinds = |st: &State| (st.hexes[river as usize].main, st.hexes[river as usize].extra);
+    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Mine });
+    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Bridge });
+    assert_eq!(kinds(&st), (Some(BuildingKind::Mine), Some(BuildingKind::Bridge)), "one of each slot");
+    // A castle replaces the mine, the bridge stays; a tower replaces the bridge.
+    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Castle });
+    assert_eq!(kinds(&st), (Some(BuildingKind::Castle), Some(BuildingKind::Bridge)));
+    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Tower });
+    assert_eq!(kinds(&st), (Some(BuildingKind::Castle), Some(BuildingKind::Tower)));
+    assert_eq!(st.players[0].ep, 0);
+    // Coastal: land next to sea; sea itself is never coastal.
+    assert!(w.map.coastal[w.hex(1, 1) as usize]);
+    assert!(!w.map.coastal[w.hex(0, 0) as usize]);
+    assert_eq!(w.map.terrain[w.hex(0, 0) as usize], Terrain::Sea);
+    // A drawn hex with two main buildings is refused.
+    let mut sc = w.sc.clone();
+    sc.map.rows = Some(SITES.iter().map(|r| r.replace(" r ", " rkn ")).collect());
+    let problems = empires_core::scenario::check::check(&sc);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].1.contains("at most one castle, city or mine"));
+}
+
+#[test]
+fn g23_generated_map_counts_follow_the_spec() {
+    let mut sc = Scenario::default();
+    sc.map.generate = Some(GenerateSpec {
+        land: 40,
+        mountains: 5,
+        river_share: 0.0,
+        marsh_share: 0.25,
+        forest_share: 0.25,
+        ..GenerateSpec::default()
+    });
+    assert!(empires_core::scenario::check::check(&sc).is_empty());
+    for seed in [1u64, 2, 3] {
+        let m = empires_core::rules::setup::make_map(&sc, seed).expect("map");
+        let count = |t: Terrain| m.terrain.iter().filter(|&&x| x == t).count();
+        assert_eq!(m.land_count, 40);
+        assert_eq!(
+            (
+                count(Terrain::Mountain),
+                count(Terrain::River),
+                count(Terrain::Marsh),
+                count(Terrain::Forest),
+                count(Terrain::Plains)
+            ),
+            (5, 0, 10, 10, 15)
+        );
+        // The sea ring closes the land.
+        for h in 0..m.len() {
+            if m.terrain[h].is_land() {
+                assert_eq!(m.adjacent(h as u16).count(), 6);
+            }
+        }
+        assert_eq!(m.placements.capitals.len(), 4);
+    }
+    // Default: 48 land hexes, 6 of them mountain.
+    let sc = Scenario::default();
+    let m = empires_core::rules::setup::make_map(&sc, 5).expect("map");
+    assert_eq!((m.land_count, m.terrain.iter().filter(|&&t| t == Terrain::Mountain).count()), (48, 6));
+}
+
+#[test]
+fn g26_ships_recover_in_their_own_port() {
+    // (ship_recover, ship_pv, expected PV after one season from 1)
+    for (recover, max, pv) in [(1, 3, 2), (2, 3, 3), (3, 3, 3), (2, 5, 3)] {
+        let w = world(STRAIT, |sc| {
+            sc.naval.ship_recover = recover;
+            sc.naval.ship_pv = max;
+        });
+        let mut st = w.bare();
+        let home = ship(&mut st, 0, w.hex(2, 2), 1); // next to P0's port
+        let open = ship(&mut st, 0, w.hex(3, 2), 1); // open sea
+        let enemy = ship(&mut st, 0, w.hex(4, 2), 1); // next to P1's port
+        let mut e = w.engine(&[], Script::default());
+        e.end_of_season(&mut st);
+        assert_eq!((st.ships[home].pv, st.ships[open].pv, st.ships[enemy].pv), (pv, 1, 1), "recover {recover}");
+    }
+    // At full PV a ship stays at full PV.
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let s = ship(&mut st, 0, w.hex(2, 2), 3);
+    w.engine(&[], Script::default()).end_of_season(&mut st);
+    assert_eq!(st.ships[s].pv, 3);
+}
+
+#[test]
+fn g26_ships_move_movement_ship_hexes() {
+    for mp in [3, 2, 5] {
+        let w = world(STRAIT, |sc| sc.movement.ship = mp);
+        let mut st = w.bare();
+        let s = ship(&mut st, 0, w.hex(2, 2), 3);
+        let mut e = w.engine(&[], Script::default());
+        e.end_of_season(&mut st);
+        assert_eq!(st.ships[s].mp, mp);
+        let mut moves = 0;
+        while let Some(&m) = act_options(&w, &st, 0).iter().find(|a| matches!(a, Action::MoveShip { .. })) {
+            e.apply_act(&mut st, 0, m);
+            moves += 1;
+            assert!(moves <= 20);
+        }
+        assert_eq!(moves, mp);
+        assert_eq!(w.map.terrain[st.ships[s].hex as usize], Terrain::Sea);
+    }
+}
+
+#[test]
+fn g26_the_owner_chooses_which_ship_takes_each_hit() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (h0, h1) = (w.hex(2, 2), w.hex(3, 2));
+    ship(&mut st, 0, h0, 3);
+    ship(&mut st, 0, h0, 3);
+    ship(&mut st, 1, h1, 3);
+    // 2 + 2 against 1 + 4: gap -1, the attacker loses 2 PV, the defender 1.
+    let mut e = w.engine(&[2, 4], Script::default());
+    let c = e.naval_combat(&mut st, 0, h0, h1);
+    assert_eq!((c.gap, c.a_loss, c.d_loss), (-1, 2, 1));
+    let hits: Vec<_> = e.players.asked.iter().filter(|x| matches!(x.1, Decision::TakeHit { .. })).cloned().collect();
+    let both = vec![Action::TakeHit { ship: 0 }, Action::TakeHit { ship: 1 }];
+    assert_eq!(
+        hits,
+        vec![
+            (0, Decision::TakeHit { hex: h0 }, both.clone()),
+            (0, Decision::TakeHit { hex: h0 }, both),
+            (1, Decision::TakeHit { hex: h1 }, vec![Action::TakeHit { ship: 2 }]),
+        ]
+    );
+    // The script put both hits on its first ship.
+    assert_eq!((st.ships[0].pv, st.ships[1].pv, st.ships[2].pv), (1, 3, 2));
+}
+
+#[test]
+fn g27_movement_costs_are_a_terrain_table() {
+    // P0's army and spy on plains (2,2); forest at (3,2), plains at (2,1).
+    for (forest_cost, enters) in [(1, true), (2, false)] {
+        let w = world(WOODS, |sc| sc.movement.cost.forest = forest_cost);
+        let (forest, plains) = (w.hex(3, 2), w.hex(2, 1));
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 3) as u16;
+        let s = spy(&mut st, 0, w.hex(2, 2)) as u16;
+        let opts = act_options(&w, &st, 0);
+        assert_eq!(opts.contains(&Action::MoveArmy { army: a, to: forest }), enters, "forest cost {forest_cost}");
+        assert_eq!(opts.contains(&Action::MoveSpy { spy: s, to: forest }), enters);
+        assert!(opts.contains(&Action::MoveArmy { army: a, to: plains }));
+        assert!(opts.contains(&Action::MoveSpy { spy: s, to: plains }));
+    }
+    // With 2 MP (Light formation) the army enters the forest at cost 2 and stops.
+    let w = world(WOODS, |sc| sc.movement.cost.forest = 2);
+    let forest = w.hex(3, 2);
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    st.armies[a].formation = Some(FormationChoice::Light);
+    let mut e = w.engine(&[], Script::default());
+    e.end_of_season(&mut st);
+    assert_eq!(st.armies[a].mp, 2);
+    let go = Action::MoveArmy { army: a as u16, to: forest };
+    assert!(act_options(&w, &st, 0).contains(&go));
+    e.apply_act(&mut st, 0, go);
+    assert_eq!((st.armies[a].hex, st.armies[a].mp), (forest, 0));
+    assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::MoveArmy { .. })));
+}
+
+#[test]
+fn g27_armies_move_one_hex_on_land_and_movement_army_is_data() {
+    for (mp, steps) in [(1, 1), (2, 2)] {
+        let w = world(PLAINS, |sc| sc.movement.army = mp);
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(1, 2), 3);
+        let mut e = w.engine(&[], Script::default());
+        e.end_of_season(&mut st);
+        assert_eq!(st.armies[a].mp, mp);
+        // Never onto the sea at (0,2).
+        assert!(!act_options(&w, &st, 0).contains(&Action::MoveArmy { army: a as u16, to: w.hex(0, 2) }));
+        let path = [w.hex(2, 2), w.hex(3, 2), w.hex(4, 2)];
+        let mut done = 0;
+        for &to in &path {
+            let m = Action::MoveArmy { army: a as u16, to };
+            if !act_options(&w, &st, 0).contains(&m) {
+                break;
+            }
+            e.apply_act(&mut st, 0, m);
+            done += 1;
+        }
+        assert_eq!(done, steps);
+        assert_eq!(st.armies[a].hex, path[steps - 1]);
+    }
+}
+
+/// P1 holds: castle (4,2), river mine (3,2), tower (4,1), and its capital
+/// (5,3) with a port.
+fn spy_targets(w: &World) -> State {
+    let mut st = w.bare();
+    let set = |st: &mut State, h: u16, main: Option<BuildingKind>, extra: Option<BuildingKind>| {
+        let hs = &mut st.hexes[h as usize];
+        hs.owner = 1;
+        hs.main = main;
+        hs.main_pv = 1;
+        hs.extra = extra;
+        hs.extra_pv = 1;
+    };
+    set(&mut st, w.hex(4, 2), Some(BuildingKind::Castle), None);
+    set(&mut st, w.hex(3, 2), Some(BuildingKind::Mine), None);
+    set(&mut st, w.hex(4, 1), None, Some(BuildingKind::Tower));
+    st
+}
+
+const SPY_MAP: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p r p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+
+#[test]
+fn g28_spy_defence_by_target() {
+    // (scenario tweak, city, castle, tower, port, mine)
+    type Tweak = fn(&mut Scenario);
+    let cases: [(Tweak, (i32, i32), i32, i32, i32, i32); 2] = [
+        (|_| {}, (2, 1), 2, 2, 2, 0),
+        (
+            |sc| {
+                sc.cities.capital.defence = 3;
+                sc.buildings.castle.defence = 4;
+                sc.buildings.tower.defence = 1;
+                sc.buildings.port.defence = 5;
+                sc.buildings.mine.defence = 1;
+                sc.spy.city_adds_level = false;
+            },
+            (3, 0),
+            4,
+            1,
+            5,
+            1,
+        ),
+    ];
+    for (tweak, city, castle, tower, port, mine) in cases {
+        let w = world(SPY_MAP, tweak);
+        let st = spy_targets(&w);
+        let e = w.engine(&[], Script::default());
+        let cap = w.hex(5, 3);
+        assert_eq!(e.spy_defence(&st, cap, SpyKind::Destabilize), city);
+        assert_eq!(e.spy_defence(&st, cap, SpyKind::Steal), city);
+        assert_eq!(e.spy_defence(&st, cap, SpyKind::DamageExtra), (port, 0));
+        assert_eq!(e.spy_defence(&st, w.hex(4, 2), SpyKind::DamageMain), (castle, 0));
+        assert_eq!(e.spy_defence(&st, w.hex(4, 1), SpyKind::DamageExtra), (tower, 0));
+        assert_eq!(e.spy_defence(&st, w.hex(3, 2), SpyKind::Sabotage), (mine, 0));
+    }
+    // In play: 3 + 1 against a mine's 0 + 3 is a win by 1.
+    let w = world(SPY_MAP, |_| {});
+    let mut st = spy_targets(&w);
+    let s = spy(&mut st, 0, w.hex(2, 2));
+    let mut e = w.engine(&[1, 3], Script::default());
+    let c = e.spy_action(&mut st, s, w.hex(3, 2), SpyKind::Sabotage);
+    assert_eq!((c.a.total(), c.d.total(), c.gap, c.success), (4, 3, 1, true));
+    // Against the capital: 3 + 3 against 2 + 1 + 3 is a tie, which fails.
+    let mut e = w.engine(&[3, 3], Script::default());
+    let s2 = spy(&mut st, 0, w.hex(4, 3));
+    let c = e.spy_action(&mut st, s2, w.hex(5, 3), SpyKind::Destabilize);
+    assert_eq!((c.d.total(), c.gap, c.success, st.spies[s2].alive), (6, 0, false, true));
+}
+
+#[test]
+fn g28_steal_takes_steal_gold_at_most_what_the_victim_has() {
+    // (steal_gold, victim's gold, stolen)
+    for (steal, has, taken) in [(20, 100, 20), (50, 100, 50), (50, 30, 30), (20, 0, 0)] {
+        let w = world(SPY_MAP, |sc| sc.spy.steal_gold = steal);
+        let mut st = spy_targets(&w);
+        st.players[1].gold = has;
+        let s = spy(&mut st, 0, w.hex(3, 1)); // next to the castle at (4,2)
+        let mut e = w.engine(&[6, 1], Script::default());
+        let c = e.spy_action(&mut st, s, w.hex(4, 2), SpyKind::Steal);
+        assert!(c.success);
+        assert_eq!(
+            (c.d_loss, st.players[0].gold, st.players[1].gold),
+            (taken as i32, 100 + taken, has - taken),
+            "steal {steal} of {has}"
+        );
+    }
+}
+
+#[test]
+fn g28_a_sabotaged_mine_pays_nothing_at_the_next_payday_only() {
+    let w = world(SPY_MAP, |_| {});
+    let mut st = spy_targets(&w);
+    let mine = w.hex(3, 2);
+    let s = spy(&mut st, 0, w.hex(2, 2));
+    assert!(act_options(&w, &st, 0).contains(&Action::SpyAct { spy: s as u16, target: mine, kind: SpyKind::Sabotage }));
+    // Spy 3 + 6 against 0 + 1; then two paydays, the second one rolls 2D6 = 2 + 3.
+    let mut e = w.engine(&[6, 1, 2, 3], Script::default());
+    assert!(e.spy_action(&mut st, s, mine, SpyKind::Sabotage).success);
+    assert!(st.hexes[mine as usize].sabotaged);
+    assert_eq!(st.order, vec![0, 1]);
+    e.payday(&mut st);
+    assert_eq!(st.players[1].gold, 100);
+    assert!(e.log.contains(&Event::Payday { player: 1, hex: mine, faces: 0, gold: 0, sabotaged: true }));
+    assert!(!st.hexes[mine as usize].sabotaged);
+    e.payday(&mut st);
+    assert_eq!(st.players[1].gold, 150);
+    assert!(e.log.contains(&Event::Payday { player: 1, hex: mine, faces: 5, gold: 50, sabotaged: false }));
+    assert_eq!(e.dice.remaining(), 0);
+}
+
+#[test]
+fn g29_everyone_is_at_war_unless_on_a_team() {
+    let rows = ["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p2 ~", "~ p  p p p p  ~", " ~ p  p p p p3 ~", "~ ~  ~ ~ ~ ~  ~"];
+    for teams in [false, true] {
+        let w = world(&rows, |sc| {
+            if teams {
+                sc.players[0].team = Some(1);
+                sc.players[2].team = Some(1);
+            }
+        });
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 3) as u16;
+        let foe = army(&mut st, 1, w.hex(2, 1), 3) as u16;
+        let mate = army(&mut st, 2, w.hex(3, 2), 3) as u16;
+        let opts = act_options(&w, &st, 0);
+        assert!(opts.contains(&Action::Attack { army: a, target: foe }));
+        assert_eq!(opts.contains(&Action::Attack { army: a, target: mate }), !teams, "teams {teams}");
+    }
+}
+
+#[test]
+fn g30_bids_formation_and_siege_outcome_are_asked_of_the_strategy() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    pools(&mut st, 3);
+    let a1 = army(&mut st, 0, w.hex(2, 2), 3);
+    st.armies[a1].xp = 1;
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let a2 = army(&mut st, 0, w.hex(4, 3), 3);
+    st.armies[a2].engines = 1;
+    let city = st.hexes[w.hex(5, 3) as usize].city;
+    st.cities[city as usize].pv = 1;
+    let mut script = Script::bids(&[1, 0, 2]);
+    script.formation = Some(FormationChoice::Siege);
+    script.outcome = Some(SiegeChoice::Federate);
+    // Army: 3 + 1 xp + 1 bid + 6 = 11 against 3 + 0 + 1 = 4.
+    // Siege: 3 + 1 engine + 2 bid + 6 = 12 against 2 + 1 + 0 + 1 = 4: gap 8, the city falls.
+    let mut e = w.engine(&[6, 1, 6, 1], script);
+    let c1 = e.army_combat(&mut st, a1, d);
+    let c2 = e.siege(&mut st, a2, city as usize);
+    assert_eq!((c1.a.bid, c1.d.bid, c1.gap), (1, 0, 7));
+    assert_eq!((c2.a.bid, c2.gap, c2.d_destroyed), (2, 8, true));
+    let bids = |n: u8| (0..=n).map(Action::Bid).collect::<Vec<_>>();
+    use FormationChoice::{Assault, Light};
+    use SiegeChoice::{Conquer, Federate, Pillage};
+    assert_eq!(
+        e.players.asked,
+        vec![
+            (0, Decision::Bid { kind: CombatKind::Army, attacking: true }, bids(3)),
+            (1, Decision::Bid { kind: CombatKind::Army, attacking: false }, bids(3)),
+            (
+                0,
+                Decision::Formation { army: a1 as u16 },
+                vec![Action::Formation(Light), Action::Formation(Assault), Action::Formation(FormationChoice::Siege)]
+            ),
+            (0, Decision::Bid { kind: CombatKind::Siege, attacking: true }, bids(2)),
+            (
+                0,
+                Decision::SiegeOutcome { city },
+                vec![Action::Outcome(Conquer), Action::Outcome(Federate), Action::Outcome(Pillage)]
+            ),
+        ]
+    );
+    // The picks were applied; the engine rolled every die itself.
+    assert_eq!(st.armies[a1].formation, Some(FormationChoice::Siege));
+    let c = st.cities[city as usize];
+    assert_eq!((c.controller, c.influence), (0, 3));
+    assert_eq!((st.players[0].initiative, st.players[1].initiative), (0, 3));
+    assert_eq!((e.dice.used(), e.dice.remaining()), (4, 0));
+}
+
+#[test]
+fn g12_a_repelled_siege_is_a_battle_the_holder_won() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let (camp, cap, side) = (w.hex(4, 3), w.hex(5, 3), w.hex(5, 2));
+    assert!(w.map.are_adjacent(camp, cap) && w.map.are_adjacent(side, cap));
+    let a = army(&mut st, 0, camp, 3);
+    st.armies[a].engines = 1;
+    st.hexes[camp as usize].owner = 0;
+    st.hexes[side as usize].owner = 0;
+    let city = st.hexes[cap as usize].city;
+    // 3 units + 1 engine + die 1 = 5 against defence 2 + level 1 + die 3 = 6.
+    let mut e = w.engine(&[1, 3], Script::default());
+    act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.d_result), (-1, Some(BattleResult::Minor)));
+    assert_eq!(st.players[1].beaten, 1 << 0, "the holder beat the attacker (E-07)");
+    assert_eq!(st.players[0].beaten, 0);
+    // So the holder may conquer the attacker's hex next to its city; not the
+    // one the attacker's army still stands on.
+    st.players[1].ep = 3;
+    e.spend_options(&st, 1);
+    assert!(!e.options().contains(&Action::Conquer(camp)));
+    buy(&mut e, &mut st, 1, Action::Conquer(side));
+    assert_eq!(st.hexes[side as usize].owner, 1);
+    assert_eq!(st.players[1].ep, 0);
+}
+
+#[test]
+fn g10_both_armies_destroyed_is_a_massacre_for_the_winner_by_gap() {
+    // `ep.massacre_if_both_destroyed = false` keeps the older reading.
+    for (both, want) in [(true, BattleResult::Massacre), (false, BattleResult::Minor)] {
+        let w = world(PLAINS, |sc| sc.ep.massacre_if_both_destroyed = both);
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 1);
+        let d = army(&mut st, 1, w.hex(3, 2), 1);
+        // 1 + 4 = 5 against 1 + 3 = 4: gap 1, and each side loses 1 unit (W-03).
+        let mut e = w.engine(&[4, 3], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+        let c = combats(&e.log)[0];
+        assert_eq!((c.gap, c.a_destroyed, c.d_destroyed), (1, true, true));
+        assert_eq!((c.a_result, c.d_result), (Some(want), Some(BattleResult::Defeat)), "both = {both}");
+        assert_eq!(st.players[0].battle_ep, w.sc.ep.results.get(want));
+        assert!(!st.armies[a].alive && !st.armies[d].alive);
+    }
+}

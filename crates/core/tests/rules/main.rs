@@ -1,0 +1,16 @@
+//! The rules, proved one ID at a time with scripted dice, in the core crate:
+//! these tests build and run without the simulation or report layers (no
+//! rayon, polars or plotters to compile or link).
+//!
+//! - `rules_e.rs`: the campaign layer, `e01_*` .. `e16_*`;
+//! - `rules_w.rs`: combat, `w01_*` .. `w25_*`;
+//! - `defaults.rs`: the defaults of the gaps, `g01_*` .. `g30_*` (G-31, the
+//!   seeds of whole campaigns, is proved where campaigns are played:
+//!   `tests/it/seeds.rs` at the root);
+//! - `scenarios.rs`: the shipped scenario files load and check.
+
+mod common;
+mod defaults;
+mod rules_e;
+mod rules_w;
+mod scenarios;

@@ -1,0 +1,364 @@
+//! Campaign-layer rules (document 000): E-01 to E-16, each with scripted dice
+//! and exact outcomes.
+
+use crate::common::*;
+use empires_core::map::Terrain;
+use empires_core::rules::{Action, Event, Item};
+use empires_core::scenario::{BattleResult, BuildingKind};
+
+/// Two armies side by side on plains, away from the capitals:
+/// P0's (units_a) at (2,2), P1's (units_d) at (3,2).
+fn armies(units_a: i32, units_d: i32) -> (World, empires_core::rules::State, usize, usize) {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), units_a);
+    let d = army(&mut st, 1, w.hex(3, 2), units_d);
+    (w, st, a, d)
+}
+
+#[test]
+fn e01_battle_results_give_their_ep() {
+    // (attacker units, defender units, attacker die, defender die) -> results.
+    let cases = [
+        (3, 3, 5, 3, BattleResult::Minor, BattleResult::Defeat, 3, 1), // gap 2
+        (3, 3, 4, 4, BattleResult::Draw, BattleResult::Draw, 2, 2),    // gap 0
+        (3, 3, 6, 2, BattleResult::Major, BattleResult::Defeat, 4, 1), // gap 4
+        (5, 3, 6, 2, BattleResult::Massacre, BattleResult::Defeat, 5, 1), // gap 6
+    ];
+    for (ua, ud, da, dd, ra, rd, epa, epd) in cases {
+        let (w, mut st, a, d) = armies(ua, ud);
+        let mut e = w.engine(&[da, dd], Script::bids(&[0, 0]));
+        let c = e.army_combat(&mut st, a, d);
+        assert_eq!((c.a_result, c.d_result), (Some(ra), Some(rd)), "dice {da} vs {dd}");
+        e.earn_ep(&mut st);
+        assert_eq!((st.players[0].ep, st.players[1].ep), (epa, epd));
+    }
+}
+
+#[test]
+fn e01_destroying_the_enemy_army_is_a_massacre() {
+    // Gap 1 would be a minor victory, but the defender's last unit dies.
+    let (w, mut st, a, d) = armies(3, 1);
+    let mut e = w.engine(&[3, 5], Script::bids(&[0, 0]));
+    // 3 + 3 = 6 against 1 + 5 = 6: a tie; both lose a unit and the defender dies.
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!(c.gap, 0);
+    assert!(c.d_destroyed);
+    let (w2, mut st2, a2, d2) = armies(3, 1);
+    drop(w);
+    let mut e2 = w2.engine(&[4, 5], Script::bids(&[0, 0]));
+    // 3 + 4 = 7 against 1 + 5 = 6: gap 1, the defender's only unit dies.
+    let c2 = e2.army_combat(&mut st2, a2, d2);
+    assert_eq!(c2.gap, 1);
+    assert!(c2.d_destroyed);
+    assert_eq!(c2.a_result, Some(BattleResult::Massacre));
+    assert_eq!(c2.d_result, Some(BattleResult::Defeat));
+}
+
+#[test]
+fn e02_team_members_get_one_ep_less() {
+    let rows = ["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p2 ~", "~ p  p p p p  ~", " ~ p  p p p p3 ~", "~ ~  ~ ~ ~ ~  ~"];
+    let w = world(&rows, |sc| {
+        sc.players[0].team = Some(1);
+        sc.players[2].team = Some(1);
+    });
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let mut e = w.engine(&[5, 3], Script::bids(&[0, 0]));
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!(c.a_result, Some(BattleResult::Minor));
+    e.earn_ep(&mut st);
+    // Team minor victory: 3 - 1 = 2; the lone defender keeps its 1.
+    assert_eq!(st.players[0].ep, 2);
+    assert_eq!(st.players[1].ep, 1);
+}
+
+#[test]
+fn e03_several_battles_average_rounded_down() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let weak = army(&mut st, 0, w.hex(2, 2), 1);
+    let strong = army(&mut st, 0, w.hex(4, 2), 5);
+    let target = army(&mut st, 1, w.hex(3, 2), 3);
+    // Battle 1: 1 + 1 = 2 against 3 + 6 = 9: defeat (1 EP), the weak army dies.
+    // Battle 2: 5 + 5 = 10 against 3 units + 1 xp + 2 = 6: gap 4, major (4 EP).
+    let mut e = w.engine(&[1, 6, 5, 2], Script::bids(&[0, 0, 0, 0]));
+    let c1 = e.army_combat(&mut st, weak, target);
+    let c2 = e.army_combat(&mut st, strong, target);
+    assert_eq!(c1.a_result, Some(BattleResult::Defeat));
+    assert_eq!(c2.a_result, Some(BattleResult::Major));
+    e.earn_ep(&mut st);
+    assert_eq!(st.players[0].ep, 2, "(1 + 4) / 2 = 2.5, rounded down");
+}
+
+#[test]
+fn e04_smallest_empire_spends_first() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let x = w.hex(3, 2);
+    st.hexes[w.hex(2, 2) as usize].owner = 0;
+    st.hexes[w.hex(2, 1) as usize].owner = 0;
+    st.hexes[w.hex(4, 2) as usize].owner = 1;
+    st.players[0].ep = 2;
+    st.players[1].ep = 2;
+    // Both want the hex between them; P1 (size 3) spends before P0 (size 4).
+    let mut e = w.engine(&[], Script::picks(&[Action::Capture(x), Action::Capture(x)]));
+    e.set_order(&mut st);
+    assert_eq!(st.order, vec![1, 0]);
+    e.spending(&mut st);
+    assert_eq!(st.hexes[x as usize].owner, 1);
+    assert_eq!(st.players[0].tally.ep_lost, 2);
+}
+
+#[test]
+fn e05_unspent_ep_are_lost() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    st.players[0].ep = 3;
+    let mut e = w.engine(&[], Script::picks(&[Action::Capture(w.hex(2, 1))]));
+    e.spending(&mut st);
+    assert_eq!(st.players[0].ep, 0);
+    assert_eq!(st.players[0].tally.ep_capture, 2);
+    assert_eq!(st.players[0].tally.ep_lost, 1);
+    assert!(e.log.contains(&Event::EpLost { player: 0, ep: 1 }));
+}
+
+#[test]
+fn e06_capture_costs_2_ep_next_to_your_land() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    st.players[0].ep = 2;
+    let opts = spend_options(&w, &st, 0);
+    let mut captures: Vec<_> =
+        opts.iter().filter_map(|a| if let Action::Capture(h) = a { Some(*h) } else { None }).collect();
+    captures.sort();
+    let mut expect: Vec<_> = w.map.adjacent(w.hex(1, 1)).filter(|&h| w.map.terrain[h as usize].is_land()).collect();
+    expect.sort();
+    assert_eq!(captures, expect, "exactly the land hexes next to the capital");
+    assert!(!captures.contains(&w.hex(3, 1)));
+    let mut e = w.engine(&[], Script::default());
+    e.spend(&mut st, 0, Action::Capture(w.hex(2, 1)));
+    assert_eq!(st.hexes[w.hex(2, 1) as usize].owner, 0);
+    assert_eq!(st.players[0].ep, 0);
+}
+
+#[test]
+fn e07_conquer_needs_battle_won_this_season() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let target = w.hex(2, 1);
+    st.hexes[target as usize].owner = 1;
+    let a = army(&mut st, 0, w.hex(1, 1), 3);
+    let d = army(&mut st, 1, target, 1);
+    st.players[0].ep = 3;
+    assert!(!spend_options(&w, &st, 0).contains(&Action::Conquer(target)), "no battle won yet");
+    // 3 + 6 = 9 against 1 + 1 = 2: P0 wins and P1's army on the hex dies.
+    let mut e = w.engine(&[6, 1], Script::bids(&[0, 0]));
+    e.army_combat(&mut st, a, d);
+    assert_eq!(st.players[0].beaten, 1 << 1);
+    assert!(spend_options(&w, &st, 0).contains(&Action::Conquer(target)));
+    e.spend(&mut st, 0, Action::Conquer(target));
+    assert_eq!(st.hexes[target as usize].owner, 0);
+    assert_eq!(st.players[0].ep, 0, "conquest costs 3 EP");
+}
+
+#[test]
+fn e08_build_costs_1_ep_on_your_hex() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let h = w.hex(2, 2);
+    st.hexes[h as usize].owner = 0;
+    st.players[0].ep = 1;
+    let opts = spend_options(&w, &st, 0);
+    assert!(opts.contains(&Action::Build { hex: h, kind: BuildingKind::Castle }));
+    assert!(!opts.contains(&Action::Build { hex: w.hex(3, 2), kind: BuildingKind::Castle }), "not owned");
+    let mut e = w.engine(&[], Script::default());
+    e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
+    assert_eq!(st.hexes[h as usize].main, Some(BuildingKind::Castle));
+    assert_eq!(st.players[0].ep, 0);
+}
+
+#[test]
+fn e09_pillage_adds_2d6x10_gold() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    st.players[0].ep = 1;
+    let mut e = w.engine(&[3, 4], Script::default());
+    e.spend(&mut st, 0, Action::Pillage);
+    assert_eq!(st.players[0].gold, 100 + 70);
+    assert_eq!(st.players[0].tally.gold_pillage, 70);
+    assert_eq!(st.players[0].ep, 0);
+}
+
+const MOUNTAINS: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 m w r p  ~", "~ p  m p r p  ~", " ~ p  p p r p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+
+#[test]
+fn e10_mountains_cost_one_ep_more() {
+    let w = world(MOUNTAINS, |_| {});
+    let mut st = w.bare();
+    let m = w.hex(2, 1);
+    assert_eq!(w.map.terrain[m as usize], Terrain::Mountain);
+    let e = w.engine(&[], Script::default());
+    assert_eq!(e.take_cost(&st, m, false), 3, "capture 2 + 1");
+    assert_eq!(e.take_cost(&st, m, true), 4, "conquer 3 + 1");
+    st.players[0].ep = 2;
+    assert!(!spend_options(&w, &st, 0).contains(&Action::Capture(m)));
+    st.players[0].ep = 3;
+    assert!(spend_options(&w, &st, 0).contains(&Action::Capture(m)));
+}
+
+#[test]
+fn e11_castles_and_cities_cost_one_ep_more_to_conquer() {
+    let w = world(MOUNTAINS, |_| {});
+    let mut st = w.bare();
+    let (p, m) = (w.hex(3, 2), w.hex(2, 1));
+    for h in [p, m] {
+        st.hexes[h as usize].owner = 1;
+        st.hexes[h as usize].main = Some(BuildingKind::Castle);
+        st.hexes[h as usize].main_pv = 3;
+    }
+    let e = w.engine(&[], Script::default());
+    assert_eq!(e.take_cost(&st, p, true), 4, "conquer 3 + castle 1");
+    assert_eq!(e.take_cost(&st, m, true), 5, "conquer 3 + mountain 1 + castle 1 (E-10 and E-11 stack)");
+    // P1's capital city counts too.
+    assert_eq!(e.take_cost(&st, w.hex(5, 3), true), 4);
+    assert_eq!(e.take_cost(&st, p, false), 2, "the castle surcharge is for conquest only");
+}
+
+#[test]
+fn e12_a_building_may_be_replaced_by_paying_its_cost() {
+    let w = world(MOUNTAINS, |_| {});
+    let mut st = w.bare();
+    let r = w.hex(4, 2);
+    st.hexes[r as usize].owner = 0;
+    st.hexes[r as usize].main = Some(BuildingKind::Mine);
+    st.hexes[r as usize].main_pv = 1;
+    st.players[0].ep = 1;
+    let opts = spend_options(&w, &st, 0);
+    assert!(opts.contains(&Action::Build { hex: r, kind: BuildingKind::Castle }));
+    assert!(!opts.contains(&Action::Build { hex: r, kind: BuildingKind::Mine }), "same building again");
+    let mut e = w.engine(&[], Script::default());
+    e.spend(&mut st, 0, Action::Build { hex: r, kind: BuildingKind::Castle });
+    assert_eq!(st.hexes[r as usize].main, Some(BuildingKind::Castle));
+    assert_eq!(st.players[0].ep, 0);
+}
+
+#[test]
+fn e13_no_castle_on_marsh() {
+    let w = world(MOUNTAINS, |_| {});
+    let mut st = w.bare();
+    let marsh = w.hex(3, 1);
+    assert_eq!(w.map.terrain[marsh as usize], Terrain::Marsh);
+    st.hexes[marsh as usize].owner = 0;
+    st.players[0].ep = 1;
+    let opts = spend_options(&w, &st, 0);
+    assert!(!opts.contains(&Action::Build { hex: marsh, kind: BuildingKind::Castle }));
+    assert!(opts.contains(&Action::Build { hex: marsh, kind: BuildingKind::Tower }));
+}
+
+#[test]
+fn e14_city_needs_a_castle_and_counts_as_one() {
+    let w = world(MOUNTAINS, |_| {});
+    let mut st = w.bare();
+    let h = w.hex(3, 2);
+    let m = w.hex(2, 2);
+    for x in [h, m] {
+        st.hexes[x as usize].owner = 0;
+    }
+    st.players[0].ep = 3;
+    let opts = spend_options(&w, &st, 0);
+    assert!(!opts.contains(&Action::Build { hex: h, kind: BuildingKind::City }), "no castle yet");
+    // Castle, then city, in the same season.
+    let mut e = w.engine(&[], Script::default());
+    e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
+    assert!(spend_options(&w, &st, 0).contains(&Action::Build { hex: h, kind: BuildingKind::City }));
+    e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::City });
+    assert_eq!(st.hexes[h as usize].main, Some(BuildingKind::City));
+    let sizes = empires_core::rules::empire::sizes(w.rules(), &st);
+    // Capital (city) + new city + the mountain hex: 3 hexes, 2 castles.
+    assert_eq!((sizes[0].hexes, sizes[0].cities, sizes[0].size), (3, 2, 5));
+    // Never on mountain: a castle there cannot become a city.
+    st.hexes[m as usize].main = Some(BuildingKind::Castle);
+    st.hexes[m as usize].main_pv = 3;
+    st.players[0].ep = 1;
+    assert!(!spend_options(&w, &st, 0).contains(&Action::Build { hex: m, kind: BuildingKind::City }));
+}
+
+#[test]
+fn e15_mines_on_river_or_mountain_pay_at_payday() {
+    let w = world(MOUNTAINS, |_| {});
+    let mut st = w.bare();
+    let (plains, river, mountain) = (w.hex(3, 2), w.hex(4, 2), w.hex(2, 2));
+    for x in [plains, river, mountain] {
+        st.hexes[x as usize].owner = 0;
+    }
+    st.players[0].ep = 3;
+    let opts = spend_options(&w, &st, 0);
+    assert!(!opts.contains(&Action::Build { hex: plains, kind: BuildingKind::Mine }));
+    assert!(opts.contains(&Action::Build { hex: river, kind: BuildingKind::Mine }));
+    assert!(opts.contains(&Action::Build { hex: mountain, kind: BuildingKind::Mine }));
+    let mut e = w.engine(&[1, 2, 3, 2, 5], Script::default());
+    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Mine });
+    e.spend(&mut st, 0, Action::Build { hex: mountain, kind: BuildingKind::Mine });
+    st.order = vec![0, 1];
+    e.payday(&mut st);
+    let pays: Vec<(u16, i64)> = e
+        .log
+        .iter()
+        .filter_map(|ev| if let Event::Payday { hex, gold, .. } = ev { Some((*hex, *gold)) } else { None })
+        .collect();
+    assert_eq!(pays.len(), 2);
+    let gold: i64 = pays.iter().map(|p| p.1).sum();
+    assert_eq!(gold, 60 + 70, "mountain 3D6x10 = (1+2+3)x10, river 2D6x10 = (2+5)x10");
+    assert_eq!(st.players[0].gold, 100 + 130);
+    assert_eq!(pays.iter().find(|p| p.0 == mountain).unwrap().1, 60);
+    assert_eq!(pays.iter().find(|p| p.0 == river).unwrap().1, 70);
+}
+
+#[test]
+fn e16_gold_buys_army_units() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.start();
+    let cap = w.hex(1, 1);
+    assert!(recruit_options(&w, &st, 0).contains(&Action::Recruit { hex: cap, item: Item::Unit }));
+    let mut e = w.engine(&[], Script::default());
+    e.recruit(&mut st, 0, cap, Item::Unit);
+    assert_eq!(st.armies[st.hexes[cap as usize].army as usize].units, 4);
+    assert_eq!(st.players[0].gold, 0);
+    assert!(recruit_options(&w, &st, 0).is_empty(), "no gold left, and one item per hex per season");
+}
+
+#[test]
+fn e10_capturing_a_mountain_in_play_costs_3_ep() {
+    let w = world(MOUNTAINS, |_| {});
+    let mut st = w.bare();
+    let m = w.hex(2, 2);
+    assert_eq!(w.map.terrain[m as usize], Terrain::Mountain);
+    st.players[0].ep = 3;
+    let mut e = w.engine(&[], Script::default());
+    buy(&mut e, &mut st, 0, Action::Capture(m));
+    assert_eq!(st.hexes[m as usize].owner, 0);
+    assert!(matches!(e.log.last(), Some(Event::Spend { cost: 3, ep_left: 0, .. })));
+}
+
+#[test]
+fn e11_conquering_a_castle_on_a_mountain_in_play_costs_5_ep() {
+    let w = world(MOUNTAINS, |_| {});
+    let mut st = w.bare();
+    let m = w.hex(2, 1);
+    assert_eq!(w.map.terrain[m as usize], Terrain::Mountain);
+    st.hexes[m as usize].owner = 1;
+    st.hexes[m as usize].main = Some(BuildingKind::Castle);
+    st.hexes[m as usize].main_pv = 3;
+    st.players[0].beaten = 1 << 1;
+    st.players[0].ep = 4;
+    assert!(!spend_options(&w, &st, 0).contains(&Action::Conquer(m)), "3 + mountain 1 + castle 1 = 5 > 4");
+    st.players[0].ep = 5;
+    let mut e = w.engine(&[], Script::default());
+    buy(&mut e, &mut st, 0, Action::Conquer(m));
+    assert_eq!(st.hexes[m as usize].owner, 0);
+    assert_eq!(st.hexes[m as usize].main, Some(BuildingKind::Castle), "the castle changes hands");
+    assert!(matches!(e.log.last(), Some(Event::Spend { cost: 5, ep_left: 0, .. })));
+}

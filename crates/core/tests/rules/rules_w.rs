@@ -1,0 +1,609 @@
+//! Combat-layer rules (document 003): W-01 to W-25, each with scripted dice
+//! and exact outcomes.
+
+use crate::common::*;
+use empires_core::rules::state::{NOBODY, NONE};
+use empires_core::rules::{Action, Decision, Event, ScoreParts, SpyKind, State};
+use empires_core::scenario::{BuildingKind, FormationChoice, SiegeChoice};
+
+fn armies(units_a: i32, units_d: i32) -> (World, State, usize, usize) {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), units_a);
+    let d = army(&mut st, 1, w.hex(3, 2), units_d);
+    (w, st, a, d)
+}
+
+fn pools(st: &mut State, n: i32) {
+    for p in st.players.iter_mut() {
+        p.initiative = n;
+    }
+}
+
+#[test]
+fn w01_a_victory_gives_10_gold_of_loot() {
+    let (w, mut st, a, d) = armies(3, 3);
+    let mut e = w.engine(&[5, 3], Script::default());
+    e.army_combat(&mut st, a, d);
+    assert_eq!(st.players[0].gold, 110);
+    assert_eq!(st.players[0].tally.gold_loot, 10);
+    assert_eq!(st.players[1].gold, 100);
+}
+
+#[test]
+fn w02_army_score_is_units_xp_bid_order_die() {
+    let (w, mut st, a, d) = armies(3, 3);
+    pools(&mut st, 3);
+    st.armies[a].xp = 1;
+    st.armies[a].formation = Some(FormationChoice::Assault);
+    let mut e = w.engine(&[4, 3], Script::bids(&[2, 1]));
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!(c.a, ScoreParts { units: 3, xp: 1, bid: 2, order: 1, die: 4, ..ScoreParts::default() });
+    assert_eq!(c.d, ScoreParts { units: 3, bid: 1, die: 3, ..ScoreParts::default() });
+    assert_eq!((c.a.total(), c.d.total(), c.gap), (11, 7, 4));
+    // G-07: bids are spent from the pools.
+    assert_eq!((st.players[0].initiative, st.players[1].initiative), (1, 2));
+}
+
+#[test]
+fn w03_losses_by_gap() {
+    // (die a, die d) -> (gap, attacker loss, defender loss)
+    for (da, dd, gap, la, ld) in [(4, 4, 0, 1, 1), (6, 3, 3, 1, 1), (6, 2, 4, 0, 1), (1, 5, -4, 1, 0)] {
+        let (w, mut st, a, d) = armies(3, 3);
+        let mut e = w.engine(&[da, dd], Script::default());
+        let c = e.army_combat(&mut st, a, d);
+        assert_eq!((c.gap, c.a_loss, c.d_loss), (gap, la, ld));
+        assert_eq!((st.armies[a].units, st.armies[d].units), (3 - la, 3 - ld));
+    }
+}
+
+#[test]
+fn w04_at_most_3_initiative_in_one_combat() {
+    let (w, mut st, a, d) = armies(3, 3);
+    pools(&mut st, 5);
+    let mut e = w.engine(&[3, 3], Script::bids(&[3, 0]));
+    e.army_combat(&mut st, a, d);
+    let offered = e.players.last_options(|d| matches!(d, Decision::Bid { attacking: true, .. }));
+    assert_eq!(offered, (0..=3).map(Action::Bid).collect::<Vec<_>>());
+    assert_eq!(st.players[0].initiative, 2);
+}
+
+#[test]
+fn w05_a_garrison_adds_its_building_defence() {
+    let (w, mut st, a, d) = armies(3, 3);
+    let h = st.armies[d].hex as usize;
+    st.hexes[h].owner = 1;
+    st.hexes[h].main = Some(BuildingKind::Castle);
+    st.hexes[h].main_pv = 3;
+    let mut e = w.engine(&[3, 3], Script::default());
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!(c.d.defence, 2);
+    assert_eq!((c.a.total(), c.d.total()), (6, 8));
+    // An enemy castle gives nothing: the garrison must be the owner's.
+    st.hexes[h].owner = 0;
+    let mut e2 = w.engine(&[3, 3], Script::default());
+    st.armies[a].attacked = false;
+    let c2 = e2.army_combat(&mut st, a, d);
+    assert_eq!(c2.d.defence, 0);
+}
+
+#[test]
+fn w05_a_garrison_in_its_city_adds_the_city_defence() {
+    let w = world(PLAINS, |sc| sc.cities.capital.defence = 3);
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(4, 3), 3);
+    let d = army(&mut st, 1, w.hex(5, 3), 3);
+    let mut e = w.engine(&[3, 3], Script::default());
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!(c.d.defence, 3);
+}
+
+#[test]
+fn w06_one_experience_per_season_for_victories() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let d = army(&mut st, 1, w.hex(3, 2), 5);
+    let a1 = army(&mut st, 0, w.hex(2, 2), 1);
+    let a2 = army(&mut st, 0, w.hex(4, 2), 1);
+    let mut e = w.engine(&[1, 6, 1, 6, 1, 6], Script::default());
+    e.army_combat(&mut st, a1, d);
+    e.army_combat(&mut st, a2, d);
+    assert_eq!(st.armies[d].xp, 1, "two victories, one experience");
+    e.end_of_season(&mut st);
+    let a3 = army(&mut st, 0, w.hex(2, 2), 1);
+    e.army_combat(&mut st, a3, d);
+    assert_eq!(st.armies[d].xp, 2);
+}
+
+#[test]
+fn w07_formation_at_experience_2() {
+    let (w, mut st, a, d) = armies(3, 3);
+    st.armies[a].xp = 1;
+    let mut script = Script::default();
+    script.formation = Some(FormationChoice::Light);
+    let mut e = w.engine(&[6, 1], script);
+    e.army_combat(&mut st, a, d);
+    assert_eq!(st.armies[a].xp, 2);
+    assert_eq!(st.armies[a].formation, Some(FormationChoice::Light));
+    let offered = e.players.last_options(|d| matches!(d, Decision::Formation { .. }));
+    assert_eq!(offered.len(), 3, "Light, Assault or Siege");
+    e.end_of_season(&mut st);
+    assert_eq!(st.armies[a].mp, 2, "Light: +1 movement");
+    // Assault: +1 strength in battle order.
+    let (w2, mut st2, a2, d2) = armies(3, 3);
+    st2.armies[a2].formation = Some(FormationChoice::Assault);
+    let mut e2 = w2.engine(&[3, 3], Script::default());
+    assert_eq!(e2.army_combat(&mut st2, a2, d2).a.order, 1);
+}
+
+#[test]
+fn w07_the_siege_formation_takes_one_more_city_pv() {
+    let mut lost = Vec::new();
+    for formation in [None, Some(FormationChoice::Siege), Some(FormationChoice::Assault)] {
+        let (w, mut st, a, city) = siege_setup(3, 1);
+        st.armies[a].formation = formation;
+        // 3 + 1 engine + die 4 = 8 against 2 + 1 + die 3 = 6: gap 2, -1 PV.
+        let mut e = w.engine(&[4, 3], Script::default());
+        act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city: city as u16 });
+        assert_eq!(combats(&e.log)[0].gap, 2, "{formation:?}");
+        lost.push(4 - st.cities[city].pv);
+    }
+    assert_eq!(lost, vec![1, 2, 1], "Siege: +1 PV against a city; Assault: none");
+}
+
+/// P0's army next to P1's capital at (5,3); returns the capital's city index.
+fn siege_setup(units: i32, engines: i32) -> (World, State, usize, usize) {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(4, 3), units);
+    st.armies[a].engines = engines;
+    let city = st.hexes[w.hex(5, 3) as usize].city as usize;
+    (w, st, a, city)
+}
+
+#[test]
+fn w08_a_siege_needs_adjacency_and_an_engine() {
+    let (w, mut st, a, city) = siege_setup(3, 0);
+    let siege = Action::Siege { army: a as u16, city: city as u16 };
+    assert!(!act_options(&w, &st, 0).contains(&siege), "no engine");
+    st.armies[a].engines = 1;
+    assert!(act_options(&w, &st, 0).contains(&siege));
+    // G-20: a garrison must be destroyed first.
+    let g = army(&mut st, 1, w.hex(5, 3), 2);
+    let opts = act_options(&w, &st, 0);
+    assert!(!opts.contains(&siege));
+    assert!(opts.contains(&Action::Attack { army: a as u16, target: g as u16 }));
+    // Not adjacent: no siege.
+    let (w2, mut st2, a2, city2) = siege_setup(3, 1);
+    let far = w2.hex(3, 3);
+    st2.hexes[st2.armies[a2].hex as usize].army = empires_core::rules::state::NONE;
+    st2.armies[a2].hex = far;
+    st2.hexes[far as usize].army = a2 as u16;
+    assert!(!act_options(&w2, &st2, 0).contains(&Action::Siege { army: a2 as u16, city: city2 as u16 }));
+}
+
+#[test]
+fn w09_siege_scores() {
+    let (w, mut st, a, city) = siege_setup(4, 2);
+    pools(&mut st, 3);
+    st.armies[a].xp = 1;
+    st.cities[city].level = 3; // counts as 2 (0 to +2)
+    st.cities[city].stability = -3; // counts as -1 (-1 to +1)
+    let mut e = w.engine(&[5, 4], Script::bids(&[2]));
+    let c = e.siege(&mut st, a, city);
+    assert_eq!(c.a, ScoreParts { units: 4, xp: 1, bid: 2, engines: 2, die: 5, ..ScoreParts::default() });
+    assert_eq!(c.d, ScoreParts { defence: 2, level: 2, stability: -1, die: 4, ..ScoreParts::default() });
+    assert_eq!(c.gap, 14 - 7);
+}
+
+#[test]
+fn w10_siege_table_by_gap() {
+    // Attacker 3 units + 1 engine + die; capital defence 2 + level 1 + die.
+    // gap = 1 + die_a - die_d.
+    for (da, dd, gap, city_pv, army_loss) in
+        [(1, 3, -1, 0, 2), (2, 3, 0, 0, 1), (4, 3, 2, 1, 1), (6, 3, 4, 2, 1), (6, 2, 5, 3, 0)]
+    {
+        let (w, mut st, a, city) = siege_setup(3, 1);
+        let pv0 = st.cities[city].pv;
+        assert_eq!(pv0, 4, "a level-1 capital starts at 3 + 1 PV");
+        let mut e = w.engine(&[da, dd], Script::default());
+        let c = e.siege(&mut st, a, city);
+        assert_eq!((c.gap, c.d_loss, c.a_loss), (gap, city_pv, army_loss), "dice {da} vs {dd}");
+        assert_eq!(st.cities[city].pv, pv0 - city_pv);
+        assert_eq!(st.armies[a].units, 3 - army_loss);
+    }
+}
+
+fn take_city(choice: SiegeChoice) -> (World, State, usize) {
+    let (w, mut st, a, city) = siege_setup(3, 1);
+    st.cities[city].pv = 1;
+    let mut script = Script::default();
+    script.outcome = Some(choice);
+    let mut e = w.engine(&[6, 1], script);
+    let c = e.siege(&mut st, a, city);
+    assert!(c.d_destroyed, "the city falls");
+    (w, st, city)
+}
+
+#[test]
+fn w11_conquer_gives_full_control() {
+    let (w, st, city) = take_city(SiegeChoice::Conquer);
+    let c = &st.cities[city];
+    assert_eq!((c.controller, c.influence, c.stability, c.pv), (0, 6, -1, 1));
+    assert_eq!(st.hexes[w.hex(5, 3) as usize].owner, 0);
+}
+
+#[test]
+fn w11_federate_gives_influence_3() {
+    let (w, st, city) = take_city(SiegeChoice::Federate);
+    let c = &st.cities[city];
+    assert_eq!((c.controller, c.influence, c.stability, c.pv), (0, 3, 0, 2));
+    assert_eq!(st.hexes[w.hex(5, 3) as usize].owner, NOBODY, "federated cities carry no banner");
+    assert!(st.controls(0, w.hex(5, 3)), "but count for adjacency (G-19)");
+}
+
+#[test]
+fn w11_pillage_leaves_the_city_neutral_and_pays() {
+    let (w, st, city) = take_city(SiegeChoice::Pillage);
+    let c = &st.cities[city];
+    assert_eq!((c.controller, c.influence, c.stability), (NOBODY, 0, -2));
+    let h = &st.hexes[w.hex(5, 3) as usize];
+    assert_eq!(h.owner, NOBODY);
+    assert_eq!(h.extra, None, "the capital's port is destroyed");
+    // +10 loot for the assault won, +30 for "+3 resources".
+    assert_eq!(st.players[0].gold, 100 + 10 + 30);
+}
+
+/// Ships of P0 on (2,2) and of P1 on (3,2), in the strait.
+fn fleets(n0: usize, n1: usize) -> (World, State) {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    for _ in 0..n0 {
+        ship(&mut st, 0, w.hex(2, 2), 3);
+    }
+    for _ in 0..n1 {
+        ship(&mut st, 1, w.hex(3, 2), 3);
+    }
+    (w, st)
+}
+
+#[test]
+fn w12_naval_score_is_ships_bid_die() {
+    let (w, mut st) = fleets(2, 1);
+    pools(&mut st, 3);
+    let mut e = w.engine(&[3, 4], Script::bids(&[1, 2]));
+    let c = e.naval_combat(&mut st, 0, w.hex(2, 2), w.hex(3, 2));
+    assert_eq!(c.a, ScoreParts { strength: 2, bid: 1, die: 3, ..ScoreParts::default() });
+    assert_eq!(c.d, ScoreParts { strength: 1, bid: 2, die: 4, ..ScoreParts::default() });
+    assert_eq!(c.gap, -1);
+}
+
+#[test]
+fn w13_naval_table() {
+    // Gap -1: the defender wins, -1 PV; the attacker loses 2 PV.
+    let (w, mut st) = fleets(2, 1);
+    let mut e = w.engine(&[2, 4], Script::default());
+    let c = e.naval_combat(&mut st, 0, w.hex(2, 2), w.hex(3, 2));
+    assert_eq!((c.gap, c.a_loss, c.d_loss), (-1, 2, 1));
+    assert_eq!(st.ships[2].pv, 2);
+    assert_eq!(st.ships[0].pv + st.ships[1].pv, 6 - 2);
+    // Gap 2: the loser loses 3 PV and is destroyed.
+    let (w, mut st) = fleets(2, 1);
+    let mut e = w.engine(&[5, 4], Script::default());
+    let c = e.naval_combat(&mut st, 0, w.hex(2, 2), w.hex(3, 2));
+    assert_eq!((c.gap, c.a_loss, c.d_loss), (2, 1, 3));
+    assert!(!st.ships[2].alive);
+    assert!(c.d_destroyed);
+    // Gap 4: the winner loses nothing.
+    let (w, mut st) = fleets(2, 1);
+    let mut e = w.engine(&[6, 3], Script::default());
+    let c = e.naval_combat(&mut st, 0, w.hex(2, 2), w.hex(3, 2));
+    assert_eq!((c.gap, c.a_loss, c.d_loss), (4, 0, 3));
+}
+
+#[test]
+fn w13_the_tie_row_and_gap_3_in_play_and_the_record_says_what_sank() {
+    // A tie: 1 ship + die 3 on each side, both lose 1 PV (row 1).
+    let (w, mut st) = fleets(1, 1);
+    let (from, to) = (w.hex(2, 2), w.hex(3, 2));
+    let mut e = w.engine(&[3, 3], Script::default());
+    act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.row, c.a_loss, c.d_loss, c.a_destroyed, c.d_destroyed), (0, 0, 1, 1, false, false));
+    assert_eq!((st.ships[0].pv, st.ships[1].pv), (2, 2));
+    assert_eq!(st.players[0].gold + st.players[1].gold, 200, "a tie loots nothing");
+    // Gap 3 (row 3): the loser loses 3 PV, so its only ship sinks, and the
+    // winner 1 PV. The logged record comes after the hits and says so.
+    let (w, mut st) = fleets(1, 1);
+    let mut e = w.engine(&[5, 2], Script::default());
+    act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.row, c.a_loss, c.d_loss), (3, 2, 1, 3));
+    assert_eq!((st.ships[0].pv, st.ships[1].pv, st.ships[1].alive), (2, 0, false));
+    assert!(c.d_destroyed && !c.a_destroyed);
+    let at = |f: fn(&Event) -> bool| e.log.iter().position(f).unwrap();
+    assert!(at(|x| matches!(x, Event::Hit { .. })) < at(|x| matches!(x, Event::Combat(_))));
+}
+
+#[test]
+fn w14_a_defending_ship_next_to_its_port_gets_1() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    ship(&mut st, 0, w.hex(3, 2), 3);
+    ship(&mut st, 1, w.hex(4, 2), 3);
+    assert_eq!(st.hexes[w.hex(5, 2) as usize].extra, Some(BuildingKind::Port));
+    let mut e = w.engine(&[3, 3], Script::default());
+    let c = e.naval_combat(&mut st, 0, w.hex(3, 2), w.hex(4, 2));
+    assert_eq!((c.a.port, c.d.port), (0, 1));
+    assert_eq!(c.gap, -1);
+}
+
+#[test]
+fn w15_the_winning_ship_gains_10_gold() {
+    let (w, mut st) = fleets(1, 1);
+    let mut e = w.engine(&[6, 1], Script::default());
+    e.naval_combat(&mut st, 0, w.hex(2, 2), w.hex(3, 2));
+    assert_eq!(st.players[0].gold, 110);
+    assert_eq!(st.players[1].gold, 100);
+}
+
+#[test]
+fn w16_ships_attack_coastal_buildings_unless_guarded() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (sea, port) = (w.hex(4, 2), w.hex(5, 2));
+    ship(&mut st, 0, sea, 3);
+    let coastal = Action::Coastal { from: sea, target: port };
+    assert!(act_options(&w, &st, 0).contains(&coastal));
+    // An enemy ship next to the port must be destroyed first.
+    let guard = ship(&mut st, 1, w.hex(4, 1), 3);
+    assert!(!act_options(&w, &st, 0).contains(&coastal));
+    st.ships[guard].alive = false;
+    // 1 ship + die 6 = 7 against port defence 2 + die 1 = 3: gap 4, -3 PV.
+    let mut e = w.engine(&[6, 1], Script::default());
+    let c = e.coastal_attack(&mut st, 0, sea, port);
+    assert_eq!((c.a.strength, c.d.defence, c.gap, c.d_loss), (1, 2, 4, 3));
+    assert_eq!(st.hexes[port as usize].extra, None, "2 PV port destroyed");
+    assert_eq!(st.ships[0].pv, 3, "winner at gap 4 loses nothing");
+}
+
+#[test]
+fn w16_the_holder_that_beats_off_a_coastal_attack_loots() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (sea, port) = (w.hex(4, 2), w.hex(5, 2));
+    ship(&mut st, 0, sea, 1);
+    // 1 ship + die 1 = 2 against port defence 2 + die 4 = 6: gap -4; the
+    // ship loses 3 PV and sinks, the port loses nothing.
+    let mut e = w.engine(&[1, 4], Script::default());
+    act(&mut e, &mut st, 0, Action::Coastal { from: sea, target: port });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.a_loss, c.d_loss, c.a_destroyed, c.d_destroyed), (-4, 3, 0, true, false));
+    assert!(!st.ships[0].alive);
+    assert_eq!((st.players[0].gold, st.players[1].gold), (100, 110), "W-01: every victory loots");
+}
+
+#[test]
+fn w17_a_ship_carries_one_land_unit_and_the_army_splits() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (home, land) = (w.hex(1, 2), w.hex(5, 1));
+    let a = army(&mut st, 0, home, 3);
+    st.armies[a].xp = 1;
+    let s = ship(&mut st, 0, w.hex(2, 2), 3);
+    let mut e = w.engine(&[], Script::default());
+    act(&mut e, &mut st, 0, Action::Transport { ship: s as u16, army: a as u16, to: land });
+    let d = st.armies.len() - 1;
+    assert_ne!(d, a, "one unit lands as a detachment");
+    let (rest, det) = (st.armies[a], st.armies[d]);
+    assert_eq!((rest.hex, rest.units, rest.moved), (home, 2, false));
+    assert_eq!((det.hex, det.units, det.xp, det.engines, det.mp, det.moved), (land, 1, 1, 0, 0, true));
+    assert_eq!((st.hexes[home as usize].army, st.hexes[land as usize].army), (a as u16, d as u16));
+    assert!(w.map.are_adjacent(st.ships[s].hex, land) && st.ships[s].moved);
+    assert!(matches!(
+        e.log.last(),
+        Some(Event::Transport { army, landed, units: 1, .. }) if *army == a as u16 && *landed == d as u16
+    ));
+    // The ship has sailed: the rest cannot board it again this season.
+    assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::Transport { .. })));
+}
+
+#[test]
+fn w17_transport_capacity_is_scenario_data_and_engines_stay_ashore() {
+    // A ship that carries 3 units takes the whole army, which keeps its id.
+    let w = world(STRAIT, |sc| sc.naval.transport_units = 3);
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(1, 2), 3);
+    let s = ship(&mut st, 0, w.hex(2, 2), 3);
+    let land = w.hex(5, 1);
+    let mut e = w.engine(&[], Script::default());
+    act(&mut e, &mut st, 0, Action::Transport { ship: s as u16, army: a as u16, to: land });
+    assert_eq!(st.armies.len(), 1);
+    assert_eq!((st.armies[a].hex, st.armies[a].units), (land, 3));
+    assert_eq!(st.hexes[land as usize].army, a as u16);
+    assert_eq!(st.hexes[w.hex(1, 2) as usize].army, NONE);
+    // An army of one unit with a siege engine cannot board: the engine may
+    // not sail and the unit may not leave it.
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(1, 2), 1);
+    st.armies[a].engines = 1;
+    ship(&mut st, 0, w.hex(2, 2), 3);
+    assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::Transport { .. })));
+    // With three units, one sails and the engine stays with the other two.
+    st.armies[a].units = 3;
+    let mut e = w.engine(&[], Script::default());
+    act(&mut e, &mut st, 0, Action::Transport { ship: 0, army: a as u16, to: w.hex(5, 1) });
+    assert_eq!((st.armies[a].units, st.armies[a].engines), (2, 1));
+    assert_eq!((st.armies[1].units, st.armies[1].engines), (1, 0));
+}
+
+/// P1 owns (4,2) with a castle; P0's spy stands at (3,2).
+fn spy_setup() -> (World, State, usize, u16) {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let t = w.hex(4, 2);
+    st.hexes[t as usize].owner = 1;
+    st.hexes[t as usize].main = Some(BuildingKind::Castle);
+    st.hexes[t as usize].main_pv = 3;
+    let s = spy(&mut st, 0, w.hex(3, 2));
+    (w, st, s, t)
+}
+
+#[test]
+fn w18_spies_act_once_per_season_without_open_war() {
+    let (w, mut st, s, t) = spy_setup();
+    let act = Action::SpyAct { spy: s as u16, target: t, kind: SpyKind::Steal };
+    assert!(act_options(&w, &st, 0).contains(&act));
+    let mut e = w.engine(&[6, 1], Script::default());
+    e.apply_act(&mut st, 0, act);
+    assert_eq!((st.players[0].gold, st.players[1].gold), (120, 80));
+    assert_eq!((st.players[0].battles, st.players[1].battles), (0, 0), "no battle, no EP");
+    assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { .. })));
+}
+
+#[test]
+fn w19_the_spy_must_be_adjacent() {
+    let (w, mut st, s, t) = spy_setup();
+    st.spies[s].hex = w.hex(2, 2);
+    assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == t)));
+    st.spies[s].hex = w.hex(3, 2);
+    assert!(act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == t)));
+}
+
+#[test]
+fn w19_a_spy_acts_on_adjacent_hexes_not_its_own() {
+    // `spy.own_hex = true` allows the spy's own hex as well.
+    for own_hex in [false, true] {
+        let w = world(PLAINS, |sc| sc.spy.own_hex = own_hex);
+        let mut st = w.bare();
+        let t = w.hex(4, 2);
+        st.hexes[t as usize].owner = 1;
+        st.hexes[t as usize].main = Some(BuildingKind::Castle);
+        st.hexes[t as usize].main_pv = 3;
+        let mine = spy(&mut st, 0, t);
+        let theirs = spy(&mut st, 1, t);
+        let opts = act_options(&w, &st, 0);
+        let on_own = opts.iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == t));
+        let duel = opts.contains(&Action::SpyDuel { spy: mine as u16, target: theirs as u16 });
+        assert_eq!((on_own, duel), (own_hex, own_hex), "own_hex = {own_hex}");
+        if own_hex {
+            // 3 + die 4 = 7 against castle 2 + die 2 = 4: -1 PV.
+            let mut e = w.engine(&[4, 2], Script::default());
+            act(&mut e, &mut st, 0, Action::SpyAct { spy: mine as u16, target: t, kind: SpyKind::DamageMain });
+            assert_eq!(st.hexes[t as usize].main_pv, 2);
+        }
+    }
+}
+
+#[test]
+fn w20_spy_score_is_3_plus_die_against_defence_plus_die() {
+    let (w, mut st, s, t) = spy_setup();
+    let mut e = w.engine(&[4, 2], Script::default());
+    let c = e.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    assert_eq!((c.a.total(), c.d.total(), c.gap), (3 + 4, 2 + 2, 3));
+    assert!(c.success);
+    assert_eq!(st.hexes[t as usize].main_pv, 2);
+}
+
+#[test]
+fn w21_a_spy_losing_by_1_survives_by_more_dies() {
+    let (w, mut st, s, t) = spy_setup();
+    let mut e = w.engine(&[1, 3], Script::default());
+    let c = e.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    assert_eq!(c.gap, -1);
+    assert!(!c.success && st.spies[s].alive);
+    let (w, mut st, s, t) = spy_setup();
+    let mut e = w.engine(&[1, 4], Script::default());
+    let c = e.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    assert_eq!(c.gap, -2);
+    assert!(!st.spies[s].alive);
+    // A tie fails and the spy survives (G-28).
+    let (w, mut st, s, t) = spy_setup();
+    let mut e = w.engine(&[2, 3], Script::default());
+    let c = e.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    assert_eq!((c.gap, c.success, st.spies[s].alive), (0, false, true));
+}
+
+#[test]
+fn w22_a_city_suffers_one_hostile_action_per_season() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let cap = w.hex(5, 3);
+    let s1 = spy(&mut st, 0, w.hex(4, 3));
+    let s2 = spy(&mut st, 0, w.hex(5, 2));
+    let mut e = w.engine(&[1, 6], Script::default());
+    e.spy_action(&mut st, s1, cap, SpyKind::Destabilize);
+    let opts = act_options(&w, &st, 0);
+    assert!(
+        !opts.iter().any(|x| matches!(x, Action::SpyAct { spy, target, .. } if *spy == s2 as u16 && *target == cap))
+    );
+    e.end_of_season(&mut st);
+    assert!(act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == cap)));
+}
+
+#[test]
+fn w23_a_garrison_blocks_hostile_actions() {
+    let (w, mut st, _, t) = spy_setup();
+    army(&mut st, 1, t, 1);
+    assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == t)));
+}
+
+#[test]
+fn w24_a_spy_cannot_explore_and_act_in_one_turn() {
+    let (w, mut st, s, _) = spy_setup();
+    let mut e = w.engine(&[6, 1], Script::default());
+    e.apply_act(&mut st, 0, Action::MoveSpy { spy: s as u16, to: w.hex(3, 1) });
+    assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { .. })), "moved: no action");
+    let (w, mut st, s, t) = spy_setup();
+    let mut e = w.engine(&[6, 1], Script::default());
+    e.apply_act(&mut st, 0, Action::SpyAct { spy: s as u16, target: t, kind: SpyKind::Steal });
+    assert!(!act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::MoveSpy { .. })), "acted: no move");
+}
+
+#[test]
+fn w25_the_winning_defender_spy_cannot_act_again() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    pools(&mut st, 3);
+    let (mine_hex, theirs_hex) = (w.hex(3, 2), w.hex(4, 2));
+    // P0's castle next to P1's spy, so P1's spy has a target before the duel.
+    st.hexes[mine_hex as usize].owner = 0;
+    st.hexes[mine_hex as usize].main = Some(BuildingKind::Castle);
+    st.hexes[mine_hex as usize].main_pv = 3;
+    let mine = spy(&mut st, 0, mine_hex);
+    let theirs = spy(&mut st, 1, theirs_hex);
+    let uses = |st: &State| {
+        act_options(&w, st, 1)
+            .iter()
+            .filter(|x| matches!(x, Action::SpyAct { spy, .. } | Action::MoveSpy { spy, .. } if *spy == theirs as u16))
+            .count()
+    };
+    assert!(uses(&st) > 0);
+    // Die 1 + bid 0 against die 4 + bid 0: the defender wins by 3.
+    let mut e = w.engine(&[1, 4], Script::bids(&[0, 0]));
+    act(&mut e, &mut st, 0, Action::SpyDuel { spy: mine as u16, target: theirs as u16 });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.a_destroyed, c.d_destroyed), (-3, true, false));
+    assert!(!st.spies[mine].alive && st.spies[theirs].alive);
+    assert_eq!(uses(&st), 0, "the winner cannot act again this turn");
+}
+
+#[test]
+fn w25_spy_against_spy() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    pools(&mut st, 3);
+    let mine = spy(&mut st, 0, w.hex(3, 2));
+    let theirs = spy(&mut st, 1, w.hex(4, 2));
+    let duel = Action::SpyDuel { spy: mine as u16, target: theirs as u16 };
+    assert!(act_options(&w, &st, 0).contains(&duel));
+    // die 2 + bid 3 = 5 against die 4 + bid 0 = 4: P0 wins by 1.
+    let mut e = w.engine(&[2, 4], Script::bids(&[3, 0]));
+    let c = e.spy_duel(&mut st, mine, theirs);
+    assert_eq!((c.a.total(), c.d.total()), (5, 4));
+    assert!(!st.spies[theirs].alive, "the loser loses its spy");
+    assert!(st.spies[mine].acted, "the winner cannot act again this turn");
+    let offered = e.players.last_options(|d| matches!(d, Decision::Bid { .. }));
+    assert_eq!(offered.len(), 4, "spy-vs-spy initiative 0 to +3");
+}

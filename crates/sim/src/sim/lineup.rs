@@ -1,0 +1,107 @@
+//! A lineup: one strategy spec per seat, played over many campaigns with
+//! the seats rotated, counting who won. It is the measuring stick of every
+//! strength study (tuning, one-key deviations, the ladder): "how often does
+//! this player win against those?", on seeds the caller chooses.
+//!
+//! Campaign `i` of master seed `m` has the same map, dice stream and
+//! strategy streams in every lineup (G-31), so two lineups measured on the
+//! same `(m, range)` are paired: common random numbers. Slot `k` sits in
+//! seat `(k - i) mod n` of campaign `i` (the runner's rotation), so over a
+//! multiple of `n` campaigns every slot plays every seat equally often.
+
+use super::play_on_map_as;
+use crate::map::Map;
+use crate::rules::NoLog;
+use crate::rules::setup::{SetupError, make_map, map_is_fixed};
+use crate::scenario::{Scenario, StrategySpec};
+use crate::seed;
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// A scenario whose seats play the given specs.
+#[derive(Clone, Debug)]
+pub struct Lineup {
+    sc: Scenario,
+    names: Vec<String>,
+    fixed_map: Option<Map>,
+}
+
+/// Wins of each slot of a lineup over some campaigns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Wins {
+    pub campaigns: u64,
+    /// `by_slot[k]`: campaigns won by slot `k`.
+    pub by_slot: Vec<u64>,
+}
+
+impl Wins {
+    pub fn rate(&self, slot: usize) -> f64 {
+        if self.campaigns == 0 { f64::NAN } else { self.by_slot[slot] as f64 / self.campaigns as f64 }
+    }
+}
+
+impl Lineup {
+    /// Slot `k` plays `specs[k]`; the scenario must have one seat per spec.
+    /// The specs are stored in a copy of the scenario under names of their
+    /// own, so a lookahead spec's `base` still finds the scenario's strategies.
+    pub fn new(sc: &Scenario, specs: &[StrategySpec]) -> Result<Lineup, SetupError> {
+        if specs.len() != sc.players.len() {
+            return Err(SetupError(format!(
+                "a lineup of {} strategies does not fit the scenario's {} seats",
+                specs.len(),
+                sc.players.len()
+            )));
+        }
+        let mut sc = sc.clone();
+        let names: Vec<String> = (0..specs.len()).map(|k| format!("lineup slot {k}")).collect();
+        for (name, spec) in names.iter().zip(specs) {
+            sc.strategies.insert(name.clone(), spec.clone());
+        }
+        for (p, name) in sc.players.iter_mut().zip(&names) {
+            p.strategy = name.clone();
+        }
+        let fixed_map = if map_is_fixed(&sc) { Some(make_map(&sc, 0)?) } else { None };
+        Ok(Lineup { sc, names, fixed_map })
+    }
+
+    pub fn seats(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The slot that won campaign `i` of master seed `master`.
+    pub fn winner(&self, master: u64, i: u64) -> Result<usize, SetupError> {
+        let n = self.names.len();
+        let cs = seed::campaign_seed(master, i);
+        let shift = (i % n as u64) as usize;
+        // Seat s plays slot (s + i) mod n, as `runner::seat_strategies` seats a rotated run.
+        let seated: Vec<&str> = (0..n).map(|s| self.names[(s + shift) % n].as_str()).collect();
+        let made;
+        let map = match &self.fixed_map {
+            Some(m) => m,
+            None => {
+                made = make_map(&self.sc, cs)?;
+                &made
+            }
+        };
+        let (_, outcome) = play_on_map_as(&self.sc, map, cs, &seated, NoLog)?;
+        Ok((outcome.winner() as usize + shift) % n)
+    }
+
+    /// The winning slot of each campaign of `range`, in campaign order
+    /// (played in parallel; the order and values do not depend on threads).
+    pub fn winners(&self, master: u64, range: Range<u64>) -> Result<Vec<usize>, SetupError> {
+        range.into_par_iter().map(|i| self.winner(master, i)).collect()
+    }
+
+    /// Wins of each slot over campaigns `range` of `master`, in parallel;
+    /// the counts do not depend on the thread count.
+    pub fn wins(&self, master: u64, range: Range<u64>) -> Result<Wins, SetupError> {
+        let n = self.names.len();
+        let won = self.winners(master, range.clone())?;
+        let mut by_slot = vec![0; n];
+        for w in won {
+            by_slot[w] += 1;
+        }
+        Ok(Wins { campaigns: range.end - range.start, by_slot })
+    }
+}

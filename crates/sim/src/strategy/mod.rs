@@ -1,0 +1,96 @@
+//! Players' strategies (G-30). A strategy sees a read-only state and the
+//! legal options, and returns the index of its pick; it never rolls dice.
+//! Its own randomness (tie-breaks, random play) comes from a stream seeded
+//! from the campaign seed (`seed::Stream::Strategy`).
+
+pub mod lookahead;
+pub mod random;
+pub mod restrict;
+pub mod weighted;
+
+use crate::rules::action::{ACTION_KINDS, kind_index};
+use crate::rules::{Action, Decision, PlayerId, Players, Rules, State};
+use crate::scenario::{Scenario, StrategyKind, StrategySpec};
+use crate::seed::{self, Stream};
+use rand_pcg::Pcg64Mcg;
+
+pub trait Strategy: Send {
+    fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, decision: Decision, options: &[Action]) -> usize;
+
+    /// Any player's action is about to be applied (`Players::action_starts`).
+    fn action_starts(&mut self, _r: Rules<'_>, _st: &State, _who: PlayerId, _action: Action) {}
+
+    /// Whether `action_starts` does anything: `Seats` only calls the
+    /// strategies that listen, so a game of weighted players pays nothing
+    /// for the notice on its hot path.
+    fn listens(&self) -> bool {
+        false
+    }
+}
+
+/// Build a strategy from its spec with its own random stream. `sc` names
+/// the strategies a spec may refer to (a lookahead's `base`).
+pub fn build(sc: &Scenario, spec: &StrategySpec, rng: Pcg64Mcg) -> Box<dyn Strategy> {
+    let inner: Box<dyn Strategy> = match spec.kind {
+        StrategyKind::Random => Box::new(random::RandomStrategy::new(rng)),
+        StrategyKind::Weighted => Box::new(weighted::Weighted::new(spec.clone(), rng)),
+        StrategyKind::Lookahead => Box::new(lookahead::Lookahead::new(sc, spec, rng)),
+    };
+    if spec.forbid.is_empty() && spec.force.is_empty() {
+        inner
+    } else {
+        Box::new(restrict::Restricted::new(inner, &spec.forbid, &spec.force))
+    }
+}
+
+/// One strategy per seat: the `Players` the engine talks to.
+pub struct Seats {
+    pub seats: Vec<Box<dyn Strategy>>,
+    /// Actions each seat took, by kind (`rules::action::ACTION_KINDS`): the
+    /// mechanics coverage of a run. Counting here, at the players' side of
+    /// the engine, keeps the rules core free of bookkeeping.
+    pub taken: Vec<[u32; ACTION_KINDS.len()]>,
+    /// The seats whose strategy listens to `action_starts`.
+    listeners: Vec<usize>,
+}
+
+impl Seats {
+    /// The strategies named by the scenario's players, seeded for one campaign.
+    /// Names were checked when the scenario loaded; an unknown one falls back
+    /// to the default (`balanced`) player rather than failing mid-run.
+    pub fn for_campaign(sc: &Scenario, campaign_seed: u64) -> Seats {
+        let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
+        Seats::named(sc, campaign_seed, &names)
+    }
+
+    /// Seat `i` plays strategy `names[i]`.
+    pub fn named(sc: &Scenario, campaign_seed: u64, names: &[&str]) -> Seats {
+        let seats: Vec<Box<dyn Strategy>> = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let spec = sc.strategy(name).unwrap_or_default();
+                build(sc, &spec, seed::rng(campaign_seed, Stream::Strategy(i as u8)))
+            })
+            .collect();
+        let listeners = (0..seats.len()).filter(|&i| seats[i].listens()).collect();
+        Seats { seats, taken: vec![[0; ACTION_KINDS.len()]; names.len()], listeners }
+    }
+}
+
+impl Players for Seats {
+    fn action_starts(&mut self, r: Rules<'_>, st: &State, who: PlayerId, action: Action) {
+        for &i in &self.listeners {
+            self.seats[i].action_starts(r, st, who, action);
+        }
+    }
+
+    #[inline]
+    fn choose(&mut self, r: Rules<'_>, st: &State, player: PlayerId, d: Decision, options: &[Action]) -> usize {
+        let i = self.seats[player as usize].choose(r, st, player, d, options);
+        if let Some(a) = options.get(i) {
+            self.taken[player as usize][kind_index(a)] += 1;
+        }
+        i
+    }
+}

@@ -1,0 +1,451 @@
+//! `empires tune`: CMA-ES over the numeric keys of a weighted strategy, to
+//! maximise its win rate against an opponent field.
+//!
+//! - **Method.** Hansen's CMA-ES, from the `cmaes` crate, in the unit
+//!   coordinates of `space` (every key scaled to its range). The fitness of
+//!   a candidate is its share of wins in `per_eval` campaigns of the
+//!   scenario's game, its seats rotated, less `space::penalty` when it lies
+//!   outside the ranges (it then plays at the nearest point inside).
+//! - **Common seeds.** Every candidate of generation `g` plays the same
+//!   campaigns (master seed `generation_master(seed, g)`), so the ranking
+//!   inside a generation is not lost in map and dice noise. Each generation
+//!   has new seeds, so the search cannot fit one set of campaigns.
+//! - **The field.** Fixed strategies, or `self`: the opponents are the
+//!   current mean of the search, re-chosen before each generation, as in
+//!   self-play.
+//! - **Progress** is measured apart from the search: after each generation
+//!   the new mean plays the reference field (the fixed field, or the start
+//!   for self-play) on one fixed set of campaigns (`reference_master`), so
+//!   the trace of the mean's strength is paired from one generation to the
+//!   next.
+//! - **Determinism.** The result depends only on the scenario, the settings
+//!   and the seed. The crate samples from a ChaCha stream seeded from
+//!   `seed`; candidates run in parallel but each campaign's result depends
+//!   only on its seeds, and wins are counted as integers.
+//! - **Resuming.** The search is replayed, not restored: a fresh search with
+//!   the same settings samples the same candidates, and the fitness values
+//!   recorded for the finished generations are handed back instead of being
+//!   played again. A candidate that is not in the record means the settings
+//!   differ, and the resume is refused.
+//!
+//! No IO here: the caller is told about each generation and writes files.
+
+use super::space::{Space, penalty};
+use crate::scenario::{Scenario, StrategySpec};
+use crate::seed::mix2;
+use crate::sim::lineup::{Lineup, Wins};
+use cmaes::{CMAESOptions, DVector, Mode};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Mutex, RwLock};
+
+/// Who the tuned strategy plays against.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Field {
+    /// The current mean of the search (self-play).
+    #[serde(rename = "self")]
+    SelfPlay,
+    /// These strategies, filling the other seats in turn.
+    Fixed(Vec<String>),
+}
+
+impl Field {
+    pub fn describe(&self) -> String {
+        match self {
+            Field::SelfPlay => "self".into(),
+            Field::Fixed(v) => v.join(","),
+        }
+    }
+}
+
+/// Everything that decides a tuning run (what `--resume` must find unchanged).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// The strategy tuning starts from (and the tuned one `extends`).
+    pub start: String,
+    pub field: Field,
+    pub keys: Vec<String>,
+    /// Campaigns per candidate, a multiple of the seat count.
+    pub per_eval: u64,
+    pub generations: u32,
+    pub population: usize,
+    /// Initial step size, in unit coordinates (a share of each key's range).
+    pub sigma: f64,
+    pub seed: u64,
+}
+
+/// One candidate of a generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    /// Unit coordinates, as the search sampled them.
+    pub u: Vec<f64>,
+    pub wins: u64,
+}
+
+/// One finished generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Generation {
+    pub index: u32,
+    /// Best first (ties: by coordinates), so `candidate` numbers are ranks.
+    pub candidates: Vec<Candidate>,
+    /// The search's mean after this generation, in unit coordinates.
+    pub mean: Vec<f64>,
+    pub sigma: f64,
+    /// Wins of that mean against the reference field, in `per_eval`
+    /// campaigns of the reference seeds.
+    pub reference_wins: u64,
+}
+
+/// A run so far: the record `--resume` continues.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub settings: Settings,
+    /// Wins of the start against the reference field on the reference seeds.
+    pub start_reference_wins: u64,
+    pub generations: Vec<Generation>,
+    /// Why the search stopped before its last generation, if it did.
+    pub stopped: Option<String>,
+}
+
+const TAG_CMA: u64 = 0x636d_6165_7300_0001;
+const TAG_GENERATION: u64 = 0x636d_6165_7300_0002;
+const TAG_REFERENCE: u64 = 0x636d_6165_7300_0003;
+const TAG_HELD_OUT: u64 = 0x636d_6165_7300_0004;
+
+/// Master seed of generation `g`'s campaigns.
+pub fn generation_master(seed: u64, g: u32) -> u64 {
+    mix2(mix2(seed, TAG_GENERATION), g as u64)
+}
+
+/// Master seed of the reference campaigns (the same every generation).
+pub fn reference_master(seed: u64) -> u64 {
+    mix2(seed, TAG_REFERENCE)
+}
+
+/// The default master seed of the held-out evaluation.
+pub fn held_out_master(seed: u64) -> u64 {
+    mix2(seed, TAG_HELD_OUT)
+}
+
+/// CMA-ES's default population for `dim` keys (Hansen: 4 + ⌊3 ln n⌋).
+pub fn default_population(dim: usize) -> usize {
+    4 + (3.0 * (dim as f64).ln()).floor() as usize
+}
+
+/// A tuning problem: the scenario, the start, the space and the field.
+pub struct Problem<'a> {
+    pub sc: &'a Scenario,
+    pub settings: Settings,
+    pub start: StrategySpec,
+    pub space: Space,
+    /// The specs of a fixed field (empty for self-play).
+    pub field: Vec<StrategySpec>,
+}
+
+impl<'a> Problem<'a> {
+    /// Check the settings against the scenario.
+    pub fn new(sc: &'a Scenario, settings: Settings) -> Result<Problem<'a>, String> {
+        let start = sc.strategy(&settings.start).ok_or_else(|| format!("unknown strategy {:?}", settings.start))?;
+        if start.kind != crate::scenario::StrategyKind::Weighted {
+            return Err(format!(
+                "{:?} is not a weighted strategy: only a weighted player's keys can be tuned",
+                settings.start
+            ));
+        }
+        let space = Space::of(&settings.keys)?;
+        let seats = sc.players.len();
+        if seats < 2 {
+            return Err("the scenario needs at least 2 seats to tune a player".into());
+        }
+        let field = match &settings.field {
+            Field::SelfPlay => Vec::new(),
+            Field::Fixed(names) => {
+                if names.is_empty() || names.len() > seats - 1 {
+                    return Err(format!(
+                        "the scenario has {seats} seats: name from 1 to {} opponents (found {})",
+                        seats - 1,
+                        names.len()
+                    ));
+                }
+                names
+                    .iter()
+                    .map(|n| sc.strategy(n).ok_or_else(|| format!("unknown strategy {n:?}")))
+                    .collect::<Result<_, _>>()?
+            }
+        };
+        if settings.per_eval == 0 || settings.per_eval % seats as u64 != 0 {
+            return Err(format!(
+                "campaigns per evaluation must be a positive multiple of the {seats} seats (found {})",
+                settings.per_eval
+            ));
+        }
+        if settings.population < 2 {
+            return Err("the population must be at least 2".into());
+        }
+        if !(settings.sigma.is_finite() && settings.sigma > 0.0 && settings.sigma <= 1.0) {
+            return Err(format!("sigma must be above 0 and at most 1 (found {})", settings.sigma));
+        }
+        if settings.generations == 0 {
+            return Err("at least one generation".into());
+        }
+        Ok(Problem { sc, settings, start, space, field })
+    }
+
+    /// The spec at unit coordinates `u`.
+    pub fn spec_at(&self, u: &[f64]) -> StrategySpec {
+        self.space.apply(&self.start, &self.space.values(u))
+    }
+
+    /// The lineup of `me` against the opponents (`others` fill the other
+    /// seats in turn).
+    fn lineup(&self, me: &StrategySpec, others: &[StrategySpec]) -> Result<Lineup, String> {
+        let n = self.sc.players.len();
+        let mut specs = vec![me.clone()];
+        specs.extend((0..n - 1).map(|k| others[k % others.len()].clone()));
+        Lineup::new(self.sc, &specs).map_err(|e| e.to_string())
+    }
+
+    /// Wins of `me` (slot 0) against `others` in campaigns `0..campaigns` of `master`.
+    pub fn wins_against(
+        &self,
+        me: &StrategySpec,
+        others: &[StrategySpec],
+        master: u64,
+        campaigns: u64,
+    ) -> Result<Wins, String> {
+        self.lineup(me, others)?.wins(master, 0..campaigns).map_err(|e| e.to_string())
+    }
+
+    /// The reference field: the fixed field, or the start for self-play.
+    pub fn reference_field(&self) -> Vec<StrategySpec> {
+        if self.field.is_empty() { vec![self.start.clone()] } else { self.field.clone() }
+    }
+
+    /// The point of the run that did best against the reference field on
+    /// the reference campaigns: the start or one generation's mean, rounded.
+    /// A best response uses it, so a short search can never hand back a
+    /// player worse than the one it started from (by that measure).
+    pub fn best_by_reference(&self, record: &Record) -> StrategySpec {
+        let mut best = (record.start_reference_wins, self.space.coords(&self.start));
+        for g in &record.generations {
+            if g.reference_wins > best.0 {
+                best = (g.reference_wins, g.mean.clone());
+            }
+        }
+        let values = self.space.rounded(&self.space.values(&best.1));
+        self.space.apply(&self.start, &values)
+    }
+
+    /// The tuned strategy: the last mean, rounded as `strategy.toml` writes it.
+    pub fn result(&self, record: &Record) -> (Vec<f64>, StrategySpec) {
+        let u = record.generations.last().map_or_else(|| self.space.coords(&self.start), |g| g.mean.clone());
+        let values = self.space.rounded(&self.space.values(&u));
+        let spec = self.space.apply(&self.start, &values);
+        (values, spec)
+    }
+}
+
+/// What the caller says after each generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// State the objective reads while a generation's candidates play.
+struct Objective<'p, 'a> {
+    problem: &'p Problem<'a>,
+    /// This generation's campaigns, opponents, and recorded fitness when replaying.
+    now: RwLock<Now>,
+    seen: Mutex<Vec<Candidate>>,
+    error: Mutex<Option<String>>,
+}
+
+#[derive(Default)]
+struct Now {
+    master: u64,
+    opponents: Vec<StrategySpec>,
+    replay: Option<HashMap<Vec<u64>, u64>>,
+}
+
+fn bits(u: &[f64]) -> Vec<u64> {
+    u.iter().map(|x| x.to_bits()).collect()
+}
+
+impl Objective<'_, '_> {
+    fn eval(&self, x: &DVector<f64>) -> f64 {
+        let u: Vec<f64> = x.iter().copied().collect();
+        let now = self.now.read().unwrap_or_else(|e| e.into_inner());
+        let wins = match &now.replay {
+            Some(rec) => match rec.get(&bits(&u)) {
+                Some(&w) => Ok(w),
+                None => Err("the record does not match these settings (a candidate differs): \
+                             start again without --resume, or give the settings of the record"
+                    .to_string()),
+            },
+            None => {
+                let me = self.problem.spec_at(&u);
+                self.problem
+                    .wins_against(&me, &now.opponents, now.master, self.problem.settings.per_eval)
+                    .map(|w| w.by_slot[0])
+            }
+        };
+        match wins {
+            Ok(w) => {
+                let fitness = w as f64 / self.problem.settings.per_eval as f64 - penalty(&u);
+                self.seen.lock().unwrap_or_else(|e| e.into_inner()).push(Candidate { u, wins: w });
+                fitness
+            }
+            Err(e) => {
+                *self.error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                f64::NAN
+            }
+        }
+    }
+}
+
+/// Run (or continue) the search. `record` holds the generations already
+/// done, if any (they are replayed, not played); each new generation is
+/// appended to it and handed to `after`, which may stop the run. Returns
+/// the record when the last generation is done, the search has converged
+/// (`record.stopped`), or `after` said stop.
+pub fn tune(
+    p: &Problem<'_>,
+    mut record: Option<Record>,
+    mut after: impl FnMut(&Record) -> Flow,
+) -> Result<Record, String> {
+    let s = &p.settings;
+    if let Some(r) = &record
+        && r.settings != *s
+    {
+        return Err("the record was made with other settings; start again without --resume".into());
+    }
+    let done = record.as_ref().map_or(0, |r| r.generations.len());
+    let mut rec = match record.take() {
+        Some(r) => r,
+        None => {
+            let start_reference_wins =
+                p.wins_against(&p.start, &p.reference_field(), reference_master(s.seed), s.per_eval)?.by_slot[0];
+            Record { settings: s.clone(), start_reference_wins, generations: Vec::new(), stopped: None }
+        }
+    };
+    if rec.stopped.is_some() || done >= s.generations as usize {
+        return Ok(rec);
+    }
+    let old: Vec<Generation> = std::mem::take(&mut rec.generations);
+
+    let obj =
+        Objective { problem: p, now: RwLock::new(Now::default()), seen: Mutex::default(), error: Mutex::default() };
+    let f = |x: &DVector<f64>| obj.eval(x);
+    let mut cma = CMAESOptions::new(p.space.coords(&p.start), s.sigma)
+        .mode(Mode::Maximize)
+        .population_size(s.population)
+        .seed(mix2(s.seed, TAG_CMA))
+        .max_generations(s.generations as usize)
+        // Self-play moves the target every generation, and win rates are
+        // noisy: a "regression" of the median is not stagnation.
+        .tol_stagnation(usize::MAX / 4)
+        .build(f)
+        .map_err(|e| format!("cannot start CMA-ES: {e:?}"))?;
+
+    for g in 0..s.generations {
+        let mean_before: Vec<f64> = cma.mean().iter().copied().collect();
+        {
+            let mut now = obj.now.write().unwrap_or_else(|e| e.into_inner());
+            now.master = generation_master(s.seed, g);
+            now.opponents = if p.field.is_empty() { vec![p.spec_at(&mean_before)] } else { p.field.clone() };
+            now.replay = old
+                .get(g as usize)
+                .map(|done| done.candidates.iter().map(|c| (bits(&c.u), c.wins)).collect::<HashMap<_, _>>());
+        }
+        obj.seen.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        let end = cma.next_parallel();
+        if let Some(e) = obj.error.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Err(e);
+        }
+        let mut candidates = std::mem::take(&mut *obj.seen.lock().unwrap_or_else(|e| e.into_inner()));
+        candidates.sort_by(|a, b| {
+            b.wins.cmp(&a.wins).then_with(|| {
+                a.u.iter()
+                    .zip(&b.u)
+                    .map(|(x, y)| x.total_cmp(y))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+        });
+        let mean: Vec<f64> = cma.mean().iter().copied().collect();
+        let this = match old.get(g as usize) {
+            Some(prev) => {
+                if bits(&prev.mean) != bits(&mean) {
+                    return Err("the record does not match these settings (the search took another path); \
+                                start again without --resume"
+                        .into());
+                }
+                prev.clone()
+            }
+            None => {
+                let reference_wins = p
+                    .wins_against(&p.spec_at(&mean), &p.reference_field(), reference_master(s.seed), s.per_eval)?
+                    .by_slot[0];
+                Generation { index: g, candidates, mean, sigma: cma.sigma(), reference_wins }
+            }
+        };
+        let replayed = (g as usize) < old.len();
+        rec.generations.push(this);
+        if let Some(t) = end
+            && (g + 1) < s.generations
+        {
+            rec.stopped = Some(format!("converged after generation {g}: {:?}", t.reasons));
+        }
+        if !replayed && after(&rec) == Flow::Stop {
+            break;
+        }
+        if rec.stopped.is_some() {
+            break;
+        }
+    }
+    Ok(rec)
+}
+
+/// One line of the held-out evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalRow {
+    /// Who the other seats play, in words.
+    pub against: String,
+    pub tuned: Wins,
+    /// The start in the same seat against the same opponents, on the same campaigns.
+    pub start: Wins,
+}
+
+/// The tuned strategy against each opponent (every other seat plays it),
+/// against the whole field when it is fixed, and against its start, on
+/// campaigns of `master` that the search never saw.
+pub fn evaluate(p: &Problem<'_>, tuned: &StrategySpec, master: u64, campaigns: u64) -> Result<Vec<EvalRow>, String> {
+    let n = p.sc.players.len();
+    let mut rows = Vec::new();
+    let mut row = |against: String, others: Vec<StrategySpec>| -> Result<(), String> {
+        let t = p.wins_against(tuned, &others, master, campaigns)?;
+        let s = p.wins_against(&p.start, &others, master, campaigns)?;
+        rows.push(EvalRow { against, tuned: t, start: s });
+        Ok(())
+    };
+    if let Field::Fixed(names) = &p.settings.field {
+        if names.len() > 1 {
+            row(format!("the field ({})", names.join(", ")), p.field.clone())?;
+        }
+        let mut seen: Vec<&String> = Vec::new();
+        for (name, spec) in names.iter().zip(&p.field) {
+            if !seen.contains(&name) {
+                seen.push(name);
+                row(format!("{} × {name}", n - 1), vec![spec.clone()])?;
+            }
+        }
+        if !names.contains(&p.settings.start) {
+            row(format!("{} × {} (the start)", n - 1, p.settings.start), vec![p.start.clone()])?;
+        }
+    } else {
+        row(format!("{} × {} (the start)", n - 1, p.settings.start), vec![p.start.clone()])?;
+    }
+    Ok(rows)
+}

@@ -1,0 +1,273 @@
+//! `experiment mine-vs-pillage`: is a mine worth more than a pillage, and
+//! from which season on? Both cost 1 EP (E-09, E-15).
+//!
+//! - **Exact.** A mine on terrain `t` yields its dice expression's mean at
+//!   every payday while it stands; a pillage yields its mean once. A mine
+//!   built in season `s` of `S` (spending, G-01 step 6) is paid at the
+//!   paydays of seasons `s+1..=S`: `T = S - s` paydays. With a chance `q`
+//!   each season of losing the hex before payday, its expected gold is
+//!   `y · Σ_{k=1..T} (1-q)^k`. The break-even is the fewest paydays `T*`
+//!   for which that reaches the pillage's mean.
+//! - **Simulated.** Restricted play (Jaffe et al. 2012) on the same seeds:
+//!   every strategy of the scenario with mines forbidden, pillage
+//!   forbidden, or mines forced first, against the unrestricted baseline.
+//! - **One player restricted.** When every seat plays one strategy
+//!   (`--players tuned`), restricting everyone changes no win rate: the
+//!   seats stay equal. So the experiment also seats one restricted player
+//!   against unrestricted copies (seats rotated) and pairs its wins, campaign
+//!   by campaign, with the unrestricted strategy's in the same seat: the
+//!   value of the option to one player, against opponents who keep it.
+//! - **Observed.** Where the baseline's gold came from, per strategy and
+//!   over the seasons.
+//! - **Measured loss.** The exact part's chance `q` of losing the hex, read
+//!   off play instead of assumed: how often a hex a mine may stand on
+//!   (`buildings.mine.terrain`), held by a player at the end of a season,
+//!   has another holder at the end of the next (`measure_loss`). It is
+//!   measured on the hexes a mine *could* stand on, since strong players
+//!   build almost no mines on the default rules.
+
+use super::compare::{Row, paired};
+use super::metrics::{Measured, Metric, measure, standard};
+use crate::rules::setup::SetupError;
+use crate::scenario::Scenario;
+use crate::stats::Mean;
+
+/// Chances of losing the hex in a season that the exact part tabulates.
+pub const LOSS_CHANCES: [f64; 5] = [0.0, 0.05, 0.1, 0.2, 0.3];
+
+/// Expected gold of a mine yielding `y` a payday over `paydays`, with a
+/// chance `q` a season of losing the hex first.
+pub fn mine_gold(y: f64, paydays: u32, q: f64) -> f64 {
+    (1..=paydays).map(|k| y * (1.0 - q).powi(k as i32)).sum()
+}
+
+/// Fewest paydays for which the mine's expected gold reaches `pillage`.
+pub fn break_even(y: f64, pillage: f64, q: f64, max: u32) -> Option<u32> {
+    (0..=max).find(|&t| mine_gold(y, t, q) >= pillage - 1e-9)
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MineSite {
+    pub terrain: String,
+    pub mean_yield: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exact {
+    pub pillage: f64,
+    pub seasons: u32,
+    pub sites: Vec<MineSite>,
+}
+
+impl Exact {
+    pub fn of(sc: &Scenario) -> Exact {
+        let sites = sc
+            .buildings
+            .mine
+            .terrain
+            .iter()
+            .filter_map(|t| {
+                sc.economy.mine.get(t).map(|d| MineSite { terrain: t.name().to_string(), mean_yield: d.mean() })
+            })
+            .collect();
+        Exact { pillage: sc.economy.pillage.mean(), seasons: sc.campaign.seasons, sites }
+    }
+}
+
+/// How often a mine-able hex changes hands in a season of play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loss {
+    /// The strategy every seat played.
+    pub players: String,
+    pub campaigns: u64,
+    /// Hex-seasons: a mine-able hex held at the end of a season that is
+    /// followed by another season.
+    pub held: u64,
+    /// Of those, the ones with another holder (or none) a season later.
+    pub lost: u64,
+}
+
+impl Loss {
+    pub fn rate(&self) -> f64 {
+        if self.held == 0 { f64::NAN } else { self.lost as f64 / self.held as f64 }
+    }
+    /// The Wilson 95% interval of the rate.
+    pub fn interval(&self) -> (f64, f64) {
+        crate::stats::wilson(self.lost as f64, self.held as f64, 0.95)
+    }
+}
+
+/// Play `campaigns` with every seat playing `players` and count, season by
+/// season, the mine-able hexes held and lost.
+pub fn measure_loss(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Result<Loss, SetupError> {
+    use rayon::prelude::*;
+    let sc = sc.with_players(players).map_err(SetupError)?;
+    let counts: Vec<(u64, u64)> = (0..campaigns)
+        .into_par_iter()
+        .map(|i| {
+            let cs = crate::seed::campaign_seed(master, i);
+            let map = crate::rules::setup::make_map(&sc, cs)?;
+            let rules = crate::rules::Rules::new(&sc, &map);
+            let mineable: Vec<usize> =
+                (0..map.terrain.len()).filter(|&h| sc.buildings.mine.terrain.contains(map.terrain[h])).collect();
+            let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
+            let seats = crate::strategy::Seats::named(&sc, cs, &names);
+            let dice = crate::rules::RngDice(crate::seed::rng(cs, crate::seed::Stream::Dice));
+            let mut e = crate::rules::Engine::new(rules, dice, seats, crate::rules::NoLog);
+            let mut st = crate::rules::setup::initial_state(rules);
+            let mut before: Option<Vec<u8>> = None;
+            let (mut held, mut lost) = (0u64, 0u64);
+            e.play_campaign_with(&mut st, |s| {
+                let now: Vec<u8> = mineable.iter().map(|&h| s.hexes[h].owner).collect();
+                if let Some(b) = &before {
+                    for (x, y) in b.iter().zip(&now) {
+                        if *x != crate::rules::NOBODY {
+                            held += 1;
+                            lost += (x != y) as u64;
+                        }
+                    }
+                }
+                before = Some(now);
+            });
+            Ok((held, lost))
+        })
+        .collect::<Result<_, SetupError>>()?;
+    Ok(Loss {
+        players: players.to_string(),
+        campaigns,
+        held: counts.iter().map(|c| c.0).sum(),
+        lost: counts.iter().map(|c| c.1).sum(),
+    })
+}
+
+/// One restricted variant against the baseline.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub name: &'static str,
+    /// The restriction, as the `--set` flags that make it.
+    pub flags: Vec<String>,
+    pub rows: Vec<Row>,
+}
+
+/// One restricted player against unrestricted copies of its strategy.
+#[derive(Clone, Debug)]
+pub struct Solo {
+    pub name: &'static str,
+    pub strategy: String,
+    pub campaigns: u64,
+    /// Wins of the restricted player.
+    pub wins: u64,
+    /// Wins of the unrestricted strategy in the same seat, same campaigns.
+    pub base_wins: u64,
+    /// Restricted minus unrestricted, campaign by campaign.
+    pub diff: Mean,
+}
+
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    pub exact: Exact,
+    pub campaigns: u64,
+    pub seed: u64,
+    /// Whether the strategies rotated through the seats.
+    pub rotate_seats: bool,
+    pub baseline: Measured,
+    pub metrics: Vec<Metric>,
+    pub variants: Vec<Variant>,
+    /// Filled when every seat plays the same strategy.
+    pub solo: Vec<Solo>,
+    /// The measured chance of losing a mine-able hex in a season.
+    pub loss: Option<Loss>,
+    /// With `--best-response`: each restriction's value under best response
+    /// on both sides (`restrict::run` with the players' strategy as field).
+    pub best: Vec<super::restrict::Study>,
+}
+
+/// The experiment's restrictions, as `restrict` sees them.
+pub fn restrictions() -> Vec<super::restrict::Restriction> {
+    RESTRICTIONS
+        .iter()
+        .map(|(_, list, kind)| {
+            let k = vec![kind.to_string()];
+            if *list == "forbid" {
+                super::restrict::Restriction { forbid: k, force: Vec::new() }
+            } else {
+                super::restrict::Restriction { forbid: Vec::new(), force: k }
+            }
+        })
+        .collect()
+}
+
+const RESTRICTIONS: [(&str, &str, &str); 3] =
+    [("no mines", "forbid", "mine"), ("no pillage", "forbid", "pillage"), ("mines first", "force", "mine")];
+
+/// One restricted player of `name` against copies, for each restriction;
+/// the copies' own player in that seat is played once for all three.
+fn solo(sc: &Scenario, name: &str, seed: u64, campaigns: u64) -> Result<Vec<Solo>, SetupError> {
+    use super::restrict::{first_slot_wins, value_of};
+    let spec = sc.strategy(name).unwrap_or_default();
+    let base = first_slot_wins(sc, &spec, &spec, seed, campaigns).map_err(SetupError)?;
+    let mut out = Vec::new();
+    for ((label, _, _), r) in RESTRICTIONS.iter().zip(restrictions()) {
+        let won = first_slot_wins(sc, &r.apply(&spec), &spec, seed, campaigns).map_err(SetupError)?;
+        let v = value_of(label, &won, &base);
+        out.push(Solo {
+            name: label,
+            strategy: name.to_string(),
+            campaigns,
+            wins: v.wins,
+            base_wins: v.base_wins,
+            diff: v.diff,
+        });
+    }
+    Ok(out)
+}
+
+/// The baseline with `forbid` or `force` set on every strategy its players use.
+fn restricted(sc: &Scenario, list: &str, kind: &str) -> (Scenario, Vec<String>) {
+    let mut v = sc.clone();
+    let mut flags = Vec::new();
+    let mut names: Vec<String> = sc.players.iter().map(|p| p.strategy.clone()).collect();
+    names.sort();
+    names.dedup();
+    for n in names {
+        if let Some(spec) = v.strategies.get_mut(&n) {
+            let l = if list == "forbid" { &mut spec.forbid } else { &mut spec.force };
+            if !l.iter().any(|k| k == kind) {
+                l.push(kind.to_string());
+            }
+            flags.push(format!("strategies.{n}.{list}={:?}", l));
+        }
+    }
+    (v, flags)
+}
+
+/// Play the experiment; `rotate_seats` comes from `sim::runner::seating`
+/// (the restricted variants keep the baseline's strategies in their seats,
+/// so one decision holds for all).
+pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Result<Experiment, SetupError> {
+    let metrics = standard(&[sc]);
+    let baseline = measure(sc, seed, campaigns, rotate_seats, &metrics, true)?;
+    let mut variants = Vec::new();
+    for (name, list, kind) in RESTRICTIONS {
+        let (v, flags) = restricted(sc, list, kind);
+        let m = measure(&v, seed, campaigns, rotate_seats, &metrics, false)?;
+        variants.push(Variant { name, flags, rows: paired(&metrics, &baseline, &m) });
+    }
+    let one = sc.players.first().map(|p| p.strategy.clone()).filter(|s| sc.players.iter().all(|p| &p.strategy == s));
+    let solo = match one {
+        Some(name) if sc.players.len() > 1 => solo(sc, &name, seed, campaigns)?,
+        _ => Vec::new(),
+    };
+    Ok(Experiment {
+        exact: Exact::of(sc),
+        campaigns,
+        seed,
+        rotate_seats,
+        baseline,
+        metrics,
+        variants,
+        solo,
+        loss: None,
+        best: Vec::new(),
+    })
+}

@@ -1,0 +1,267 @@
+//! `experiment restrict`: what is an option worth to a player who plays
+//! well? Restricted play (Jaffe et al. 2012) on common seeds, answered three
+//! ways:
+//!
+//! - **Naive, at each strength level.** One player of a strategy with the
+//!   restriction, every other seat the same strategy without it, seats
+//!   rotated; its result is paired campaign by campaign with the
+//!   unrestricted strategy in the same seat. Played for each level of
+//!   `levels` (by default random, balanced, tuned and lookahead over
+//!   tuned), so a designer sees whether the answer holds as play gets
+//!   stronger.
+//! - **Best response on both sides.** The restricted player is tuned under
+//!   its restriction (`strength::tune`, against the unrestricted field),
+//!   and so is the unrestricted player (the same budget, the same field).
+//!   The value of the option is the difference between the two tuned
+//!   players' win rates against that field, paired on held-out campaigns.
+//!   Each tuned player is the point of its search (the start or a
+//!   generation's mean) that did best against the field on the search's
+//!   fixed reference campaigns, so a short search never returns a player
+//!   worse than its start.
+//!   Each side plays as well as tuning can make it, so the figure is the
+//!   option's worth, not a measure of one set of weights' habits.
+
+use crate::rules::action::ACTION_KINDS;
+use crate::scenario::{Scenario, StrategySpec};
+use crate::sim::lineup::Lineup;
+use crate::stats::{Mean, mean_interval};
+use crate::strength::tune::{self, Field, Flow, Problem, Settings, held_out_master};
+
+/// A restriction: kinds forbidden and kinds forced first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Restriction {
+    pub forbid: Vec<String>,
+    pub force: Vec<String>,
+}
+
+impl Restriction {
+    /// Checked against the action kinds; `done` cannot be forbidden.
+    pub fn new(forbid: Vec<String>, force: Vec<String>) -> Result<Restriction, String> {
+        for k in forbid.iter().chain(&force) {
+            if !ACTION_KINDS.contains(&k.as_str()) {
+                return Err(format!("unknown action kind {k:?} (known: {})", ACTION_KINDS.join(", ")));
+            }
+        }
+        if forbid.iter().any(|k| k == "done") {
+            return Err("\"done\" cannot be forbidden: a player must be able to stop".into());
+        }
+        if forbid.is_empty() && force.is_empty() {
+            return Err("give --forbid, --force or both".into());
+        }
+        Ok(Restriction { forbid, force })
+    }
+
+    pub fn label(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.forbid.is_empty() {
+            parts.push(format!("no {}", self.forbid.join(", no ")));
+        }
+        if !self.force.is_empty() {
+            parts.push(format!("{} first", self.force.join(" and ")));
+        }
+        parts.join("; ")
+    }
+
+    /// `spec` with the restriction added.
+    pub fn apply(&self, spec: &StrategySpec) -> StrategySpec {
+        let mut s = spec.clone();
+        for k in &self.forbid {
+            if !s.forbid.contains(k) {
+                s.forbid.push(k.clone());
+            }
+        }
+        for k in &self.force {
+            if !s.force.contains(k) {
+                s.force.push(k.clone());
+            }
+        }
+        s
+    }
+}
+
+/// One player of `me` against copies of `field`, paired with a player of
+/// `field` in the same seat on the same campaigns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Value {
+    pub label: String,
+    pub campaigns: u64,
+    pub wins: u64,
+    pub base_wins: u64,
+    /// `me`'s result minus the field's own in that seat, per campaign.
+    pub diff: Mean,
+}
+
+/// Whether `me`, in slot 0 with `field` in every other seat (rotated), won
+/// each of the campaigns `0..campaigns` of `master`.
+pub fn first_slot_wins(
+    sc: &Scenario,
+    me: &StrategySpec,
+    field: &StrategySpec,
+    master: u64,
+    campaigns: u64,
+) -> Result<Vec<bool>, String> {
+    let mut lineup = vec![field.clone(); sc.players.len()];
+    lineup[0] = me.clone();
+    let won = Lineup::new(sc, &lineup)
+        .map_err(|e| e.to_string())?
+        .winners(master, 0..campaigns)
+        .map_err(|e| e.to_string())?;
+    Ok(won.into_iter().map(|w| w == 0).collect())
+}
+
+/// The value of `won` against `base`, campaign by campaign.
+pub fn value_of(label: &str, won: &[bool], base: &[bool]) -> Value {
+    let count = |xs: &[bool]| xs.iter().filter(|&&w| w).count() as u64;
+    Value {
+        label: label.to_string(),
+        campaigns: won.len() as u64,
+        wins: count(won),
+        base_wins: count(base),
+        diff: mean_interval(won.iter().zip(base).map(|(&w, &b)| w as u8 as f64 - b as u8 as f64), 0.95),
+    }
+}
+
+/// Play `me` in one seat and `field` in the others, and `field` in every
+/// seat, on campaigns `0..campaigns` of `master`.
+pub fn paired(
+    sc: &Scenario,
+    label: &str,
+    me: &StrategySpec,
+    field: &StrategySpec,
+    master: u64,
+    campaigns: u64,
+) -> Result<Value, String> {
+    let base = first_slot_wins(sc, field, field, master, campaigns)?;
+    let won = first_slot_wins(sc, me, field, master, campaigns)?;
+    Ok(value_of(label, &won, &base))
+}
+
+/// The tuning budget of the best-response answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Budget {
+    pub generations: u32,
+    pub per_eval: u64,
+    pub population: Option<usize>,
+    pub sigma: f64,
+}
+
+/// The best-response answer.
+#[derive(Clone, Debug)]
+pub struct Best {
+    /// The restricted player tuned under the restriction, and the
+    /// unrestricted one tuned the same way, each against the field.
+    pub restricted: StrategySpec,
+    pub unrestricted: StrategySpec,
+    /// Restricted tuned player minus unrestricted tuned player, paired on
+    /// held-out campaigns against the field.
+    pub value: Mean,
+    pub restricted_wins: u64,
+    pub unrestricted_wins: u64,
+    pub campaigns: u64,
+    pub held_out: u64,
+    pub tuning_campaigns: u64,
+}
+
+/// A finished study.
+#[derive(Clone, Debug)]
+pub struct Study {
+    pub restriction: Restriction,
+    /// The strategy the players play (the field of the best response).
+    pub players: String,
+    pub seed: u64,
+    pub campaigns: u64,
+    /// The naive value at each strength level, in `levels` order.
+    pub levels: Vec<Value>,
+    pub best: Option<Best>,
+}
+
+impl Study {
+    /// The naive value at the players' own level, if it was measured.
+    pub fn naive(&self) -> Option<&Value> {
+        self.levels.iter().find(|v| v.label == self.players)
+    }
+
+    /// Whether the naive and best-response intervals fail to overlap.
+    pub fn disagree(&self) -> Option<bool> {
+        let (n, b) = (self.naive()?, self.best.as_ref()?);
+        Some(n.diff.high < b.value.low || b.value.high < n.diff.low)
+    }
+}
+
+/// Tune `start` (a spec) over every key against copies of `field`.
+fn best_response(
+    sc: &Scenario,
+    start: &StrategySpec,
+    field: &str,
+    seed: u64,
+    budget: &Budget,
+) -> Result<(StrategySpec, u64), String> {
+    let mut sc = sc.clone();
+    let name = "best-response start".to_string();
+    sc.strategies.insert(name.clone(), start.clone());
+    let keys: Vec<String> = crate::scenario::knobs::KNOBS.iter().map(|k| k.key.to_string()).collect();
+    let population = budget.population.unwrap_or_else(|| tune::default_population(keys.len()));
+    let seats = sc.players.len() as u64;
+    let per_eval = budget.per_eval.div_ceil(seats) * seats;
+    let settings = Settings {
+        start: name,
+        field: Field::Fixed(vec![field.to_string()]),
+        keys,
+        per_eval,
+        generations: budget.generations,
+        population,
+        sigma: budget.sigma,
+        seed,
+    };
+    let p = Problem::new(&sc, settings)?;
+    let rec = tune::tune(&p, None, |_| Flow::Continue)?;
+    let played = (rec.generations.len() as u64 * (population as u64 + 1) + 1) * per_eval;
+    Ok((p.best_by_reference(&rec), played))
+}
+
+/// Run the study: the naive value at each level, and with `budget` the
+/// best-response value with `players` as the field.
+pub fn run(
+    sc: &Scenario,
+    r: &Restriction,
+    players: &str,
+    levels: &[String],
+    seed: u64,
+    campaigns: u64,
+    budget: Option<&Budget>,
+) -> Result<Study, String> {
+    let field = sc.strategy(players).ok_or_else(|| format!("unknown strategy {players:?}"))?;
+    let mut values = Vec::new();
+    for level in levels {
+        let spec = sc.strategy(level).ok_or_else(|| format!("--levels: unknown strategy {level:?}"))?;
+        values.push(paired(sc, level, &r.apply(&spec), &spec, seed, campaigns)?);
+    }
+    let best = match budget {
+        None => None,
+        Some(b) => {
+            if field.kind != crate::scenario::StrategyKind::Weighted {
+                return Err(format!(
+                    "--best-response tunes the players' keys: {players:?} must be a weighted strategy"
+                ));
+            }
+            let (restricted, c1) = best_response(sc, &r.apply(&field), players, seed, b)?;
+            let (unrestricted, c2) = best_response(sc, &field, players, seed, b)?;
+            // Both against the field, on campaigns tuning never played.
+            let held = held_out_master(seed);
+            let won_r = first_slot_wins(sc, &restricted, &field, held, campaigns)?;
+            let won_u = first_slot_wins(sc, &unrestricted, &field, held, campaigns)?;
+            let v = value_of("best response", &won_r, &won_u);
+            Some(Best {
+                restricted,
+                unrestricted,
+                value: v.diff,
+                restricted_wins: v.wins,
+                unrestricted_wins: v.base_wins,
+                campaigns,
+                held_out: held,
+                tuning_campaigns: c1 + c2,
+            })
+        }
+    };
+    Ok(Study { restriction: r.clone(), players: players.to_string(), seed, campaigns, levels: values, best })
+}

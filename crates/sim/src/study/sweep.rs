@@ -1,0 +1,140 @@
+//! A grid of variants over one or two scenario keys, each played on the
+//! same seeds, with every metric's mean and 95% interval per cell.
+
+use super::metrics::{Metric, measure, standard};
+use crate::rules::setup::SetupError;
+use crate::scenario::Scenario;
+use crate::sim::runner::{SeatFlag, Seating, seating};
+use crate::stats::{Mean, mean_interval, wilson};
+
+/// One key and the values it takes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub key: String,
+    pub values: Vec<String>,
+}
+
+/// Split `KEY=V1,V2,...` at the commas that are not inside brackets or
+/// quotes, so array values (`["mine","pillage"]`) stay whole.
+pub fn parse_axis(s: &str) -> Result<Axis, String> {
+    let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {s}: expected KEY=V1,V2,..."))?;
+    let mut values = Vec::new();
+    let (mut depth, mut quoted, mut cur) = (0i32, false, String::new());
+    for c in v.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '[' | '{' if !quoted => depth += 1,
+            ']' | '}' if !quoted => depth -= 1,
+            ',' if !quoted && depth == 0 => {
+                values.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    values.push(cur.trim().to_string());
+    if k.trim().is_empty() || values.iter().any(String::is_empty) {
+        return Err(format!("--set {s}: expected KEY=V1,V2,... with no empty value"));
+    }
+    Ok(Axis { key: k.trim().to_string(), values })
+}
+
+/// One cell of the grid.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    /// The value of each axis in this cell.
+    pub at: Vec<String>,
+    /// Each metric's mean and interval (Wilson for win rates).
+    pub values: Vec<Mean>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Sweep {
+    pub axes: Vec<Axis>,
+    pub metrics: Vec<Metric>,
+    /// The metrics shown in the text and the charts (indices into
+    /// `metrics`); the page's table has them all.
+    pub chosen: Vec<usize>,
+    pub campaigns: u64,
+    pub seed: u64,
+    /// One seating for every cell, so the cells stay paired.
+    pub seating: Seating,
+    pub cells: Vec<Cell>,
+}
+
+/// Every combination of the axes' values, first axis slowest.
+pub fn grid(axes: &[Axis]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = vec![Vec::new()];
+    for a in axes {
+        out =
+            out.into_iter().flat_map(|p| a.values.iter().map(move |v| [p.clone(), vec![v.clone()]].concat())).collect();
+    }
+    out
+}
+
+/// Play every cell; `variant` turns a cell's values into its scenario (the
+/// CLI loads the file with the cell's overrides, so they get the file's
+/// checks). Every cell is seated alike: rotated by default when the seats'
+/// strategies differ in any cell (`sim::runner::seating`).
+pub fn run<E: From<SetupError>>(
+    axes: &[Axis],
+    seed: u64,
+    campaigns: u64,
+    seats: SeatFlag,
+    mut variant: impl FnMut(&[(String, String)]) -> Result<Scenario, E>,
+) -> Result<Sweep, E> {
+    let cells_at = grid(axes);
+    let scenarios: Vec<Scenario> = cells_at
+        .iter()
+        .map(|at| variant(&axes.iter().map(|a| a.key.clone()).zip(at.iter().cloned()).collect::<Vec<_>>()))
+        .collect::<Result<_, _>>()?;
+    let metrics = standard(&scenarios.iter().collect::<Vec<_>>());
+    let seated = seating(&scenarios.iter().collect::<Vec<_>>(), seats);
+    let rotate_seats = seated.rotate();
+    let mut cells = Vec::new();
+    for (at, sc) in cells_at.into_iter().zip(&scenarios) {
+        let m = measure(sc, seed, campaigns, rotate_seats, &metrics, false)?;
+        let values = metrics
+            .iter()
+            .enumerate()
+            .map(|(j, metric)| {
+                let col = m.values.iter().map(|v| v[j]);
+                let mut mean = mean_interval(col, 0.95);
+                if matches!(metric, Metric::WinStrategy(_) | Metric::WinSeat(_)) && mean.n > 0 {
+                    // A win rate over player-campaigns: the Wilson interval.
+                    let (lo, hi) = wilson(mean.mean * mean.n as f64, mean.n as f64, 0.95);
+                    mean.low = lo;
+                    mean.high = hi;
+                }
+                mean
+            })
+            .collect();
+        cells.push(Cell { at, values });
+    }
+    let chosen = (0..metrics.len()).filter(|&j| matches!(metrics[j], Metric::WinStrategy(_))).collect();
+    Ok(Sweep { axes: axes.to_vec(), metrics, chosen, campaigns, seed, seating: seated, cells })
+}
+
+impl Sweep {
+    /// Show these metrics (by name, as `Metric::name` spells them) instead
+    /// of the win rates; an unknown name is an error listing the known ones.
+    pub fn choose(&mut self, names: &[String]) -> Result<(), String> {
+        if names.is_empty() {
+            return Ok(());
+        }
+        let mut chosen = Vec::new();
+        for n in names {
+            match self.metrics.iter().position(|m| &m.name() == n) {
+                Some(j) => chosen.push(j),
+                None => {
+                    let known: Vec<String> = self.metrics.iter().map(|m| format!("{:?}", m.name())).collect();
+                    return Err(format!("--metric {n:?}: unknown metric (known: {})", known.join(", ")));
+                }
+            }
+        }
+        self.chosen = chosen;
+        Ok(())
+    }
+}
