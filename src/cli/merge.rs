@@ -50,12 +50,10 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
     let shards = dirs.iter().map(|d| read_shard(d)).collect::<Result<Vec<_>, _>>().map_err(CliError::input)?;
     let shards = check(shards).map_err(CliError::input)?;
     let first = &shards[0];
-    let sc: Scenario = serde_json::from_value(first.manifest["scenario"].clone()).map_err(|e| {
-        CliError::input(format!(
-            "{}: the manifest's scenario cannot be read: {e}",
-            first.dir.join("manifest.json").display()
-        ))
-    })?;
+    let sc: Scenario = first
+        .manifest
+        .scenario()
+        .map_err(|e| CliError::input(format!("{}: {e}", first.dir.join("manifest.json").display())))?;
     if crate::report::manifest::scenario_hash(&sc) != first.scenario_hash {
         return Err(CliError::input(format!(
             "{}: the manifest's scenario does not match its hash (was it edited?)",
@@ -75,29 +73,24 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
     }
     let mut coverage = Coverage::default();
     for s in &shards {
-        coverage.merge(&s.coverage);
+        coverage.merge(&s.manifest.coverage);
     }
     let last = shards.last().map_or(0, |s| s.end);
     let m = &first.manifest;
-    let overrides: Vec<String> = m["overrides"]
-        .as_array()
-        .map(|v| v.iter().filter_map(|x| x.as_str().map(String::from)).collect())
-        .unwrap_or_default();
-    let source = m["scenario_source"].as_str().unwrap_or("").to_string();
     let info = manifest::RunInfo {
         scenario: &sc,
-        scenario_source: &source,
-        git_commit: m["git_commit"].as_str().map(String::from),
-        git_dirty: m["git_dirty"].as_bool(),
+        scenario_source: &m.scenario_source,
+        git_commit: m.git_commit.clone(),
+        git_dirty: m.git_dirty,
         master_seed: first.master_seed,
         campaigns: 0..last,
         total_campaigns: first.total,
         shard: None,
         rotate_seats: first.rotate_seats,
         threads: 0,
-        overrides,
+        overrides: m.overrides.clone(),
         // The shards' own time: the work the merged run stands for.
-        wall_seconds: shards.iter().map(|s| s.wall_seconds).sum(),
+        wall_seconds: shards.iter().map(|s| s.manifest.wall_seconds).sum(),
         files,
         coverage: &coverage,
         precision: None,

@@ -407,21 +407,16 @@ pub fn already_complete(
     rotate: bool,
     files: &[String],
 ) -> bool {
-    let Ok(text) = std::fs::read_to_string(out.join("manifest.json")) else { return false };
-    let Ok(m) = serde_json::from_str::<serde_json::Value>(&text) else { return false };
-    let same = m["scenario_hash"] == manifest::scenario_hash(sc)
-        && m["master_seed"] == seed
-        && m["campaign_start"] == range.start
-        && m["campaign_end"] == range.end
-        && m["rotate_seats"] == rotate
-        && m["interrupted"] != true;
-    if !same {
-        return false;
-    }
-    let Some(hashes) = m["file_hashes"].as_object() else { return false };
-    files.iter().all(|f| {
-        hashes.get(f).and_then(|h| h.as_str()).is_some_and(|h| !h.is_empty() && manifest::file_hash(&out.join(f)) == h)
-    })
+    let Ok(m) = manifest::Manifest::read(out) else { return false };
+    let same = m.scenario_hash == manifest::scenario_hash(sc)
+        && m.master_seed == seed
+        && m.campaign_start == range.start
+        && m.campaign_end == range.end
+        && m.rotate_seats == rotate
+        && !m.interrupted;
+    same && files
+        .iter()
+        .all(|f| m.file_hashes.get(f).is_some_and(|h| !h.is_empty() && manifest::file_hash(&out.join(f)) == *h))
 }
 
 /// Write `summary.txt` and `manifest.json` for a run directory whose
@@ -438,8 +433,7 @@ pub fn finish_run_dir(out: &Path, info: &manifest::RunInfo<'_>, notes: &str) -> 
     files.push("summary.txt".into());
     write_atomic(&out.join("summary.txt"), text.as_bytes()).map_err(|e| fail(e.to_string()))?;
     let m = manifest::manifest(&manifest::RunInfo { files, ..info.clone() });
-    let body = serde_json::to_string_pretty(&m).unwrap_or_default();
-    write_atomic(&out.join("manifest.json"), body.as_bytes()).map_err(|e| fail(e.to_string()))?;
+    write_atomic(&out.join("manifest.json"), m.to_json().as_bytes()).map_err(|e| fail(e.to_string()))?;
     Ok(text)
 }
 

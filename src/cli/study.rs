@@ -3,7 +3,7 @@
 
 use super::{CliError, SeatArgs, load_scenario};
 use crate::report::study;
-use crate::scenario::Scenario;
+use crate::scenario::{ActionKind, Scenario};
 use crate::sim::runner::seating;
 use crate::study::{compare, mine_pillage, restrict, sweep};
 use clap::{Args, Subcommand};
@@ -138,11 +138,11 @@ pub enum Experiment {
         #[arg(long)]
         scenario: Option<PathBuf>,
         /// Action kinds the restricted player never takes (A,B,...).
-        #[arg(long, default_value = "")]
-        forbid: String,
+        #[arg(long, value_delimiter = ',')]
+        forbid: Vec<ActionKind>,
         /// Action kinds the restricted player takes first whenever legal.
-        #[arg(long, default_value = "")]
-        force: String,
+        #[arg(long, value_delimiter = ',')]
+        force: Vec<ActionKind>,
         /// The strength levels: one strategy each (every seat plays it).
         #[arg(long, default_value = "random,balanced,tuned,lookahead_tuned")]
         levels: String,
@@ -280,7 +280,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let split = |s: &str| -> Vec<String> {
                 s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
             };
-            let r = restrict::Restriction::new(split(&forbid), split(&force)).map_err(CliError::input)?;
+            let r = restrict::Restriction::new(forbid, force).map_err(CliError::input)?;
             let sc: Scenario = load_scenario(scenario.as_deref(), &[])?;
             let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
             let budget = best.budget();

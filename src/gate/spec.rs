@@ -87,9 +87,9 @@ pub struct MetricSpec {
     /// players (default `tuned`); the value is one restricted player's win
     /// rate minus an unrestricted one's in the same seat, against copies.
     #[serde(default)]
-    pub forbid: Vec<String>,
+    pub forbid: Vec<crate::scenario::ActionKind>,
     #[serde(default)]
-    pub force: Vec<String>,
+    pub force: Vec<crate::scenario::ActionKind>,
     pub players: Option<String>,
 
     // How to judge it: bounds, or a baseline.

@@ -10,17 +10,17 @@
 //! worse than none.
 
 use super::dataset::TableWriter;
-use crate::sim::record::Coverage;
+use super::manifest::Manifest;
 use polars::prelude::*;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// What a merge needs from one shard's `manifest.json`.
+/// What a merge needs from one shard: its manifest, and what it names
+/// often, taken from it once.
 #[derive(Clone, Debug)]
 pub struct Shard {
     pub dir: PathBuf,
-    pub manifest: Value,
+    pub manifest: Manifest,
     pub scenario_hash: String,
     pub master_seed: u64,
     pub start: u64,
@@ -30,46 +30,26 @@ pub struct Shard {
     /// The Parquet tables it holds (`players`, maybe `seasons`, `combats`).
     pub tables: Vec<String>,
     pub csv: bool,
-    pub coverage: Coverage,
-    pub wall_seconds: f64,
 }
 
 /// Read a shard directory's manifest.
 pub fn read_shard(dir: &Path) -> Result<Shard, String> {
-    let path = dir.join("manifest.json");
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("{}: {e} (not the output directory of `empires run`?)", path.display()))?;
-    let m: Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))?;
-    let field = |k: &str| m.get(k).ok_or_else(|| format!("{}: no \"{k}\" field", path.display()));
-    let num = |k: &str| field(k)?.as_u64().ok_or_else(|| format!("{}: \"{k}\" is not a whole number", path.display()));
-    let files: Vec<String> = field("files")?
-        .as_array()
-        .ok_or_else(|| format!("{}: \"files\" is not a list", path.display()))?
-        .iter()
-        .filter_map(|f| f.as_str().map(String::from))
-        .collect();
+    let m = Manifest::read(dir)?;
     let tables = ["players", "seasons", "combats"]
         .iter()
-        .filter(|t| files.contains(&format!("{t}.parquet")))
+        .filter(|t| m.files.contains(&format!("{t}.parquet")))
         .map(|t| t.to_string())
         .collect();
-    let coverage = match m.get("coverage") {
-        Some(c) => serde_json::from_value(c.clone()).map_err(|e| format!("{}: \"coverage\": {e}", path.display()))?,
-        None => Coverage::default(),
-    };
     Ok(Shard {
         dir: dir.to_path_buf(),
-        scenario_hash: field("scenario_hash")?.as_str().unwrap_or_default().to_string(),
-        master_seed: num("master_seed")?,
-        start: num("campaign_start")?,
-        end: num("campaign_end")?,
-        total: num("total_campaigns")?,
-        rotate_seats: field("rotate_seats")?.as_bool().unwrap_or(false),
-        csv: files.iter().any(|f| f == "players.csv"),
+        scenario_hash: m.scenario_hash.clone(),
+        master_seed: m.master_seed,
+        start: m.campaign_start,
+        end: m.campaign_end,
+        total: m.total_campaigns,
+        rotate_seats: m.rotate_seats,
+        csv: m.files.iter().any(|f| f == "players.csv"),
         tables,
-        coverage,
-        wall_seconds: m.get("wall_seconds").and_then(Value::as_f64).unwrap_or(0.0),
         manifest: m,
     })
 }

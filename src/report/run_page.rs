@@ -3,9 +3,9 @@
 
 use super::charts::{Bar, Chart, Series};
 use super::html::Page;
+use super::manifest::Manifest;
 use super::summary::{self, GroupLine, summarize};
 use crate::scenario::Scenario;
-use crate::sim::record::Coverage;
 use crate::sim::runner::Seating;
 use crate::stats::wilson;
 use polars::prelude::*;
@@ -161,7 +161,9 @@ fn group_rows(lines: &[GroupLine], key: &str) -> Vec<Vec<String>> {
 }
 
 /// The provenance rows of a manifest.
-pub fn provenance(m: &Value) -> Vec<Vec<String>> {
+pub fn provenance(m: &Manifest) -> Vec<Vec<String>> {
+    // Each value as the manifest file writes it.
+    let m = serde_json::to_value(m).unwrap_or(Value::Null);
     let s = |k: &str| match &m[k] {
         Value::String(x) => x.clone(),
         Value::Null => "—".into(),
@@ -183,33 +185,27 @@ pub fn provenance(m: &Value) -> Vec<Vec<String>> {
 
 /// Build the report of `run` into `out`; returns the files written.
 pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
-    let mtext = std::fs::read_to_string(run.join("manifest.json"))
-        .map_err(|e| format!("{}: {e} (not a run directory?)", run.join("manifest.json").display()))?;
-    let m: Value = serde_json::from_str(&mtext).map_err(|e| format!("{}: {e}", run.join("manifest.json").display()))?;
-    let sc: Scenario = serde_json::from_value(m["scenario"].clone())
-        .map_err(|e| format!("{}: the scenario cannot be read: {e}", run.join("manifest.json").display()))?;
+    let m = Manifest::read(run)?;
+    let sc: Scenario = m.scenario().map_err(|e| format!("{}: {e}", run.join("manifest.json").display()))?;
     let s = summarize(&run.join("players.parquet"))
         .map_err(|e| format!("{}: {e}", run.join("players.parquet").display()))?;
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let seed = m["master_seed"].as_u64().unwrap_or(0);
+    let seed = m.master_seed;
     let mut page = Page::new(&format!("empires: {} — {} campaigns, seed {seed}", sc.name, s.campaigns));
     page.p(&format!(
         "Every rate is over {} campaigns of scenario {} with master seed {seed}, with its Wilson 95% interval. \
          Re-run with the command below; the data depend only on the scenario, the seed and the campaign indices.",
         s.campaigns, sc.name
     ));
-    let overrides: Vec<String> = m["overrides"]
-        .as_array()
-        .map(|v| v.iter().filter_map(|x| x.as_str()).map(|x| format!(" --set '{x}'")).collect())
-        .unwrap_or_default();
-    let source = m["scenario_source"].as_str().unwrap_or("");
+    let overrides: Vec<String> = m.overrides.iter().map(|x| format!(" --set '{x}'")).collect();
+    let source = m.scenario_source.as_str();
     // The embedded default needs no --scenario.
     let scenario_flag =
         if source.starts_with('<') || source.is_empty() { String::new() } else { format!(" --scenario {source}") };
-    let seated = Seating::of_run(&sc, m["rotate_seats"].as_bool() == Some(true));
+    let seated = Seating::of_run(&sc, m.rotate_seats);
     page.pre(&format!(
         "empires run{scenario_flag} --campaigns {} --seed {seed}{}{}",
-        m["total_campaigns"],
+        m.total_campaigns,
         seated.run_flag(),
         overrides.concat()
     ));
@@ -313,9 +309,8 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
         "Exact (Markov chain): the chance the attacker sinks the whole enemy fleet.",
     )?;
 
-    if let Ok(cov) = serde_json::from_value::<Coverage>(m["coverage"].clone())
-        && !cov.by_strategy.is_empty()
-    {
+    let cov = &m.coverage;
+    if !cov.by_strategy.is_empty() {
         page.h2("Mechanics coverage");
         let names: Vec<String> = cov.by_strategy.keys().cloned().collect();
         let mut rows =
@@ -323,9 +318,9 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
         for (label, what) in super::coverage::ROWS {
             let mut r = vec![label.trim().to_string()];
             for nme in &names {
-                r.push(super::coverage::count(&cov, Some(nme), what).to_string());
+                r.push(super::coverage::count(cov, Some(nme), *what).to_string());
             }
-            let all = super::coverage::count(&cov, None, what);
+            let all = super::coverage::count(cov, None, *what);
             r.push(if all == 0 { "NEVER".into() } else { all.to_string() });
             rows.push(r);
         }

@@ -130,3 +130,13 @@ fn a_strategy_share_out_of_its_range() {
         "must be from 0 to 1 (found 2)",
     );
 }
+
+/// G-30: restricted play names action kinds (`ActionKind`); an unknown one
+/// is refused where it is written, and so is forbidding `done`.
+#[test]
+fn g30_an_unknown_action_kind_is_located() {
+    let text = format!("{TWO_PLAYERS}[strategies.balanced]\nforbid = [\"mine\", \"dance\"]\n");
+    refused("kind.toml", &text, 6, 10, "unknown action kind \"dance\"");
+    let text = format!("{TWO_PLAYERS}[strategies.balanced]\nforbid = [\"done\"]\n");
+    refused("done.toml", &text, 6, 11, "\"done\" cannot be forbidden");
+}

@@ -83,25 +83,26 @@ fn shipped(name: &str) -> Scenario {
 
 #[test]
 fn the_whole_game_gets_played_in_default() {
+    use empires::scenario::ActionKind as K;
     let cov = coverage(&Scenario::embedded_default(), 10_000);
     for kind in [
-        "capture",
-        "conquer",
-        "castle",
-        "city",
-        "mine",
-        "port",
-        "tower",
-        "bridge",
-        "pillage",
-        "attack",
-        "siege",
-        "outcome_conquer",
-        "outcome_federate",
-        "outcome_pillage",
-        "spy_action",
-        "spy_duel",
-        "formation",
+        K::Capture,
+        K::Conquer,
+        K::Castle,
+        K::City,
+        K::Mine,
+        K::Port,
+        K::Tower,
+        K::Bridge,
+        K::Pillage,
+        K::Attack,
+        K::Siege,
+        K::OutcomeConquer,
+        K::OutcomeFederate,
+        K::OutcomePillage,
+        K::SpyAction,
+        K::SpyDuel,
+        K::Formation,
     ] {
         assert!(cov.total(kind) > 0, "{kind} never happened in 10,000 default campaigns");
     }
@@ -113,8 +114,9 @@ fn the_whole_game_gets_played_in_default() {
 
 #[test]
 fn the_whole_game_gets_played_in_archipelago() {
+    use empires::scenario::ActionKind as K;
     let cov = coverage(&shipped("archipelago.toml"), 2_000);
-    for kind in ["naval_attack", "coastal_attack", "transport", "move_ship", "recruit_ship", "port"] {
+    for kind in [K::NavalAttack, K::CoastalAttack, K::Transport, K::MoveShip, K::RecruitShip, K::Port] {
         assert!(cov.total(kind) > 0, "{kind} never happened in 2,000 archipelago campaigns");
     }
 }
@@ -413,13 +415,13 @@ impl empires::rules::Players for Watch {
 
 #[test]
 fn restricted_play_is_obeyed_in_every_campaign() {
-    use empires::rules::action::kind_name;
+    use empires::scenario::ActionKind;
     let mut sc = Scenario::embedded_default();
     let used: Vec<String> = sc.players.iter().map(|p| p.strategy.clone()).collect();
     for name in used {
         let g = sc.strategies.get_mut(&name).unwrap();
-        g.force = vec!["mine".into()];
-        g.forbid = vec!["pillage".into(), "tower".into()];
+        g.force = vec![ActionKind::Mine];
+        g.forbid = vec![ActionKind::Pillage, ActionKind::Tower];
     }
     let mut mines = 0;
     for i in 0..40 {
@@ -432,10 +434,13 @@ fn restricted_play_is_obeyed_in_every_campaign() {
         let mut e = empires::rules::Engine::new(rules, dice, watch, empires::rules::NoLog);
         e.play_campaign(&mut st);
         for (_, options, pick) in &e.players.seen {
-            let picked = kind_name(&options[*pick]);
-            assert!(picked != "pillage" && picked != "tower", "campaign {i}: forbidden {picked} taken");
-            if options.iter().any(|o| kind_name(o) == "mine") {
-                assert_eq!(picked, "mine", "campaign {i}: a mine was legal but {picked} was taken");
+            let picked = options[*pick].kind();
+            assert!(
+                picked != ActionKind::Pillage && picked != ActionKind::Tower,
+                "campaign {i}: forbidden {picked} taken"
+            );
+            if options.iter().any(|o| o.kind() == ActionKind::Mine) {
+                assert_eq!(picked, ActionKind::Mine, "campaign {i}: a mine was legal but {picked} was taken");
                 mines += 1;
             }
         }

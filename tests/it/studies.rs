@@ -1,7 +1,7 @@
 //! compare, sweep and the mine-against-pillage experiment.
 
 use crate::play_cli::bin;
-use empires::scenario::Scenario;
+use empires::scenario::{ActionKind, Scenario};
 use empires::study::compare::compare;
 use empires::study::mine_pillage::{break_even, mine_gold};
 use empires::study::sweep::parse_axis;
@@ -207,7 +207,7 @@ fn experiment_restrict_values_an_option_at_each_level_and_under_best_response() 
     )
     .unwrap();
     // A player who may not capture loses nearly every duel.
-    let r = Restriction::new(vec!["capture".into()], vec![]).unwrap();
+    let r = Restriction::new(vec![ActionKind::Capture], vec![]).unwrap();
     let levels: Vec<String> = ["balanced", "tuned"].map(String::from).to_vec();
     let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1 };
     let s = run(&sc, &r, "tuned", &levels, 9, 60, Some(&budget)).unwrap();
@@ -218,13 +218,13 @@ fn experiment_restrict_values_an_option_at_each_level_and_under_best_response() 
         assert!(v.diff.high < 0.0, "{}: no captures must cost wins: {:?}", v.label, v.diff);
     }
     let b = s.best.as_ref().unwrap();
-    assert!(b.restricted.forbid.contains(&"capture".to_string()) && b.unrestricted.forbid.is_empty());
+    assert!(b.restricted.forbid.contains(&ActionKind::Capture) && b.unrestricted.forbid.is_empty());
     assert!(b.value.high < 0.0, "{:?}", b.value);
     assert_eq!(s.naive().unwrap().label, "tuned");
     assert!(s.disagree().is_some(), "both answers were measured");
     // Bad restrictions are refused with a reason.
-    assert!(Restriction::new(vec!["dance".into()], vec![]).unwrap_err().contains("unknown action kind"));
-    assert!(Restriction::new(vec!["done".into()], vec![]).unwrap_err().contains("cannot be forbidden"));
+    assert!("dance".parse::<ActionKind>().unwrap_err().contains("unknown action kind"));
+    assert!(Restriction::new(vec![ActionKind::Done], vec![]).unwrap_err().contains("cannot be forbidden"));
     assert!(Restriction::new(vec![], vec![]).is_err());
 }
 

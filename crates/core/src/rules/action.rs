@@ -188,86 +188,51 @@ impl CombatKind {
     }
 }
 
-/// Every name `kind_name` can return: the vocabulary of `forbid`/`force`.
-pub const ACTION_KINDS: &[&str] = &[
-    "done",
-    "recruit_unit",
-    "recruit_ship",
-    "recruit_spy",
-    "recruit_engine",
-    "move_army",
-    "attack",
-    "siege",
-    "move_ship",
-    "naval_attack",
-    "coastal_attack",
-    "transport",
-    "move_spy",
-    "spy_action",
-    "spy_duel",
-    "bid",
-    "formation",
-    "outcome_conquer",
-    "outcome_federate",
-    "outcome_pillage",
-    "take_hit",
-    "capture",
-    "conquer",
-    "castle",
-    "city",
-    "mine",
-    "port",
-    "tower",
-    "bridge",
-    "pillage",
-];
+pub use crate::scenario::ActionKind;
 
-/// The kind of an action, as its name in `ACTION_KINDS`: the vocabulary
-/// of restricted play and of the coverage table.
-#[inline]
-pub fn kind_name(a: &Action) -> &'static str {
-    ACTION_KINDS[kind_index(a)]
-}
-
-/// Position of an action's kind in `ACTION_KINDS`.
-pub fn kind_index(a: &Action) -> usize {
-    match a {
-        Action::Done => 0,
-        Action::Recruit { item, .. } => match item {
-            Item::Unit => 1,
-            Item::Ship => 2,
-            Item::Spy => 3,
-            Item::Engine => 4,
-        },
-        Action::MoveArmy { .. } => 5,
-        Action::Attack { .. } => 6,
-        Action::Siege { .. } => 7,
-        Action::MoveShip { .. } => 8,
-        Action::NavalAttack { .. } => 9,
-        Action::Coastal { .. } => 10,
-        Action::Transport { .. } => 11,
-        Action::MoveSpy { .. } => 12,
-        Action::SpyAct { .. } => 13,
-        Action::SpyDuel { .. } => 14,
-        Action::Bid(_) => 15,
-        Action::Formation(_) => 16,
-        Action::Outcome(o) => match o {
-            SiegeChoice::Conquer => 17,
-            SiegeChoice::Federate => 18,
-            SiegeChoice::Pillage => 19,
-        },
-        Action::TakeHit { .. } => 20,
-        Action::Capture(_) => 21,
-        Action::Conquer(_) => 22,
-        Action::Build { kind, .. } => match kind {
-            BuildingKind::Castle => 23,
-            BuildingKind::City => 24,
-            BuildingKind::Mine => 25,
-            BuildingKind::Port => 26,
-            BuildingKind::Tower => 27,
-            BuildingKind::Bridge => 28,
-        },
-        Action::Pillage => 29,
+impl Action {
+    /// The action's kind: the vocabulary of restricted play and of the
+    /// coverage table.
+    pub fn kind(&self) -> ActionKind {
+        use ActionKind as K;
+        match self {
+            Action::Done => K::Done,
+            Action::Recruit { item, .. } => match item {
+                Item::Unit => K::RecruitUnit,
+                Item::Ship => K::RecruitShip,
+                Item::Spy => K::RecruitSpy,
+                Item::Engine => K::RecruitEngine,
+            },
+            Action::MoveArmy { .. } => K::MoveArmy,
+            Action::Attack { .. } => K::Attack,
+            Action::Siege { .. } => K::Siege,
+            Action::MoveShip { .. } => K::MoveShip,
+            Action::NavalAttack { .. } => K::NavalAttack,
+            Action::Coastal { .. } => K::CoastalAttack,
+            Action::Transport { .. } => K::Transport,
+            Action::MoveSpy { .. } => K::MoveSpy,
+            Action::SpyAct { .. } => K::SpyAction,
+            Action::SpyDuel { .. } => K::SpyDuel,
+            Action::Bid(_) => K::Bid,
+            Action::Formation(_) => K::Formation,
+            Action::Outcome(o) => match o {
+                SiegeChoice::Conquer => K::OutcomeConquer,
+                SiegeChoice::Federate => K::OutcomeFederate,
+                SiegeChoice::Pillage => K::OutcomePillage,
+            },
+            Action::TakeHit { .. } => K::TakeHit,
+            Action::Capture(_) => K::Capture,
+            Action::Conquer(_) => K::Conquer,
+            Action::Build { kind, .. } => match kind {
+                BuildingKind::Castle => K::Castle,
+                BuildingKind::City => K::City,
+                BuildingKind::Mine => K::Mine,
+                BuildingKind::Port => K::Port,
+                BuildingKind::Tower => K::Tower,
+                BuildingKind::Bridge => K::Bridge,
+            },
+            Action::Pillage => K::Pillage,
+        }
     }
 }
 
@@ -310,10 +275,10 @@ mod tests {
             (Action::Build { hex: 0, kind: B::Bridge }, "bridge"),
             (Action::Pillage, "pillage"),
         ];
-        assert_eq!(one_of_each.len(), ACTION_KINDS.len());
+        assert_eq!(one_of_each.len(), ActionKind::ALL.len());
         for (i, (a, name)) in one_of_each.iter().enumerate() {
-            assert_eq!(kind_index(a), i, "{name}");
-            assert_eq!(kind_name(a), *name);
+            assert_eq!(a.kind().index(), i, "{name}");
+            assert_eq!(a.kind().name(), *name);
         }
     }
 }

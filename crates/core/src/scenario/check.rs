@@ -460,19 +460,10 @@ fn strategies(s: &Scenario, f: &mut Found) {
                 f.push(p(&format!("{key}.extends")), format!("\"extends\" goes round in a cycle back to {name:?}"));
             }
         }
-        for (list, names) in [("forbid", &st.forbid), ("force", &st.force)] {
-            for (i, n) in names.iter().enumerate() {
-                if !crate::rules::action::ACTION_KINDS.contains(&n.as_str()) {
-                    f.push(
-                        pi(&format!("{key}.{list}"), i),
-                        format!("unknown action kind {n:?} (known: {})", crate::rules::action::ACTION_KINDS.join(", ")),
-                    );
-                } else if n == "done" && list == "forbid" {
-                    f.push(
-                        pi(&format!("{key}.{list}"), i),
-                        "\"done\" cannot be forbidden: a player must be able to stop",
-                    );
-                }
+        // Unknown kinds fail when the file is read (`ActionKind`'s serde form).
+        for (i, k) in st.forbid.iter().enumerate() {
+            if *k == super::ActionKind::Done {
+                f.push(pi(&format!("{key}.forbid"), i), "\"done\" cannot be forbidden: a player must be able to stop");
             }
         }
         // Every numeric key has one range, in `knobs::KNOBS` (tuning

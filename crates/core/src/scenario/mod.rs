@@ -7,6 +7,7 @@
 //! to tune. Every struct denies unknown keys so a typo is an error, not a
 //! silently ignored value.
 
+pub mod action_kind;
 pub mod check;
 pub mod dice;
 pub mod knobs;
@@ -18,6 +19,7 @@ use crate::map::{Terrain, TerrainSet};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub use action_kind::{ACTION_KIND_COUNT, ActionKind};
 pub use dice::DiceExpr;
 pub use load::{ScenarioError, Source, load_str, load_with_overrides, parse_override};
 use table::gap_row;
@@ -1247,10 +1249,10 @@ pub struct StrategySpec {
     pub look_at: Vec<String>,
 
     /// Restricted play (Jaffe et al. 2012): action kinds this player never
-    /// takes, e.g. `["pillage"]`. Names are those of `rules::action::ACTION_KINDS`.
-    pub forbid: Vec<String>,
+    /// takes, e.g. `["pillage"]`. Names are those of `ActionKind`.
+    pub forbid: Vec<ActionKind>,
     /// Action kinds taken first whenever legal and affordable, e.g. `["mine"]`.
-    pub force: Vec<String>,
+    pub force: Vec<ActionKind>,
 }
 
 impl Default for StrategySpec {

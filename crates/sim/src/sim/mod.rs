@@ -72,7 +72,7 @@ pub struct Detail {
 pub struct Observed {
     pub state: State,
     pub outcome: Outcome,
-    pub taken: Vec<[u32; crate::rules::action::ACTION_KINDS.len()]>,
+    pub taken: Vec<[u32; crate::scenario::ACTION_KIND_COUNT]>,
     pub seasons: Vec<record::SeasonRecord>,
     pub combats: Vec<(u32, crate::rules::CombatRecord)>,
     /// The first broken invariant, with the season after which it was

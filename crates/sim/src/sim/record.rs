@@ -2,10 +2,10 @@
 //! campaign and player (`players.parquet`), per season (`seasons.parquet`)
 //! and per combat (`combats.parquet`), and the mechanics coverage counts.
 
-use crate::rules::action::ACTION_KINDS;
 use crate::rules::season::Outcome;
 use crate::rules::state::Tally;
 use crate::rules::{CombatRecord, Event, Log, Rules, State};
+use crate::scenario::{ACTION_KIND_COUNT, ActionKind};
 use crate::scenario::{BattleResult, BuildingKind, Scenario};
 
 /// A row of `players.parquet`.
@@ -166,7 +166,7 @@ impl Log for CombatLog {
 }
 
 /// How often each mechanic came up, per strategy: the action kinds taken
-/// (`rules::action::ACTION_KINDS`) and the army battles by result. Counts
+/// (`ActionKind`) and the army battles by result. Counts
 /// add up across chunks, shards and merged runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Coverage {
@@ -178,15 +178,15 @@ pub struct Coverage {
 pub struct Mechanics {
     /// Player-campaigns played with this strategy.
     pub players: u64,
-    /// Times each action kind was taken, indexed as `ACTION_KINDS`.
-    pub actions: [u64; ACTION_KINDS.len()],
+    /// Times each action kind was taken, indexed by `ActionKind::index`.
+    pub actions: [u64; ACTION_KIND_COUNT],
     /// Army battles started, by the better side's result (`BattleResult as usize`).
     pub army_results: [u64; 5],
 }
 
 impl Default for Mechanics {
     fn default() -> Self {
-        Mechanics { players: 0, actions: [0; ACTION_KINDS.len()], army_results: [0; 5] }
+        Mechanics { players: 0, actions: [0; ACTION_KIND_COUNT], army_results: [0; 5] }
     }
 }
 
@@ -202,7 +202,7 @@ impl From<Mechanics> for MechanicsByName {
     fn from(m: Mechanics) -> Self {
         MechanicsByName {
             players: m.players,
-            actions: ACTION_KINDS.iter().zip(m.actions).map(|(k, n)| (k.to_string(), n)).collect(),
+            actions: ActionKind::ALL.iter().zip(m.actions).map(|(k, n)| (k.name().to_string(), n)).collect(),
             army_results: BattleResult::ALL
                 .iter()
                 .map(|r| (r.key().to_string(), m.army_results[*r as usize]))
@@ -216,8 +216,7 @@ impl TryFrom<MechanicsByName> for Mechanics {
     fn try_from(m: MechanicsByName) -> Result<Self, String> {
         let mut out = Mechanics { players: m.players, ..Mechanics::default() };
         for (k, n) in m.actions {
-            let i = ACTION_KINDS.iter().position(|x| *x == k).ok_or_else(|| format!("unknown action kind {k:?}"))?;
-            out.actions[i] = n;
+            out.actions[k.parse::<ActionKind>()?.index()] = n;
         }
         for (k, n) in m.army_results {
             let r = BattleResult::ALL.iter().find(|r| r.key() == k).ok_or_else(|| format!("unknown result {k:?}"))?;
@@ -238,9 +237,9 @@ impl Mechanics {
         }
     }
 
-    /// Times the action kind named `kind` was taken.
-    pub fn action(&self, kind: &str) -> u64 {
-        ACTION_KINDS.iter().position(|k| *k == kind).map_or(0, |i| self.actions[i])
+    /// Times an action of `kind` was taken.
+    pub fn action(&self, kind: ActionKind) -> u64 {
+        self.actions[kind.index()]
     }
 
     /// Army battles with the result keyed `key` (`draw`, `minor`, ...).
@@ -251,7 +250,7 @@ impl Mechanics {
 
 impl Coverage {
     /// Add one campaign: `taken[seat]` from the seats, results from the state.
-    pub fn add_campaign(&mut self, st: &State, strategies: &[&str], taken: &[[u32; ACTION_KINDS.len()]]) {
+    pub fn add_campaign(&mut self, st: &State, strategies: &[&str], taken: &[[u32; ACTION_KIND_COUNT]]) {
         for (seat, name) in strategies.iter().enumerate() {
             if !self.by_strategy.contains_key(*name) {
                 self.by_strategy.insert(name.to_string(), Mechanics::default());
@@ -274,7 +273,7 @@ impl Coverage {
     }
 
     /// Times `kind` was taken over every strategy.
-    pub fn total(&self, kind: &str) -> u64 {
+    pub fn total(&self, kind: ActionKind) -> u64 {
         self.by_strategy.values().map(|m| m.action(kind)).sum()
     }
 

@@ -8,8 +8,8 @@ pub mod random;
 pub mod restrict;
 pub mod weighted;
 
-use crate::rules::action::{ACTION_KINDS, kind_index};
 use crate::rules::{Action, Decision, PlayerId, Players, Rules, State};
+use crate::scenario::ACTION_KIND_COUNT;
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
 use crate::seed::{self, Stream};
 use rand_pcg::Pcg64Mcg;
@@ -46,10 +46,10 @@ pub fn build(sc: &Scenario, spec: &StrategySpec, rng: Pcg64Mcg) -> Box<dyn Strat
 /// One strategy per seat: the `Players` the engine talks to.
 pub struct Seats {
     pub seats: Vec<Box<dyn Strategy>>,
-    /// Actions each seat took, by kind (`rules::action::ACTION_KINDS`): the
+    /// Actions each seat took, by kind (`ActionKind::index`): the
     /// mechanics coverage of a run. Counting here, at the players' side of
     /// the engine, keeps the rules core free of bookkeeping.
-    pub taken: Vec<[u32; ACTION_KINDS.len()]>,
+    pub taken: Vec<[u32; ACTION_KIND_COUNT]>,
     /// The seats whose strategy listens to `action_starts`.
     listeners: Vec<usize>,
 }
@@ -74,7 +74,7 @@ impl Seats {
             })
             .collect();
         let listeners = (0..seats.len()).filter(|&i| seats[i].listens()).collect();
-        Seats { seats, taken: vec![[0; ACTION_KINDS.len()]; names.len()], listeners }
+        Seats { seats, taken: vec![[0; ACTION_KIND_COUNT]; names.len()], listeners }
     }
 }
 
@@ -89,7 +89,7 @@ impl Players for Seats {
     fn choose(&mut self, r: Rules<'_>, st: &State, player: PlayerId, d: Decision, options: &[Action]) -> usize {
         let i = self.seats[player as usize].choose(r, st, player, d, options);
         if let Some(a) = options.get(i) {
-            self.taken[player as usize][kind_index(a)] += 1;
+            self.taken[player as usize][a.kind().index()] += 1;
         }
         i
     }

@@ -4,26 +4,22 @@
 //! measures how much that option matters, with no new code per question.
 
 use super::Strategy;
-use crate::rules::action::{ACTION_KINDS, kind_name};
+use crate::rules::action::ActionKind;
 use crate::rules::{Action, Decision, PlayerId, Rules, State};
 
 pub struct Restricted {
     inner: Box<dyn Strategy>,
-    forbid: Vec<&'static str>,
-    force: Vec<&'static str>,
+    forbid: Vec<ActionKind>,
+    force: Vec<ActionKind>,
     /// Reused per decision: the options the inner strategy may see, and
     /// where each sits in the full list.
     opts: Vec<Action>,
     idx: Vec<usize>,
 }
 
-fn known(names: &[String]) -> Vec<&'static str> {
-    names.iter().filter_map(|n| ACTION_KINDS.iter().copied().find(|k| k == n)).collect()
-}
-
 impl Restricted {
-    pub fn new(inner: Box<dyn Strategy>, forbid: &[String], force: &[String]) -> Self {
-        Restricted { inner, forbid: known(forbid), force: known(force), opts: Vec::new(), idx: Vec::new() }
+    pub fn new(inner: Box<dyn Strategy>, forbid: &[ActionKind], force: &[ActionKind]) -> Self {
+        Restricted { inner, forbid: forbid.to_vec(), force: force.to_vec(), opts: Vec::new(), idx: Vec::new() }
     }
 
     /// Let the inner strategy choose among `self.idx`, mapped back.
@@ -50,13 +46,13 @@ impl Strategy for Restricted {
         for f in 0..self.force.len() {
             let want = self.force[f];
             self.idx.clear();
-            self.idx.extend((0..options.len()).filter(|&i| kind_name(&options[i]) == want));
+            self.idx.extend((0..options.len()).filter(|&i| options[i].kind() == want));
             if !self.idx.is_empty() {
                 return self.delegate(r, st, me, d, options);
             }
         }
         self.idx.clear();
-        self.idx.extend((0..options.len()).filter(|&i| !self.forbid.contains(&kind_name(&options[i]))));
+        self.idx.extend((0..options.len()).filter(|&i| !self.forbid.contains(&options[i].kind())));
         if self.idx.is_empty() {
             // Everything offered is forbidden (a sub-decision such as a bid):
             // fall back to the full list rather than stall the game.

@@ -29,7 +29,7 @@
 use super::compare::{Row, paired};
 use super::metrics::{Measured, Metric, measure, standard};
 use crate::rules::setup::SetupError;
-use crate::scenario::Scenario;
+use crate::scenario::{ActionKind, Scenario};
 use crate::stats::Mean;
 
 /// Chances of losing the hex in a season that the exact part tabulates.
@@ -187,7 +187,7 @@ pub fn restrictions() -> Vec<super::restrict::Restriction> {
     RESTRICTIONS
         .iter()
         .map(|(_, list, kind)| {
-            let k = vec![kind.to_string()];
+            let k = vec![*kind];
             if *list == "forbid" {
                 super::restrict::Restriction { forbid: k, force: Vec::new() }
             } else {
@@ -197,8 +197,11 @@ pub fn restrictions() -> Vec<super::restrict::Restriction> {
         .collect()
 }
 
-const RESTRICTIONS: [(&str, &str, &str); 3] =
-    [("no mines", "forbid", "mine"), ("no pillage", "forbid", "pillage"), ("mines first", "force", "mine")];
+const RESTRICTIONS: [(&str, &str, ActionKind); 3] = [
+    ("no mines", "forbid", ActionKind::Mine),
+    ("no pillage", "forbid", ActionKind::Pillage),
+    ("mines first", "force", ActionKind::Mine),
+];
 
 /// One restricted player of `name` against copies, for each restriction;
 /// the copies' own player in that seat is played once for all three.
@@ -223,7 +226,7 @@ fn solo(sc: &Scenario, name: &str, seed: u64, campaigns: u64) -> Result<Vec<Solo
 }
 
 /// The baseline with `forbid` or `force` set on every strategy its players use.
-fn restricted(sc: &Scenario, list: &str, kind: &str) -> (Scenario, Vec<String>) {
+fn restricted(sc: &Scenario, list: &str, kind: ActionKind) -> (Scenario, Vec<String>) {
     let mut v = sc.clone();
     let mut flags = Vec::new();
     let mut names: Vec<String> = sc.players.iter().map(|p| p.strategy.clone()).collect();
@@ -232,10 +235,11 @@ fn restricted(sc: &Scenario, list: &str, kind: &str) -> (Scenario, Vec<String>) 
     for n in names {
         if let Some(spec) = v.strategies.get_mut(&n) {
             let l = if list == "forbid" { &mut spec.forbid } else { &mut spec.force };
-            if !l.iter().any(|k| k == kind) {
-                l.push(kind.to_string());
+            if !l.contains(&kind) {
+                l.push(kind);
             }
-            flags.push(format!("strategies.{n}.{list}={:?}", l));
+            let names: Vec<&str> = l.iter().map(|k| k.name()).collect();
+            flags.push(format!("strategies.{n}.{list}={names:?}"));
         }
     }
     (v, flags)

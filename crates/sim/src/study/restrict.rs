@@ -21,7 +21,7 @@
 //!   Each side plays as well as tuning can make it, so the figure is the
 //!   option's worth, not a measure of one set of weights' habits.
 
-use crate::rules::action::ACTION_KINDS;
+use crate::scenario::ActionKind;
 use crate::scenario::{Scenario, StrategySpec};
 use crate::sim::lineup::Lineup;
 use crate::stats::{Mean, mean_interval};
@@ -30,19 +30,19 @@ use crate::strength::tune::{self, Field, Flow, Problem, Settings, held_out_maste
 /// A restriction: kinds forbidden and kinds forced first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Restriction {
-    pub forbid: Vec<String>,
-    pub force: Vec<String>,
+    pub forbid: Vec<ActionKind>,
+    pub force: Vec<ActionKind>,
+}
+
+/// Names as a list: `mine, pillage`.
+fn names(kinds: &[ActionKind], sep: &str) -> String {
+    kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(sep)
 }
 
 impl Restriction {
-    /// Checked against the action kinds; `done` cannot be forbidden.
-    pub fn new(forbid: Vec<String>, force: Vec<String>) -> Result<Restriction, String> {
-        for k in forbid.iter().chain(&force) {
-            if !ACTION_KINDS.contains(&k.as_str()) {
-                return Err(format!("unknown action kind {k:?} (known: {})", ACTION_KINDS.join(", ")));
-            }
-        }
-        if forbid.iter().any(|k| k == "done") {
+    /// `done` cannot be forbidden, and a restriction restricts something.
+    pub fn new(forbid: Vec<ActionKind>, force: Vec<ActionKind>) -> Result<Restriction, String> {
+        if forbid.contains(&ActionKind::Done) {
             return Err("\"done\" cannot be forbidden: a player must be able to stop".into());
         }
         if forbid.is_empty() && force.is_empty() {
@@ -54,10 +54,10 @@ impl Restriction {
     pub fn label(&self) -> String {
         let mut parts = Vec::new();
         if !self.forbid.is_empty() {
-            parts.push(format!("no {}", self.forbid.join(", no ")));
+            parts.push(format!("no {}", names(&self.forbid, ", no ")));
         }
         if !self.force.is_empty() {
-            parts.push(format!("{} first", self.force.join(" and ")));
+            parts.push(format!("{} first", names(&self.force, " and ")));
         }
         parts.join("; ")
     }
@@ -67,12 +67,12 @@ impl Restriction {
         let mut s = spec.clone();
         for k in &self.forbid {
             if !s.forbid.contains(k) {
-                s.forbid.push(k.clone());
+                s.forbid.push(*k);
             }
         }
         for k in &self.force {
             if !s.force.contains(k) {
-                s.force.push(k.clone());
+                s.force.push(*k);
             }
         }
         s
