@@ -1,7 +1,7 @@
 //! `empires merge`: shard outputs into one run directory.
 
 use super::CliError;
-use super::run::finish_run_dir;
+use super::run_dir::finish_run_dir;
 use crate::report::manifest;
 use crate::report::merge::{check, concat_table, read_shard};
 use crate::scenario::Scenario;

@@ -18,12 +18,17 @@ macro_rules! sayln {
     }};
 }
 
+pub mod args;
 mod check;
 pub mod exit;
+mod interrupt;
 mod merge;
 mod play;
+mod progress;
 mod report;
 mod run;
+mod run_dir;
+mod shard;
 mod strength;
 mod study;
 mod tables;

@@ -1,6 +1,7 @@
 //! `empires play`: one campaign, logged season by season.
 
-use super::{CliError, SeatArgs, load_scenario};
+use super::args::{ScenarioArgs, SeedArg};
+use super::{CliError, SeatArgs};
 use crate::report::{Names, log, replay_page, text};
 use crate::rules::Event;
 use crate::sim;
@@ -10,21 +11,16 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Scenario TOML file (default: the embedded default scenario).
-    #[arg(long)]
-    pub scenario: Option<PathBuf>,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    #[command(flatten)]
+    pub master: SeedArg,
     /// Campaign index under the master seed (replays campaign I of a run).
     #[arg(long, default_value_t = 0)]
     pub campaign: u64,
     /// Print the events as JSON lines instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
     /// How strategies take the seats, as in `run` (the campaign index picks
     /// which strategy plays which seat when they rotate), so campaign I of
     /// a run replays with the run's own seat flag.
@@ -54,11 +50,11 @@ fn shell_word(s: &str) -> String {
 /// The `empires play` command that replays this page's campaign.
 fn replay_command(a: &PlayArgs, dir: &Path) -> String {
     let mut w = vec!["empires".to_string(), "play".into()];
-    if let Some(f) = &a.scenario {
+    if let Some(f) = &a.scenario.scenario {
         w.extend(["--scenario".into(), shell_word(&f.display().to_string())]);
     }
-    w.extend(["--seed".into(), a.seed.to_string(), "--campaign".into(), a.campaign.to_string()]);
-    for kv in &a.set {
+    w.extend(["--seed".into(), a.master.seed.to_string(), "--campaign".into(), a.campaign.to_string()]);
+    for kv in &a.scenario.set {
         w.extend(["--set".into(), shell_word(kv)]);
     }
     if a.seats.rotate_seats {
@@ -87,7 +83,7 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
     {
         return Err(CliError::input(format!("--html {}: not a directory", d.display())));
     }
-    let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
+    let sc = a.scenario.load()?;
     let rotate = sim::runner::seating(&[&sc], a.seats.flag()).rotate();
     let mut events: Vec<Event> = Vec::new();
     let seat_strategy: Vec<String> =
@@ -96,18 +92,18 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
     let mut replay = None;
     let fin = if a.html.is_some() {
         // Season by season, the same game as below, keeping every season.
-        let r = replay_page::play(&sc, a.seed, a.campaign, rotate, &mut events).map_err(setup)?;
+        let r = replay_page::play(&sc, a.master.seed, a.campaign, rotate, &mut events).map_err(setup)?;
         let fin = sim::Finished { map: r.map.clone(), state: r.final_state().clone(), outcome: r.outcome.clone() };
         replay = Some(r);
         fin
     } else if rotate {
-        let cs = crate::seed::campaign_seed(a.seed, a.campaign);
+        let cs = crate::seed::campaign_seed(a.master.seed, a.campaign);
         let map = crate::rules::setup::make_map(&sc, cs).map_err(setup)?;
         let names = sim::runner::seat_strategies(&sc, a.campaign, true);
         let (state, outcome) = sim::play_on_map_as(&sc, &map, cs, &names, &mut events).map_err(setup)?;
         sim::Finished { map, state, outcome }
     } else {
-        sim::play_campaign(&sc, a.seed, a.campaign, &mut events).map_err(setup)?
+        sim::play_campaign(&sc, a.master.seed, a.campaign, &mut events).map_err(setup)?
     };
     let names = Names::new(&sc, &fin.map);
     let out = if a.json {
@@ -116,9 +112,9 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
             sc: &sc,
             map: &fin.map,
             start: &start,
-            master_seed: a.seed,
+            master_seed: a.master.seed,
             campaign: a.campaign,
-            campaign_seed: crate::seed::campaign_seed(a.seed, a.campaign),
+            campaign_seed: crate::seed::campaign_seed(a.master.seed, a.campaign),
             strategies: &seat_strategy,
         };
         log::render(&played, &events)
@@ -126,7 +122,7 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
         let mut s = format!(
             "empires play: scenario {:?}, seed {}, campaign {}\nplayers: {}\nmap ({} land hexes; capitals at {}):\n",
             sc.name,
-            a.seed,
+            a.master.seed,
             a.campaign,
             sc.players
                 .iter()
@@ -154,7 +150,7 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::input(format!("--html {}: cannot make the directory: {e}", dir.display())))?;
         let command = replay_command(&a, dir);
-        let info = replay_page::PageInfo { master: a.seed, campaign: a.campaign, command: &command };
+        let info = replay_page::PageInfo { master: a.master.seed, campaign: a.campaign, command: &command };
         let html = replay_page::render(&sc, r, &events, &info).map_err(|e| CliError::io(format!("--html: {e}")))?;
         replay_page::write(dir, &html).map_err(|e| CliError::io(format!("--html {e}")))?;
     }

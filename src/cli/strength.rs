@@ -1,7 +1,9 @@
 //! `empires tune`, `deviate`, `ladder` and `metagame`: flags, files and the
 //! progress bar around `strength::{tune, deviation, ladder, metagame}`.
 
-use super::{CliError, load_scenario};
+use super::CliError;
+use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::shard::ShardArgs;
 use crate::report::files::write_atomic;
 use crate::report::strength as rs;
 use crate::scenario::knobs::KNOBS;
@@ -10,30 +12,8 @@ use crate::strength::tune::{
 };
 use crate::strength::{deviation, ladder, metagame};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// The scenario flags of the strength commands.
-#[derive(Args, Debug)]
-pub struct ScenarioArgs {
-    /// Scenario TOML file (default: the embedded default scenario).
-    #[arg(long)]
-    pub scenario: Option<PathBuf>,
-    /// Override a scenario key (dotted path). Repeatable.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
-}
-
-impl ScenarioArgs {
-    fn load(&self) -> Result<crate::scenario::Scenario, CliError> {
-        load_scenario(self.scenario.as_deref(), &self.set)
-    }
-}
 
 #[derive(Args, Debug)]
 pub struct TuneArgs {
@@ -64,9 +44,8 @@ pub struct TuneArgs {
     /// Initial step size, as a share of each key's range.
     #[arg(long, default_value_t = 0.2)]
     pub sigma: f64,
-    /// Master seed of the search.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub master: SeedArg,
     /// Campaigns per row of the held-out evaluation.
     #[arg(long, default_value_t = 2000)]
     pub eval_campaigns: u64,
@@ -74,9 +53,8 @@ pub struct TuneArgs {
     /// never one the search plays).
     #[arg(long)]
     pub eval_seed: Option<u64>,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Name of the tuned strategy.
     #[arg(long, default_value = "tuned")]
     pub name: String,
@@ -89,16 +67,6 @@ pub struct TuneArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-}
-
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
-    if threads == Some(0) {
-        return Err(CliError::input("--threads must be at least 1"));
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError::input(format!("cannot start threads: {e}")))
 }
 
 fn list(s: &str) -> Vec<String> {
@@ -115,7 +83,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 
 pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     let started = Instant::now();
-    let pool = pool(a.threads)?;
+    let pool = a.threads.pool()?;
     if !is_name(&a.name) {
         return Err(CliError::input(format!(
             "--name {:?}: use letters, digits, _ and - (it names a [strategies.NAME] table)",
@@ -144,7 +112,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         generations,
         population,
         sigma: a.sigma,
-        seed: a.seed,
+        seed: a.master.seed,
     };
     let p = Problem::new(&sc, settings).map_err(CliError::input)?;
     if a.eval_campaigns < 2 {
@@ -172,19 +140,11 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         a.strategy,
         p.settings.field.describe(),
         (generations as u64 * (population as u64 + 1) + 1) * per_eval,
-        a.seed
+        a.master.seed
     );
 
-    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-    let bar = ProgressBar::new(generations as u64);
-    if a.quiet || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    } else {
-        bar.set_style(
-            ProgressStyle::with_template("{bar:30} gen {pos}/{len}  {msg}  ETA {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-    }
+    super::interrupt::listen();
+    let bar = super::progress::bar(generations as u64, a.quiet, "{bar:30} gen {pos}/{len}  {msg}  ETA {eta}");
     let resumed = previous.as_ref().map_or(0, |r| r.generations.len());
     let mut write_err: Option<CliError> = None;
     let mut best_mean = f64::NEG_INFINITY;
@@ -212,7 +172,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
                 write_err = Some(CliError::io(format!("{}: {e}", out.display())));
                 return Flow::Stop;
             }
-            if STOP.load(Ordering::SeqCst) { Flow::Stop } else { Flow::Continue }
+            if super::interrupt::requested() { Flow::Stop } else { Flow::Continue }
         })
     });
     bar.finish_and_clear();
@@ -234,7 +194,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     }
 
     let (values, tuned) = p.result(&rec);
-    let eval_master = a.eval_seed.unwrap_or_else(|| held_out_master(a.seed));
+    let eval_master = a.eval_seed.unwrap_or_else(|| held_out_master(a.master.seed));
     let rows = pool.install(|| evaluate(&p, &tuned, eval_master, a.eval_campaigns)).map_err(CliError::input)?;
     let played = (rec.generations.len() as u64 * (population as u64 + 1) + 1) * per_eval
         + rows.len() as u64 * 2 * a.eval_campaigns;
@@ -288,15 +248,13 @@ pub struct DeviateArgs {
     /// Campaigns per deviant (a multiple of the seat count is fairest).
     #[arg(long, default_value_t = 2000)]
     pub campaigns: u64,
-    /// Master seed: every deviant plays the same campaigns.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub master: SeedArg,
     /// Rows to print (every row goes to deviations.csv).
     #[arg(long, default_value_t = 15)]
     pub top: usize,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Output directory (default: reports/deviate/STRATEGY).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -307,7 +265,7 @@ pub struct DeviateArgs {
 }
 
 pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
-    let pool = pool(a.threads)?;
+    let pool = a.threads.pool()?;
     if a.campaigns < 2 {
         return Err(CliError::input("--campaigns must be at least 2 for an interval"));
     }
@@ -321,7 +279,7 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
         }
     }
     let dv = pool
-        .install(|| deviation::check(&sc, &a.strategy, a.factor, keys.as_deref(), a.seed, a.campaigns))
+        .install(|| deviation::check(&sc, &a.strategy, a.factor, keys.as_deref(), a.master.seed, a.campaigns))
         .map_err(CliError::input)?;
     let text = rs::deviation_text(&dv, a.top);
     say!("{text}");
@@ -354,25 +312,23 @@ pub struct LadderArgs {
     /// Campaigns per pair.
     #[arg(long, default_value_t = 1000)]
     pub campaigns: u64,
-    /// Master seed: every pair plays the same campaigns.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub master: SeedArg,
     /// The strategy rated 0 (default: the first listed).
     #[arg(long)]
     pub anchor: Option<String>,
     /// Bootstrap resamples for the intervals.
     #[arg(long, default_value_t = 1000)]
     pub bootstrap: u32,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Output directory (default: reports/ladder).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
 
 pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
-    let pool = pool(a.threads)?;
+    let pool = a.threads.pool()?;
     let mut sc = a.scenario.load()?;
     if a.duels {
         if sc.players.len() < 2 {
@@ -386,7 +342,7 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
         return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
     }
     let l = pool
-        .install(|| ladder::ladder(&sc, &names, &anchor, a.seed, a.campaigns, a.bootstrap))
+        .install(|| ladder::ladder(&sc, &names, &anchor, a.master.seed, a.campaigns, a.bootstrap))
         .map_err(CliError::input)?;
     let text = rs::ladder_text(&l);
     say!("{text}");
@@ -409,9 +365,8 @@ pub struct MetagameArgs {
     /// Campaigns per composition.
     #[arg(long, default_value_t = 500)]
     pub campaigns: u64,
-    /// Master seed: every composition plays the same campaigns.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub master: SeedArg,
     /// Bootstrap resamples for the intervals.
     #[arg(long, default_value_t = 200)]
     pub bootstrap: u32,
@@ -421,21 +376,16 @@ pub struct MetagameArgs {
     /// α-rank's population size.
     #[arg(long, default_value_t = 50)]
     pub population: u32,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Output directory (default: reports/metagame, or
     /// reports/metagame/shard-I-of-K for a shard).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Play only shard I of K of the compositions (0-based), e.g. 2/8;
-    /// `empires merge` joins the shards. Without it, a Slurm job array or a
-    /// Kubernetes Indexed Job (with --shards K) picks the shard, as for `run`.
-    #[arg(long, value_parser = super::run::parse_shard)]
-    pub shard: Option<(u64, u64)>,
-    /// The shard count of a Kubernetes Indexed Job.
-    #[arg(long)]
-    pub shards: Option<u64>,
+    /// Play one shard of the compositions (`empires merge` joins them), as
+    /// for `run`.
+    #[command(flatten)]
+    pub shards: ShardArgs,
 }
 
 /// What a shard of a meta-game records beside its `payoffs.parquet`, and
@@ -538,16 +488,16 @@ pub fn merge_metagame(dirs: &[PathBuf], out: &Path) -> Result<(), CliError> {
 }
 
 pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
-    let pool = pool(a.threads)?;
+    let pool = a.threads.pool()?;
     let sc = a.scenario.load()?;
     let names = list(&a.strategies);
     if a.bootstrap < 100 {
         return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
     }
-    let shard = super::run::shard_of(a.shard, a.shards, |k| std::env::var(k).ok())?;
+    let shard = a.shards.resolve()?;
     let Some((i, k)) = shard else {
         let mg = pool
-            .install(|| metagame::metagame(&sc, &names, a.seed, a.campaigns, a.bootstrap, a.alpha, a.population))
+            .install(|| metagame::metagame(&sc, &names, a.master.seed, a.campaigns, a.bootstrap, a.alpha, a.population))
             .map_err(CliError::input)?;
         let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/metagame"));
         return write_metagame(&mg, &out);
@@ -556,8 +506,9 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
     let total = metagame::compositions_of(&sc, &names).map_err(CliError::input)?;
     let r = crate::sim::runner::shard_range(total as u64, i, k);
     let (start, end) = (r.start as usize, r.end as usize);
-    let comps =
-        pool.install(|| metagame::play(&sc, &names, a.seed, a.campaigns, start..end)).map_err(CliError::input)?;
+    let comps = pool
+        .install(|| metagame::play(&sc, &names, a.master.seed, a.campaigns, start..end))
+        .map_err(CliError::input)?;
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("reports/metagame/shard-{i}-of-{k}")));
     super::create_out_dir(&out)?;
     crate::report::metagame::write_payoffs(&names, &comps, start, &out)
@@ -566,7 +517,7 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
         kind: "empires metagame shard".into(),
         strategies: names.clone(),
         seats: sc.players.len() as u32,
-        seed: a.seed,
+        seed: a.master.seed,
         campaigns: a.campaigns,
         bootstrap: a.bootstrap,
         alpha: a.alpha,

@@ -1,6 +1,7 @@
 //! `empires compare`, `empires sweep` and `empires experiment`: studies
 //! played on the same seeds, printed as text and written as HTML pages.
 
+use super::args::{SeedArg, ThreadsArg};
 use super::{CliError, SeatArgs, load_scenario};
 use crate::report::study;
 use crate::scenario::{ActionKind, Scenario};
@@ -15,12 +16,10 @@ pub struct StudyFlags {
     /// Campaigns per variant.
     #[arg(long, default_value_t = 2000)]
     pub campaigns: u64,
-    /// Master seed: every variant plays the same seeds.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub master: SeedArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Output directory of the HTML page and its charts.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -44,13 +43,7 @@ impl StudyFlags {
         if self.campaigns < 2 {
             return Err(CliError::input("--campaigns must be at least 2 for an interval"));
         }
-        if self.threads == Some(0) {
-            return Err(CliError::input("--threads must be at least 1"));
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads.unwrap_or(0))
-            .build()
-            .map_err(|e| CliError::input(format!("cannot start threads: {e}")))
+        self.threads.pool()
     }
 }
 
@@ -197,7 +190,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     // A and B are seated alike, so campaign i stays one paired game.
     let seated = seating(&[&sa, &sb], a.flags.seats.flag());
     let c = pool
-        .install(|| compare::compare((&na, &sa), (&nb, &sb), a.flags.seed, a.flags.campaigns, seated.rotate()))
+        .install(|| compare::compare((&na, &sa), (&nb, &sb), a.flags.master.seed, a.flags.campaigns, seated.rotate()))
         .map_err(setup_err)?;
     sayln!("{}", seated.describe());
     say!("{}", study::compare_text(&c));
@@ -213,7 +206,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     }
     let file = a.scenario.clone();
     let s = pool.install(|| {
-        sweep::run::<CliError>(&axes, a.flags.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
+        sweep::run::<CliError>(&axes, a.flags.master.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
             let sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
             a.flags.seat(load_scenario(file.as_deref(), &sets)?)
         })
@@ -240,14 +233,14 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
             let mut x = pool
-                .install(|| mine_pillage::run(&sc, flags.seed, flags.campaigns, seated.rotate()))
+                .install(|| mine_pillage::run(&sc, flags.master.seed, flags.campaigns, seated.rotate()))
                 .map_err(setup_err)?;
             if loss_campaigns > 0 {
                 if file.strategy(&loss_from).is_none() {
                     return Err(CliError::input(format!("--loss-from: unknown strategy {loss_from:?}")));
                 }
                 x.loss = Some(
-                    pool.install(|| mine_pillage::measure_loss(&file, &loss_from, flags.seed, loss_campaigns))
+                    pool.install(|| mine_pillage::measure_loss(&file, &loss_from, flags.master.seed, loss_campaigns))
                         .map_err(setup_err)?,
                 );
             }
@@ -261,7 +254,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                                 &r,
                                 &players,
                                 &[players.clone()],
-                                flags.seed,
+                                flags.master.seed,
                                 flags.campaigns,
                                 Some(&budget),
                             )
@@ -286,7 +279,15 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let budget = best.budget();
             let s = pool
                 .install(|| {
-                    restrict::run(&sc, &r, &players, &split(&levels), flags.seed, flags.campaigns, budget.as_ref())
+                    restrict::run(
+                        &sc,
+                        &r,
+                        &players,
+                        &split(&levels),
+                        flags.master.seed,
+                        flags.campaigns,
+                        budget.as_ref(),
+                    )
                 })
                 .map_err(CliError::input)?;
             let text = study::restrict_text(&s);

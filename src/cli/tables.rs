@@ -1,6 +1,7 @@
 //! `empires tables`: exact combat outcome distributions and fairness findings.
 
-use super::{CliError, load_scenario};
+use super::CliError;
+use super::args::ScenarioArgs;
 use crate::analysis::crosscheck::{Observation, check};
 use crate::report::files::write_atomic;
 use crate::report::tables::{against_text, csv, exact, json, text};
@@ -18,9 +19,8 @@ pub enum Format {
 
 #[derive(Args, Debug)]
 pub struct TablesArgs {
-    /// Scenario TOML file (default: the embedded default scenario).
-    #[arg(long)]
-    pub scenario: Option<PathBuf>,
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
     /// What to print on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -28,9 +28,6 @@ pub struct TablesArgs {
     /// heatmaps into this directory.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Override a scenario key by its dotted path. Repeatable.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
     /// Compare the combats of a run (written with --detail combats) with
     /// the exact tables: of the run's own scenario, or of --scenario if given.
     #[arg(long, value_name = "RUN_DIR")]
@@ -87,8 +84,8 @@ fn observations(dir: &Path) -> Result<Vec<Observation>, CliError> {
 /// `--against`: the run's scenario (from its manifest) unless one is given.
 fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
     let obs = observations(dir)?;
-    let sc: Scenario = match &a.scenario {
-        Some(_) => load_scenario(a.scenario.as_deref(), &a.set)?,
+    let sc: Scenario = match &a.scenario.scenario {
+        Some(_) => a.scenario.load()?,
         None => {
             let m = dir.join("manifest.json");
             let text = std::fs::read_to_string(&m)
@@ -114,7 +111,7 @@ pub fn run(a: TablesArgs) -> Result<(), CliError> {
     if let Some(dir) = &a.against {
         return against(&a, dir);
     }
-    let sc = load_scenario(a.scenario.as_deref(), &a.set)?;
+    let sc = a.scenario.load()?;
     let e = exact(&sc);
     let as_json = || serde_json::to_string_pretty(&json(&sc, &e)).unwrap_or_default() + "\n";
     if let Some(dir) = &a.out {

@@ -1,0 +1,77 @@
+//! Argument groups that several commands share, each declared, documented
+//! and checked once: the scenario with its overrides, the master seed and
+//! the worker threads. A command flattens the groups it takes.
+
+use super::{CliError, load_scenario};
+use crate::scenario::Scenario;
+use clap::Args;
+use std::path::PathBuf;
+
+/// `--scenario FILE` and `--set KEY=VALUE`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ScenarioArgs {
+    /// Scenario TOML file (default: the embedded default scenario).
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10
+    /// or strategies.miner.forbid=["pillage"]. Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+impl ScenarioArgs {
+    /// The scenario, read and checked, with the overrides applied.
+    pub fn load(&self) -> Result<Scenario, CliError> {
+        load_scenario(self.scenario.as_deref(), &self.set)
+    }
+
+    /// Where the scenario came from, as a manifest records it.
+    pub fn source(&self) -> String {
+        self.scenario.as_ref().map_or("<embedded default.toml>".to_string(), |p| p.display().to_string())
+    }
+
+    /// The flags that give the same scenario to another command:
+    /// ` --scenario FILE --set 'K=V'...`, or nothing for the plain default.
+    pub fn flags(&self) -> String {
+        let scenario = self.scenario.as_ref().map_or(String::new(), |p| format!(" --scenario {}", p.display()));
+        let sets: String = self.set.iter().map(|s| format!(" --set '{s}'")).collect();
+        scenario + &sets
+    }
+}
+
+/// `--seed S`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct SeedArg {
+    /// Master seed. Campaign I of master seed S is the same game on any
+    /// machine, thread count or shard, so every variant, deviant or pair a
+    /// command compares plays the same campaigns.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `--threads N`.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct ThreadsArg {
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = at_least_one)]
+    pub threads: Option<usize>,
+}
+
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{s:?}: give a whole number of threads, at least 1")),
+    }
+}
+
+impl ThreadsArg {
+    /// The worker pool: the requested threads, or one per core.
+    pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
+        // 0 lets rayon use every core.
+        let n = self.threads.unwrap_or(0);
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| CliError::io(format!("cannot start {n} worker threads: {e}")))
+    }
+}

@@ -1,0 +1,85 @@
+//! Which shard of a run this process plays: `--shard I/K`, else a Slurm
+//! job array task, else a Kubernetes Indexed Job's completion index with
+//! `--shards K`. Shared by `run` and `metagame`.
+
+use super::CliError;
+use clap::Args;
+
+/// `--shard I/K` and `--shards K`.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct ShardArgs {
+    /// Run only shard I of K (0-based), e.g. 2/8. Without it, a Slurm job
+    /// array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes
+    /// Indexed Job (JOB_COMPLETION_INDEX with --shards K) picks the shard.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// The number of shards of a Kubernetes Indexed Job (JOB_COMPLETION_INDEX
+    /// gives this task's index).
+    #[arg(long, value_name = "K")]
+    pub shards: Option<u64>,
+}
+
+impl ShardArgs {
+    /// The shard to play, from the flags or the process environment.
+    pub fn resolve(&self) -> Result<Option<(u64, u64)>, CliError> {
+        shard_of(self.shard, self.shards, |k| std::env::var(k).ok())
+    }
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (i, k) = s.split_once('/').ok_or_else(|| format!("expected I/K such as 0/4, got {s:?}"))?;
+    let i: u64 = i.trim().parse().map_err(|_| format!("shard index {i:?} is not a whole number"))?;
+    let k: u64 = k.trim().parse().map_err(|_| format!("shard count {k:?} is not a whole number"))?;
+    if k == 0 || i >= k {
+        return Err(format!("shard {i}/{k}: need 0 <= I < K"));
+    }
+    Ok((i, k))
+}
+
+/// The shard from `--shard`, `--shards` and `env` (a parameter so that
+/// tests can give an environment).
+pub fn shard_of(
+    shard: Option<(u64, u64)>,
+    shards: Option<u64>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Option<(u64, u64)>, CliError> {
+    if let Some(s) = shard {
+        if shards.is_some() {
+            return Err(CliError::input("give --shard I/K or --shards K, not both"));
+        }
+        return Ok(Some(s));
+    }
+    let num = |k: &str| -> Result<Option<u64>, CliError> {
+        match env(k) {
+            None => Ok(None),
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .map(Some)
+                .map_err(|_| CliError::input(format!("{k}={v:?} is not a whole number"))),
+        }
+    };
+    if let Some(k) = shards {
+        let i = num("JOB_COMPLETION_INDEX")?.ok_or_else(|| {
+            CliError::input("--shards K takes the shard index from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job), which is not set; use --shard I/K")
+        })?;
+        if k == 0 || i >= k {
+            return Err(CliError::input(format!("JOB_COMPLETION_INDEX={i} with --shards {k}: need 0 <= index < K")));
+        }
+        return Ok(Some((i, k)));
+    }
+    if let (Some(id), Some(count)) = (num("SLURM_ARRAY_TASK_ID")?, num("SLURM_ARRAY_TASK_COUNT")?) {
+        // Array ids need not start at 0 (`--array=1-4`).
+        let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        let i = id
+            .checked_sub(min)
+            .ok_or_else(|| CliError::input(format!("SLURM_ARRAY_TASK_ID={id} is below SLURM_ARRAY_TASK_MIN={min}")))?;
+        if count == 0 || i >= count {
+            return Err(CliError::input(format!(
+                "Slurm array task {id} (from {min}) of {count}: the array's ids must be consecutive"
+            )));
+        }
+        return Ok(Some((i, count)));
+    }
+    Ok(None)
+}
