@@ -71,3 +71,170 @@ fn a_table_of_rows_replaces_the_default_whole() {
     assert_eq!(sc.army.losses.rows.len(), 1);
     assert_eq!(sc.army.losses.lookup(9).loser_loss, 2);
 }
+
+/// Every leaf key of the defaults, by dotted path (`economy.mine.river`),
+/// with its value as TOML. Arrays are leaves.
+fn leaves(prefix: &str, v: &toml::Value, out: &mut std::collections::BTreeMap<String, toml::Value>) {
+    match v {
+        toml::Value::Table(t) => {
+            for (k, x) in t {
+                let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                leaves(&p, x, out);
+            }
+        }
+        x => {
+            out.insert(prefix.to_string(), x.clone());
+        }
+    }
+}
+
+/// The key reference of `docs/scenario.md`: (key, default cell) per row.
+fn documented() -> Vec<(String, String)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/scenario.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    let reference = text.split("# Key reference").nth(1).expect("docs/scenario.md has a key reference");
+    reference
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split(" | ").collect();
+            let key = cells.first()?.strip_prefix("| `")?.strip_suffix('`')?;
+            Some((key.to_string(), cells.get(2)?.trim().to_string()))
+        })
+        .collect()
+}
+
+/// A default cell's literal (`` `48` ``, `` `["cities", "die"]` ``) as TOML,
+/// when the cell starts with one.
+fn literal(cell: &str) -> Option<toml::Value> {
+    let lit = cell.strip_prefix('`')?.split('`').next()?;
+    let doc: toml::Table = toml::from_str(&format!("v = {lit}")).ok()?;
+    doc.get("v").cloned()
+}
+
+fn same(a: &toml::Value, b: &toml::Value) -> bool {
+    match (a, b) {
+        (toml::Value::Float(x), toml::Value::Integer(y)) | (toml::Value::Integer(y), toml::Value::Float(x)) => {
+            *x == *y as f64
+        }
+        (toml::Value::Float(x), toml::Value::Float(y)) => (x - y).abs() < 1e-12,
+        (toml::Value::Array(x), toml::Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
+        _ => a == b,
+    }
+}
+
+/// The names a `<terrain>`, `<kind>` or `<choice>` in a documented key
+/// stands for, in the order the docs list per-name defaults.
+fn pattern_names(p: &str) -> &'static [&'static str] {
+    match p {
+        "<terrain>" => &["plains", "forest", "river", "mountain", "marsh", "sea"],
+        "<kind>" => &["castle", "city", "mine", "port", "tower", "bridge"],
+        "<choice>" => &["conquer", "federate", "pillage"],
+        _ => &[],
+    }
+}
+
+/// A documented key, expanded: `buildings.<kind>.cost` gives one key per
+/// kind; `army.losses[].from` documents the table `army.losses`.
+fn expand(key: &str) -> Vec<(String, Option<&'static str>)> {
+    if let Some((table, _)) = key.split_once("[]") {
+        return vec![(table.to_string(), None)];
+    }
+    for p in ["<terrain>", "<kind>", "<choice>"] {
+        if key.contains(p) {
+            return pattern_names(p).iter().map(|n| (key.replace(p, n), Some(*n))).collect();
+        }
+    }
+    vec![(key.to_string(), None)]
+}
+
+/// The default a pattern row's cell gives `name`, in the cell's forms:
+/// `v1 / v2 / ...` in `pattern_names` order, ``name `v` `` or `` `name = v` ``
+/// pairs, `others v`, `all v`. `Some(None)`: documented as absent (`—`).
+fn per_name(cell: &str, names: &[&str], name: &str) -> Option<Option<toml::Value>> {
+    let clean = |t: &str| -> String { t.replace("**", "").replace('`', "").trim().to_string() };
+    let value = |t: &str| -> Option<Option<toml::Value>> {
+        let t = clean(t);
+        // `(2, not read)`: the value that is there but unused.
+        let t = t.strip_prefix('(').map_or(t.clone(), |r| r.split(',').next().unwrap_or("").to_string());
+        if t == "—" || t.starts_with("absent") || t.contains("(no yield)") {
+            return Some(None);
+        }
+        let doc: toml::Table = toml::from_str(&format!("v = {t}")).ok()?;
+        Some(doc.get("v").cloned())
+    };
+    let parts: Vec<&str> = cell.split(" / ").collect();
+    if parts.len() == names.len() {
+        let i = names.iter().position(|n| *n == name)?;
+        return value(parts[i]);
+    }
+    let c = clean(cell);
+    if let Some(v) = c.strip_prefix("all ") {
+        return value(v);
+    }
+    for part in c.split(", ") {
+        let part = part.trim();
+        if let Some(v) = part.strip_prefix(&format!("{name} = ")).or_else(|| part.strip_prefix(&format!("{name} "))) {
+            return value(v);
+        }
+    }
+    c.split(", ").find_map(|p| p.trim().strip_prefix("others ")).and_then(value)
+}
+
+/// The docs' key reference agrees with the code's defaults: every default
+/// the docs write, as a literal or per terrain, kind or siege choice, is the
+/// value `Scenario::default()` holds, and every key of the rules' sections
+/// has its row. (Archetypes and players are documented by pattern,
+/// `strategies.NAME.*` and `players[].*`, and checked with `archetypes.toml`.)
+#[test]
+fn the_key_reference_in_the_docs_matches_the_defaults() {
+    let d = Scenario::default();
+    let mut defaults = std::collections::BTreeMap::new();
+    leaves("", &toml::Value::try_from(&d).unwrap(), &mut defaults);
+    // Without `[map.generate]` the map is generated with its defaults.
+    leaves("map.generate", &toml::Value::try_from(d.map.generator()).unwrap(), &mut defaults);
+    let docs = documented();
+    assert!(docs.len() > 150, "the key reference was read: {} rows", docs.len());
+    let mut wrong = Vec::new();
+    let mut written = std::collections::BTreeSet::new();
+    let mut checked = 0;
+    for (key, cell) in &docs {
+        for (k, name) in expand(key) {
+            let want = match name {
+                Some(n) => {
+                    let pattern = ["<terrain>", "<kind>", "<choice>"].into_iter().find(|p| key.contains(p)).unwrap();
+                    per_name(cell, pattern_names(pattern), n)
+                }
+                None => literal(cell).map(Some),
+            };
+            if key.contains("[]") {
+                // A row about one entry of an array of tables.
+                written.insert(k);
+                continue;
+            }
+            // The strategy keys are written bare; their default is the
+            // `balanced` archetype's, which is `StrategySpec::default()`.
+            let k = if !k.contains('.') && !defaults.contains_key(&k) { format!("strategies.balanced.{k}") } else { k };
+            let have = defaults.get(&k);
+            match (&want, have) {
+                (Some(Some(w)), Some(h)) if !same(w, h) => {
+                    wrong.push(format!("{k}: the docs say {cell}, the code holds {h}"))
+                }
+                (Some(None), Some(h)) => wrong.push(format!("{k}: the docs say absent ({cell}), the code holds {h}")),
+                (Some(Some(_)), None) => wrong.push(format!("{k}: the docs say {cell}, the code holds nothing")),
+                _ => {}
+            }
+            checked += want.is_some() as usize;
+            written.insert(k);
+        }
+    }
+    let missing: Vec<&String> = defaults
+        .keys()
+        .filter(|k| !k.starts_with("strategies.") && !k.starts_with("players"))
+        .filter(|k| !written.contains(k.as_str()))
+        .collect();
+    assert!(wrong.is_empty(), "defaults that drifted:\n{}", wrong.join("\n"));
+    assert!(missing.is_empty(), "keys without a row in docs/scenario.md: {missing:?}");
+    assert!(checked > 200, "only {checked} documented defaults could be read");
+}
