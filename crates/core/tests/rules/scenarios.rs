@@ -238,3 +238,76 @@ fn the_key_reference_in_the_docs_matches_the_defaults() {
     assert!(missing.is_empty(), "keys without a row in docs/scenario.md: {missing:?}");
     assert!(checked > 200, "only {checked} documented defaults could be read");
 }
+
+/// The range a type cell states for a numeric key (`integer 1–1000`,
+/// `float 0–1`, `integer ≥ 0`), when it states a plain one: (is it an
+/// integer, lowest, highest).
+fn stated_range(cell: &str) -> Option<(bool, Option<f64>, Option<f64>)> {
+    let cell = cell.split(", one key per terrain").next()?;
+    let (int, rest) = match cell.split_once(' ') {
+        Some(("integer", r)) => (true, r),
+        Some(("float", r)) => (false, r),
+        _ => return None,
+    };
+    let num = |s: &str| s.trim().parse::<f64>().ok();
+    if let Some(lo) = rest.strip_prefix("≥ ") {
+        return Some((int, Some(num(lo)?), None));
+    }
+    if let Some(hi) = rest.strip_prefix("≤ ") {
+        return Some((int, None, Some(num(hi)?)));
+    }
+    // `-10–10`: the range's dash is an en dash, a sign is a hyphen.
+    let (lo, hi) = rest.split_once('–')?;
+    Some((int, Some(num(lo)?), Some(num(hi)?)))
+}
+
+/// The ranges the docs state are the ranges the checker enforces: for
+/// every numeric key with a plain stated range, each end loads and one step
+/// past it is refused.
+#[test]
+fn the_ranges_in_the_docs_are_the_ranges_checked() {
+    use empires_core::scenario::{DEFAULT_TOML, load_with_overrides};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/scenario.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    let reference = text.split("# Key reference").nth(1).unwrap();
+    let loads = |key: &str, v: f64, int: bool| {
+        let v = if int { format!("{}", v as i64) } else { format!("{v:?}") };
+        load_with_overrides(DEFAULT_TOML, &Source::embedded("default.toml"), &[(key.to_string(), v)]).is_ok()
+    };
+    let mut wrong = Vec::new();
+    let mut probed = 0;
+    for line in reference.lines() {
+        let cells: Vec<&str> = line.split(" | ").collect();
+        let Some(key) = cells.first().and_then(|c| c.strip_prefix("| `")).and_then(|c| c.strip_suffix('`')) else {
+            continue;
+        };
+        let Some((int, lo, hi)) = cells.get(1).and_then(|c| stated_range(c)) else { continue };
+        if key.contains("[]") {
+            continue;
+        }
+        for (k, _) in expand(key) {
+            // Strategy keys are written bare; `lookahead` takes all of them.
+            let k = if k.contains('.') { k } else { format!("strategies.lookahead.{k}") };
+            let step = if int { 1.0 } else { 1e-6 };
+            if let Some(lo) = lo {
+                if !loads(&k, lo, int) {
+                    wrong.push(format!("{k} = {lo}: the docs allow it, the checker refuses it"));
+                }
+                if loads(&k, lo - step, int) {
+                    wrong.push(format!("{k} = {}: below the docs' range, but it loads", lo - step));
+                }
+            }
+            if let Some(hi) = hi {
+                if !loads(&k, hi, int) {
+                    wrong.push(format!("{k} = {hi}: the docs allow it, the checker refuses it"));
+                }
+                if loads(&k, hi + step, int) {
+                    wrong.push(format!("{k} = {}: above the docs' range, but it loads", hi + step));
+                }
+            }
+            probed += 1;
+        }
+    }
+    assert!(probed > 100, "only {probed} ranges probed");
+    assert!(wrong.is_empty(), "ranges that drifted:\n{}", wrong.join("\n"));
+}
