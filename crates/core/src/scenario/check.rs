@@ -46,11 +46,6 @@ impl Found {
     fn push(&mut self, path: KeyPath, msg: impl Into<String>) {
         self.0.push((path, msg.into()));
     }
-    fn non_negative(&mut self, key: &str, v: i32) {
-        if v < 0 {
-            self.push(p(key), format!("must not be negative (found {v})"));
-        }
-    }
     fn at_least(&mut self, key: &str, v: i64, min: i64) {
         if v < min {
             self.push(p(key), format!("must be at least {min} (found {v})"));
@@ -249,97 +244,12 @@ fn list(set: crate::map::TerrainSet) -> String {
 }
 
 fn numbers(s: &Scenario, f: &mut Found) {
-    // Costs (E-06..E-11, G-13).
-    for (k, v) in [
-        ("costs.capture", s.costs.capture),
-        ("costs.conquer", s.costs.conquer),
-        ("costs.pillage", s.costs.pillage),
-        ("costs.fortified_surcharge", s.costs.fortified_surcharge),
-        ("recruit.unit", s.recruit.unit),
-        ("recruit.ship", s.recruit.ship),
-        ("recruit.spy", s.recruit.spy),
-        ("recruit.engine", s.recruit.engine),
-    ] {
-        f.non_negative(k, v);
-    }
-    for t in Terrain::ALL {
-        f.non_negative(&format!("costs.terrain_surcharge.{}", t.name()), *s.costs.terrain_surcharge.get(t));
-        f.at_least(&format!("movement.cost.{}", t.name()), *s.movement.cost.get(t) as i64, 1);
-        f.non_negative(&format!("army.defender_terrain.{}", t.name()), *s.army.defender_terrain.get(t));
-    }
-    let r = &s.ep.results;
-    for (k, v) in [
-        ("ep.results.defeat", r.defeat),
-        ("ep.results.draw", r.draw),
-        ("ep.results.minor", r.minor),
-        ("ep.results.major", r.major),
-        ("ep.results.massacre", r.massacre),
-        ("ep.team_malus", s.ep.team_malus),
-        ("ep.no_battle", s.ep.no_battle),
-        ("initiative.pool", s.initiative.pool),
-        ("army.bid_cap", s.army.bid_cap),
-        ("siege.bid_cap", s.siege.bid_cap),
-        ("naval.bid_cap", s.naval.bid_cap),
-        ("spy.duel_bid_cap", s.spy.duel_bid_cap),
-        ("army.victory_loot", s.army.victory_loot),
-        ("siege.victory_loot", s.siege.victory_loot),
-        ("naval.victory_loot", s.naval.victory_loot),
-        ("naval.coastal_loot", s.naval.coastal_loot),
-        ("army.xp_per_win", s.army.xp_per_win),
-        ("army.xp_max", s.army.xp_max),
-        ("army.formations.light_movement", s.army.formations.light_movement),
-        ("army.formations.assault_strength", s.army.formations.assault_strength),
-        ("army.formations.siege_damage", s.army.formations.siege_damage),
-        ("siege.engine_cap", s.siege.engine_cap),
-        ("siege.level_cap", s.siege.level_cap),
-        ("naval.port_defence", s.naval.port_defence),
-        ("naval.ship_recover", s.naval.ship_recover),
-        ("naval.strength_per_ship", s.naval.strength_per_ship),
-        ("spy.steal_gold", s.spy.steal_gold),
-        ("spy.city_pv_floor", s.spy.city_pv_floor),
-        ("cities.recover_pv", s.cities.recover_pv),
-        ("cities.stability_recover", s.cities.stability_recover),
-        ("cities.max_pv_per_level", s.cities.max_pv_per_level),
-        ("start.gold", s.start.gold),
-        ("start.army_units", s.start.army_units),
-        ("start.spies", s.start.spies),
-        ("start.ships", s.start.ships),
-        ("start.engines", s.start.engines),
-        ("movement.army", s.movement.army),
-        ("movement.spy", s.movement.spy),
-        ("movement.ship", s.movement.ship),
-    ] {
-        f.non_negative(k, v);
-    }
-    // Upper bounds that keep counters in their types and loops short.
-    for (k, v, max) in [
-        ("army.bid_cap", s.army.bid_cap, 20),
-        ("siege.bid_cap", s.siege.bid_cap, 20),
-        ("naval.bid_cap", s.naval.bid_cap, 20),
-        ("spy.duel_bid_cap", s.spy.duel_bid_cap, 20),
-        ("initiative.pool", s.initiative.pool, 60),
-        ("movement.army", s.movement.army, 20),
-        ("movement.spy", s.movement.spy, 20),
-        ("movement.ship", s.movement.ship, 20),
-        ("start.army_units", s.start.army_units, 1000),
-        ("start.spies", s.start.spies, 20),
-        ("start.ships", s.start.ships, 20),
-        ("siege.engine_cap", s.siege.engine_cap, 20),
-        ("naval.ship_pv", s.naval.ship_pv, 1000),
-        ("naval.transport_units", s.naval.transport_units, 1000),
-    ] {
-        if v > max {
-            f.push(p(k), format!("must be at most {max} (found {v})"));
+    // Each numeric key within its range (`ranges::RULE_KEYS`, the one
+    // table of them); what follows are the constraints between keys.
+    for k in super::ranges::RULE_KEYS {
+        if let Some(problem) = k.problem((k.get)(s)) {
+            f.push(p(k.key), problem);
         }
-    }
-    if s.recruit.per_hex > 255 {
-        f.push(p("recruit.per_hex"), "at most 255");
-    }
-    // A purchase that costs no EP could be bought forever in one season.
-    f.at_least("costs.pillage", s.costs.pillage as i64, 1);
-    f.at_least("campaign.seasons", s.campaign.seasons as i64, 1);
-    if s.campaign.seasons > 1000 {
-        f.push(p("campaign.seasons"), "at most 1000 seasons");
     }
     if !(s.campaign.land_share_to_win > 0.0 && s.campaign.land_share_to_win <= 1.0) {
         f.push(p("campaign.land_share_to_win"), "must be above 0 and at most 1");
@@ -350,10 +260,6 @@ fn numbers(s: &Scenario, f: &mut Found) {
             f.push(pi("campaign.tiebreak", i), "listed twice");
         }
     }
-    f.at_least("naval.ship_pv", s.naval.ship_pv as i64, 1);
-    f.at_least("naval.transport_units", s.naval.transport_units as i64, 1);
-    f.at_least("cities.max_pv_base", s.cities.max_pv_base as i64, 1);
-    f.at_least("siege.engines_needed", s.siege.engines_needed as i64, 0);
     if s.siege.engines_needed > s.siege.engine_cap.max(0) && s.siege.engines_needed > 0 {
         f.push(p("siege.engines_needed"), "more engines needed than an army can carry (siege.engine_cap)");
     }
@@ -368,23 +274,9 @@ fn numbers(s: &Scenario, f: &mut Found) {
         f.push(p("cities.federated_influence"), "must be above 0 and below cities.owned_influence");
     }
     for (k, st) in [("cities.built", &c.built), ("cities.capital", &c.capital), ("cities.neutral", &c.neutral)] {
-        f.non_negative(&format!("{k}.defence"), st.defence);
-        f.non_negative(&format!("{k}.level"), st.level);
         if st.stability < c.stability_min || st.stability > c.stability_max {
             f.push(p(&format!("{k}.stability")), "outside the stability track (cities.stability_min..stability_max)");
         }
-        if st.level > 100 {
-            f.push(p(&format!("{k}.level")), "at most 100");
-        }
-    }
-    for (k, o) in [
-        ("siege.outcomes.conquer", &s.siege.outcomes.conquer),
-        ("siege.outcomes.federate", &s.siege.outcomes.federate),
-        ("siege.outcomes.pillage", &s.siege.outcomes.pillage),
-    ] {
-        f.at_least(&format!("{k}.restart_pv"), o.restart_pv as i64, 1);
-        f.non_negative(&format!("{k}.gold"), o.gold);
-        f.non_negative(&format!("{k}.influence"), o.influence);
     }
     if s.naval.strength_per_ship * 1 + s.naval.strength_offset < 0 {
         f.push(p("naval.strength_offset"), "one ship would have negative strength");
@@ -419,10 +311,6 @@ fn buildings(s: &Scenario, f: &mut Found) {
     for kind in BuildingKind::ALL {
         let b = s.building(kind);
         let key = format!("buildings.{}", kind.name());
-        // At least 1 EP: free buildings could replace each other forever.
-        f.at_least(&format!("{key}.cost"), b.cost as i64, 1);
-        f.non_negative(&format!("{key}.defence"), b.defence);
-        f.at_least(&format!("{key}.pv"), b.pv as i64, 1);
         if b.terrain.contains(Terrain::Sea) {
             f.push(p(&format!("{key}.terrain")), "buildings stand on land; remove \"sea\"");
         }

@@ -12,6 +12,7 @@ pub mod check;
 pub mod dice;
 pub mod knobs;
 pub mod load;
+pub mod ranges;
 pub mod table;
 
 use crate::map::terrain::terrain_table;
