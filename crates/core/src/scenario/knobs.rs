@@ -14,25 +14,55 @@
 
 use super::{FormationChoice, SiegeChoice, StrategySpec};
 
-/// One numeric key of `StrategySpec`.
-#[derive(Clone, Copy)]
-pub struct Knob {
+/// One numeric key of `S` (a strategy's `StrategySpec` here, the whole
+/// `Scenario` for the rules' keys in `ranges.rs`) and its range.
+pub struct Knob<S: 'static = StrategySpec> {
+    /// The key (a strategy's), or its dotted path (the rules').
     pub key: &'static str,
     pub lo: f64,
+    /// `ranges::OPEN` when unbounded.
     pub hi: f64,
-    /// Stored as a whole number (`i32`); tuning rounds.
+    /// Stored as a whole number; setters round.
     pub integer: bool,
-    pub get: fn(&StrategySpec) -> f64,
-    pub set: fn(&mut StrategySpec, f64),
+    pub get: fn(&S) -> f64,
+    pub set: fn(&mut S, f64),
 }
 
-impl std::fmt::Debug for Knob {
+// Derived `Clone`/`Copy` would demand `S: Copy`; the fields are copyable
+// whatever `S` is.
+impl<S> Clone for Knob<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S> Copy for Knob<S> {}
+
+impl<S> std::fmt::Debug for Knob<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} [{}, {}]", self.key, self.lo, self.hi)
     }
 }
 
-impl Knob {
+impl<S> Knob<S> {
+    /// Why `v` is out of range, in the checker's words; `None` in range.
+    pub fn problem(&self, v: f64) -> Option<String> {
+        let show = |x: f64| if self.integer { format!("{}", x as i64) } else { format!("{x}") };
+        if !self.integer && self.lo == 0.0 && self.hi == 1.0 && !self.contains(v) {
+            return Some(format!("must be a share between 0 and 1 (found {})", show(v)));
+        }
+        if v < self.lo {
+            return Some(if self.lo == 0.0 {
+                format!("must not be negative (found {})", show(v))
+            } else {
+                format!("must be at least {} (found {})", show(self.lo), show(v))
+            });
+        }
+        if v > self.hi {
+            return Some(format!("must be at most {} (found {})", show(self.hi), show(v)));
+        }
+        None
+    }
+
     /// The value clamped into range (rounded for whole-number keys).
     pub fn clamp(&self, v: f64) -> f64 {
         let v = if self.integer { v.round() } else { v };

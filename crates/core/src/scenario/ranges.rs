@@ -11,54 +11,13 @@
 //! in `check.rs`, next to the reason for each.
 
 use super::Scenario;
+use super::knobs::Knob;
 
 /// No upper bound.
 pub const OPEN: f64 = f64::INFINITY;
 
-/// One numeric key of the rules.
-#[derive(Clone, Copy)]
-pub struct RuleKey {
-    /// Dotted path, as in a scenario file or `--set`.
-    pub key: &'static str,
-    pub lo: f64,
-    /// `OPEN` when unbounded.
-    pub hi: f64,
-    /// Stored as a whole number; setters round.
-    pub integer: bool,
-    pub get: fn(&Scenario) -> f64,
-    pub set: fn(&mut Scenario, f64),
-}
-
-impl std::fmt::Debug for RuleKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} [{}, {}]", self.key, self.lo, self.hi)
-    }
-}
-
-impl RuleKey {
-    pub fn contains(&self, v: f64) -> bool {
-        v.is_finite() && v >= self.lo && v <= self.hi
-    }
-
-    /// Why `v` is out of range, in the checker's words; `None` in range.
-    pub fn problem(&self, v: f64) -> Option<String> {
-        let show = |x: f64| if self.integer { format!("{}", x as i64) } else { format!("{x}") };
-        if !self.integer && self.lo == 0.0 && self.hi == 1.0 && !self.contains(v) {
-            return Some(format!("must be a share between 0 and 1 (found {})", show(v)));
-        }
-        if v < self.lo {
-            return Some(if self.lo == 0.0 {
-                format!("must not be negative (found {})", show(v))
-            } else {
-                format!("must be at least {} (found {})", show(self.lo), show(v))
-            });
-        }
-        if v > self.hi {
-            return Some(format!("must be at most {} (found {})", show(self.hi), show(v)));
-        }
-        None
-    }
-}
+/// One numeric key of the rules: its dotted path, range, getter and setter.
+pub type RuleKey = Knob<Scenario>;
 
 macro_rules! rule_keys {
     ($( $key:literal => $($f:ident).+ : $ty:tt [$lo:expr, $hi:expr] ),* $(,)?) => {
@@ -66,15 +25,15 @@ macro_rules! rule_keys {
         pub static RULE_KEYS: &[RuleKey] = &[ $( rule_keys!(@one $key [$($f).+] $ty $lo, $hi) ),* ];
     };
     (@one $key:literal [$($f:ident).+] i32 $lo:expr, $hi:expr) => {
-        RuleKey { key: $key, lo: $lo as f64, hi: $hi as f64, integer: true,
+        Knob { key: $key, lo: $lo as f64, hi: $hi as f64, integer: true,
                   get: |s| s.$($f).+ as f64, set: |s, v| s.$($f).+ = v.round() as i32 }
     };
     (@one $key:literal [$($f:ident).+] u32 $lo:expr, $hi:expr) => {
-        RuleKey { key: $key, lo: $lo as f64, hi: $hi as f64, integer: true,
+        Knob { key: $key, lo: $lo as f64, hi: $hi as f64, integer: true,
                   get: |s| s.$($f).+ as f64, set: |s, v| s.$($f).+ = v.round().max(0.0) as u32 }
     };
     (@one $key:literal [$($f:ident).+] f64 $lo:expr, $hi:expr) => {
-        RuleKey { key: $key, lo: $lo, hi: $hi, integer: false,
+        Knob { key: $key, lo: $lo, hi: $hi, integer: false,
                   get: |s| s.$($f).+, set: |s, v| s.$($f).+ = v }
     };
 }
