@@ -56,59 +56,63 @@ pub fn archetypes() -> &'static BTreeMap<String, StrategySpec> {
     &ARCHETYPES
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Scenario {
-    pub name: String,
-    pub description: String,
-    pub players: Vec<PlayerSpec>,
-    pub map: MapSpec,
-    pub campaign: CampaignSpec,
-    pub ep: EpSpec,
-    pub costs: CostSpec,
-    pub buildings: BuildingsSpec,
-    pub economy: EconomySpec,
-    pub recruit: RecruitSpec,
-    pub initiative: InitiativeSpec,
-    pub combat: CombatSpec,
-    pub army: ArmySpec,
-    pub siege: SiegeSpec,
-    pub naval: NavalSpec,
-    pub spy: SpySpec,
-    pub cities: CitySpec,
-    pub movement: MovementSpec,
-    pub start: StartSpec,
-    pub strategies: BTreeMap<String, StrategySpec>,
-    pub tables: TablesSpec,
+/// A section of the scenario, each key declared once: its doc comment, its
+/// type and its default side by side. Expands to the struct (with the
+/// attributes given) and its `Default` from those defaults, so a default is
+/// never written apart from its key. Ranges are in `ranges.rs`; the docs'
+/// key reference is held to these defaults by a test.
+macro_rules! section {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[$fmeta:meta])*
+                pub $field:ident : $ty:ty = $default:expr,
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $ty, )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $( $field: $default, )* }
+            }
+        }
+    };
 }
 
-impl Default for Scenario {
-    fn default() -> Self {
-        Scenario {
-            name: "unnamed".into(),
-            description: String::new(),
-            players: (1..=4)
-                .map(|i| PlayerSpec { name: format!("P{i}"), strategy: "balanced".into(), team: None })
-                .collect(),
-            map: MapSpec::default(),
-            campaign: CampaignSpec::default(),
-            ep: EpSpec::default(),
-            costs: CostSpec::default(),
-            buildings: BuildingsSpec::default(),
-            economy: EconomySpec::default(),
-            recruit: RecruitSpec::default(),
-            initiative: InitiativeSpec::default(),
-            combat: CombatSpec::default(),
-            army: ArmySpec::default(),
-            siege: SiegeSpec::default(),
-            naval: NavalSpec::default(),
-            spy: SpySpec::default(),
-            cities: CitySpec::default(),
-            movement: MovementSpec::default(),
-            start: StartSpec::default(),
-            strategies: archetypes().clone(),
-            tables: TablesSpec::default(),
-        }
+section! {
+    /// A whole scenario: the players, the map, every number and table of the
+    /// rules, and the strategies the players may name.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct Scenario {
+        pub name: String = "unnamed".into(),
+        pub description: String = String::new(),
+        pub players: Vec<PlayerSpec> = (1..=4)
+            .map(|i| PlayerSpec { name: format!("P{i}"), strategy: "balanced".into(), team: None })
+            .collect(),
+        pub map: MapSpec = MapSpec::default(),
+        pub campaign: CampaignSpec = CampaignSpec::default(),
+        pub ep: EpSpec = EpSpec::default(),
+        pub costs: CostSpec = CostSpec::default(),
+        pub buildings: BuildingsSpec = BuildingsSpec::default(),
+        pub economy: EconomySpec = EconomySpec::default(),
+        pub recruit: RecruitSpec = RecruitSpec::default(),
+        pub initiative: InitiativeSpec = InitiativeSpec::default(),
+        pub combat: CombatSpec = CombatSpec::default(),
+        pub army: ArmySpec = ArmySpec::default(),
+        pub siege: SiegeSpec = SiegeSpec::default(),
+        pub naval: NavalSpec = NavalSpec::default(),
+        pub spy: SpySpec = SpySpec::default(),
+        pub cities: CitySpec = CitySpec::default(),
+        pub movement: MovementSpec = MovementSpec::default(),
+        pub start: StartSpec = StartSpec::default(),
+        pub strategies: BTreeMap<String, StrategySpec> = archetypes().clone(),
+        pub tables: TablesSpec = TablesSpec::default(),
     }
 }
 
@@ -197,34 +201,21 @@ impl MapSpec {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct GenerateSpec {
-    /// Fixed map seed. Absent: every campaign draws its own map from its seed.
-    pub seed: Option<u64>,
-    pub land: u32,
-    pub mountains: u32,
-    /// Share of land hexes that are river.
-    pub river_share: f64,
-    pub marsh_share: f64,
-    pub forest_share: f64,
-    /// Width of the sea ring around the land.
-    pub sea_ring: u32,
-    pub neutral_cities: u32,
-}
-
-impl Default for GenerateSpec {
-    fn default() -> Self {
-        GenerateSpec {
-            seed: None,
-            land: 48,
-            mountains: 6,
-            river_share: 0.20,
-            marsh_share: 0.10,
-            forest_share: 0.20,
-            sea_ring: 1,
-            neutral_cities: 0,
-        }
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct GenerateSpec {
+        /// Fixed map seed. Absent: every campaign draws its own map from its seed.
+        pub seed: Option<u64> = None,
+        pub land: u32 = 48,
+        pub mountains: u32 = 6,
+        /// Share of land hexes that are river.
+        pub river_share: f64 = 0.20,
+        pub marsh_share: f64 = 0.10,
+        pub forest_share: f64 = 0.20,
+        /// Width of the sea ring around the land.
+        pub sea_ring: u32 = 1,
+        pub neutral_cities: u32 = 0,
     }
 }
 
@@ -238,32 +229,22 @@ pub enum TieBreak {
     Die,
 }
 
-/// G-02: length, end conditions and how ties are broken.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CampaignSpec {
-    pub seasons: u32,
-    /// The campaign ends when one player holds at least this share of land hexes.
-    pub land_share_to_win: f64,
-    /// The campaign ends when every rival has lost all its hexes.
-    pub end_when_last_standing: bool,
-    /// After empire size (G-03), in this order.
-    pub tiebreak: Vec<TieBreak>,
-    /// A campaign that reaches the season limit after this many seasons in
-    /// which no banner or building changed ends `stalled` instead of
-    /// `season_limit` (0: never). It only flags the campaign: play is the same.
-    pub stall_seasons: u32,
-}
-
-impl Default for CampaignSpec {
-    fn default() -> Self {
-        CampaignSpec {
-            seasons: 12,
-            land_share_to_win: 0.40,
-            end_when_last_standing: true,
-            tiebreak: vec![TieBreak::Cities, TieBreak::Castles, TieBreak::Die],
-            stall_seasons: 4,
-        }
+section! {
+    /// G-02: length, end conditions and how ties are broken.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct CampaignSpec {
+        pub seasons: u32 = 12,
+        /// The campaign ends when one player holds at least this share of land hexes.
+        pub land_share_to_win: f64 = 0.40,
+        /// The campaign ends when every rival has lost all its hexes.
+        pub end_when_last_standing: bool = true,
+        /// After empire size (G-03), in this order.
+        pub tiebreak: Vec<TieBreak> = vec![TieBreak::Cities, TieBreak::Castles, TieBreak::Die],
+        /// A campaign that reaches the season limit after this many seasons in
+        /// which no banner or building changed ends `stalled` instead of
+        /// `season_limit` (0: never). It only flags the campaign: play is the same.
+        pub stall_seasons: u32 = 4,
     }
 }
 
@@ -305,20 +286,16 @@ impl BattleResult {
     }
 }
 
-/// E-01: EP for each battle result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct EpResults {
-    pub defeat: i32,
-    pub draw: i32,
-    pub minor: i32,
-    pub major: i32,
-    pub massacre: i32,
-}
-
-impl Default for EpResults {
-    fn default() -> Self {
-        EpResults { defeat: 1, draw: 2, minor: 3, major: 4, massacre: 5 }
+section! {
+    /// E-01: EP for each battle result.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct EpResults {
+        pub defeat: i32 = 1,
+        pub draw: i32 = 2,
+        pub minor: i32 = 3,
+        pub major: i32 = 4,
+        pub massacre: i32 = 5,
     }
 }
 
@@ -346,44 +323,37 @@ pub struct ResultRow {
 }
 gap_row!(ResultRow);
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct EpSpec {
-    pub results: EpResults,
-    /// E-02: each team member gets this much less per battle.
-    pub team_malus: i32,
-    /// G-11: EP for a season without any battle.
-    pub no_battle: i32,
-    /// G-10: result by gap (0 must be a draw row for the draw EP to apply).
-    pub result_by_gap: GapTable<ResultRow>,
-    /// G-10: destroying the enemy army is a massacre whatever the gap.
-    pub destroyed_is_massacre: bool,
-    /// G-10: when both armies die in one combat, the winner by gap still
-    /// destroyed the enemy army, so it scores a massacre. `false` keeps the
-    /// older reading: the winner gets its gap's result.
-    pub massacre_if_both_destroyed: bool,
-    /// G-10: siege assaults count as battles for EP.
-    pub sieges_are_battles: bool,
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct EpSpec {
+        pub results: EpResults = EpResults::default(),
+        /// E-02: each team member gets this much less per battle.
+        pub team_malus: i32 = 1,
+        /// G-11: EP for a season without any battle.
+        pub no_battle: i32 = 2,
+        /// G-10: result by gap (0 must be a draw row for the draw EP to apply).
+        pub result_by_gap: GapTable<ResultRow> = default_ep_result_by_gap(),
+        /// G-10: destroying the enemy army is a massacre whatever the gap.
+        pub destroyed_is_massacre: bool = true,
+        /// G-10: when both armies die in one combat, the winner by gap still
+        /// destroyed the enemy army, so it scores a massacre. `false` keeps the
+        /// older reading: the winner gets its gap's result.
+        pub massacre_if_both_destroyed: bool = true,
+        /// G-10: siege assaults count as battles for EP.
+        pub sieges_are_battles: bool = true,
+    }
 }
 
-impl Default for EpSpec {
-    fn default() -> Self {
-        let row = |from, to, result| ResultRow { from, to, result };
-        EpSpec {
-            results: EpResults::default(),
-            team_malus: 1,
-            no_battle: 2,
-            result_by_gap: GapTable::new(vec![
-                row(Some(0), Some(0), BattleResult::Draw),
-                row(Some(1), Some(3), BattleResult::Minor),
-                row(Some(4), Some(5), BattleResult::Major),
-                row(Some(6), None, BattleResult::Massacre),
-            ]),
-            destroyed_is_massacre: true,
-            massacre_if_both_destroyed: true,
-            sieges_are_battles: true,
-        }
-    }
+/// The default `ep.result_by_gap` table.
+fn default_ep_result_by_gap() -> GapTable<ResultRow> {
+    let row = |from, to, result| ResultRow { from, to, result };
+    GapTable::new(vec![
+        row(Some(0), Some(0), BattleResult::Draw),
+        row(Some(1), Some(3), BattleResult::Minor),
+        row(Some(4), Some(5), BattleResult::Major),
+        row(Some(6), None, BattleResult::Massacre),
+    ])
 }
 
 // ---------------------------------------------------------------- costs
@@ -393,34 +363,23 @@ terrain_table!(
     TerrainSurcharge: i32 { mountain = 1 }
 );
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CostSpec {
-    /// E-06.
-    pub capture: i32,
-    /// E-07.
-    pub conquer: i32,
-    /// E-09.
-    pub pillage: i32,
-    /// E-10: extra EP to capture or conquer a hex of this terrain.
-    pub terrain_surcharge: TerrainSurcharge,
-    /// E-11: extra EP to conquer a hex with a castle or a city.
-    pub fortified_surcharge: i32,
-    /// G-12: a siege assault with at least this gap counts as a battle won
-    /// against the city's owner for E-07.
-    pub siege_win_gap: i32,
-}
-
-impl Default for CostSpec {
-    fn default() -> Self {
-        CostSpec {
-            capture: 2,
-            conquer: 3,
-            pillage: 1,
-            terrain_surcharge: TerrainSurcharge::default(),
-            fortified_surcharge: 1,
-            siege_win_gap: 1,
-        }
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct CostSpec {
+        /// E-06.
+        pub capture: i32 = 2,
+        /// E-07.
+        pub conquer: i32 = 3,
+        /// E-09.
+        pub pillage: i32 = 1,
+        /// E-10: extra EP to capture or conquer a hex of this terrain.
+        pub terrain_surcharge: TerrainSurcharge = TerrainSurcharge::default(),
+        /// E-11: extra EP to conquer a hex with a castle or a city.
+        pub fortified_surcharge: i32 = 1,
+        /// G-12: a siege assault with at least this gap counts as a battle won
+        /// against the city's owner for E-07.
+        pub siege_win_gap: i32 = 1,
     }
 }
 
@@ -466,95 +425,68 @@ impl BuildingKind {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct BuildingSpec {
-    /// EP to build (E-08, G-15) or to replace another building with it (E-12).
-    pub cost: i32,
-    /// Terrains it may stand on (E-13, E-14, E-15, G-15).
-    pub terrain: TerrainSet,
-    /// Only on a land hex next to sea (port, G-15).
-    pub coastal_only: bool,
-    /// Another building that must already stand on the hex, which this one
-    /// replaces (a city needs a castle, E-14).
-    pub requires: Option<BuildingKind>,
-    /// Defence for garrisons (W-05), spies (G-28) and coastal attacks (W-16).
-    pub defence: i32,
-    /// Structure points; at 0 the building is destroyed (G-15).
-    pub pv: i32,
-    /// Counts as a castle for empire size and for the E-11 surcharge (E-14).
-    pub fortified: bool,
-    /// An army stationed here adds the defence to its score (W-05).
-    pub garrison: bool,
-    /// Recruiting is possible at this hex (G-13).
-    pub recruits: bool,
-    /// Ships may attack it from the sea (W-16).
-    pub coastal_target: bool,
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct BuildingSpec {
+        /// EP to build (E-08, G-15) or to replace another building with it (E-12).
+        pub cost: i32 = 1,
+        /// Terrains it may stand on (E-13, E-14, E-15, G-15).
+        pub terrain: TerrainSet = TerrainSet::of(&[]),
+        /// Only on a land hex next to sea (port, G-15).
+        pub coastal_only: bool = false,
+        /// Another building that must already stand on the hex, which this one
+        /// replaces (a city needs a castle, E-14).
+        pub requires: Option<BuildingKind> = None,
+        /// Defence for garrisons (W-05), spies (G-28) and coastal attacks (W-16).
+        pub defence: i32 = 0,
+        /// Structure points; at 0 the building is destroyed (G-15).
+        pub pv: i32 = 1,
+        /// Counts as a castle for empire size and for the E-11 surcharge (E-14).
+        pub fortified: bool = false,
+        /// An army stationed here adds the defence to its score (W-05).
+        pub garrison: bool = false,
+        /// Recruiting is possible at this hex (G-13).
+        pub recruits: bool = false,
+        /// Ships may attack it from the sea (W-16).
+        pub coastal_target: bool = false,
+    }
 }
 
 fn bspec(cost: i32, terrain: &[Terrain], defence: i32, pv: i32) -> BuildingSpec {
-    BuildingSpec {
-        cost,
-        terrain: TerrainSet::of(terrain),
-        coastal_only: false,
-        requires: None,
-        defence,
-        pv,
-        fortified: false,
-        garrison: false,
-        recruits: false,
-        coastal_target: false,
-    }
+    BuildingSpec { cost, terrain: TerrainSet::of(terrain), defence, pv, ..BuildingSpec::default() }
 }
 
-impl Default for BuildingSpec {
-    fn default() -> Self {
-        bspec(1, &[], 0, 1)
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct BuildingsSpec {
-    pub castle: BuildingSpec,
-    pub city: BuildingSpec,
-    pub mine: BuildingSpec,
-    pub port: BuildingSpec,
-    pub tower: BuildingSpec,
-    pub bridge: BuildingSpec,
-}
-
-impl Default for BuildingsSpec {
-    fn default() -> Self {
-        use Terrain::*;
-        BuildingsSpec {
-            castle: BuildingSpec {
-                fortified: true,
-                garrison: true,
-                recruits: true,
-                ..bspec(1, &[Plains, Forest, River, Mountain], 2, 3)
-            },
-            city: BuildingSpec {
-                requires: Some(BuildingKind::Castle),
-                fortified: true,
-                garrison: true,
-                recruits: true,
-                ..bspec(1, &[Plains, Forest, River], 2, 3)
-            },
-            mine: bspec(1, &[River, Mountain], 0, 1),
-            port: BuildingSpec {
-                coastal_only: true,
-                coastal_target: true,
-                recruits: false,
-                ..bspec(1, &[Plains, Forest, River, Mountain, Marsh], 2, 2)
-            },
-            tower: BuildingSpec {
-                garrison: true,
-                coastal_target: true,
-                ..bspec(1, &[Plains, Forest, River, Mountain, Marsh], 2, 2)
-            },
-            bridge: BuildingSpec { garrison: true, coastal_target: true, ..bspec(1, &[River], 1, 2) },
-        }
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct BuildingsSpec {
+        pub castle: BuildingSpec = BuildingSpec {
+            fortified: true,
+            garrison: true,
+            recruits: true,
+            ..bspec(1, &[Terrain::Plains, Terrain::Forest, Terrain::River, Terrain::Mountain], 2, 3)
+        },
+        pub city: BuildingSpec = BuildingSpec {
+            requires: Some(BuildingKind::Castle),
+            fortified: true,
+            garrison: true,
+            recruits: true,
+            ..bspec(1, &[Terrain::Plains, Terrain::Forest, Terrain::River], 2, 3)
+        },
+        pub mine: BuildingSpec = bspec(1, &[Terrain::River, Terrain::Mountain], 0, 1),
+        pub port: BuildingSpec = BuildingSpec {
+            coastal_only: true,
+            coastal_target: true,
+            recruits: false,
+            ..bspec(1, &[Terrain::Plains, Terrain::Forest, Terrain::River, Terrain::Mountain, Terrain::Marsh], 2, 2)
+        },
+        pub tower: BuildingSpec = BuildingSpec {
+            garrison: true,
+            coastal_target: true,
+            ..bspec(1, &[Terrain::Plains, Terrain::Forest, Terrain::River, Terrain::Mountain, Terrain::Marsh], 2, 2)
+        },
+        pub bridge: BuildingSpec = BuildingSpec { garrison: true, coastal_target: true, ..bspec(1, &[Terrain::River], 1, 2) },
     }
 }
 
@@ -568,64 +500,48 @@ terrain_table!(
     }
 );
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct EconomySpec {
-    /// E-15.
-    pub mine: MineYields,
-    /// E-09.
-    pub pillage: DiceExpr,
-}
-
-impl Default for EconomySpec {
-    fn default() -> Self {
-        EconomySpec { mine: MineYields::default(), pillage: DiceExpr::new(2, 6, 10) }
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct EconomySpec {
+        /// E-15.
+        pub mine: MineYields = MineYields::default(),
+        /// E-09.
+        pub pillage: DiceExpr = DiceExpr::new(2, 6, 10),
     }
 }
 
-/// G-13: recruiting costs in gold.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct RecruitSpec {
-    pub unit: i32,
-    pub ship: i32,
-    pub spy: i32,
-    pub engine: i32,
-    /// Items recruited per castle or city hex per season.
-    pub per_hex: u32,
-}
-
-impl Default for RecruitSpec {
-    fn default() -> Self {
-        RecruitSpec { unit: 100, ship: 150, spy: 100, engine: 100, per_hex: 1 }
+section! {
+    /// G-13: recruiting costs in gold.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct RecruitSpec {
+        pub unit: i32 = 100,
+        pub ship: i32 = 150,
+        pub spy: i32 = 100,
+        pub engine: i32 = 100,
+        /// Items recruited per castle or city hex per season.
+        pub per_hex: u32 = 1,
     }
 }
 
-/// G-07.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct InitiativeSpec {
-    /// Points each player gets each season; unspent points do not carry over.
-    pub pool: i32,
-}
-
-impl Default for InitiativeSpec {
-    fn default() -> Self {
-        InitiativeSpec { pool: 3 }
+section! {
+    /// G-07.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct InitiativeSpec {
+        /// Points each player gets each season; unspent points do not carry over.
+        pub pool: i32 = 3,
     }
 }
 
-/// G-05.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CombatSpec {
-    /// The "dé" each side rolls in every combat.
-    pub die: DiceExpr,
-}
-
-impl Default for CombatSpec {
-    fn default() -> Self {
-        CombatSpec { die: DiceExpr::D6 }
+section! {
+    /// G-05.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct CombatSpec {
+        /// The "dé" each side rolls in every combat.
+        pub die: DiceExpr = DiceExpr::D6,
     }
 }
 
@@ -650,61 +566,46 @@ terrain_table!(
     DefenderTerrainBonus: i32 { forest = 1, mountain = 1 }
 );
 
-/// W-07.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct FormationSpec {
-    /// Experience at which the army picks its permanent formation.
-    pub at_xp: i32,
-    /// Light: extra movement.
-    pub light_movement: i32,
-    /// Assault: extra strength in army combat (part of battle order, G-06).
-    pub assault_strength: i32,
-    /// Siege: extra PV damage to a city when an assault damages it.
-    pub siege_damage: i32,
-}
-
-impl Default for FormationSpec {
-    fn default() -> Self {
-        FormationSpec { at_xp: 2, light_movement: 1, assault_strength: 1, siege_damage: 1 }
+section! {
+    /// W-07.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct FormationSpec {
+        /// Experience at which the army picks its permanent formation.
+        pub at_xp: i32 = 2,
+        /// Light: extra movement.
+        pub light_movement: i32 = 1,
+        /// Assault: extra strength in army combat (part of battle order, G-06).
+        pub assault_strength: i32 = 1,
+        /// Siege: extra PV damage to a city when an assault damages it.
+        pub siege_damage: i32 = 1,
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ArmySpec {
-    /// W-04 / G-07.
-    pub bid_cap: i32,
-    /// W-03.
-    pub losses: GapTable<ArmyLossRow>,
-    /// G-09: experience runs from 0 to this.
-    pub xp_max: i32,
-    /// W-06: experience gained per victory, at most once per season.
-    pub xp_per_win: i32,
-    /// G-06.
-    pub defender_terrain: DefenderTerrainBonus,
-    pub formations: FormationSpec,
-    /// W-01 / G-14: gold for each victory.
-    pub victory_loot: i32,
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct ArmySpec {
+        /// W-04 / G-07.
+        pub bid_cap: i32 = 3,
+        /// W-03.
+        pub losses: GapTable<ArmyLossRow> = default_army_losses(),
+        /// G-09: experience runs from 0 to this.
+        pub xp_max: i32 = 3,
+        /// W-06: experience gained per victory, at most once per season.
+        pub xp_per_win: i32 = 1,
+        /// G-06.
+        pub defender_terrain: DefenderTerrainBonus = DefenderTerrainBonus::default(),
+        pub formations: FormationSpec = FormationSpec::default(),
+        /// W-01 / G-14: gold for each victory.
+        pub victory_loot: i32 = 10,
+    }
 }
 
-impl Default for ArmySpec {
-    fn default() -> Self {
-        let row = |from, to, winner_loss, loser_loss| ArmyLossRow { from, to, winner_loss, loser_loss };
-        ArmySpec {
-            bid_cap: 3,
-            losses: GapTable::new(vec![
-                row(Some(0), Some(0), 1, 1),
-                row(Some(1), Some(3), 1, 1),
-                row(Some(4), None, 0, 1),
-            ]),
-            xp_max: 3,
-            xp_per_win: 1,
-            defender_terrain: DefenderTerrainBonus::default(),
-            formations: FormationSpec::default(),
-            victory_loot: 10,
-        }
-    }
+/// The default `army.losses` table.
+fn default_army_losses() -> GapTable<ArmyLossRow> {
+    let row = |from, to, winner_loss, loser_loss| ArmyLossRow { from, to, winner_loss, loser_loss };
+    GapTable::new(vec![row(Some(0), Some(0), 1, 1), row(Some(1), Some(3), 1, 1), row(Some(4), None, 0, 1)])
 }
 
 // ---------------------------------------------------------------- siege
@@ -722,100 +623,79 @@ pub struct SiegeRow {
 }
 gap_row!(SiegeRow);
 
-/// W-11: what taking a city does.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct OutcomeSpec {
-    /// Influence the attacker gets: `cities.owned_influence` or more means the
-    /// city carries its banner, `cities.federated_influence` or more means
-    /// federated (G-19), less leaves the city neutral.
-    pub influence: i32,
-    pub stability_change: i32,
-    pub restart_pv: i32,
-    /// Destroy the port, tower or bridge on the city's hex.
-    pub destroy_buildings: bool,
-    /// Gold for the attacker ("+3 resources", G-14).
-    pub gold: i32,
-}
-
-impl Default for OutcomeSpec {
-    fn default() -> Self {
-        OutcomeSpec { influence: 6, stability_change: -1, restart_pv: 1, destroy_buildings: false, gold: 0 }
+section! {
+    /// W-11: what taking a city does.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct OutcomeSpec {
+        /// Influence the attacker gets: `cities.owned_influence` or more means the
+        /// city carries its banner, `cities.federated_influence` or more means
+        /// federated (G-19), less leaves the city neutral.
+        pub influence: i32 = 6,
+        pub stability_change: i32 = -1,
+        pub restart_pv: i32 = 1,
+        /// Destroy the port, tower or bridge on the city's hex.
+        pub destroy_buildings: bool = false,
+        /// Gold for the attacker ("+3 resources", G-14).
+        pub gold: i32 = 0,
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SiegeOutcomes {
-    pub conquer: OutcomeSpec,
-    pub federate: OutcomeSpec,
-    pub pillage: OutcomeSpec,
-}
-
-impl Default for SiegeOutcomes {
-    fn default() -> Self {
-        SiegeOutcomes {
-            conquer: OutcomeSpec::default(),
-            federate: OutcomeSpec {
-                influence: 3,
-                stability_change: 0,
-                restart_pv: 2,
-                destroy_buildings: false,
-                gold: 0,
-            },
-            pillage: OutcomeSpec {
-                influence: 0,
-                stability_change: -2,
-                restart_pv: 1,
-                destroy_buildings: true,
-                gold: 30,
-            },
-        }
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct SiegeOutcomes {
+        pub conquer: OutcomeSpec = OutcomeSpec::default(),
+        pub federate: OutcomeSpec = OutcomeSpec {
+            influence: 3,
+            stability_change: 0,
+            restart_pv: 2,
+            destroy_buildings: false,
+            gold: 0,
+        },
+        pub pillage: OutcomeSpec = OutcomeSpec {
+            influence: 0,
+            stability_change: -2,
+            restart_pv: 1,
+            destroy_buildings: true,
+            gold: 30,
+        },
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SiegeSpec {
-    /// W-09 / G-07: initiative 0 to this.
-    pub bid_cap: i32,
-    /// W-09: +1 per engine up to this many; also the most an army can carry.
-    pub engine_cap: i32,
-    /// W-08: engines needed to besiege.
-    pub engines_needed: i32,
-    /// W-09: city level counts from 0 to this.
-    pub level_cap: i32,
-    /// W-09: stability counts clamped to this range.
-    pub stability_min: i32,
-    pub stability_max: i32,
-    /// W-10.
-    pub table: GapTable<SiegeRow>,
-    pub outcomes: SiegeOutcomes,
-    /// W-01 / G-14: gold for an assault won (gap at least `costs.siege_win_gap`).
-    pub victory_loot: i32,
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct SiegeSpec {
+        /// W-09 / G-07: initiative 0 to this.
+        pub bid_cap: i32 = 3,
+        /// W-09: +1 per engine up to this many; also the most an army can carry.
+        pub engine_cap: i32 = 2,
+        /// W-08: engines needed to besiege.
+        pub engines_needed: i32 = 1,
+        /// W-09: city level counts from 0 to this.
+        pub level_cap: i32 = 2,
+        /// W-09: stability counts clamped to this range.
+        pub stability_min: i32 = -1,
+        pub stability_max: i32 = 1,
+        /// W-10.
+        pub table: GapTable<SiegeRow> = default_siege_table(),
+        pub outcomes: SiegeOutcomes = SiegeOutcomes::default(),
+        /// W-01 / G-14: gold for an assault won (gap at least `costs.siege_win_gap`).
+        pub victory_loot: i32 = 10,
+    }
 }
 
-impl Default for SiegeSpec {
-    fn default() -> Self {
-        let row = |from, to, city_pv, army_loss| SiegeRow { from, to, city_pv, army_loss };
-        SiegeSpec {
-            bid_cap: 3,
-            engine_cap: 2,
-            engines_needed: 1,
-            level_cap: 2,
-            stability_min: -1,
-            stability_max: 1,
-            table: GapTable::new(vec![
-                row(None, Some(-1), 0, 2),
-                row(Some(0), Some(0), 0, 1),
-                row(Some(1), Some(2), 1, 1),
-                row(Some(3), Some(4), 2, 1),
-                row(Some(5), None, 3, 0),
-            ]),
-            outcomes: SiegeOutcomes::default(),
-            victory_loot: 10,
-        }
-    }
+/// The default `siege.table` table.
+fn default_siege_table() -> GapTable<SiegeRow> {
+    let row = |from, to, city_pv, army_loss| SiegeRow { from, to, city_pv, army_loss };
+    GapTable::new(vec![
+        row(None, Some(-1), 0, 2),
+        row(Some(0), Some(0), 0, 1),
+        row(Some(1), Some(2), 1, 1),
+        row(Some(3), Some(4), 2, 1),
+        row(Some(5), None, 3, 0),
+    ])
 }
 
 // ---------------------------------------------------------------- naval
@@ -833,55 +713,44 @@ pub struct NavalRow {
 }
 gap_row!(NavalRow);
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct NavalSpec {
-    /// W-12 / G-07.
-    pub bid_cap: i32,
-    /// G-25: strength of n ships is `strength_per_ship * n + strength_offset`.
-    /// The reading n is (1, 0); the reading 2n-1 is (2, -1).
-    pub strength_per_ship: i32,
-    pub strength_offset: i32,
-    /// W-14.
-    pub port_defence: i32,
-    /// W-13.
-    pub table: GapTable<NavalRow>,
-    /// W-15 / G-14.
-    pub victory_loot: i32,
-    /// W-16: gold for a coastal attack won.
-    pub coastal_loot: i32,
-    /// G-26.
-    pub ship_pv: i32,
-    pub ship_recover: i32,
-    /// W-17: ships may carry land units (never siege engines).
-    pub transport: bool,
-    /// W-17: land units one ship carries; a larger army sends a detachment
-    /// of this size, which becomes an army of its own.
-    pub transport_units: i32,
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct NavalSpec {
+        /// W-12 / G-07.
+        pub bid_cap: i32 = 2,
+        /// G-25: strength of n ships is `strength_per_ship * n + strength_offset`.
+        /// The reading n is (1, 0); the reading 2n-1 is (2, -1).
+        pub strength_per_ship: i32 = 1,
+        pub strength_offset: i32 = 0,
+        /// W-14.
+        pub port_defence: i32 = 1,
+        /// W-13.
+        pub table: GapTable<NavalRow> = default_naval_table(),
+        /// W-15 / G-14.
+        pub victory_loot: i32 = 10,
+        /// W-16: gold for a coastal attack won.
+        pub coastal_loot: i32 = 10,
+        /// G-26.
+        pub ship_pv: i32 = 3,
+        pub ship_recover: i32 = 1,
+        /// W-17: ships may carry land units (never siege engines).
+        pub transport: bool = true,
+        /// W-17: land units one ship carries; a larger army sends a detachment
+        /// of this size, which becomes an army of its own.
+        pub transport_units: i32 = 1,
+    }
 }
 
-impl Default for NavalSpec {
-    fn default() -> Self {
-        let row = |from, to, winner_pv, loser_pv| NavalRow { from, to, winner_pv, loser_pv };
-        NavalSpec {
-            bid_cap: 2,
-            strength_per_ship: 1,
-            strength_offset: 0,
-            port_defence: 1,
-            table: GapTable::new(vec![
-                row(Some(0), Some(0), 1, 1),
-                row(Some(1), Some(1), 1, 2),
-                row(Some(2), Some(3), 1, 3),
-                row(Some(4), None, 0, 3),
-            ]),
-            victory_loot: 10,
-            coastal_loot: 10,
-            ship_pv: 3,
-            ship_recover: 1,
-            transport: true,
-            transport_units: 1,
-        }
-    }
+/// The default `naval.table` table.
+fn default_naval_table() -> GapTable<NavalRow> {
+    let row = |from, to, winner_pv, loser_pv| NavalRow { from, to, winner_pv, loser_pv };
+    GapTable::new(vec![
+        row(Some(0), Some(0), 1, 1),
+        row(Some(1), Some(1), 1, 2),
+        row(Some(2), Some(3), 1, 3),
+        row(Some(4), None, 0, 3),
+    ])
 }
 
 // ---------------------------------------------------------------- spies
@@ -912,105 +781,82 @@ pub struct DuelRow {
 }
 gap_row!(DuelRow);
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SpySpec {
-    /// W-20: the spy's fixed score before the die.
-    pub base: i32,
-    /// W-20 / W-21.
-    pub table: GapTable<SpyRow>,
-    /// G-28: a city's spy defence is its defence plus its level.
-    pub city_adds_level: bool,
-    /// G-28: gold stolen (at most what the target has).
-    pub steal_gold: i32,
-    /// G-28: a spy cannot bring a city below this PV.
-    pub city_pv_floor: i32,
-    /// W-25 / G-07.
-    pub duel_bid_cap: i32,
-    /// W-25.
-    pub duel: GapTable<DuelRow>,
-    /// W-19: a spy may also act against its own hex (and the spies on it).
-    /// The reading says "adjacent", so the default is `false`.
-    pub own_hex: bool,
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct SpySpec {
+        /// W-20: the spy's fixed score before the die.
+        pub base: i32 = 3,
+        /// W-20 / W-21.
+        pub table: GapTable<SpyRow> = default_spy_table(),
+        /// G-28: a city's spy defence is its defence plus its level.
+        pub city_adds_level: bool = true,
+        /// G-28: gold stolen (at most what the target has).
+        pub steal_gold: i32 = 20,
+        /// G-28: a spy cannot bring a city below this PV.
+        pub city_pv_floor: i32 = 1,
+        /// W-25 / G-07.
+        pub duel_bid_cap: i32 = 3,
+        /// W-25.
+        pub duel: GapTable<DuelRow> = default_spy_duel(),
+        /// W-19: a spy may also act against its own hex (and the spies on it).
+        /// The reading says "adjacent", so the default is `false`.
+        pub own_hex: bool = false,
+    }
 }
 
-impl Default for SpySpec {
-    fn default() -> Self {
-        let row = |from, to, success, spy_lost| SpyRow { from, to, success, spy_lost };
-        let duel = |from, to, loser_lost, winner_spent| DuelRow { from, to, loser_lost, winner_spent };
-        SpySpec {
-            base: 3,
-            table: GapTable::new(vec![
-                row(None, Some(-2), false, true),
-                row(Some(-1), Some(-1), false, false),
-                row(Some(0), Some(0), false, false),
-                row(Some(1), None, true, false),
-            ]),
-            city_adds_level: true,
-            steal_gold: 20,
-            city_pv_floor: 1,
-            duel_bid_cap: 3,
-            duel: GapTable::new(vec![duel(Some(0), Some(0), false, false), duel(Some(1), None, true, true)]),
-            own_hex: false,
-        }
-    }
+/// The default `spy.table` table.
+fn default_spy_table() -> GapTable<SpyRow> {
+    let row = |from, to, success, spy_lost| SpyRow { from, to, success, spy_lost };
+    GapTable::new(vec![
+        row(None, Some(-2), false, true),
+        row(Some(-1), Some(-1), false, false),
+        row(Some(0), Some(0), false, false),
+        row(Some(1), None, true, false),
+    ])
+}
+
+/// The default `spy.duel` table.
+fn default_spy_duel() -> GapTable<DuelRow> {
+    let duel = |from, to, loser_lost, winner_spent| DuelRow { from, to, loser_lost, winner_spent };
+    GapTable::new(vec![duel(Some(0), Some(0), false, false), duel(Some(1), None, true, true)])
 }
 
 // ---------------------------------------------------------------- cities
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CityStats {
-    pub defence: i32,
-    pub level: i32,
-    pub stability: i32,
-}
-
-impl Default for CityStats {
-    fn default() -> Self {
-        CityStats { defence: 2, level: 0, stability: 0 }
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct CityStats {
+        pub defence: i32 = 2,
+        pub level: i32 = 0,
+        pub stability: i32 = 0,
     }
 }
 
-/// G-16 to G-19.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CitySpec {
-    /// A city built with EP.
-    pub built: CityStats,
-    /// Each player's capital.
-    pub capital: CityStats,
-    /// Neutral cities on the map.
-    pub neutral: CityStats,
-    /// G-17: maximum PV is `max_pv_base + max_pv_per_level * level`; cities
-    /// start at their maximum.
-    pub max_pv_base: i32,
-    pub max_pv_per_level: i32,
-    pub recover_pv: i32,
-    /// G-18.
-    pub stability_min: i32,
-    pub stability_max: i32,
-    pub stability_recover: i32,
-    /// G-19.
-    pub owned_influence: i32,
-    pub federated_influence: i32,
-}
-
-impl Default for CitySpec {
-    fn default() -> Self {
-        CitySpec {
-            built: CityStats::default(),
-            capital: CityStats { level: 1, ..CityStats::default() },
-            neutral: CityStats::default(),
-            max_pv_base: 3,
-            max_pv_per_level: 1,
-            recover_pv: 1,
-            stability_min: -3,
-            stability_max: 3,
-            stability_recover: 1,
-            owned_influence: 6,
-            federated_influence: 3,
-        }
+section! {
+    /// G-16 to G-19.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct CitySpec {
+        /// A city built with EP.
+        pub built: CityStats = CityStats::default(),
+        /// Each player's capital.
+        pub capital: CityStats = CityStats { level: 1, ..CityStats::default() },
+        /// Neutral cities on the map.
+        pub neutral: CityStats = CityStats::default(),
+        /// G-17: maximum PV is `max_pv_base + max_pv_per_level * level`; cities
+        /// start at their maximum.
+        pub max_pv_base: i32 = 3,
+        pub max_pv_per_level: i32 = 1,
+        pub recover_pv: i32 = 1,
+        /// G-18.
+        pub stability_min: i32 = -3,
+        pub stability_max: i32 = 3,
+        pub stability_recover: i32 = 1,
+        /// G-19.
+        pub owned_influence: i32 = 6,
+        pub federated_influence: i32 = 3,
     }
 }
 
@@ -1027,91 +873,63 @@ terrain_table!(
     MoveCosts: i32 { plains = 1, forest = 1, river = 1, mountain = 1, marsh = 1, sea = 1 }
 );
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct MovementSpec {
-    pub army: i32,
-    pub spy: i32,
-    /// G-26.
-    pub ship: i32,
-    pub cost: MoveCosts,
-}
-
-impl Default for MovementSpec {
-    fn default() -> Self {
-        MovementSpec { army: 1, spy: 1, ship: 3, cost: MoveCosts::default() }
+section! {
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct MovementSpec {
+        pub army: i32 = 1,
+        pub spy: i32 = 1,
+        /// G-26.
+        pub ship: i32 = 3,
+        pub cost: MoveCosts = MoveCosts::default(),
     }
 }
 
 // ---------------------------------------------------------------- start
 
-/// G-24.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct StartSpec {
-    pub gold: i32,
-    pub army_units: i32,
-    pub spies: i32,
-    pub ships: i32,
-    pub engines: i32,
-    /// A coastal capital starts with a port.
-    pub coastal_capital_port: bool,
-    /// Generated maps: capitals at least this many hexes apart.
-    pub min_capital_distance: u32,
-}
-
-impl Default for StartSpec {
-    fn default() -> Self {
-        StartSpec {
-            gold: 100,
-            army_units: 3,
-            spies: 1,
-            ships: 0,
-            engines: 0,
-            coastal_capital_port: true,
-            min_capital_distance: 3,
-        }
+section! {
+    /// G-24.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct StartSpec {
+        pub gold: i32 = 100,
+        pub army_units: i32 = 3,
+        pub spies: i32 = 1,
+        pub ships: i32 = 0,
+        pub engines: i32 = 0,
+        /// A coastal capital starts with a port.
+        pub coastal_capital_port: bool = true,
+        /// Generated maps: capitals at least this many hexes apart.
+        pub min_capital_distance: u32 = 3,
     }
 }
 
 // ---------------------------------------------------------------- tables
 
-/// The grids of `empires tables`: which base scores (everything before the
-/// die: units, experience, bids, battle order, defence...) the exact
-/// distributions are computed for, and the sieges and fleets of the Markov
-/// tables. Analysis only: nothing here changes play.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct TablesSpec {
-    /// Attacker base scores, `[low, high]` (army, siege, naval, coastal, spy).
-    pub attacker_base: [i32; 2],
-    /// Defender base scores, `[low, high]`.
-    pub defender_base: [i32; 2],
-    /// Siege chains: city PV from `[low, high]`.
-    pub siege_city_pv: [i32; 2],
-    /// Siege chains: army units from `[low, high]`.
-    pub siege_army_units: [i32; 2],
-    /// Siege chains: the army's score on top of its units (experience,
-    /// engines, bid).
-    pub siege_army_extra: i32,
-    /// Siege chains: the city's score before the die (defence + level +
-    /// stability; a capital is 2 + 1 + 0).
-    pub siege_city_base: i32,
-    /// Naval battles to destruction: fleets of `[low, high]` ships a side.
-    pub naval_ships: [i32; 2],
-}
-
-impl Default for TablesSpec {
-    fn default() -> Self {
-        TablesSpec {
-            attacker_base: [0, 12],
-            defender_base: [0, 8],
-            siege_city_pv: [1, 5],
-            siege_army_units: [1, 8],
-            siege_army_extra: 1,
-            siege_city_base: 3,
-            naval_ships: [1, 5],
-        }
+section! {
+    /// The grids of `empires tables`: which base scores (everything before the
+    /// die: units, experience, bids, battle order, defence...) the exact
+    /// distributions are computed for, and the sieges and fleets of the Markov
+    /// tables. Analysis only: nothing here changes play.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct TablesSpec {
+        /// Attacker base scores, `[low, high]` (army, siege, naval, coastal, spy).
+        pub attacker_base: [i32; 2] = [0, 12],
+        /// Defender base scores, `[low, high]`.
+        pub defender_base: [i32; 2] = [0, 8],
+        /// Siege chains: city PV from `[low, high]`.
+        pub siege_city_pv: [i32; 2] = [1, 5],
+        /// Siege chains: army units from `[low, high]`.
+        pub siege_army_units: [i32; 2] = [1, 8],
+        /// Siege chains: the army's score on top of its units (experience,
+        /// engines, bid).
+        pub siege_army_extra: i32 = 1,
+        /// Siege chains: the city's score before the die (defence + level +
+        /// stability; a capital is 2 + 1 + 0).
+        pub siege_city_base: i32 = 3,
+        /// Naval battles to destruction: fleets of `[low, high]` ships a side.
+        pub naval_ships: [i32; 2] = [1, 5],
     }
 }
 
@@ -1153,166 +971,110 @@ pub const LOOK_AT: &[&str] = &["recruit", "act", "attack", "spend", "bid", "form
 /// The default `look_at`: every decision the engine asks.
 pub const LOOK_AT_ALL: &[&str] = &["recruit", "act", "spend", "bid", "formation", "siege_outcome", "take_hit"];
 
-/// G-30: a configured player. Every decision the rules leave to a player
-/// has a weight or threshold here, so an archetype is data, not code
-/// (`scenarios/archetypes.toml`). `random` ignores the weights.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct StrategySpec {
-    pub kind: StrategyKind,
-    /// Start from another strategy's keys and change only those given here.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub extends: Option<String>,
+section! {
+    /// G-30: a configured player. Every decision the rules leave to a player
+    /// has a weight or threshold here, so an archetype is data, not code
+    /// (`scenarios/archetypes.toml`). `random` ignores the weights.
+    ///
+    /// The defaults below are the `balanced` archetype: the archetypes file
+    /// spells it out and a test keeps the two equal.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct StrategySpec {
+        pub kind: StrategyKind = StrategyKind::Weighted,
+        /// Start from another strategy's keys and change only those given here.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub extends: Option<String> = None,
 
-    // EP spending (E-06..E-15): utility of each purchase; the best one above
-    // 0 is bought, then the list is scored again.
-    pub capture: f64,
-    pub conquer: f64,
-    pub castle: f64,
-    pub city: f64,
-    pub mine: f64,
-    pub port: f64,
-    pub tower: f64,
-    pub bridge: f64,
-    pub pillage: f64,
-    /// Added to a capture where a mine may stand (a future mine site).
-    pub mine_site: f64,
-    /// Added to a conquest of a fortified hex.
-    pub fortified: f64,
-    /// Taken off a main building that replaces another one.
-    pub replace: f64,
+        // EP spending (E-06..E-15): utility of each purchase; the best one above
+        // 0 is bought, then the list is scored again.
+        pub capture: f64 = 3.0,
+        pub conquer: f64 = 5.0,
+        pub castle: f64 = 2.0,
+        pub city: f64 = 2.5,
+        pub mine: f64 = 2.8,
+        pub port: f64 = 0.8,
+        pub tower: f64 = 0.5,
+        pub bridge: f64 = 0.3,
+        pub pillage: f64 = 1.5,
+        /// Added to a capture where a mine may stand (a future mine site).
+        pub mine_site: f64 = 0.4,
+        /// Added to a conquest of a fortified hex.
+        pub fortified: f64 = 1.0,
+        /// Taken off a main building that replaces another one.
+        pub replace: f64 = 2.0,
 
-    // Recruiting (G-13).
-    pub unit: f64,
-    pub ship: f64,
-    pub spy: f64,
-    pub engine: f64,
-    /// An army of at least this many units and no engine gets the full
-    /// `engine` utility; any other army gets `engine × engine_extra`.
-    pub engine_min_units: i32,
-    pub engine_extra: f64,
-    /// Gold never spent on recruits.
-    pub reserve: i32,
-    /// A unit's utility is divided by (1 + own units / this).
-    pub unit_saturation: f64,
+        // Recruiting (G-13).
+        pub unit: f64 = 3.0,
+        pub ship: f64 = 0.8,
+        pub spy: f64 = 1.0,
+        pub engine: f64 = 2.0,
+        /// An army of at least this many units and no engine gets the full
+        /// `engine` utility; any other army gets `engine × engine_extra`.
+        pub engine_min_units: i32 = 3,
+        pub engine_extra: f64 = 0.3,
+        /// Gold never spent on recruits.
+        pub reserve: i32 = 0,
+        /// A unit's utility is divided by (1 + own units / this).
+        pub unit_saturation: f64 = 6.0,
 
-    // Action phase (G-04): utility of each kind of move.
-    pub attack: f64,
-    pub siege: f64,
-    pub naval: f64,
-    pub coastal: f64,
-    /// Moving an army one step closer to a target.
-    pub advance: f64,
-    /// Carrying an army by ship toward the enemy (W-17).
-    pub transport: f64,
-    /// Moving a ship or a spy one step closer to a target.
-    pub sail: f64,
-    /// Attack (army, naval) when the expected score gap is at least this.
-    pub aggression: f64,
-    /// Assault a city when the expected score gap is at least this.
-    pub siege_aggression: f64,
-    /// Armies with fewer units stay where they are, as a garrison.
-    pub garrison: i32,
-    /// Moving an army without getting closer to its goal (still more than
-    /// one hex away): a small utility that keeps armies circling.
-    pub hold: f64,
+        // Action phase (G-04): utility of each kind of move.
+        pub attack: f64 = 10.0,
+        pub siege: f64 = 9.0,
+        pub naval: f64 = 6.0,
+        pub coastal: f64 = 4.0,
+        /// Moving an army one step closer to a target.
+        pub advance: f64 = 2.0,
+        /// Carrying an army by ship toward the enemy (W-17).
+        pub transport: f64 = 2.5,
+        /// Moving a ship or a spy one step closer to a target.
+        pub sail: f64 = 1.5,
+        /// Attack (army, naval) when the expected score gap is at least this.
+        pub aggression: f64 = 0.0,
+        /// Assault a city when the expected score gap is at least this.
+        pub siege_aggression: f64 = -1.0,
+        /// Armies with fewer units stay where they are, as a garrison.
+        pub garrison: i32 = 3,
+        /// Moving an army without getting closer to its goal (still more than
+        /// one hex away): a small utility that keeps armies circling.
+        pub hold: f64 = 0.2,
 
-    // Spy targets (W-20..W-25).
-    pub spy_sabotage: f64,
-    pub spy_steal: f64,
-    pub spy_destabilize: f64,
-    pub spy_damage: f64,
-    pub spy_duel: f64,
-    /// Share of `spy_steal` when the victim holds less than `spy.steal_gold`.
-    pub spy_steal_poor: f64,
-    /// Utility taken off a spy action per point of the target's defence.
-    pub spy_defence: f64,
-    /// Scale of the random noise added to every score but `Done`'s, which
-    /// breaks ties between equal options (drawn from the strategy's own stream).
-    pub jitter: f64,
+        // Spy targets (W-20..W-25).
+        pub spy_sabotage: f64 = 5.0,
+        pub spy_steal: f64 = 4.5,
+        pub spy_destabilize: f64 = 3.0,
+        pub spy_damage: f64 = 2.5,
+        pub spy_duel: f64 = 3.5,
+        /// Share of `spy_steal` when the victim holds less than `spy.steal_gold`.
+        pub spy_steal_poor: f64 = 0.1,
+        /// Utility taken off a spy action per point of the target's defence.
+        pub spy_defence: f64 = 0.5,
+        /// Scale of the random noise added to every score but `Done`'s, which
+        /// breaks ties between equal options (drawn from the strategy's own stream).
+        pub jitter: f64 = 1e-3,
 
-    // Bids (G-07): share of the remaining initiative pool bid.
-    pub bid_attack: f64,
-    pub bid_defend: f64,
-    pub formation: FormationChoice,
-    pub siege_outcome: SiegeChoice,
+        // Bids (G-07): share of the remaining initiative pool bid.
+        pub bid_attack: f64 = 0.67,
+        pub bid_defend: f64 = 0.67,
+        pub formation: FormationChoice = FormationChoice::Assault,
+        pub siege_outcome: SiegeChoice = SiegeChoice::Conquer,
 
-    // Lookahead only.
-    /// The strategy every player follows in the rollouts.
-    pub base: String,
-    /// Rollouts per candidate.
-    pub rollouts: u32,
-    /// Seasons each rollout plays: 1 ends with the current season.
-    pub horizon: u32,
-    /// Candidates tried per decision: the best by the weights, plus `Done`.
-    pub width: u32,
-    /// The decisions that get rollouts (`LOOK_AT`); the others follow the weights.
-    pub look_at: Vec<String>,
+        // Lookahead only.
+        /// The strategy every player follows in the rollouts.
+        pub base: String = "balanced".into(),
+        /// Rollouts per candidate.
+        pub rollouts: u32 = 8,
+        /// Seasons each rollout plays: 1 ends with the current season.
+        pub horizon: u32 = 2,
+        /// Candidates tried per decision: the best by the weights, plus `Done`.
+        pub width: u32 = 4,
+        /// The decisions that get rollouts (`LOOK_AT`); the others follow the weights.
+        pub look_at: Vec<String> = LOOK_AT_ALL.iter().map(|s| s.to_string()).collect(),
 
-    /// Restricted play (Jaffe et al. 2012): action kinds this player never
-    /// takes, e.g. `["pillage"]`. Names are those of `ActionKind`.
-    pub forbid: Vec<ActionKind>,
-    /// Action kinds taken first whenever legal and affordable, e.g. `["mine"]`.
-    pub force: Vec<ActionKind>,
-}
-
-impl Default for StrategySpec {
-    /// The `balanced` archetype: `scenarios/archetypes.toml` spells it out
-    /// and a test keeps the two equal.
-    fn default() -> Self {
-        StrategySpec {
-            kind: StrategyKind::Weighted,
-            extends: None,
-            capture: 3.0,
-            conquer: 5.0,
-            castle: 2.0,
-            city: 2.5,
-            mine: 2.8,
-            port: 0.8,
-            tower: 0.5,
-            bridge: 0.3,
-            pillage: 1.5,
-            mine_site: 0.4,
-            fortified: 1.0,
-            replace: 2.0,
-            unit: 3.0,
-            ship: 0.8,
-            spy: 1.0,
-            engine: 2.0,
-            reserve: 0,
-            engine_min_units: 3,
-            engine_extra: 0.3,
-            unit_saturation: 6.0,
-            attack: 10.0,
-            siege: 9.0,
-            naval: 6.0,
-            coastal: 4.0,
-            advance: 2.0,
-            transport: 2.5,
-            sail: 1.5,
-            aggression: 0.0,
-            siege_aggression: -1.0,
-            garrison: 3,
-            hold: 0.2,
-            spy_sabotage: 5.0,
-            spy_steal: 4.5,
-            spy_destabilize: 3.0,
-            spy_damage: 2.5,
-            spy_duel: 3.5,
-            spy_steal_poor: 0.1,
-            spy_defence: 0.5,
-            jitter: 1e-3,
-            bid_attack: 0.67,
-            bid_defend: 0.67,
-            formation: FormationChoice::Assault,
-            siege_outcome: SiegeChoice::Conquer,
-            base: "balanced".into(),
-            rollouts: 8,
-            horizon: 2,
-            width: 4,
-            look_at: LOOK_AT_ALL.iter().map(|s| s.to_string()).collect(),
-            forbid: Vec::new(),
-            force: Vec::new(),
-        }
+        /// Restricted play (Jaffe et al. 2012): action kinds this player never
+        /// takes, e.g. `["pillage"]`. Names are those of `ActionKind`.
+        pub forbid: Vec<ActionKind> = Vec::new(),
+        /// Action kinds taken first whenever legal and affordable, e.g. `["mine"]`.
+        pub force: Vec<ActionKind> = Vec::new(),
     }
 }
