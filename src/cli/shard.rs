@@ -83,3 +83,32 @@ pub fn shard_of(
     }
     Ok(None)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+    }
+
+    #[test]
+    fn the_flag_then_slurm_then_kubernetes() {
+        assert_eq!(shard_of(Some((1, 4)), None, env(&[("SLURM_ARRAY_TASK_ID", "3")])).unwrap(), Some((1, 4)));
+        let slurm = [("SLURM_ARRAY_TASK_ID", "7"), ("SLURM_ARRAY_TASK_COUNT", "4"), ("SLURM_ARRAY_TASK_MIN", "5")];
+        assert_eq!(shard_of(None, None, env(&slurm)).unwrap(), Some((2, 4)), "ids need not start at 0");
+        assert_eq!(shard_of(None, Some(8), env(&[("JOB_COMPLETION_INDEX", "6")])).unwrap(), Some((6, 8)));
+        assert_eq!(shard_of(None, None, env(&[])).unwrap(), None);
+    }
+
+    #[test]
+    fn impossible_shards_are_bad_input() {
+        let bad = |r: Result<Option<(u64, u64)>, CliError>| r.unwrap_err().code;
+        assert_eq!(bad(shard_of(Some((0, 2)), Some(2), env(&[]))), super::super::exit::BAD_INPUT);
+        assert_eq!(bad(shard_of(None, Some(4), env(&[]))), super::super::exit::BAD_INPUT, "no index set");
+        assert_eq!(bad(shard_of(None, Some(4), env(&[("JOB_COMPLETION_INDEX", "4")]))), super::super::exit::BAD_INPUT);
+        let gap = [("SLURM_ARRAY_TASK_ID", "9"), ("SLURM_ARRAY_TASK_COUNT", "4")];
+        assert_eq!(bad(shard_of(None, None, env(&gap))), super::super::exit::BAD_INPUT);
+        assert!(parse_shard("3/3").is_err() && parse_shard("x/3").is_err() && parse_shard("2/3") == Ok((2, 3)));
+    }
+}

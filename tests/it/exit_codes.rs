@@ -41,6 +41,12 @@ fn an_output_that_cannot_be_written_is_exit_3_and_bad_input_is_exit_2() {
     assert_eq!(o.status.code(), Some(exit::BAD_INPUT));
     let o = bin().args(["run", "--no-such-flag"]).output().unwrap();
     assert_eq!(o.status.code(), Some(exit::BAD_INPUT));
+    // Checked once, at parse time, for every command that takes it.
+    for cmd in ["run", "tune", "ladder", "compare"] {
+        let o = bin().args([cmd, "--threads", "0"]).output().unwrap();
+        assert_eq!(o.status.code(), Some(exit::BAD_INPUT), "{cmd}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("at least 1"), "{cmd}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
