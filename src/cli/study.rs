@@ -253,7 +253,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                                 &file,
                                 &r,
                                 &players,
-                                &[players.clone()],
+                                std::slice::from_ref(&players),
                                 flags.master.seed,
                                 flags.campaigns,
                                 Some(&budget),

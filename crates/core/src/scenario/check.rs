@@ -278,7 +278,7 @@ fn numbers(s: &Scenario, f: &mut Found) {
             f.push(p(&format!("{k}.stability")), "outside the stability track (cities.stability_min..stability_max)");
         }
     }
-    if s.naval.strength_per_ship * 1 + s.naval.strength_offset < 0 {
+    if s.naval.strength_per_ship + s.naval.strength_offset < 0 {
         f.push(p("naval.strength_offset"), "one ship would have negative strength");
     }
 }

@@ -143,7 +143,7 @@ fn flat(pairs: &[Pair]) -> Vec<(usize, usize, Group)> {
 /// (A, B, A, B) for an even seat count, two for an odd one.
 fn seatings(n: usize, campaigns: u64) -> Vec<(Vec<bool>, u64)> {
     let alt = |a_first: bool| (0..n).map(|s| (s % 2 == 0) == a_first).collect::<Vec<bool>>();
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         vec![(alt(true), campaigns)]
     } else {
         let half = campaigns / 2;

@@ -174,7 +174,7 @@ impl<'a> Problem<'a> {
                     .collect::<Result<_, _>>()?
             }
         };
-        if settings.per_eval == 0 || settings.per_eval % seats as u64 != 0 {
+        if settings.per_eval == 0 || !settings.per_eval.is_multiple_of(seats as u64) {
             return Err(format!(
                 "campaigns per evaluation must be a positive multiple of the {seats} seats (found {})",
                 settings.per_eval
