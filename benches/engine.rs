@@ -4,7 +4,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use empires::map::drawn;
 use empires::rules::setup::{initial_state, make_map};
-use empires::rules::state::{Army, Ship, Spy};
+use empires::rules::state::{Army, Ship, Slot, Spy};
 use empires::rules::{Action, Decision, Engine, NoLog, PlayerId, Players, RngDice, Rules, SpyKind, State};
 use empires::scenario::{BuildingKind, Scenario};
 use empires::seed::{self, Stream};
@@ -70,12 +70,12 @@ fn combats(c: &mut Criterion) {
     let find = |c: i32, r: i32| map.find(c - (r - (r & 1)) / 2, r).unwrap();
     let mut base = initial_state(rules);
     for h in base.hexes.iter_mut() {
-        h.army = u16::MAX;
+        h.army = Slot::EMPTY;
     }
     base.armies.clear();
     base.spies.clear();
     let army = |st: &mut State, owner: u8, hex: u16, units: i32, engines: i32| {
-        st.hexes[hex as usize].army = st.armies.len() as u16;
+        st.hexes[hex as usize].army = Slot::of(st.armies.len());
         st.armies.push(Army::new(owner, hex, units, engines, 1));
     };
     let mut st_army = base.clone();
@@ -83,7 +83,7 @@ fn combats(c: &mut Criterion) {
     army(&mut st_army, 1, find(3, 2), 5, 0);
     let mut st_siege = base.clone();
     army(&mut st_siege, 0, find(4, 3), 5, 2);
-    let city = st_siege.hexes[find(5, 3) as usize].city as usize;
+    let city = st_siege.hexes[find(5, 3) as usize].city.get().unwrap();
     let mut st_naval = base.clone();
     let (sea_a, sea_b) = (find(6, 1), find(6, 2));
     for (owner, hex) in [(0, sea_a), (0, sea_a), (1, sea_b)] {

@@ -7,7 +7,7 @@ use super::charts::register_fonts;
 use super::files::{Pending, write_atomic};
 use crate::map::{Map, Terrain};
 use crate::rules::NOBODY;
-use crate::rules::state::{NONE, State};
+use crate::rules::state::State;
 use crate::scenario::BuildingKind;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -212,8 +212,8 @@ fn draw_pieces<DB: DrawingBackend>(
             root.draw(&Text::new(building_mark(b), ((c.0 + 9.0) as i32, (c.1 - 9.0) as i32), font(13, &BLACK)))
                 .map_err(e)?;
         }
-        if hs.army != NONE {
-            let a = &st.armies[hs.army as usize];
+        if let Some(ai) = hs.army.get() {
+            let a = &st.armies[ai];
             let p = (c.0 as i32, (c.1 + 7.0) as i32);
             root.draw(&Circle::new(p, 9, player_color(a.owner as usize).filled())).map_err(e)?;
             root.draw(&Circle::new(p, 9, BLACK.stroke_width(1))).map_err(e)?;

@@ -55,7 +55,7 @@ fn season_limits(st_before: &State, picks: &[(PlayerId, Action)]) -> Result<(), 
             Action::Attack { army, .. } | Action::Siege { army, .. } => *army_attacks.entry(army).or_default() += 1,
             Action::SpyAct { spy, target, .. } => {
                 *spy_actions.entry(spy).or_default() += 1;
-                if st_before.hexes[target as usize].city != empires::rules::state::NONE {
+                if st_before.hexes[target as usize].city.get().is_some() {
                     *city_actions.entry(target).or_default() += 1;
                 }
             }

@@ -441,7 +441,7 @@ fn g30_lookahead_thinks_inside_a_siege_and_conquers() {
         let mut st = w.bare();
         let a = crate::common::army(&mut st, 0, w.hex(4, 3), 3);
         st.armies[a].engines = 1;
-        let city = st.hexes[w.hex(5, 3) as usize].city as usize;
+        let city = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
         st.cities[city].pv = 1;
         let players = empires::strategy::Seats::named(&w.sc, 5, &["thinker", "balanced"]);
         let mut e = Engine::new(w.rules(), empires::rules::ScriptedDice::new(&[6, 1]), players, NoLog);

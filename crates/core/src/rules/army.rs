@@ -2,7 +2,7 @@
 
 use super::action::{Action, CombatKind, Decision};
 use super::event::{CombatRecord, Event, ScoreParts};
-use super::state::{NONE, PlayerId, State};
+use super::state::{PlayerId, Slot, State};
 use super::{Dice, Engine, Log, Players, Rules};
 use crate::scenario::{BattleResult, FormationChoice, Scenario};
 
@@ -65,8 +65,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         a.engines = 0;
         a.alive = false;
         let h = a.hex as usize;
-        if st.hexes[h].army == army as u16 {
-            st.hexes[h].army = NONE;
+        if st.hexes[h].army == Slot::of(army) {
+            st.hexes[h].army = Slot::EMPTY;
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::action::{Action, Decision, Item};
 use super::event::Event;
-use super::state::{Army, NONE, PlayerId, Ship, Spy, State};
+use super::state::{Army, PlayerId, Ship, Slot, Spy, State};
 use super::{Dice, Engine, Log, Players};
 use crate::map::{HexId, Terrain};
 use crate::scenario::BuildingKind;
@@ -72,13 +72,13 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 continue;
             }
             let hex = h as HexId;
-            let own_army = (hs.army != NONE && st.armies[hs.army as usize].owner == p).then_some(hs.army as usize);
+            let own_army = hs.army.get().filter(|&a| st.armies[a].owner == p);
             for item in Item::ALL {
                 if gold < self.recruit_cost(item) {
                     continue;
                 }
                 let ok = match item {
-                    Item::Unit => hs.army == NONE || own_army.is_some(),
+                    Item::Unit => hs.army.is_empty() || own_army.is_some(),
                     Item::Engine => own_army.is_some_and(|a| st.armies[a].engines < sc.siege.engine_cap),
                     Item::Spy => true,
                     Item::Ship => hs.extra == Some(BuildingKind::Port) && self.launch_hex(st, p, hex).is_some(),
@@ -127,20 +127,22 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         st.hexes[hex as usize].recruited += 1;
         let (piece, at) = match item {
             Item::Unit => {
-                let a = st.hexes[hex as usize].army;
-                if a != NONE {
-                    st.armies[a as usize].units += 1;
-                    (a, hex)
+                if let Some(a) = st.hexes[hex as usize].army.get() {
+                    st.armies[a].units += 1;
+                    (a as u16, hex)
                 } else {
-                    st.hexes[hex as usize].army = st.armies.len() as u16;
+                    st.hexes[hex as usize].army = Slot::of(st.armies.len());
                     st.armies.push(Army::new(p, hex, 1, 0, sc.movement.army));
                     ((st.armies.len() - 1) as u16, hex)
                 }
             }
             Item::Engine => {
                 let a = st.hexes[hex as usize].army;
-                st.armies[a as usize].engines += 1;
-                (a, hex)
+                // The options offer an engine only where the player's army stands.
+                if let Some(i) = a.get() {
+                    st.armies[i].engines += 1;
+                }
+                (a.id(), hex)
             }
             Item::Spy => {
                 st.spies.push(Spy { owner: p, hex, mp: sc.movement.spy, moved: false, acted: false, alive: true });

@@ -4,7 +4,7 @@
 use super::action::{Action, Decision};
 use super::event::{Event, SpendKind};
 use super::setup::place_city;
-use super::state::{NOBODY, NONE, PlayerId, State};
+use super::state::{NOBODY, PlayerId, State};
 use super::{Dice, Engine, Log, Players, Rules};
 use crate::map::HexId;
 use crate::scenario::{BattleResult, BuildingKind, TieBreak};
@@ -290,7 +290,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             let hex = h as HexId;
             if hs.owner == NOBODY {
                 // E-06: cities are taken by siege or conquest, never captured.
-                if hs.city == NONE && near && self.take_cost(st, hex, false) <= ep {
+                if hs.city.is_empty() && near && self.take_cost(st, hex, false) <= ep {
                     self.buf.push(Action::Capture(hex));
                 }
             } else if hs.owner == p {
@@ -300,7 +300,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                     }
                 }
             } else if conquerable.checked_shr(u32::from(hs.owner)).unwrap_or(0) & 1 == 1
-                && (hs.army == NONE || st.armies[hs.army as usize].owner != hs.owner)
+                && hs.army.get().is_none_or(|a| st.armies[a].owner != hs.owner)
                 && near
                 && self.take_cost(st, hex, true) <= ep
             {

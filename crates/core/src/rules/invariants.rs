@@ -2,7 +2,7 @@
 //! over many random campaigns; a later soak mode checks them in long runs.
 
 use super::Rules;
-use super::state::{NOBODY, NONE, State};
+use super::state::{NOBODY, Slot, State};
 use crate::map::Terrain;
 use crate::scenario::BuildingKind;
 
@@ -36,7 +36,7 @@ pub fn check(r: Rules<'_>, st: &State) -> Result<(), String> {
         if !r.map.terrain[a.hex as usize].is_land() {
             return Err(format!("army {i} stands at sea"));
         }
-        if st.hexes[a.hex as usize].army != i as u16 {
+        if st.hexes[a.hex as usize].army != Slot::of(i) {
             return Err(format!("army {i} is not recorded on its hex"));
         }
         if st.players[a.owner as usize].eliminated {
@@ -45,10 +45,10 @@ pub fn check(r: Rules<'_>, st: &State) -> Result<(), String> {
     }
     for (h, hs) in st.hexes.iter().enumerate() {
         let t = r.map.terrain[h];
-        if hs.army != NONE {
-            let a = &st.armies[hs.army as usize];
-            if !a.alive || a.hex as usize != h {
-                return Err(format!("hex {h} points at army {} which is not there", hs.army));
+        if let Some(i) = hs.army.get() {
+            // Looked up with `get`: a broken state must be reported, not panic.
+            if !st.armies.get(i).is_some_and(|a| a.alive && a.hex as usize == h) {
+                return Err(format!("hex {h} points at army {i} which is not there"));
             }
         }
         if hs.owner != NOBODY && (hs.owner as usize >= st.players.len() || t == Terrain::Sea) {
@@ -70,12 +70,12 @@ pub fn check(r: Rules<'_>, st: &State) -> Result<(), String> {
                 return Err(format!("a {} is in the wrong slot at hex {h}", b.name()));
             }
         }
-        if (hs.main == Some(BuildingKind::City)) != (hs.city != NONE) {
+        if (hs.main == Some(BuildingKind::City)) != !hs.city.is_empty() {
             return Err(format!("hex {h}: city building and city record disagree"));
         }
     }
     for (i, c) in st.cities.iter().enumerate() {
-        if st.hexes[c.hex as usize].city != i as u16 {
+        if st.hexes[c.hex as usize].city != Slot::of(i) {
             continue; // a city record no hex points at (never happens today)
         }
         if c.pv < 1 || c.pv > sc.cities.max_pv(c.level) {

@@ -7,7 +7,7 @@
 
 use super::action::{Action, SpyKind};
 use super::event::Event;
-use super::state::{Army, NONE, Piece, PlayerId, State};
+use super::state::{Army, Piece, PlayerId, Slot, State};
 use super::{Dice, Engine, Log, Players};
 use crate::map::{HexId, NO_HEX, Terrain};
 
@@ -59,9 +59,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     fn army_may_enter(&self, st: &State, p: PlayerId, h: HexId) -> bool {
         let hs = &st.hexes[h as usize];
         self.map().terrain[h as usize].is_land()
-            && hs.army == NONE
-            && (hs.city == NONE || {
-                let c = st.cities[hs.city as usize].controller;
+            && hs.army.is_empty()
+            && hs.city.get().is_none_or(|ci| {
+                let c = st.cities[ci].controller;
                 c == p || (c != super::NOBODY && !self.rules.rivals(p, c))
             })
     }
@@ -82,15 +82,21 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 if !map.terrain[n as usize].is_land() {
                     continue;
                 }
-                if hs.army == NONE {
-                    if a.mp >= self.move_cost(n) && self.army_may_enter(st, p, n) {
-                        self.buf.push(Action::MoveArmy { army: ai16, to: n });
+                match hs.army.get() {
+                    None => {
+                        if a.mp >= self.move_cost(n) && self.army_may_enter(st, p, n) {
+                            self.buf.push(Action::MoveArmy { army: ai16, to: n });
+                        }
                     }
-                } else if !a.attacked && r.rivals(p, st.armies[hs.army as usize].owner) {
-                    self.buf.push(Action::Attack { army: ai16, target: hs.army });
+                    Some(t) if !a.attacked && r.rivals(p, st.armies[t].owner) => {
+                        self.buf.push(Action::Attack { army: ai16, target: hs.army.id() });
+                    }
+                    Some(_) => {}
                 }
-                if hs.city != NONE && self.can_siege(st, ai, hs.city as usize) {
-                    self.buf.push(Action::Siege { army: ai16, city: hs.city });
+                if let Some(ci) = hs.city.get()
+                    && self.can_siege(st, ai, ci)
+                {
+                    self.buf.push(Action::Siege { army: ai16, city: hs.city.id() });
                 }
             }
             // W-17: an army that has not moved sends `transport_load` units
@@ -206,8 +212,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 ar.mp -= cost;
                 ar.moved = true;
                 ar.hex = to;
-                st.hexes[from as usize].army = NONE;
-                st.hexes[to as usize].army = army;
+                st.hexes[from as usize].army = Slot::EMPTY;
+                st.hexes[to as usize].army = Slot::of(army as usize);
                 self.emit(|| Event::Move { player: p, piece: Piece::Army(army), from, to });
             }
             Action::Attack { army, target } => {
@@ -252,7 +258,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                     ar.hex = to;
                     ar.mp = 0;
                     ar.moved = true;
-                    st.hexes[from as usize].army = NONE;
+                    st.hexes[from as usize].army = Slot::EMPTY;
                     army
                 } else {
                     // A detachment lands as a new army with the same
@@ -262,7 +268,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                     st.armies.push(d);
                     (st.armies.len() - 1) as u16
                 };
-                st.hexes[to as usize].army = landed;
+                st.hexes[to as usize].army = Slot::of(landed as usize);
                 self.emit(|| Event::Transport { player: p, ship, army, landed, units: load, sea, from, to });
             }
             Action::MoveSpy { spy, to } => {

@@ -1,7 +1,7 @@
 //! The map and the starting position of a campaign (G-23, G-24).
 
 use super::Rules;
-use super::state::{Army, City, HexState, NOBODY, NONE, PlayerState, Ship, Spy, State};
+use super::state::{Army, City, HexState, NOBODY, PlayerState, Ship, Slot, Spy, State};
 use crate::map::{HexId, Map, Terrain, drawn, generate};
 use crate::scenario::{BuildingKind, CityStats, Scenario};
 
@@ -56,7 +56,7 @@ pub fn place_city(st: &mut State, sc: &Scenario, hex: HexId, stats: &CityStats, 
     let h = &mut st.hexes[hex as usize];
     h.main = Some(BuildingKind::City);
     h.main_pv = 0;
-    h.city = id;
+    h.city = Slot::of(id as usize);
     id
 }
 
@@ -99,7 +99,7 @@ pub fn initial_state(r: Rules<'_>) -> State {
             st.hexes[cap as usize].extra_pv = sc.buildings.port.pv;
         }
         if sc.start.army_units > 0 {
-            st.hexes[cap as usize].army = st.armies.len() as u16;
+            st.hexes[cap as usize].army = Slot::of(st.armies.len());
             st.armies.push(Army::new(
                 p,
                 cap,
@@ -127,6 +127,6 @@ pub fn initial_state(r: Rules<'_>) -> State {
             }
         }
     }
-    debug_assert!(st.hexes.iter().all(|h| h.army == NONE || (h.army as usize) < st.armies.len()));
+    debug_assert!(st.hexes.iter().all(|h| h.army.get().is_none_or(|a| a < st.armies.len())));
     st
 }

@@ -2,7 +2,7 @@
 
 use super::action::{Action, CombatKind, Decision};
 use super::event::{CombatRecord, Event, ScoreParts};
-use super::state::{NOBODY, PlayerId, State};
+use super::state::{NOBODY, PlayerId, Slot, State};
 use super::{Dice, Engine, Log, Players, Rules};
 use crate::scenario::{BattleResult, FormationChoice, OutcomeSpec, Scenario, SiegeChoice};
 
@@ -43,7 +43,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             && a.engines >= sc.siege.engines_needed
             && c.controller != a.owner
             && (c.controller == NOBODY || self.rules.rivals(a.owner, c.controller))
-            && st.hexes[c.hex as usize].city == city as u16
+            && st.hexes[c.hex as usize].city == Slot::of(city)
             && st.army_at(c.hex).is_none()
             && self.map().are_adjacent(a.hex, c.hex)
     }

@@ -9,7 +9,43 @@ use crate::scenario::{BuildingKind, FormationChoice};
 
 pub type PlayerId = u8;
 pub const NOBODY: PlayerId = u8::MAX;
+/// "No piece" where an id is a plain `u16` (events, combat records).
 pub const NONE: u16 = u16::MAX;
+
+/// What a hex holds of one kind of piece: an index into the state's vector
+/// of it (`State::armies`, `State::cities`), or nothing. Two bytes, like the
+/// `u16` with a sentinel it replaces, but "nothing" cannot be indexed by
+/// mistake: the index is only reached through `get`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slot(u16);
+
+impl Slot {
+    pub const EMPTY: Slot = Slot(u16::MAX);
+
+    /// The slot holding piece `i`.
+    #[inline]
+    pub fn of(i: usize) -> Slot {
+        debug_assert!(i < u16::MAX as usize, "piece index {i} out of range");
+        Slot(i as u16)
+    }
+
+    /// The piece's index, if there is one.
+    #[inline]
+    pub fn get(self) -> Option<usize> {
+        (self.0 != u16::MAX).then_some(self.0 as usize)
+    }
+
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == u16::MAX
+    }
+
+    /// The id as actions and events carry it (`NONE` when empty).
+    #[inline]
+    pub fn id(self) -> u16 {
+        self.0
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HexState {
@@ -21,10 +57,10 @@ pub struct HexState {
     /// Port, tower or bridge.
     pub extra: Option<BuildingKind>,
     pub extra_pv: i32,
-    /// Index into `State::cities` when `main` is a city.
-    pub city: u16,
-    /// The army on the hex (at most one), `NONE` if none.
-    pub army: u16,
+    /// The city, when `main` is a city.
+    pub city: Slot,
+    /// The army on the hex (at most one).
+    pub army: Slot,
     /// A sabotaged mine pays nothing at the next payday (G-28).
     pub sabotaged: bool,
     /// Items recruited here this season (G-13).
@@ -39,8 +75,8 @@ impl Default for HexState {
             main_pv: 0,
             extra: None,
             extra_pv: 0,
-            city: NONE,
-            army: NONE,
+            city: Slot::EMPTY,
+            army: Slot::EMPTY,
             sabotaged: false,
             recruited: 0,
         }
@@ -232,14 +268,12 @@ pub struct State {
 impl State {
     #[inline]
     pub fn army_at(&self, h: HexId) -> Option<usize> {
-        let a = self.hexes[h as usize].army;
-        (a != NONE).then_some(a as usize)
+        self.hexes[h as usize].army.get()
     }
 
     #[inline]
     pub fn city_at(&self, h: HexId) -> Option<usize> {
-        let c = self.hexes[h as usize].city;
-        (c != NONE).then_some(c as usize)
+        self.hexes[h as usize].city.get()
     }
 
     /// Owner of the ships on a sea hex (ships of one player only share a hex).
@@ -256,7 +290,7 @@ impl State {
     #[inline]
     pub fn controls(&self, p: PlayerId, h: HexId) -> bool {
         let hs = &self.hexes[h as usize];
-        hs.owner == p || (hs.city != NONE && self.cities[hs.city as usize].controller == p)
+        hs.owner == p || hs.city.get().is_some_and(|c| self.cities[c].controller == p)
     }
 
     pub fn hexes_of(&self, p: PlayerId) -> u32 {

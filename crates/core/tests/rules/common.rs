@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use empires_core::map::{HexId, Map, drawn};
-use empires_core::rules::state::{Army, NONE, Ship, Spy};
+use empires_core::rules::state::{Army, Ship, Slot, Spy};
 use empires_core::rules::{Action, Decision, Engine, Event, PlayerId, Players, Rules, ScriptedDice, State};
 use empires_core::scenario::{FormationChoice, PlayerSpec, Scenario, SiegeChoice, check};
 use std::collections::VecDeque;
@@ -50,7 +50,7 @@ impl World {
     pub fn bare(&self) -> State {
         let mut st = self.start();
         for h in st.hexes.iter_mut() {
-            h.army = NONE;
+            h.army = Slot::EMPTY;
         }
         st.armies.clear();
         st.spies.clear();
@@ -70,10 +70,10 @@ impl World {
 }
 
 pub fn army(st: &mut State, owner: PlayerId, hex: HexId, units: i32) -> usize {
-    assert_eq!(st.hexes[hex as usize].army, NONE, "hex {hex} already holds an army");
+    assert_eq!(st.hexes[hex as usize].army, Slot::EMPTY, "hex {hex} already holds an army");
     let id = st.armies.len();
     st.armies.push(Army::new(owner, hex, units, 0, 1));
-    st.hexes[hex as usize].army = id as u16;
+    st.hexes[hex as usize].army = Slot::of(id);
     id
 }
 

@@ -3,7 +3,7 @@
 use crate::common::*;
 use empires_core::map::Terrain;
 use empires_core::rules::empire::{Size, sizes};
-use empires_core::rules::state::{NOBODY, NONE};
+use empires_core::rules::state::{NOBODY, Slot};
 use empires_core::rules::{Action, CombatKind, Decision, Event, Item, SpyKind, State};
 use empires_core::scenario::{
     BattleResult, BuildingKind, CityStats, DiceExpr, FormationChoice, GenerateSpec, ResultRow, Scenario, SiegeChoice,
@@ -113,7 +113,7 @@ fn g05_the_combat_die_is_scenario_data() {
 fn g17_g18_cities_recover_in_peace() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
-    let c = st.hexes[w.hex(5, 3) as usize].city as usize;
+    let c = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
     st.cities[c].pv = 1;
     st.cities[c].stability = -2;
     let mut e = w.engine(&[], Script::default());
@@ -131,11 +131,11 @@ fn g24_starting_position() {
     let st = w.start();
     let cap = w.hex(1, 2);
     assert_eq!(st.hexes[cap as usize].owner, 0);
-    assert_eq!(st.armies[st.hexes[cap as usize].army as usize].units, 4);
+    assert_eq!(st.armies[st.hexes[cap as usize].army.get().unwrap()].units, 4);
     assert_eq!(st.players[0].gold, 100);
     assert_eq!(st.spies.iter().filter(|s| s.owner == 0).count(), 1);
     assert_eq!(st.hexes[cap as usize].extra, Some(empires_core::scenario::BuildingKind::Port), "coastal capital");
-    assert_eq!(st.cities[st.hexes[cap as usize].city as usize].level, 1);
+    assert_eq!(st.cities[st.hexes[cap as usize].city.get().unwrap()].level, 1);
 }
 
 #[test]
@@ -180,7 +180,7 @@ fn g12_a_siege_with_gap_1_wins_the_battle_for_conquest() {
     let mut st = w.bare();
     let a = army(&mut st, 0, w.hex(4, 3), 3);
     st.armies[a].engines = 1;
-    let city = st.hexes[w.hex(5, 3) as usize].city as usize;
+    let city = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
     // 3 + 1 + 3 = 7 against 2 + 1 + 3 = 6: gap 1.
     let mut e = w.engine(&[3, 3], Script::default());
     let c = e.siege(&mut st, a, city);
@@ -238,7 +238,7 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
     st.hexes[mine as usize].owner = 0;
     let a = army(&mut st, 0, x, 3);
     let d = army(&mut st, 1, w.hex(3, 2), 3);
-    let city1 = st.hexes[w.hex(5, 3) as usize].city as usize;
+    let city1 = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
     st.cities[city1].pv = 2;
     // Mine 2D6x10 = (3+4)x10; combat 3 + 5 against 3 + 3: gap 2, a minor victory.
     let script = Script::picks(&[
@@ -403,7 +403,7 @@ fn g08_one_attack_per_army_and_the_loser_stays() {
     assert_eq!((c.gap, st.armies[a].units, st.armies[d].units), (2, 2, 2));
     // Neither side moved: the loser does not retreat, the winner does not advance.
     assert_eq!((st.armies[a].hex, st.armies[d].hex), (ha, hd));
-    assert_eq!((st.hexes[ha as usize].army, st.hexes[hd as usize].army), (a as u16, d as u16));
+    assert_eq!((st.hexes[ha as usize].army, st.hexes[hd as usize].army), (Slot::of(a), Slot::of(d)));
     let opts = act_options(&w, &st, 0);
     assert!(
         !opts
@@ -428,8 +428,8 @@ fn g08_an_army_at_0_units_is_destroyed_and_leaves_its_hex() {
     let mut e = w.engine(&[6, 1], Script::default());
     let c = e.army_combat(&mut st, a, d);
     assert!(c.d_destroyed);
-    assert_eq!((st.armies[d].alive, st.armies[d].units, st.hexes[hd as usize].army), (false, 0, NONE));
-    assert_eq!((st.armies[a].hex, st.hexes[ha as usize].army), (ha, a as u16), "the winner stays");
+    assert_eq!((st.armies[d].alive, st.armies[d].units, st.hexes[hd as usize].army), (false, 0, Slot::EMPTY));
+    assert_eq!((st.armies[a].hex, st.hexes[ha as usize].army), (ha, Slot::of(a)), "the winner stays");
     assert!(act_options(&w, &st, 0).contains(&Action::MoveArmy { army: b as u16, to: hd }), "the hex is free");
     // The attacker can die too: 1 + 1 against 3 + 6.
     let mut st = w.bare();
@@ -438,7 +438,7 @@ fn g08_an_army_at_0_units_is_destroyed_and_leaves_its_hex() {
     let mut e = w.engine(&[1, 6], Script::default());
     let c = e.army_combat(&mut st, a, d);
     assert!(c.a_destroyed && !c.d_destroyed);
-    assert_eq!((st.armies[a].alive, st.hexes[ha as usize].army), (false, NONE));
+    assert_eq!((st.armies[a].alive, st.hexes[ha as usize].army), (false, Slot::EMPTY));
     assert_eq!(st.armies[d].units, 3);
 }
 
@@ -577,7 +577,7 @@ fn g16_neutral_cities_take_cities_neutral() {
         });
         let st = w.start();
         let h = w.hex(3, 2);
-        let c = st.cities[st.hexes[h as usize].city as usize];
+        let c = st.cities[st.hexes[h as usize].city.get().unwrap()];
         let want = stats.clone().unwrap_or_default();
         assert_eq!((c.defence, c.level, c.stability, c.pv), (want.defence, want.level, want.stability, pv));
         assert_eq!((c.controller, c.influence, st.hexes[h as usize].owner), (NOBODY, 0, NOBODY));
@@ -603,7 +603,7 @@ fn g16_a_built_city_takes_cities_built_at_max_pv() {
         let mut e = w.engine(&[], Script::default());
         e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
         e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::City });
-        let c = st.cities[st.hexes[h as usize].city as usize];
+        let c = st.cities[st.hexes[h as usize].city.get().unwrap()];
         let want = stats.clone().unwrap_or_default();
         assert_eq!((c.defence, c.level, c.stability, c.pv), (want.defence, want.level, want.stability, pv));
         assert_eq!((c.controller, c.influence, c.hex), (0, 6, h));
@@ -616,7 +616,7 @@ fn take_capital(choice: SiegeChoice) -> (World, State) {
     let mut st = w.bare();
     let a = army(&mut st, 0, w.hex(4, 3), 3);
     st.armies[a].engines = 1;
-    let city = st.hexes[w.hex(5, 3) as usize].city as usize;
+    let city = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
     st.cities[city].pv = 1;
     let mut script = Script::default();
     script.outcome = Some(choice);
@@ -635,7 +635,7 @@ fn g19_a_federated_city_counts_for_adjacency_not_size_nor_building() {
     assert!(!spend_options(&w, &st, 0).contains(&Action::Capture(beyond)), "not next to P0's land");
 
     let (w, mut st) = take_capital(SiegeChoice::Federate);
-    let c = st.cities[st.hexes[cap1 as usize].city as usize];
+    let c = st.cities[st.hexes[cap1 as usize].city.get().unwrap()];
     assert_eq!((c.controller, c.influence, st.hexes[cap1 as usize].owner), (0, 3, NOBODY));
     st.players[0].ep = 2;
     let opts = spend_options(&w, &st, 0);
@@ -656,7 +656,7 @@ fn g20_once_the_garrison_falls_the_siege_opens() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let cap1 = w.hex(5, 3);
-    let city = st.hexes[cap1 as usize].city;
+    let city = st.hexes[cap1 as usize].city.id();
     let a = army(&mut st, 0, w.hex(4, 3), 3);
     st.armies[a].engines = 1;
     let b = army(&mut st, 0, w.hex(5, 2), 3);
@@ -678,7 +678,7 @@ fn g21_neutral_cities_never_act() {
     let mut st = w.bare();
     pools(&mut st, 3);
     let h = w.hex(3, 2);
-    let city = st.hexes[h as usize].city as usize;
+    let city = st.hexes[h as usize].city.get().unwrap();
     let a = army(&mut st, 0, w.hex(2, 2), 3);
     st.armies[a].engines = 1;
     // 3 + 1 engine + bid 2 + 1 = 7 against 2 + 0 + 0 + 6 = 8: the city wins.
@@ -1047,7 +1047,7 @@ fn g30_bids_formation_and_siege_outcome_are_asked_of_the_strategy() {
     let d = army(&mut st, 1, w.hex(3, 2), 3);
     let a2 = army(&mut st, 0, w.hex(4, 3), 3);
     st.armies[a2].engines = 1;
-    let city = st.hexes[w.hex(5, 3) as usize].city;
+    let city = st.hexes[w.hex(5, 3) as usize].city.id();
     st.cities[city as usize].pv = 1;
     let mut script = Script::bids(&[1, 0, 2]);
     script.formation = Some(FormationChoice::Siege);
@@ -1098,7 +1098,7 @@ fn g12_a_repelled_siege_is_a_battle_the_holder_won() {
     st.armies[a].engines = 1;
     st.hexes[camp as usize].owner = 0;
     st.hexes[side as usize].owner = 0;
-    let city = st.hexes[cap as usize].city;
+    let city = st.hexes[cap as usize].city.id();
     // 3 units + 1 engine + die 1 = 5 against defence 2 + level 1 + die 3 = 6.
     let mut e = w.engine(&[1, 3], Script::default());
     act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city });

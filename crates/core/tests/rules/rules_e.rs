@@ -325,7 +325,7 @@ fn e16_gold_buys_army_units() {
     assert!(recruit_options(&w, &st, 0).contains(&Action::Recruit { hex: cap, item: Item::Unit }));
     let mut e = w.engine(&[], Script::default());
     e.recruit(&mut st, 0, cap, Item::Unit);
-    assert_eq!(st.armies[st.hexes[cap as usize].army as usize].units, 4);
+    assert_eq!(st.armies[st.hexes[cap as usize].army.get().unwrap()].units, 4);
     assert_eq!(st.players[0].gold, 0);
     assert!(recruit_options(&w, &st, 0).is_empty(), "no gold left, and one item per hex per season");
 }

@@ -2,7 +2,7 @@
 //! and exact outcomes.
 
 use crate::common::*;
-use empires_core::rules::state::{NOBODY, NONE};
+use empires_core::rules::state::{NOBODY, Slot};
 use empires_core::rules::{Action, Decision, Event, ScoreParts, SpyKind, State};
 use empires_core::scenario::{BuildingKind, FormationChoice, SiegeChoice};
 
@@ -157,7 +157,7 @@ fn siege_setup(units: i32, engines: i32) -> (World, State, usize, usize) {
     let mut st = w.bare();
     let a = army(&mut st, 0, w.hex(4, 3), units);
     st.armies[a].engines = engines;
-    let city = st.hexes[w.hex(5, 3) as usize].city as usize;
+    let city = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
     (w, st, a, city)
 }
 
@@ -176,9 +176,9 @@ fn w08_a_siege_needs_adjacency_and_an_engine() {
     // Not adjacent: no siege.
     let (w2, mut st2, a2, city2) = siege_setup(3, 1);
     let far = w2.hex(3, 3);
-    st2.hexes[st2.armies[a2].hex as usize].army = empires_core::rules::state::NONE;
+    st2.hexes[st2.armies[a2].hex as usize].army = Slot::EMPTY;
     st2.armies[a2].hex = far;
-    st2.hexes[far as usize].army = a2 as u16;
+    st2.hexes[far as usize].army = Slot::of(a2);
     assert!(!act_options(&w2, &st2, 0).contains(&Action::Siege { army: a2 as u16, city: city2 as u16 }));
 }
 
@@ -398,7 +398,7 @@ fn w17_a_ship_carries_one_land_unit_and_the_army_splits() {
     let (rest, det) = (st.armies[a], st.armies[d]);
     assert_eq!((rest.hex, rest.units, rest.moved), (home, 2, false));
     assert_eq!((det.hex, det.units, det.xp, det.engines, det.mp, det.moved), (land, 1, 1, 0, 0, true));
-    assert_eq!((st.hexes[home as usize].army, st.hexes[land as usize].army), (a as u16, d as u16));
+    assert_eq!((st.hexes[home as usize].army, st.hexes[land as usize].army), (Slot::of(a), Slot::of(d)));
     assert!(w.map.are_adjacent(st.ships[s].hex, land) && st.ships[s].moved);
     assert!(matches!(
         e.log.last(),
@@ -420,8 +420,8 @@ fn w17_transport_capacity_is_scenario_data_and_engines_stay_ashore() {
     act(&mut e, &mut st, 0, Action::Transport { ship: s as u16, army: a as u16, to: land });
     assert_eq!(st.armies.len(), 1);
     assert_eq!((st.armies[a].hex, st.armies[a].units), (land, 3));
-    assert_eq!(st.hexes[land as usize].army, a as u16);
-    assert_eq!(st.hexes[w.hex(1, 2) as usize].army, NONE);
+    assert_eq!(st.hexes[land as usize].army, Slot::of(a));
+    assert_eq!(st.hexes[w.hex(1, 2) as usize].army, Slot::EMPTY);
     // An army of one unit with a siege engine cannot board: the engine may
     // not sail and the unit may not leave it.
     let w = world(STRAIT, |_| {});

@@ -12,7 +12,7 @@ use crate::map::{HexId, Terrain, axial_distance};
 use crate::rules::army::army_parts;
 use crate::rules::naval::naval_strength;
 use crate::rules::siege::city_parts;
-use crate::rules::state::{HexState, NONE};
+use crate::rules::state::{HexState, Slot};
 use crate::rules::{Action, Decision, Item, NOBODY, PlayerId, Rules, SpyKind, State};
 use crate::scenario::{BuildingKind, SiegeChoice, StrategySpec};
 use rand::RngExt;
@@ -138,8 +138,8 @@ impl Goals {
             Set::Enemy | Set::Army | Set::ArmySiege => keep_hexes(st, coords, gq, gr, |hs| rival(hs.owner)),
             Set::Ship => keep_hexes(st, coords, gq, gr, |hs| rival(hs.owner) & hs.extra.is_some()),
             Set::Spy => keep_hexes(st, coords, gq, gr, |hs| {
-                let target_owner = if hs.city != NONE { st.cities[hs.city as usize].controller } else { hs.owner };
-                rival(target_owner) & (hs.main.is_some() | hs.extra.is_some()) & (hs.army == NONE)
+                let target_owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller);
+                rival(target_owner) & (hs.main.is_some() | hs.extra.is_some()) & hs.army.is_empty()
             }),
         }
         let mut push = |h: HexId| {
@@ -148,14 +148,14 @@ impl Goals {
         };
         if matches!(set, Set::Army | Set::ArmySiege) {
             for (ai, a) in st.armies.iter().enumerate() {
-                if a.alive && st.hexes[a.hex as usize].army == ai as u16 && rival(a.owner) {
+                if a.alive && st.hexes[a.hex as usize].army == Slot::of(ai) && rival(a.owner) {
                     push(a.hex);
                 }
             }
         }
         if set == Set::ArmySiege {
             for (ci, c) in st.cities.iter().enumerate() {
-                if st.hexes[c.hex as usize].city == ci as u16 && (c.controller == NOBODY || rival(c.controller)) {
+                if st.hexes[c.hex as usize].city == Slot::of(ci) && (c.controller == NOBODY || rival(c.controller)) {
                     push(c.hex);
                 }
             }
@@ -228,8 +228,9 @@ impl Weighted {
         match item {
             Item::Unit => self.w.unit / (1.0 + my_units as f64 / self.w.unit_saturation),
             Item::Engine => {
-                let a = &st.armies[army as usize];
-                if a.units >= self.w.engine_min_units && a.engines == 0 {
+                // Engines are offered only where the player's army stands.
+                let a = army.get().map(|i| &st.armies[i]);
+                if a.is_some_and(|a| a.units >= self.w.engine_min_units && a.engines == 0) {
                     self.w.engine
                 } else {
                     self.w.engine * self.w.engine_extra
