@@ -54,7 +54,7 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
         .manifest
         .scenario()
         .map_err(|e| CliError::input(format!("{}: {e}", first.dir.join("manifest.json").display())))?;
-    if crate::report::manifest::scenario_hash(&sc) != first.scenario_hash {
+    if crate::report::manifest::scenario_hash(&sc) != first.manifest.scenario_hash {
         return Err(CliError::input(format!(
             "{}: the manifest's scenario does not match its hash (was it edited?)",
             first.dir.join("manifest.json").display()
@@ -62,9 +62,9 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
     }
     super::create_out_dir(&a.out)?;
     let fail = |e: polars::error::PolarsError| CliError::io(format!("{}: cannot merge: {e}", a.out.display()));
-    let csv = shards.iter().all(|s| s.csv);
+    let csv = shards.iter().all(|s| s.csv());
     let mut files = Vec::new();
-    for t in &first.tables {
+    for t in &first.tables() {
         concat_table(&shards, t, &a.out, csv).map_err(fail)?;
         files.push(format!("{t}.parquet"));
         if csv {
@@ -75,18 +75,18 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
     for s in &shards {
         coverage.merge(&s.manifest.coverage);
     }
-    let last = shards.last().map_or(0, |s| s.end);
+    let last = shards.last().map_or(0, |s| s.manifest.campaign_end);
     let m = &first.manifest;
     let info = manifest::RunInfo {
         scenario: &sc,
         scenario_source: &m.scenario_source,
         git_commit: m.git_commit.clone(),
         git_dirty: m.git_dirty,
-        master_seed: first.master_seed,
+        master_seed: first.manifest.master_seed,
         campaigns: 0..last,
-        total_campaigns: first.total,
+        total_campaigns: first.manifest.total_campaigns,
         shard: None,
-        rotate_seats: first.rotate_seats,
+        rotate_seats: first.manifest.rotate_seats,
         threads: 0,
         overrides: m.overrides.clone(),
         // The shards' own time: the work the merged run stands for.
@@ -99,7 +99,12 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
     };
     let mut notes = format!("merged from {} shards in {:.2} s:", shards.len(), t0.elapsed().as_secs_f64());
     for s in &shards {
-        notes.push_str(&format!("\n  {} campaigns {}..{}", s.dir.display(), s.start, s.end));
+        notes.push_str(&format!(
+            "\n  {} campaigns {}..{}",
+            s.dir.display(),
+            s.manifest.campaign_start,
+            s.manifest.campaign_end
+        ));
     }
     notes.push('\n');
     let text = finish_run_dir(&a.out, &info, &notes)?;

@@ -86,15 +86,10 @@ fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
     let obs = observations(dir)?;
     let sc: Scenario = match &a.scenario.scenario {
         Some(_) => a.scenario.load()?,
-        None => {
-            let m = dir.join("manifest.json");
-            let text = std::fs::read_to_string(&m)
-                .map_err(|e| CliError::input(format!("{}: {e} (not a run directory?)", m.display())))?;
-            let v: serde_json::Value =
-                serde_json::from_str(&text).map_err(|e| CliError::input(format!("{}: {e}", m.display())))?;
-            serde_json::from_value(v["scenario"].clone())
-                .map_err(|e| CliError::input(format!("{}: the scenario cannot be read: {e}", m.display())))?
-        }
+        None => crate::report::manifest::Manifest::read(dir)
+            .map_err(CliError::input)?
+            .scenario()
+            .map_err(|e| CliError::input(format!("{}: {e}", dir.join("manifest.json").display())))?,
     };
     if !(a.alpha > 0.0 && a.alpha < 1.0) {
         return Err(CliError::input(format!("--alpha {}: give a level between 0 and 1", a.alpha)));

@@ -15,43 +15,33 @@ use polars::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// What a merge needs from one shard: its manifest, and what it names
-/// often, taken from it once.
+/// What a merge needs from one shard: where it is and its manifest.
 #[derive(Clone, Debug)]
 pub struct Shard {
     pub dir: PathBuf,
     pub manifest: Manifest,
-    pub scenario_hash: String,
-    pub master_seed: u64,
-    pub start: u64,
-    pub end: u64,
-    pub total: u64,
-    pub rotate_seats: bool,
+}
+
+impl Shard {
     /// The Parquet tables it holds (`players`, maybe `seasons`, `combats`).
-    pub tables: Vec<String>,
-    pub csv: bool,
+    pub fn tables(&self) -> Vec<String> {
+        let files = &self.manifest.files;
+        ["players", "seasons", "combats"]
+            .iter()
+            .filter(|t| files.contains(&format!("{t}.parquet")))
+            .map(|t| t.to_string())
+            .collect()
+    }
+
+    /// It also holds the CSV copies.
+    pub fn csv(&self) -> bool {
+        self.manifest.files.iter().any(|f| f == "players.csv")
+    }
 }
 
 /// Read a shard directory's manifest.
 pub fn read_shard(dir: &Path) -> Result<Shard, String> {
-    let m = Manifest::read(dir)?;
-    let tables = ["players", "seasons", "combats"]
-        .iter()
-        .filter(|t| m.files.contains(&format!("{t}.parquet")))
-        .map(|t| t.to_string())
-        .collect();
-    Ok(Shard {
-        dir: dir.to_path_buf(),
-        scenario_hash: m.scenario_hash.clone(),
-        master_seed: m.master_seed,
-        start: m.campaign_start,
-        end: m.campaign_end,
-        total: m.total_campaigns,
-        rotate_seats: m.rotate_seats,
-        csv: m.files.iter().any(|f| f == "players.csv"),
-        tables,
-        manifest: m,
-    })
+    Ok(Shard { dir: dir.to_path_buf(), manifest: Manifest::read(dir)? })
 }
 
 /// Check that `shards` are the slices of one run; returns them in campaign
@@ -60,79 +50,83 @@ pub fn check(mut shards: Vec<Shard>) -> Result<Vec<Shard>, String> {
     let Some(first) = shards.first().cloned() else { return Err("no shard directories given".into()) };
     let name = |s: &Shard| s.dir.display().to_string();
     for s in &shards[1..] {
-        if s.scenario_hash != first.scenario_hash {
+        if s.manifest.scenario_hash != first.manifest.scenario_hash {
             return Err(format!(
                 "{} has scenario hash {}…, but {} has {}…: shards of different scenarios (or --set overrides) cannot be merged",
                 name(s),
-                &s.scenario_hash[..s.scenario_hash.len().min(12)],
+                &s.manifest.scenario_hash[..s.manifest.scenario_hash.len().min(12)],
                 name(&first),
-                &first.scenario_hash[..first.scenario_hash.len().min(12)]
+                &first.manifest.scenario_hash[..first.manifest.scenario_hash.len().min(12)]
             ));
         }
-        if s.master_seed != first.master_seed {
+        if s.manifest.master_seed != first.manifest.master_seed {
             return Err(format!(
                 "{} was run with seed {}, but {} with seed {}: shards of different seeds cannot be merged",
                 name(s),
-                s.master_seed,
+                s.manifest.master_seed,
                 name(&first),
-                first.master_seed
+                first.manifest.master_seed
             ));
         }
-        if s.rotate_seats != first.rotate_seats {
+        if s.manifest.rotate_seats != first.manifest.rotate_seats {
             return Err(format!(
                 "{} and {} differ in seat rotation (rotate_seats {} and {}): run every shard with the same --rotate-seats or --fixed-seats",
                 name(s),
                 name(&first),
-                s.rotate_seats,
-                first.rotate_seats
+                s.manifest.rotate_seats,
+                first.manifest.rotate_seats
             ));
         }
-        if s.tables != first.tables {
+        if s.tables() != first.tables() {
             return Err(format!(
                 "{} holds {}, but {} holds {}: run every shard with the same --detail",
                 name(s),
-                s.tables.join(", "),
+                s.tables().join(", "),
                 name(&first),
-                first.tables.join(", ")
+                first.tables().join(", ")
             ));
         }
-        if s.total != first.total {
+        if s.manifest.total_campaigns != first.manifest.total_campaigns {
             return Err(format!(
                 "{} is a shard of {} campaigns, but {} of {}: run every shard with the same --campaigns",
                 name(s),
-                s.total,
+                s.manifest.total_campaigns,
                 name(&first),
-                first.total
+                first.manifest.total_campaigns
             ));
         }
     }
-    shards.sort_by_key(|s| (s.start, s.end));
+    shards.sort_by_key(|s| (s.manifest.campaign_start, s.manifest.campaign_end));
     let mut next = 0u64;
     let mut prev: Option<&Shard> = None;
     for s in &shards {
-        if s.start < next {
+        if s.manifest.campaign_start < next {
             let p = prev.map(name).unwrap_or_default();
             return Err(format!(
                 "{} (campaigns {}..{}) and {} (campaigns {}..{}) overlap",
                 p,
-                prev.map_or(0, |p| p.start),
+                prev.map_or(0, |p| p.manifest.campaign_start),
                 next,
                 name(s),
-                s.start,
-                s.end
+                s.manifest.campaign_start,
+                s.manifest.campaign_end
             ));
         }
-        if s.start > next {
+        if s.manifest.campaign_start > next {
             let after = prev.map_or("the start".to_string(), name);
-            return Err(format!("campaigns {next}..{} are missing (between {after} and {})", s.start, name(s)));
+            return Err(format!(
+                "campaigns {next}..{} are missing (between {after} and {})",
+                s.manifest.campaign_start,
+                name(s)
+            ));
         }
-        next = s.end;
+        next = s.manifest.campaign_end;
         prev = Some(s);
     }
-    if next < first.total {
+    if next < first.manifest.total_campaigns {
         return Err(format!(
             "campaigns {next}..{} are missing (after {})",
-            first.total,
+            first.manifest.total_campaigns,
             prev.map(name).unwrap_or_default()
         ));
     }

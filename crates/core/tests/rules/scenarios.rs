@@ -88,8 +88,15 @@ fn leaves(prefix: &str, v: &toml::Value, out: &mut std::collections::BTreeMap<St
     }
 }
 
-/// The key reference of `docs/scenario.md`: (key, default cell) per row.
-fn documented() -> Vec<(String, String)> {
+/// A row of the key reference of `docs/scenario.md`.
+struct Row {
+    key: String,
+    ty: String,
+    default: String,
+}
+
+/// The key reference's rows, in document order.
+fn documented() -> Vec<Row> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/scenario.md");
     let text = std::fs::read_to_string(path).unwrap();
     let reference = text.split("# Key reference").nth(1).expect("docs/scenario.md has a key reference");
@@ -98,7 +105,8 @@ fn documented() -> Vec<(String, String)> {
         .filter_map(|l| {
             let cells: Vec<&str> = l.split(" | ").collect();
             let key = cells.first()?.strip_prefix("| `")?.strip_suffix('`')?;
-            Some((key.to_string(), cells.get(2)?.trim().to_string()))
+            let cell = |i: usize| cells.get(i).map(|c| c.trim().to_string());
+            Some(Row { key: key.to_string(), ty: cell(1)?, default: cell(2)? })
         })
         .collect()
 }
@@ -199,7 +207,7 @@ fn the_key_reference_in_the_docs_matches_the_defaults() {
     let mut wrong = Vec::new();
     let mut written = std::collections::BTreeSet::new();
     let mut checked = 0;
-    for (key, cell) in &docs {
+    for Row { key, default: cell, .. } in &docs {
         for (k, name) in expand(key) {
             let want = match name {
                 Some(n) => {
@@ -267,25 +275,18 @@ fn stated_range(cell: &str) -> Option<(bool, Option<f64>, Option<f64>)> {
 #[test]
 fn the_ranges_in_the_docs_are_the_ranges_checked() {
     use empires_core::scenario::{DEFAULT_TOML, load_with_overrides};
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/scenario.md");
-    let text = std::fs::read_to_string(path).unwrap();
-    let reference = text.split("# Key reference").nth(1).unwrap();
     let loads = |key: &str, v: f64, int: bool| {
         let v = if int { format!("{}", v as i64) } else { format!("{v:?}") };
         load_with_overrides(DEFAULT_TOML, &Source::embedded("default.toml"), &[(key.to_string(), v)]).is_ok()
     };
     let mut wrong = Vec::new();
     let mut probed = 0;
-    for line in reference.lines() {
-        let cells: Vec<&str> = line.split(" | ").collect();
-        let Some(key) = cells.first().and_then(|c| c.strip_prefix("| `")).and_then(|c| c.strip_suffix('`')) else {
-            continue;
-        };
-        let Some((int, lo, hi)) = cells.get(1).and_then(|c| stated_range(c)) else { continue };
+    for Row { key, ty, .. } in documented() {
+        let Some((int, lo, hi)) = stated_range(&ty) else { continue };
         if key.contains("[]") {
             continue;
         }
-        for (k, _) in expand(key) {
+        for (k, _) in expand(&key) {
             // Strategy keys are written bare; `lookahead` takes all of them.
             let k = if k.contains('.') { k } else { format!("strategies.lookahead.{k}") };
             let step = if int { 1.0 } else { 1e-6 };
