@@ -7,10 +7,13 @@
 //! - `defaults.rs`: the defaults of the gaps, `g01_*` .. `g30_*` (G-31, the
 //!   seeds of whole campaigns, is proved where campaigns are played:
 //!   `tests/it/seeds.rs` at the root);
-//! - `scenarios.rs`: the shipped scenario files load and check.
+//! - `scenarios.rs`: the shipped scenario files load and check;
+//! - `reference.rs`: `docs/scenario.md`'s key reference and
+//!   `scenarios/default.toml` are generated from the declarations.
 
 mod common;
 mod defaults;
+mod reference;
 mod rules_e;
 mod rules_w;
 mod scenarios;
