@@ -19,6 +19,7 @@ macro_rules! sayln {
 }
 
 pub mod args;
+mod balance;
 mod check;
 pub mod exit;
 mod interrupt;
@@ -77,6 +78,10 @@ pub enum Command {
     Ladder(strength::LadderArgs),
     /// The game between strategies: Nash equilibrium, α-rank, dominated strategies.
     Metagame(strength::MetagameArgs),
+    /// Which scenario numbers move a metric: Morris screening of every key, Sobol' indices for a few.
+    Sensitivity(balance::SensitivityArgs),
+    /// The value of a key at which a target holds, with its interval and a held-out confirmation.
+    Solve(balance::SolveArgs),
 }
 
 /// How strategies take the seats, for `run`, `compare`, `sweep` and
@@ -190,6 +195,8 @@ fn dispatch() -> i32 {
         Command::Deviate(a) => strength::deviate_cmd(a),
         Command::Ladder(a) => strength::ladder_cmd(a),
         Command::Metagame(a) => strength::metagame_cmd(a),
+        Command::Sensitivity(a) => balance::sensitivity_cmd(&a),
+        Command::Solve(a) => balance::solve_cmd(&a),
     };
     match r {
         Ok(()) => 0,

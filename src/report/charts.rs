@@ -34,6 +34,17 @@ pub struct Bar {
     pub high: f64,
 }
 
+/// One labelled point with its 95% intervals (x low, x high, y low, y
+/// high); an empty label draws no text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScatterPoint {
+    pub label: String,
+    pub x: f64,
+    pub y: f64,
+    pub x_ci: (f64, f64),
+    pub y_ci: (f64, f64),
+}
+
 /// One line, with an optional band (low, high) at the same x values.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
@@ -48,6 +59,8 @@ pub enum Chart {
     Bars { title: String, y_label: String, bars: Vec<Bar>, reference: Option<f64> },
     /// Lines over x, each with an optional band.
     Lines { title: String, x_label: String, y_label: String, series: Vec<Series> },
+    /// Labelled points with interval whiskers on both axes (μ* against σ).
+    Scatter { title: String, x_label: String, y_label: String, points: Vec<ScatterPoint> },
     /// A grid of values; `rows[i][j]` is at (`xs[j]`, `ys[i]`), labelled with `fmt`.
     Heatmap {
         title: String,
@@ -182,6 +195,38 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                 .position(SeriesLabelPosition::UpperLeft)
                 .draw()
                 .map_err(e)?;
+        }
+        Chart::Scatter { title, x_label, y_label, points } => {
+            let fin = |v: f64| if v.is_finite() { v } else { 0.0 };
+            let x1 = points.iter().map(|p| fin(p.x_ci.1).max(fin(p.x))).fold(0.0, f64::max);
+            let y1 = points.iter().map(|p| fin(p.y_ci.1).max(fin(p.y))).fold(0.0, f64::max);
+            let (x1, y1) = (if x1 > 0.0 { x1 * 1.15 } else { 1.0 }, if y1 > 0.0 { y1 * 1.1 } else { 1.0 });
+            let mut chart = ChartBuilder::on(root)
+                .caption(title, ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(0.0..x1, 0.0..y1)
+                .map_err(e)?;
+            chart
+                .configure_mesh()
+                .x_desc(x_label.as_str())
+                .y_desc(y_label.as_str())
+                .label_style(("sans-serif", 14))
+                .draw()
+                .map_err(e)?;
+            let whisker = color(0).mix(0.45);
+            for p in points.iter().filter(|p| p.x.is_finite() && p.y.is_finite()) {
+                let (xl, xh) = (fin(p.x_ci.0), fin(p.x_ci.1));
+                let (yl, yh) = (fin(p.y_ci.0), fin(p.y_ci.1));
+                chart.draw_series([PathElement::new([(xl, p.y), (xh, p.y)], whisker)]).map_err(e)?;
+                chart.draw_series([PathElement::new([(p.x, yl), (p.x, yh)], whisker)]).map_err(e)?;
+                chart.draw_series([Circle::new((p.x, p.y), 4, color(0).filled())]).map_err(e)?;
+                if !p.label.is_empty() {
+                    let text = Text::new(p.label.clone(), (p.x, p.y), ("sans-serif", 13));
+                    chart.draw_series([text]).map_err(e)?;
+                }
+            }
         }
         Chart::Heatmap { title, x_label, y_label, xs, ys, rows, percent } => {
             let (lo, hi) = rows

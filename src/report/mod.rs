@@ -2,6 +2,7 @@
 //! JSON lines, the run's polars dataset and summary, and (later) charts.
 //! Formatting and file output live here only.
 
+pub mod balance;
 pub mod charts;
 pub mod coverage;
 pub mod dataset;

@@ -6,6 +6,7 @@
 mod common;
 
 mod bad_input;
+mod balance;
 mod exit_codes;
 mod fuzz;
 mod gate;

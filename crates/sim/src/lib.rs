@@ -6,6 +6,8 @@
 //! - [`study`]: compare, sweep, restricted play and the mine-against-pillage
 //!   experiment, on common random numbers;
 //! - [`strength`]: tuning, the deviation check, the ladder and the meta-game;
+//! - [`balance`]: sensitivity of a metric to the scenario's numbers, and
+//!   the balance solver;
 //! - [`stats`]: the intervals every figure shown to a designer carries.
 //!
 //! It adds rayon to the core and nothing that writes files: results leave
@@ -16,6 +18,7 @@
 
 pub use empires_core::{analysis, map, rules, scenario, seed};
 
+pub mod balance;
 pub mod sim;
 pub mod stats;
 pub mod strategy;

@@ -10,8 +10,8 @@
 //! map's shares summing to at most 1, the stability track holding 0) stay
 //! in `check.rs`, next to the reason for each.
 
-use super::Scenario;
 use super::knobs::Knob;
+use super::{DiceExpr, Scenario};
 
 /// No upper bound.
 pub const OPEN: f64 = f64::INFINITY;
@@ -161,6 +161,52 @@ rule_keys! {
     "start.engines" => start.engines: i32 [0, OPEN],
 }
 
+/// A dice key of the rules (`economy.mine.river = "2D6x10"`): a study
+/// varies it through its count or its multiplier (`dice::DiceExpr`), each
+/// a whole number. `get` is `None` where the scenario gives no dice (a
+/// terrain without a mine yield).
+#[derive(Clone, Copy)]
+pub struct DiceKey {
+    pub key: &'static str,
+    pub get: fn(&Scenario) -> Option<DiceExpr>,
+    pub set: fn(&mut Scenario, DiceExpr),
+}
+
+impl std::fmt::Debug for DiceKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key)
+    }
+}
+
+macro_rules! dice_keys {
+    ($( $key:literal => $($f:ident).+ $(: $opt:ident)? ),* $(,)?) => {
+        /// Every dice key of the rules.
+        pub static DICE_KEYS: &[DiceKey] = &[ $( dice_keys!(@one $key [$($f).+] $($opt)?) ),* ];
+    };
+    (@one $key:literal [$($f:ident).+]) => {
+        DiceKey { key: $key, get: |s| Some(s.$($f).+), set: |s, d| s.$($f).+ = d }
+    };
+    (@one $key:literal [$($f:ident).+] optional) => {
+        DiceKey { key: $key, get: |s| s.$($f).+, set: |s, d| s.$($f).+ = Some(d) }
+    };
+}
+
+dice_keys! {
+    "economy.mine.plains" => economy.mine.plains: optional,
+    "economy.mine.forest" => economy.mine.forest: optional,
+    "economy.mine.river" => economy.mine.river: optional,
+    "economy.mine.mountain" => economy.mine.mountain: optional,
+    "economy.mine.marsh" => economy.mine.marsh: optional,
+    "economy.mine.sea" => economy.mine.sea: optional,
+    "economy.pillage" => economy.pillage,
+    "combat.die" => combat.die,
+}
+
+/// The dice key named `key`.
+pub fn dice_key(key: &str) -> Option<&'static DiceKey> {
+    DICE_KEYS.iter().find(|k| k.key == key)
+}
+
 /// The rule key named `key`.
 pub fn rule_key(key: &str) -> Option<&'static RuleKey> {
     RULE_KEYS.iter().find(|k| k.key == key)
@@ -189,6 +235,32 @@ mod tests {
         }
         let keys: std::collections::BTreeSet<_> = RULE_KEYS.iter().map(|k| k.key).collect();
         assert_eq!(keys.len(), RULE_KEYS.len(), "a key is listed twice");
+    }
+
+    /// Each dice key's getter and setter reach the field its path names,
+    /// and every dice value of the defaults has its key here.
+    #[test]
+    fn every_dice_key_reads_and_writes_the_field_its_path_names() {
+        let sc = Scenario::default();
+        let toml = toml::Value::try_from(&sc).unwrap();
+        for k in DICE_KEYS {
+            let at = k.key.split('.').try_fold(&toml, |v, part| v.get(part)).and_then(|v| v.as_str());
+            assert_eq!(at.map(|s| s.parse::<DiceExpr>().unwrap()), (k.get)(&sc), "{}", k.key);
+            let mut s = sc.clone();
+            (k.set)(&mut s, DiceExpr::new(4, 8, 3));
+            assert_eq!((k.get)(&s), Some(DiceExpr::new(4, 8, 3)), "{}", k.key);
+        }
+        let dice = |v: &toml::Value| v.as_str().is_some_and(|s| s.parse::<DiceExpr>().is_ok());
+        for section in ["economy", "combat"] {
+            let mut stack = vec![(section.to_string(), &toml[section])];
+            while let Some((path, v)) = stack.pop() {
+                match v {
+                    toml::Value::Table(t) => stack.extend(t.iter().map(|(k, x)| (format!("{path}.{k}"), x))),
+                    x if dice(x) => assert!(dice_key(&path).is_some(), "{path} has no DiceKey"),
+                    _ => {}
+                }
+            }
+        }
     }
 
     /// Numeric keys of the rules that have no range of their own here: each

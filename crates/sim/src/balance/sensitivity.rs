@@ -1,0 +1,191 @@
+//! `empires sensitivity`: which numbers of a scenario move a metric.
+//!
+//! A Morris design screens every named key (`--keys all`: every numeric
+//! key of the rules and every dice key) for `(k + 1) r` design points; the
+//! Sobol' indices of a short list then split the variance among the keys
+//! that matter, if asked. Every point plays campaigns `0..N` on the master
+//! seed (common random numbers), so an effect is a paired difference of
+//! the same campaigns, and its standard error comes from those campaigns.
+//!
+//! Shards split the trajectories (Morris) or the rows (Sobol'): a shard
+//! plays whole trajectories, so it has every paired difference it needs,
+//! and the shards' points together are the whole design.
+
+use super::morris::{self, Effect, Step, Trajectory};
+use super::param::Param;
+use super::sobol;
+use super::{paired, per_campaign, scenario_at};
+use crate::scenario::Scenario;
+use crate::seed::mix2;
+use crate::study::metrics::Metric;
+use rand_pcg::Pcg64Mcg;
+
+/// Salts of the design's random streams: the design depends only on the
+/// master seed and the plan, so every shard draws the same one.
+const MORRIS_SALT: u64 = 0x4D4F_5252_4953;
+const SOBOL_SALT: u64 = 0x0053_4F42_4F4C;
+const BOOT_SALT: u64 = 0x424F_4F54;
+
+/// Levels of the Morris grid (Δ = 2/3).
+pub const LEVELS: usize = 4;
+
+/// Bootstrap resamples of every interval.
+pub const RESAMPLES: usize = 1000;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub params: Vec<Param>,
+    pub metric: Metric,
+    pub trajectories: usize,
+    pub campaigns: u64,
+    pub master: u64,
+    pub rotate: bool,
+    /// Sobol' rows for the top keys (0: no Sobol' stage).
+    pub sobol_rows: usize,
+}
+
+impl Plan {
+    /// The Morris trajectories, the same for every shard.
+    pub fn trajectories(&self) -> Vec<Trajectory> {
+        let mut rng = Pcg64Mcg::new(mix2(self.master, MORRIS_SALT) as u128);
+        morris::design(self.params.len(), self.trajectories, LEVELS, &mut rng)
+    }
+
+    /// Design points in all: Morris, then Sobol' for `top` keys.
+    pub fn size(&self, top: usize) -> usize {
+        self.trajectories * (self.params.len() + 1) + if self.sobol_rows > 0 { self.sobol_rows * (top + 2) } else { 0 }
+    }
+}
+
+/// One played design point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// `morris` or `sobol`.
+    pub stage: &'static str,
+    /// The trajectory (Morris) or the row (Sobol').
+    pub group: usize,
+    /// Position in the trajectory (Morris; the input moved to get here is
+    /// `moved`), or 0 = A, 1 = B, 2 + i = A_B^i (Sobol').
+    pub position: usize,
+    pub moved: Option<usize>,
+    /// Each parameter's value, as played (after rounding).
+    pub values: Vec<f64>,
+    pub mean: f64,
+    pub se: f64,
+    /// The paired difference from the previous point of the trajectory
+    /// and its standard error (Morris, position > 0).
+    pub diff: f64,
+    pub diff_se: f64,
+}
+
+/// Play the Morris trajectories of shard `shard.0` of `shard.1` (those
+/// whose index is the shard's modulo the shard count).
+pub fn play_morris(
+    base: &Scenario,
+    plan: &Plan,
+    shard: (usize, usize),
+    mut progress: impl FnMut(usize),
+) -> Result<Vec<Point>, String> {
+    let mut out = Vec::new();
+    for (t, traj) in plan.trajectories().iter().enumerate().filter(|(t, _)| t % shard.1 == shard.0) {
+        let mut prev: Option<Vec<f64>> = None;
+        for (j, u) in traj.points.iter().enumerate() {
+            let sc = scenario_at(base, &plan.params, u)?;
+            let ys = per_campaign(&sc, &plan.metric, plan.master, plan.campaigns, plan.rotate)?;
+            let (mean, se, _) = super::mean_se(&ys);
+            let (diff, diff_se) = prev.as_ref().map_or((f64::NAN, f64::NAN), |p| paired(p, &ys));
+            out.push(Point {
+                stage: "morris",
+                group: t,
+                position: j,
+                moved: (j > 0).then(|| traj.order[j - 1]),
+                values: plan.params.iter().map(|p| p.get(&sc)).collect(),
+                mean,
+                se,
+                diff,
+                diff_se,
+            });
+            prev = Some(ys);
+            progress(1);
+        }
+    }
+    Ok(out)
+}
+
+/// The elementary effects of the played Morris points (of every shard).
+pub fn morris_effects(plan: &Plan, points: &[Point]) -> Vec<Effect> {
+    let mut pts: Vec<&Point> = points.iter().filter(|p| p.stage == "morris").collect();
+    pts.sort_by_key(|p| (p.group, p.position));
+    let steps: Vec<Step> = pts
+        .windows(2)
+        .filter(|w| w[0].group == w[1].group && w[1].moved.is_some())
+        .map(|w| {
+            let i = w[1].moved.unwrap_or(0);
+            let p = &plan.params[i];
+            Step {
+                input: i,
+                du: p.unit_of(w[1].values[i]) - p.unit_of(w[0].values[i]),
+                dy: w[1].diff,
+                dy_se: w[1].diff_se,
+            }
+        })
+        .collect();
+    let mut rng = Pcg64Mcg::new(mix2(plan.master, BOOT_SALT) as u128);
+    morris::analyse(plan.params.len(), &steps, 0.95, RESAMPLES, &mut rng)
+}
+
+/// Play the Sobol' rows of shard `shard` for the parameters `top` (indices
+/// into the plan's), the others held at their base values.
+pub fn play_sobol(
+    base: &Scenario,
+    plan: &Plan,
+    top: &[usize],
+    shard: (usize, usize),
+    mut progress: impl FnMut(usize),
+) -> Result<Vec<Point>, String> {
+    let params: Vec<Param> = top.iter().map(|&i| plan.params[i].clone()).collect();
+    let mut rng = Pcg64Mcg::new(mix2(plan.master, SOBOL_SALT) as u128);
+    let d = sobol::design(params.len(), plan.sobol_rows, &mut rng);
+    let mut out = Vec::new();
+    for row in (0..plan.sobol_rows).filter(|r| r % shard.1 == shard.0) {
+        let mut at = vec![&d.a[row], &d.b[row]];
+        at.extend(d.ab.iter().map(|m| &m[row]));
+        for (pos, u) in at.into_iter().enumerate() {
+            let sc = scenario_at(base, &params, u)?;
+            let ys = per_campaign(&sc, &plan.metric, plan.master, plan.campaigns, plan.rotate)?;
+            let (mean, se, _) = super::mean_se(&ys);
+            out.push(Point {
+                stage: "sobol",
+                group: row,
+                position: pos,
+                moved: None,
+                values: plan.params.iter().map(|p| p.get(&sc)).collect(),
+                mean,
+                se,
+                diff: f64::NAN,
+                diff_se: f64::NAN,
+            });
+            progress(1);
+        }
+    }
+    Ok(out)
+}
+
+/// The Sobol' indices of the `top` parameters from the played rows.
+pub fn sobol_indices(plan: &Plan, top: &[usize], points: &[Point]) -> Vec<sobol::Index> {
+    let k = top.len();
+    let n = plan.sobol_rows;
+    let mut y = vec![f64::NAN; n * (k + 2)];
+    for p in points.iter().filter(|p| p.stage == "sobol" && p.group < n) {
+        // `Design::points()` order: A rows, B rows, then A_B^i rows.
+        y[p.position * n + p.group] = p.mean;
+    }
+    let mut rng = Pcg64Mcg::new(mix2(plan.master, BOOT_SALT ^ 1) as u128);
+    sobol::analyse(k, &y, 0.95, RESAMPLES, &mut rng)
+}
+
+/// The `count` parameters with the largest μ* (indices into the plan's).
+pub fn top(effects: &[Effect], count: usize) -> Vec<usize> {
+    effects.iter().take(count).map(|e| e.input).collect()
+}

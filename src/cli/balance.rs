@@ -1,0 +1,347 @@
+//! `empires sensitivity` and `empires solve`: flags, files and progress
+//! around `balance::{sensitivity, solve}`.
+
+use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::shard::ShardArgs;
+use super::{CliError, SeatArgs, create_out_dir};
+use crate::balance::param::{self, Param};
+use crate::balance::sensitivity::{self, Plan};
+use crate::balance::solve::{self, Budget, Goal};
+use crate::balance::{metric_named, sobol};
+use crate::report::balance as rb;
+use crate::scenario::Scenario;
+use crate::sim::runner::seating;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+
+/// Flags both commands share.
+#[derive(Args, Debug, Clone)]
+pub struct BalanceFlags {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Every seat plays this strategy (e.g. `tuned`) at every design point.
+    #[arg(long, value_name = "STRATEGY")]
+    pub players: Option<String>,
+    #[command(flatten)]
+    pub seats: SeatArgs,
+    #[command(flatten)]
+    pub master: SeedArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl BalanceFlags {
+    /// The base scenario with `--players` applied, and whether seats rotate.
+    fn base(&self) -> Result<(Scenario, bool), CliError> {
+        let sc = self.scenario.load()?;
+        let sc = match &self.players {
+            Some(s) => sc.with_players(s).map_err(CliError::input)?,
+            None => sc,
+        };
+        let seated = seating(&[&sc], self.seats.flag());
+        Ok((sc, seated.rotate()))
+    }
+
+    fn redo(&self) -> String {
+        let mut c = self.scenario.flags();
+        if let Some(p) = &self.players {
+            c += &format!(" --players {p}");
+        }
+        let seats = seating(&[], self.seats.flag()).run_flag();
+        c + seats + &format!(" --seed {}", self.master.seed)
+    }
+
+    fn bar(&self, len: u64, what: &str) -> ProgressBar {
+        if self.quiet {
+            return ProgressBar::hidden();
+        }
+        let b = ProgressBar::new(len);
+        b.set_style(
+            ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {what} ({{elapsed}}, eta {{eta}})"))
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct SensitivityArgs {
+    /// The metric, e.g. "share of gold from mines" or "win rate: seat 0".
+    #[arg(long)]
+    pub metric: String,
+    /// The keys to vary, `all` (every numeric key of the rules and every
+    /// dice key) or K1,K2=LO..HI,...; a dice key varies its `.mult` or
+    /// `.count`. Without a range a key varies by ±50% within its declared
+    /// range.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub keys: Vec<String>,
+    /// Morris trajectories (each plays keys + 1 design points).
+    #[arg(long, default_value_t = 10)]
+    pub trajectories: usize,
+    /// Campaigns per design point.
+    #[arg(long, default_value_t = 200)]
+    pub campaigns: u64,
+    /// Sobol' indices for these keys (a short list of the --keys), after
+    /// the screening.
+    #[arg(long, value_delimiter = ',')]
+    pub sobol_keys: Vec<String>,
+    /// Sobol' indices for the N keys with the largest μ* (no shards).
+    #[arg(long, value_name = "N", conflicts_with = "sobol_keys")]
+    pub sobol_top: Option<usize>,
+    /// Rows of the Sobol' design (each plays keys + 2 points).
+    #[arg(long, default_value_t = 64)]
+    pub sobol_rows: usize,
+    /// Analyse the points.parquet of finished shards (their directories)
+    /// instead of playing.
+    #[arg(long, value_name = "DIR", num_args = 1..)]
+    pub merge: Vec<PathBuf>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+    /// Output directory (default: reports/sensitivity/METRIC-sSEED).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub flags: BalanceFlags,
+}
+
+fn slug(s: &str) -> String {
+    let s: String = s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    s.split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-")
+}
+
+pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
+    let (base, rotate) = a.flags.base()?;
+    let metric = metric_named(&base, &a.metric).map_err(CliError::input)?;
+    let params = param::parse_list(&a.keys, &base).map_err(|e| CliError::input(format!("--keys: {e}")))?;
+    if params.is_empty() {
+        return Err(CliError::input("--keys: no key to vary"));
+    }
+    if a.trajectories < 2 || a.campaigns < 2 {
+        return Err(CliError::input("--trajectories and --campaigns must each be at least 2 for an interval"));
+    }
+    let sobol_keys: Vec<usize> = a
+        .sobol_keys
+        .iter()
+        .map(|k| {
+            let k = k.trim();
+            params
+                .iter()
+                .position(|p| p.name == k || p.key() == k)
+                .ok_or_else(|| CliError::input(format!("--sobol-keys: {k} is not among the --keys")))
+        })
+        .collect::<Result<_, _>>()?;
+    let sobol = !sobol_keys.is_empty() || a.sobol_top.is_some();
+    let plan = Plan {
+        params,
+        metric,
+        trajectories: a.trajectories,
+        campaigns: a.campaigns,
+        master: a.flags.master.seed,
+        rotate,
+        sobol_rows: if sobol { a.sobol_rows.max(2) } else { 0 },
+    };
+    let shard = a.shard.resolve()?;
+    if shard.is_some() && a.sobol_top.is_some() {
+        return Err(CliError::input(
+            "--sobol-top needs the whole screening first; with shards, name the keys with --sobol-keys",
+        ));
+    }
+    let out = a.out.clone().unwrap_or_else(|| {
+        let p = PathBuf::from("reports/sensitivity").join(format!("{}-s{}", slug(&a.metric), plan.master));
+        match shard {
+            Some((i, k)) => p.join(format!("shard-{i}-of-{k}")),
+            None => p,
+        }
+    });
+    let mut command = format!(
+        "empires sensitivity --metric '{}' --keys {} --trajectories {} --campaigns {}",
+        a.metric,
+        a.keys.join(","),
+        a.trajectories,
+        a.campaigns
+    );
+    if !a.sobol_keys.is_empty() {
+        command += &format!(" --sobol-keys {} --sobol-rows {}", a.sobol_keys.join(","), plan.sobol_rows);
+    }
+    if let Some(n) = a.sobol_top {
+        command += &format!(" --sobol-top {n} --sobol-rows {}", plan.sobol_rows);
+    }
+    command += &a.flags.redo();
+    let points = if a.merge.is_empty() {
+        let pool = a.flags.threads.pool()?;
+        let (i, k) = shard.map_or((0, 1), |(i, k)| (i as usize, k as usize));
+        let morris_points = plan.trajectories.div_ceil(k) * (plan.params.len() + 1);
+        let bar = a.flags.bar(morris_points as u64, "design points");
+        let mut points = pool
+            .install(|| sensitivity::play_morris(&base, &plan, (i, k), |n| bar.inc(n as u64)))
+            .map_err(CliError::input)?;
+        bar.finish_and_clear();
+        if !sobol_keys.is_empty() {
+            let bar = a.flags.bar((plan.sobol_rows.div_ceil(k) * (sobol_keys.len() + 2)) as u64, "Sobol' points");
+            points.extend(
+                pool.install(|| sensitivity::play_sobol(&base, &plan, &sobol_keys, (i, k), |n| bar.inc(n as u64)))
+                    .map_err(CliError::input)?,
+            );
+            bar.finish_and_clear();
+        }
+        points
+    } else {
+        read_points(&a.merge, &plan)?
+    };
+    if shard.is_some() && a.merge.is_empty() {
+        // A shard writes its points; `--merge` analyses them all.
+        create_out_dir(&out)?;
+        let df = rb::points_frame(&plan, &points).map_err(|e| CliError::io(e.to_string()))?;
+        crate::report::dataset::write_parquet(&out, "points", df).map_err(|e| CliError::io(e.to_string()))?;
+        println!("shard done: {} design points in {}/points.parquet", points.len(), out.display());
+        println!("when every shard is done: {command} --merge DIR...");
+        return Ok(());
+    }
+    let effects = sensitivity::morris_effects(&plan, &points);
+    let mut points = points;
+    let sobol_keys = match a.sobol_top {
+        Some(n) => {
+            let top = sensitivity::top(&effects, n.min(plan.params.len()));
+            let pool = a.flags.threads.pool()?;
+            let bar = a.flags.bar((plan.sobol_rows * (top.len() + 2)) as u64, "Sobol' points");
+            points.extend(
+                pool.install(|| sensitivity::play_sobol(&base, &plan, &top, (0, 1), |n| bar.inc(n as u64)))
+                    .map_err(CliError::input)?,
+            );
+            bar.finish_and_clear();
+            top
+        }
+        None => sobol_keys,
+    };
+    let indices: Vec<sobol::Index> =
+        if sobol_keys.is_empty() { Vec::new() } else { sensitivity::sobol_indices(&plan, &sobol_keys, &points) };
+    let s = rb::Sensitivity {
+        plan: &plan,
+        effects: &effects,
+        sobol: &indices,
+        sobol_keys: &sobol_keys,
+        points: &points,
+        command,
+    };
+    print!("{}", rb::sensitivity_text(&s, 15));
+    create_out_dir(&out)?;
+    let files = rb::write_sensitivity(&s, &out).map_err(CliError::io)?;
+    println!("wrote {} in {}", files.join(", "), out.display());
+    Ok(())
+}
+
+/// The design points of finished shards, checked to be one whole design.
+fn read_points(dirs: &[PathBuf], plan: &Plan) -> Result<Vec<sensitivity::Point>, CliError> {
+    let mut points = Vec::new();
+    for d in dirs {
+        points.extend(rb::read_points(&d.join("points.parquet"), plan).map_err(CliError::input)?);
+    }
+    let morris = points.iter().filter(|p| p.stage == "morris").count();
+    let want = plan.trajectories * (plan.params.len() + 1);
+    if morris != want {
+        return Err(CliError::input(format!(
+            "the shards hold {morris} Morris points, the design has {want}: give every shard's directory once, each run with the same flags"
+        )));
+    }
+    Ok(points)
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The key and the range to search, KEY=LO..HI (a dice key with .mult
+    /// or .count).
+    #[arg(long, required = true)]
+    pub vary: Vec<String>,
+    /// "METRIC = VALUE" or "METRIC = METRIC2".
+    #[arg(long, required = true)]
+    pub target: Vec<String>,
+    /// Campaigns per evaluation (and of the held-out confirmation).
+    #[arg(long, default_value_t = 2000)]
+    pub campaigns: u64,
+    /// Bisection steps for a key that is not a whole number.
+    #[arg(long, default_value_t = 12)]
+    pub steps: usize,
+    /// Output directory (default: reports/solve/KEY-sSEED).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub flags: BalanceFlags,
+}
+
+pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
+    let (base, rotate) = a.flags.base()?;
+    if a.vary.len() != 1 || a.target.len() != 1 {
+        return Err(CliError::input(
+            "give one --vary and one --target: the solver finds one key's value (two keys at once are not supported yet)",
+        ));
+    }
+    let param = Param::parse(&a.vary[0], &base).map_err(|e| CliError::input(format!("--vary: {e}")))?;
+    if !a.vary[0].contains('=') {
+        return Err(CliError::input(format!("--vary {}: give the range to search, KEY=LO..HI", a.vary[0])));
+    }
+    let goal = Goal::parse(&a.target[0], &base).map_err(CliError::input)?;
+    if a.campaigns < 2 {
+        return Err(CliError::input("--campaigns must be at least 2 for an interval"));
+    }
+    let command = format!(
+        "empires solve --vary {} --target '{}' --campaigns {} --steps {}{}",
+        a.vary[0],
+        a.target[0],
+        a.campaigns,
+        a.steps,
+        a.flags.redo()
+    );
+    let pool = a.flags.threads.pool()?;
+    let budget = Budget { campaigns: a.campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1) };
+    let quiet = a.flags.quiet;
+    let s = pool
+        .install(|| {
+            solve::solve(&base, &param, &goal, budget, |e| {
+                if !quiet {
+                    eprintln!("  {} = {}: gap {:+.4} ± {:.4}", param.name, param.show(e.x), e.gap, 1.96 * e.gap_se);
+                }
+            })
+        })
+        .map_err(CliError::input)?;
+    print!("{}", rb::solve_text(&s, &command));
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("reports/solve").join(format!("{}-s{}", slug(&param.name), budget.master)));
+    create_out_dir(&out)?;
+    let text = base_text(a.flags.scenario.scenario.as_deref())?;
+    let mut header = vec![
+        format!("Solved by: {command}"),
+        format!(
+            "{} = {} meets {:?}; 95% interval of the root {:.2}..{:.2}",
+            param.name,
+            param.show(s.found.value),
+            goal.text(),
+            s.found.interval.0,
+            s.found.interval.1
+        ),
+    ];
+    if !a.flags.scenario.set.is_empty() {
+        header.push(format!(
+            "Played with these overrides too: {}",
+            a.flags.scenario.set.iter().map(|s| format!("--set '{s}'")).collect::<Vec<_>>().join(" ")
+        ));
+    }
+    let patched = rb::patched_toml(&text, &s, &header).map_err(CliError::io)?;
+    let files = rb::write_solve(&s, &patched, &command, &out).map_err(CliError::io)?;
+    println!("wrote {} in {}", files.join(", "), out.display());
+    Ok(())
+}
+
+/// The text of the scenario file, or of the embedded default.
+fn base_text(path: Option<&Path>) -> Result<String, CliError> {
+    match path {
+        None => Ok(crate::scenario::DEFAULT_TOML.to_string()),
+        Some(p) => std::fs::read_to_string(p)
+            .map_err(|e| CliError::input(format!("{}: cannot read the scenario: {e}", p.display()))),
+    }
+}

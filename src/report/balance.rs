@@ -1,0 +1,565 @@
+//! What `empires sensitivity` and `empires solve` write: the ranked keys
+//! and the design points as parquet and JSON, the solved scenario as TOML
+//! and `--set` flags, and an HTML page for each with its charts.
+
+use super::charts::{Bar, Chart, ScatterPoint, Series};
+use super::dataset::write_parquet;
+use super::files::write_atomic;
+use super::html::Page;
+use super::study::text_table;
+use crate::balance::morris::Effect;
+use crate::balance::param::Param;
+use crate::balance::param::Target;
+use crate::balance::sensitivity::{Plan, Point};
+use crate::balance::sobol::Index;
+use crate::balance::solve::{Eval, Solution};
+use crate::stats::z;
+use polars::prelude::*;
+use serde_json::json;
+use std::fmt::Write;
+use std::path::Path;
+
+/// The result of a sensitivity study, as written.
+pub struct Sensitivity<'a> {
+    pub plan: &'a Plan,
+    pub effects: &'a [Effect],
+    /// Sobol' indices of the `sobol_keys` (indices into the plan's params).
+    pub sobol: &'a [Index],
+    pub sobol_keys: &'a [usize],
+    pub points: &'a [Point],
+    /// The command that redoes it.
+    pub command: String,
+}
+
+fn g(x: f64) -> String {
+    if !x.is_finite() {
+        "—".into()
+    } else if x != 0.0 && (x.abs() < 0.001 || x.abs() >= 1e5) {
+        format!("{x:.3e}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+fn range(p: &Param) -> String {
+    format!("{}..{}", p.show(p.lo), p.show(p.hi))
+}
+
+/// The ranked keys: one row per key.
+pub fn effects_frame(s: &Sensitivity) -> PolarsResult<DataFrame> {
+    let e = s.effects;
+    let p = |i: usize| &s.plan.params[e[i].input];
+    let n = e.len();
+    let sobol = |i: usize| s.sobol_keys.iter().position(|&k| k == e[i].input).map(|j| &s.sobol[j]);
+    let cols = vec![
+        Column::new("rank".into(), (1..=n as u32).collect::<Vec<_>>()),
+        Column::new("key".into(), (0..n).map(|i| p(i).name.clone()).collect::<Vec<_>>()),
+        Column::new("base".into(), (0..n).map(|i| p(i).base).collect::<Vec<_>>()),
+        Column::new("lo".into(), (0..n).map(|i| p(i).lo).collect::<Vec<_>>()),
+        Column::new("hi".into(), (0..n).map(|i| p(i).hi).collect::<Vec<_>>()),
+        Column::new("effects".into(), e.iter().map(|x| x.n as u32).collect::<Vec<_>>()),
+        Column::new("mu".into(), e.iter().map(|x| x.mu).collect::<Vec<_>>()),
+        Column::new("mu_star".into(), e.iter().map(|x| x.mu_star).collect::<Vec<_>>()),
+        Column::new("mu_star_low".into(), e.iter().map(|x| x.mu_star_ci.0).collect::<Vec<_>>()),
+        Column::new("mu_star_high".into(), e.iter().map(|x| x.mu_star_ci.1).collect::<Vec<_>>()),
+        Column::new("sigma".into(), e.iter().map(|x| x.sigma).collect::<Vec<_>>()),
+        Column::new("sigma_low".into(), e.iter().map(|x| x.sigma_ci.0).collect::<Vec<_>>()),
+        Column::new("sigma_high".into(), e.iter().map(|x| x.sigma_ci.1).collect::<Vec<_>>()),
+        Column::new("noise".into(), e.iter().map(|x| x.noise).collect::<Vec<_>>()),
+        Column::new("above_noise".into(), e.iter().map(|x| x.above_noise()).collect::<Vec<_>>()),
+        Column::new("sobol_first".into(), (0..n).map(|i| sobol(i).map(|x| x.first)).collect::<Vec<_>>()),
+        Column::new("sobol_first_low".into(), (0..n).map(|i| sobol(i).map(|x| x.first_ci.0)).collect::<Vec<_>>()),
+        Column::new("sobol_first_high".into(), (0..n).map(|i| sobol(i).map(|x| x.first_ci.1)).collect::<Vec<_>>()),
+        Column::new("sobol_total".into(), (0..n).map(|i| sobol(i).map(|x| x.total)).collect::<Vec<_>>()),
+        Column::new("sobol_total_low".into(), (0..n).map(|i| sobol(i).map(|x| x.total_ci.0)).collect::<Vec<_>>()),
+        Column::new("sobol_total_high".into(), (0..n).map(|i| sobol(i).map(|x| x.total_ci.1)).collect::<Vec<_>>()),
+    ];
+    DataFrame::new(n, cols)
+}
+
+/// Every design point, with every parameter's value as played.
+pub fn points_frame(plan: &Plan, points: &[Point]) -> PolarsResult<DataFrame> {
+    let n = points.len();
+    let mut cols = vec![
+        Column::new("stage".into(), points.iter().map(|p| p.stage).collect::<Vec<_>>()),
+        Column::new("group".into(), points.iter().map(|p| p.group as u32).collect::<Vec<_>>()),
+        Column::new("position".into(), points.iter().map(|p| p.position as u32).collect::<Vec<_>>()),
+        Column::new(
+            "moved".into(),
+            points.iter().map(|p| p.moved.map(|i| plan.params[i].name.clone())).collect::<Vec<_>>(),
+        ),
+        Column::new("campaigns".into(), vec![plan.campaigns; n]),
+        Column::new("mean".into(), points.iter().map(|p| p.mean).collect::<Vec<_>>()),
+        Column::new("se".into(), points.iter().map(|p| p.se).collect::<Vec<_>>()),
+        Column::new("diff".into(), points.iter().map(|p| p.diff).collect::<Vec<_>>()),
+        Column::new("diff_se".into(), points.iter().map(|p| p.diff_se).collect::<Vec<_>>()),
+    ];
+    for (i, p) in plan.params.iter().enumerate() {
+        cols.push(Column::new(p.name.as_str().into(), points.iter().map(|x| x.values[i]).collect::<Vec<_>>()));
+    }
+    DataFrame::new(n, cols)
+}
+
+/// `sensitivity.json`: the keys ranked, with μ*, σ, their intervals and
+/// the Sobol' indices where measured.
+pub fn sensitivity_json(s: &Sensitivity) -> String {
+    let keys: Vec<_> = s
+        .effects
+        .iter()
+        .enumerate()
+        .map(|(r, e)| {
+            let p = &s.plan.params[e.input];
+            let sobol = s.sobol_keys.iter().position(|&k| k == e.input).map(|j| &s.sobol[j]);
+            json!({
+                "rank": r + 1, "key": p.name, "base": p.base, "lo": p.lo, "hi": p.hi,
+                "effects": e.n, "mu": e.mu, "mu_star": e.mu_star,
+                "mu_star_ci": [e.mu_star_ci.0, e.mu_star_ci.1],
+                "sigma": e.sigma, "sigma_ci": [e.sigma_ci.0, e.sigma_ci.1],
+                "noise": e.noise, "above_noise": e.above_noise(),
+                "sobol_first": sobol.map(|x| json!({"value": x.first, "ci": [x.first_ci.0, x.first_ci.1]})),
+                "sobol_total": sobol.map(|x| json!({"value": x.total, "ci": [x.total_ci.0, x.total_ci.1]})),
+            })
+        })
+        .collect();
+    let v = json!({
+        "metric": s.plan.metric.name(),
+        "method": "Morris elementary effects (4 levels, Δ = 2/3), effects per whole interval of each key; intervals: percentile bootstrap over trajectories, 95%",
+        "trajectories": s.plan.trajectories,
+        "campaigns_per_point": s.plan.campaigns,
+        "master_seed": s.plan.master,
+        "design_points": s.points.len(),
+        "sobol_rows": s.plan.sobol_rows,
+        "command": s.command,
+        "keys": keys,
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// The ranked table, as text rows.
+pub fn sensitivity_rows(s: &Sensitivity, limit: usize) -> Vec<Vec<String>> {
+    let mut rows = vec![vec![
+        "rank".to_string(),
+        "key".into(),
+        "range".into(),
+        "μ*".into(),
+        "95% interval".into(),
+        "σ".into(),
+        "95% interval".into(),
+        "noise".into(),
+        "μ (sign)".into(),
+    ]];
+    for (r, e) in s.effects.iter().enumerate().take(limit) {
+        let p = &s.plan.params[e.input];
+        rows.push(vec![
+            format!("{}", r + 1),
+            p.name.clone(),
+            range(p),
+            g(e.mu_star),
+            format!("{} to {}", g(e.mu_star_ci.0), g(e.mu_star_ci.1)),
+            g(e.sigma),
+            format!("{} to {}", g(e.sigma_ci.0), g(e.sigma_ci.1)),
+            format!("{}{}", g(e.noise), if e.above_noise() { "" } else { " (μ* not above)" }),
+            g(e.mu),
+        ]);
+    }
+    rows
+}
+
+fn sobol_rows(s: &Sensitivity) -> Vec<Vec<String>> {
+    let mut rows = vec![vec![
+        "key".to_string(),
+        "first order S".into(),
+        "95% interval".into(),
+        "total ST".into(),
+        "95% interval".into(),
+    ]];
+    for (j, x) in s.sobol.iter().enumerate() {
+        rows.push(vec![
+            s.plan.params[s.sobol_keys[j]].name.clone(),
+            g(x.first),
+            format!("{} to {}", g(x.first_ci.0), g(x.first_ci.1)),
+            g(x.total),
+            format!("{} to {}", g(x.total_ci.0), g(x.total_ci.1)),
+        ]);
+    }
+    rows
+}
+
+/// The summary printed by the command.
+pub fn sensitivity_text(s: &Sensitivity, limit: usize) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "sensitivity of \"{}\": {} keys, {} trajectories, {} design points of {} campaigns each, master seed {}",
+        s.plan.metric.name(),
+        s.plan.params.len(),
+        s.plan.trajectories,
+        s.points.len(),
+        s.plan.campaigns,
+        s.plan.master
+    );
+    let _ = writeln!(out, "μ* and σ: change of the metric per whole range of the key (95% bootstrap intervals)");
+    out.push_str(&text_table(&sensitivity_rows(s, limit)));
+    if !s.sobol.is_empty() {
+        let _ = writeln!(out, "\nSobol' indices ({} rows):", s.plan.sobol_rows);
+        out.push_str(&text_table(&sobol_rows(s)));
+    }
+    out
+}
+
+/// Write `sensitivity.parquet`, `points.parquet`, `sensitivity.json` and
+/// the page with its charts. Returns the file names.
+pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, String> {
+    write_parquet(dir, "sensitivity", effects_frame(s).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    write_parquet(dir, "points", points_frame(s.plan, s.points).map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
+    write_atomic(&dir.join("sensitivity.json"), sensitivity_json(s).as_bytes()).map_err(|e| e.to_string())?;
+    let mut page = Page::new(&format!("Sensitivity of {}", s.plan.metric.name()));
+    page.p(&format!(
+        "Morris screening of {} keys: {} trajectories, {} design points, {} campaigns per point on master seed {} (common random numbers: every point plays the same campaigns). μ* is the mean absolute change of the metric when a key crosses its whole range; σ is the spread of those changes (large: the key acts through interactions or a curve). Intervals are 95% bootstrap intervals over the trajectories; <em>noise</em> is the μ* a key with no effect would show from the campaigns' noise alone.",
+        s.plan.params.len(),
+        s.plan.trajectories,
+        s.points.len(),
+        s.plan.campaigns,
+        s.plan.master
+    ));
+    page.pre(&s.command);
+    let top: Vec<&Effect> = s.effects.iter().take(15).collect();
+    let bars = Chart::Bars {
+        title: format!("μ* of the {} keys that matter most", top.len()),
+        y_label: format!("μ*: {}", s.plan.metric.name()),
+        bars: top
+            .iter()
+            .map(|e| Bar {
+                label: short(&s.plan.params[e.input].name),
+                value: e.mu_star,
+                low: e.mu_star_ci.0,
+                high: e.mu_star_ci.1,
+            })
+            .collect(),
+        reference: None,
+    };
+    page.chart(dir, "ranked", &bars, "Keys ranked by μ*, with 95% intervals.")?;
+    let scatter = Chart::Scatter {
+        title: "μ* against σ".into(),
+        x_label: "μ* (importance)".into(),
+        y_label: "σ (interactions, curvature)".into(),
+        points: s
+            .effects
+            .iter()
+            .enumerate()
+            .map(|(r, e)| ScatterPoint {
+                label: if r < 8 { short(&s.plan.params[e.input].name) } else { String::new() },
+                x: e.mu_star,
+                y: e.sigma,
+                x_ci: e.mu_star_ci,
+                y_ci: e.sigma_ci,
+            })
+            .collect(),
+    };
+    page.chart(
+        dir,
+        "mu_sigma",
+        &scatter,
+        "Each key at (μ*, σ), the eight largest labelled; whiskers are 95% intervals.",
+    )?;
+    page.h2("Keys ranked");
+    page.table(&sensitivity_rows(s, usize::MAX));
+    if !s.sobol.is_empty() {
+        page.h2("Sobol' indices");
+        page.p(&format!(
+            "Saltelli design of {} rows for the keys below, the others at their base values: S is the share of the metric's variance a key explains alone, ST with its interactions (Saltelli 2010 and Jansen estimators, 95% bootstrap intervals).",
+            s.plan.sobol_rows
+        ));
+        page.table(&sobol_rows(s));
+    }
+    let mut files = vec!["sensitivity.parquet".into(), "points.parquet".into(), "sensitivity.json".into()];
+    files.extend(page.files());
+    page.finish(dir)?;
+    Ok(files)
+}
+
+/// The last two parts of a dotted key, for chart labels.
+fn short(key: &str) -> String {
+    let parts: Vec<&str> = key.rsplitn(3, '.').collect();
+    if parts.len() < 3 { key.to_string() } else { format!("{}.{}", parts[1], parts[0]) }
+}
+
+// ------------------------------------------------------------------ solve
+
+fn show_interval(s: &Solution) -> String {
+    let (p, f) = (&s.param, &s.found);
+    let fine = |v: f64| if p.integer { format!("{v:.2}") } else { p.show(v) };
+    let lo = if f.open_low { format!("≤ {}", fine(f.interval.0)) } else { fine(f.interval.0) };
+    let hi = if f.open_high { format!("≥ {}", fine(f.interval.1)) } else { fine(f.interval.1) };
+    format!("[{lo}, {hi}]")
+}
+
+/// The `--set` flag that gives the solved scenario.
+pub fn set_flag(s: &Solution) -> String {
+    format!("--set {}", s.param.set_flag(&s.scenario))
+}
+
+/// The base scenario's text with the solved key written in (comments and
+/// layout kept), headed by how it was solved.
+pub fn patched_toml(base_text: &str, s: &Solution, header: &[String]) -> Result<String, String> {
+    let mut doc: toml_edit::DocumentMut = base_text.parse().map_err(|e| format!("{e}"))?;
+    let key = s.param.key();
+    let parts: Vec<&str> = key.split('.').collect();
+    let (last, tables) = parts.split_last().ok_or("empty key")?;
+    let mut at = doc.as_table_mut();
+    for t in tables {
+        let item = at.entry(t).or_insert_with(|| {
+            let mut t = toml_edit::Table::new();
+            t.set_implicit(true);
+            toml_edit::Item::Table(t)
+        });
+        at = item.as_table_mut().ok_or_else(|| format!("{key}: {t} is not a table in the scenario file"))?;
+    }
+    let value: toml_edit::Value = match s.param.target {
+        Target::Dice(..) => toml_edit::Value::from(s.param.toml_value(&s.scenario)),
+        Target::Rule(_) if s.param.integer => toml_edit::Value::from(s.param.get(&s.scenario).round() as i64),
+        Target::Rule(_) => toml_edit::Value::from(s.param.get(&s.scenario)),
+    };
+    at.insert(last, toml_edit::value(value));
+    let mut out: String = header.iter().map(|l| format!("# {l}\n")).collect();
+    out.push_str(&doc.to_string());
+    Ok(out)
+}
+
+fn fmt_gap(x: f64) -> String {
+    format!("{x:+.4}")
+}
+
+fn band(e: &Eval) -> String {
+    format!("{} ± {:.4}", fmt_gap(e.gap), z(0.95) * e.gap_se)
+}
+
+/// The summary printed by the command.
+pub fn solve_text(s: &Solution, command: &str) -> String {
+    let (p, f, c) = (&s.param, &s.found, &s.confirm);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "solve {} over {}={}: {} campaigns per evaluation, master seed {}, {} evaluations",
+        s.goal.text(),
+        p.name,
+        range(p),
+        s.campaigns,
+        s.master,
+        f.evals.len()
+    );
+    match f.between {
+        Some((a, b)) => {
+            let _ = writeln!(
+                out,
+                "  root: {} = {:.2}, between the whole values {} and {}; the nearer, {}, is the solution",
+                p.name,
+                f.root,
+                p.show(a),
+                p.show(b),
+                p.show(f.value)
+            );
+        }
+        None => {
+            let _ = writeln!(out, "  solution: {} = {}", p.name, p.show(f.value));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  95% interval of the root: {} (the values at which the target is not rejected)",
+        show_interval(s)
+    );
+    let _ = writeln!(out, "  as a flag: {}", set_flag(s));
+    let held: Vec<String> = c.evals.iter().map(|e| format!("gap {} at {}", band(e), p.show(e.x))).collect();
+    let _ = writeln!(
+        out,
+        "  held-out seeds (master {}, {} campaigns): {}{}: {}",
+        c.seed,
+        s.campaigns,
+        held.join(", "),
+        c.root.map_or(String::new(), |r| format!(", root {r:.2}")),
+        if c.met { "the target is met within its interval" } else { "the target is NOT met within its interval" }
+    );
+    let _ = writeln!(out, "  redo: {command}");
+    out
+}
+
+/// The evaluations (the search's, then the held-out ones) as a frame.
+pub fn evals_frame(s: &Solution) -> PolarsResult<DataFrame> {
+    let zz = z(0.95);
+    let rows: Vec<(&Eval, &str)> =
+        s.found.evals.iter().map(|e| (e, "search")).chain(s.confirm.evals.iter().map(|e| (e, "held-out"))).collect();
+    let n = rows.len();
+    DataFrame::new(
+        n,
+        vec![
+            Column::new("seeds".into(), rows.iter().map(|r| r.1).collect::<Vec<_>>()),
+            Column::new(
+                "master_seed".into(),
+                rows.iter().map(|r| if r.1 == "search" { s.master } else { s.confirm.seed }).collect::<Vec<_>>(),
+            ),
+            Column::new(s.param.name.as_str().into(), rows.iter().map(|r| r.0.x).collect::<Vec<_>>()),
+            Column::new("metric".into(), rows.iter().map(|r| r.0.metric).collect::<Vec<_>>()),
+            Column::new("gap".into(), rows.iter().map(|r| r.0.gap).collect::<Vec<_>>()),
+            Column::new("gap_low".into(), rows.iter().map(|r| r.0.gap - zz * r.0.gap_se).collect::<Vec<_>>()),
+            Column::new("gap_high".into(), rows.iter().map(|r| r.0.gap + zz * r.0.gap_se).collect::<Vec<_>>()),
+            Column::new("campaigns".into(), rows.iter().map(|r| r.0.campaigns).collect::<Vec<_>>()),
+        ],
+    )
+}
+
+pub fn solve_json(s: &Solution, command: &str) -> String {
+    let (f, c) = (&s.found, &s.confirm);
+    let ev = |e: &Eval| json!({"value": e.x, "gap": e.gap, "gap_se": e.gap_se, "metric": e.metric, "campaigns": e.campaigns});
+    let v = json!({
+        "target": s.goal.text(),
+        "key": s.param.name,
+        "range": [s.param.lo, s.param.hi],
+        "root": f.root,
+        "solution": f.value,
+        "between": f.between.map(|(a, b)| [a, b]),
+        "interval": [f.interval.0, f.interval.1],
+        "interval_open_low": f.open_low,
+        "interval_open_high": f.open_high,
+        "set": s.param.set_flag(&s.scenario),
+        "method": "sample-average approximation on common random numbers, bisection, interval by test inversion (95%)",
+        "campaigns": s.campaigns,
+        "master_seed": s.master,
+        "confirm": {
+            "master_seed": c.seed,
+            "evaluations": c.evals.iter().map(ev).collect::<Vec<_>>(),
+            "root": c.root,
+            "allowed": c.allowed,
+            "met": c.met,
+        },
+        "evaluations": f.evals.iter().map(ev).collect::<Vec<_>>(),
+        "command": command,
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// Write `solve.json`, `evaluations.parquet`, `solved.toml` and the page.
+pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, String> {
+    write_parquet(dir, "evaluations", evals_frame(s).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    write_atomic(&dir.join("solve.json"), solve_json(s, command).as_bytes()).map_err(|e| e.to_string())?;
+    write_atomic(&dir.join("solved.toml"), patched.as_bytes()).map_err(|e| e.to_string())?;
+    let zz = z(0.95);
+    let f = &s.found;
+    let mut page = Page::new(&format!("Solve: {}", s.goal.text()));
+    page.pre(&solve_text(s, command));
+    let curve = Chart::Lines {
+        title: format!("gap of the target against {}", s.param.name),
+        x_label: s.param.name.clone(),
+        y_label: "gap (0: target met)".into(),
+        series: vec![
+            Series {
+                name: "gap, 95% band (search seeds)".into(),
+                points: f.evals.iter().map(|e| (e.x, e.gap)).collect(),
+                band: Some(f.evals.iter().map(|e| (e.x, e.gap - zz * e.gap_se, e.gap + zz * e.gap_se)).collect()),
+            },
+            Series { name: "target".into(), points: vec![(s.param.lo, 0.0), (s.param.hi, 0.0)], band: None },
+            Series {
+                name: "95% interval of the root".into(),
+                points: vec![(f.interval.0, 0.0), (f.interval.1, 0.0)],
+                band: None,
+            },
+        ],
+    };
+    page.chart(dir, "gap", &curve, "Every evaluation of the search, on the same seeds, with its 95% band.")?;
+    let rows: Vec<Vec<String>> = std::iter::once(vec![
+        "seeds".into(),
+        s.param.name.clone(),
+        "metric".into(),
+        "gap".into(),
+        "95% interval".into(),
+    ])
+    .chain(f.evals.iter().map(|e| ("search", e)).chain(s.confirm.evals.iter().map(|e| ("held-out", e))).map(
+        |(k, e)| {
+            vec![
+                k.to_string(),
+                s.param.show(e.x),
+                format!("{:.4}", e.metric),
+                fmt_gap(e.gap),
+                format!("{} to {}", fmt_gap(e.gap - zz * e.gap_se), fmt_gap(e.gap + zz * e.gap_se)),
+            ]
+        },
+    ))
+    .collect();
+    page.h2("Evaluations");
+    page.table(&rows);
+    let mut files = vec!["evaluations.parquet".into(), "solve.json".into(), "solved.toml".into()];
+    files.extend(page.files());
+    page.finish(dir)?;
+    Ok(files)
+}
+
+/// The design points a shard wrote, for `sensitivity --merge`. The
+/// parameter columns must be the plan's, in its order.
+pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
+    let at = |e: PolarsError| format!("{}: {e}", path.display());
+    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let df = ParquetReader::new(f).finish().map_err(at)?;
+    let f64s = |name: &str| -> Result<Vec<f64>, String> {
+        Ok(df
+            .column(name)
+            .map_err(at)?
+            .cast(&DataType::Float64)
+            .map_err(at)?
+            .f64()
+            .map_err(at)?
+            .iter()
+            .map(|v| v.unwrap_or(f64::NAN))
+            .collect())
+    };
+    let strs = |name: &str| -> Result<Vec<Option<String>>, String> {
+        Ok(df
+            .column(name)
+            .map_err(at)?
+            .cast(&DataType::String)
+            .map_err(at)?
+            .str()
+            .map_err(at)?
+            .iter()
+            .map(|v| v.map(str::to_string))
+            .collect())
+    };
+    let campaigns = f64s("campaigns")?;
+    if campaigns.iter().any(|&c| c != plan.campaigns as f64) {
+        return Err(format!("{}: played with another --campaigns", path.display()));
+    }
+    let (stage, moved) = (strs("stage")?, strs("moved")?);
+    let (group, position) = (f64s("group")?, f64s("position")?);
+    let (mean, se, diff, diff_se) = (f64s("mean")?, f64s("se")?, f64s("diff")?, f64s("diff_se")?);
+    let values: Vec<Vec<f64>> = plan
+        .params
+        .iter()
+        .map(|p| {
+            f64s(&p.name).map_err(|_| format!("{}: no column {}: played with other --keys", path.display(), p.name))
+        })
+        .collect::<Result<_, _>>()?;
+    (0..df.height())
+        .map(|r| {
+            let moved = match &moved[r] {
+                Some(name) => Some(
+                    plan.params
+                        .iter()
+                        .position(|p| &p.name == name)
+                        .ok_or_else(|| format!("{}: unknown key {name}", path.display()))?,
+                ),
+                None => None,
+            };
+            Ok(Point {
+                stage: if stage[r].as_deref() == Some("sobol") { "sobol" } else { "morris" },
+                group: group[r] as usize,
+                position: position[r] as usize,
+                moved,
+                values: values.iter().map(|c| c[r]).collect(),
+                mean: mean[r],
+                se: se[r],
+                diff: diff[r],
+                diff_se: diff_se[r],
+            })
+        })
+        .collect()
+}

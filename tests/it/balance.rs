@@ -1,0 +1,213 @@
+//! `empires sensitivity` and `empires solve` on a case with a known answer:
+//! in `tests/fixtures/only-mines.toml` the gold from mines is exactly the
+//! river mine's multiplier times a sum of dice that does not depend on it
+//! (the players build the same mines on the same seeds whatever the
+//! yield, and never spend gold). So the solver's root and the screening's
+//! effects are known in closed form from one measurement at multiplier 1.
+
+use crate::play_cli::bin;
+use empires::balance::param::{self, Param};
+use empires::balance::sensitivity::{self, Plan};
+use empires::balance::solve::{Budget, Goal, solve};
+use empires::balance::{metric_named, per_campaign};
+use empires::scenario::{Scenario, Source, load_str};
+use std::path::PathBuf;
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/only-mines.toml");
+const CAMPAIGNS: u64 = 60;
+
+fn miners() -> Scenario {
+    load_str(&std::fs::read_to_string(FIXTURE).unwrap(), &Source::file(FIXTURE)).unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("empires-balance-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Mean gold from mines per player at river multiplier `m`.
+fn gold_at(sc: &Scenario, m: f64) -> f64 {
+    gold_at_n(sc, m, CAMPAIGNS)
+}
+
+fn gold_at_n(sc: &Scenario, m: f64, campaigns: u64) -> f64 {
+    let p = Param::parse("economy.mine.river.mult", sc).unwrap();
+    let mut s = sc.clone();
+    p.set(&mut s, m);
+    let metric = metric_named(sc, "gold from mines").unwrap();
+    let v = per_campaign(&s, &metric, 1, campaigns, false).unwrap();
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// The fixture is what the tests below assume: gold from mines is linear
+/// in the multiplier, through 0.
+#[test]
+fn the_fixture_gold_from_mines_is_linear_in_the_multiplier() {
+    let sc = miners();
+    let g1 = gold_at(&sc, 1.0);
+    assert!(g1 > 10.0, "the players build river mines: {g1}");
+    for m in [2.0, 7.0, 23.0] {
+        assert!((gold_at(&sc, m) - m * g1).abs() < 1e-6 * m * g1, "at {m}");
+    }
+}
+
+/// The solver finds the known root of `gold from mines = (15 + 1/4) g1`:
+/// 15.25, between the whole values 15 and 16, and writes 15. The interval
+/// holds the root, and the held-out seeds confirm it.
+#[test]
+fn solve_finds_the_known_multiplier() {
+    let sc = miners();
+    let g1 = gold_at(&sc, 1.0);
+    let param = Param::parse("economy.mine.river.mult=1..40", &sc).unwrap();
+    let goal = Goal::parse(&format!("gold from mines = {}", 15.25 * g1), &sc).unwrap();
+    let budget = Budget { campaigns: CAMPAIGNS, master: 1, rotate: false, max_steps: 12 };
+    let s = solve(&sc, &param, &goal, budget, |_| {}).unwrap();
+    let f = &s.found;
+    assert!((f.root - 15.25).abs() < 1e-9, "{f:?}");
+    assert_eq!((f.value, f.between), (15.0, Some((15.0, 16.0))));
+    assert!(f.interval.0 <= 15.25 && 15.25 <= f.interval.1, "{f:?}");
+    assert!(f.interval.0 > 14.0 && f.interval.1 < 17.0, "the interval is the noise's, not the range's: {f:?}");
+    // Bisection: about log2(40) evaluations, each value once.
+    assert!(f.evals.len() <= 14, "{} evaluations", f.evals.len());
+    assert!(s.confirm.met, "{:?}", s.confirm);
+    assert_eq!(param.set_flag(&s.scenario), "economy.mine.river=2D6x15");
+}
+
+/// A target the key cannot reach is an error naming both ends.
+#[test]
+fn solve_refuses_a_target_out_of_reach() {
+    let sc = miners();
+    let param = Param::parse("economy.mine.river.mult=1..5", &sc).unwrap();
+    let goal = Goal::parse("gold from mines = 1000000", &sc).unwrap();
+    let budget = Budget { campaigns: 20, master: 1, rotate: false, max_steps: 12 };
+    let e = solve(&sc, &param, &goal, budget, |_| {}).unwrap_err();
+    assert!(e.contains("not met anywhere in economy.mine.river.mult=1..5"), "{e}");
+}
+
+/// Morris on the fixture: the river multiplier's effect over its whole
+/// range 5..15 is exactly 10 g1 on every move (σ 0), and keys that cannot
+/// act (the pillage dice, which nobody may use; the stall label) score 0.
+#[test]
+fn sensitivity_gives_the_known_effects() {
+    let sc = miners();
+    let g1 = gold_at(&sc, 1.0);
+    let keys: Vec<String> =
+        ["economy.mine.river.mult=5..15", "economy.pillage.count=1..3", "campaign.stall_seasons=0..8"]
+            .map(String::from)
+            .to_vec();
+    let plan = Plan {
+        params: param::parse_list(&keys, &sc).unwrap(),
+        metric: metric_named(&sc, "gold from mines").unwrap(),
+        trajectories: 4,
+        campaigns: CAMPAIGNS,
+        master: 1,
+        rotate: false,
+        sobol_rows: 0,
+    };
+    let points = sensitivity::play_morris(&sc, &plan, (0, 1), |_| {}).unwrap();
+    assert_eq!(points.len(), 4 * 4);
+    let e = sensitivity::morris_effects(&plan, &points);
+    assert_eq!(e[0].input, 0, "the river multiplier ranks first: {e:?}");
+    assert!((e[0].mu_star - 10.0 * g1).abs() < 1e-6 * g1 && (e[0].mu - 10.0 * g1).abs() < 1e-6 * g1, "{e:?}");
+    assert!(e[0].sigma.abs() < 1e-6 * g1, "{e:?}");
+    assert!(e[0].above_noise());
+    for x in &e[1..] {
+        assert_eq!((x.mu_star, x.sigma), (0.0, 0.0), "{x:?}");
+        assert!(!x.above_noise());
+    }
+}
+
+/// Shards split the trajectories; merged, they give the unsharded ranking
+/// exactly.
+#[test]
+fn sensitivity_shards_merge_to_the_whole() {
+    let common = [
+        "sensitivity",
+        "--scenario",
+        FIXTURE,
+        "--metric",
+        "gold from mines",
+        "--keys",
+        "economy.mine.river.mult=5..15,costs.capture=1..3",
+        "--trajectories",
+        "3",
+        "--campaigns",
+        "20",
+        "--quiet",
+    ];
+    let whole = tmp("whole");
+    let o = bin().args(common).arg("--out").arg(&whole).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut dirs = Vec::new();
+    for i in 0..2 {
+        let d = tmp(&format!("shard{i}"));
+        let o = bin().args(common).args(["--shard", &format!("{i}/2")]).arg("--out").arg(&d).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("--merge"));
+        dirs.push(d);
+    }
+    let merged = tmp("merged");
+    let o = bin().args(common).arg("--merge").args(&dirs).arg("--out").arg(&merged).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = |d: &PathBuf| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(d.join("sensitivity.json")).unwrap()).unwrap()
+    };
+    let (a, b) = (json(&whole), json(&merged));
+    assert_eq!(a["keys"], b["keys"]);
+    assert_eq!(a["design_points"], 9);
+    for f in ["sensitivity.parquet", "points.parquet", "index.html", "ranked.svg", "mu_sigma.svg"] {
+        assert!(merged.join(f).exists(), "{f}");
+    }
+    // One shard alone is not the whole design.
+    let o = bin().args(common).arg("--merge").arg(&dirs[0]).arg("--out").arg(tmp("half")).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Morris points"), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The CLI writes the solved scenario, which loads and holds the solution,
+/// and the `--set` flag that gives it.
+#[test]
+fn solve_cli_writes_the_patched_scenario_and_the_flag() {
+    let out = tmp("solve");
+    let g1 = gold_at_n(&miners(), 1.0, 20);
+    let o = bin()
+        .args(["solve", "--scenario", FIXTURE, "--vary", "economy.mine.river.mult=1..30"])
+        .args(["--target", &format!("gold from mines = {}", 12.0 * g1), "--campaigns", "20", "--quiet"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains("--set economy.mine.river=2D6x12"), "{stdout}");
+    let text = std::fs::read_to_string(out.join("solved.toml")).unwrap();
+    assert!(text.starts_with("# Solved by: empires solve"), "{text}");
+    let solved = load_str(&text, &Source::file("solved.toml")).unwrap();
+    assert_eq!(format!("{}", solved.economy.mine.river.unwrap()), "2D6x12");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("solve.json")).unwrap()).unwrap();
+    assert_eq!(json["solution"], 12.0);
+    assert_eq!(json["confirm"]["met"], true);
+    for f in ["evaluations.parquet", "index.html", "gap.svg"] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+}
+
+/// Bad input exits 2 with the reason.
+#[test]
+fn bad_balance_flags_exit_2_with_a_reason() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["sensitivity", "--metric", "fun", "--keys", "costs.capture"], "unknown metric"),
+        (&["sensitivity", "--metric", "mean empire size", "--keys", "costs.captur"], "not a numeric key"),
+        (&["solve", "--vary", "costs.capture", "--target", "mean empire size = 3"], "KEY=LO..HI"),
+        (&["solve", "--vary", "costs.capture=0..9", "--target", "mean empire size"], "METRIC = VALUE"),
+        (&["solve", "--vary", "initiative.pool=0..99", "--target", "mean empire size = 3"], "0..60"),
+    ];
+    for (args, want) in cases {
+        let o = bin().args(*args).args(["--campaigns", "4", "--quiet"]).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
