@@ -252,11 +252,12 @@ fn read_points(dirs: &[PathBuf], plan: &Plan) -> Result<Vec<sensitivity::Point>,
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// The key and the range to search, KEY=LO..HI (a dice key with .mult
-    /// or .count).
+    /// A key and the range to search, KEY=LO..HI (a dice key with .mult or
+    /// .count). One or two.
     #[arg(long, required = true)]
     pub vary: Vec<String>,
-    /// "METRIC = VALUE" or "METRIC = METRIC2".
+    /// "METRIC = VALUE" or "METRIC = METRIC2". One per key; with two keys
+    /// and one target, the balance curve.
     #[arg(long, required = true)]
     pub target: Vec<String>,
     /// Campaigns per evaluation (and of the held-out confirmation).
@@ -265,6 +266,10 @@ pub struct SolveArgs {
     /// Bisection steps for a key that is not a whole number.
     #[arg(long, default_value_t = 12)]
     pub steps: usize,
+    /// Two keys and one target: the values of the first key at which the
+    /// second is solved.
+    #[arg(long, default_value_t = 5)]
+    pub curve_points: usize,
     /// Output directory (default: reports/solve/KEY-sSEED).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -274,65 +279,133 @@ pub struct SolveArgs {
 
 pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     let (base, rotate) = a.flags.base()?;
-    if a.vary.len() != 1 || a.target.len() != 1 {
+    let (keys, targets) = (a.vary.len(), a.target.len());
+    if !(1..=2).contains(&keys) || !(1..=keys).contains(&targets) {
         return Err(CliError::input(
-            "give one --vary and one --target: the solver finds one key's value (two keys at once are not supported yet)",
+            "give one --vary and one --target, two of each, or two --vary and one --target (the balance curve)",
         ));
     }
-    let param = Param::parse(&a.vary[0], &base).map_err(|e| CliError::input(format!("--vary: {e}")))?;
-    if !a.vary[0].contains('=') {
-        return Err(CliError::input(format!("--vary {}: give the range to search, KEY=LO..HI", a.vary[0])));
+    let params: Vec<Param> = a
+        .vary
+        .iter()
+        .map(|v| {
+            if !v.contains('=') {
+                return Err(CliError::input(format!("--vary {v}: give the range to search, KEY=LO..HI")));
+            }
+            Param::parse(v, &base).map_err(|e| CliError::input(format!("--vary: {e}")))
+        })
+        .collect::<Result<_, _>>()?;
+    if keys == 2 && params[0].key() == params[1].key() {
+        return Err(CliError::input("--vary: the two keys must differ"));
     }
-    let goal = Goal::parse(&a.target[0], &base).map_err(CliError::input)?;
+    let goals: Vec<Goal> =
+        a.target.iter().map(|t| Goal::parse(t, &base)).collect::<Result<_, _>>().map_err(CliError::input)?;
     if a.campaigns < 2 {
         return Err(CliError::input("--campaigns must be at least 2 for an interval"));
     }
-    let command = format!(
-        "empires solve --vary {} --target '{}' --campaigns {} --steps {}{}",
-        a.vary[0],
-        a.target[0],
-        a.campaigns,
-        a.steps,
-        a.flags.redo()
-    );
+    let mut command = String::from("empires solve");
+    for v in &a.vary {
+        command += &format!(" --vary {v}");
+    }
+    for t in &a.target {
+        command += &format!(" --target '{t}'");
+    }
+    command += &format!(" --campaigns {} --steps {}", a.campaigns, a.steps);
+    if keys == 2 && targets == 1 {
+        command += &format!(" --curve-points {}", a.curve_points);
+    }
+    command += &a.flags.redo();
     let pool = a.flags.threads.pool()?;
     let budget = Budget { campaigns: a.campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1) };
     let quiet = a.flags.quiet;
-    let s = pool
-        .install(|| {
-            solve::solve(&base, &param, &goal, budget, |e| {
-                if !quiet {
-                    eprintln!("  {} = {}: gap {:+.4} ± {:.4}", param.name, param.show(e.x), e.gap, 1.96 * e.gap_se);
-                }
-            })
-        })
-        .map_err(CliError::input)?;
-    print!("{}", rb::solve_text(&s, &command));
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("reports/solve").join(format!("{}-s{}", slug(&param.name), budget.master)));
-    create_out_dir(&out)?;
+    let out = a.out.clone().unwrap_or_else(|| {
+        let name: Vec<String> = params.iter().map(|p| slug(&p.name)).collect();
+        PathBuf::from("reports/solve").join(format!("{}-s{}", name.join("+"), budget.master))
+    });
     let text = base_text(a.flags.scenario.scenario.as_deref())?;
-    let mut header = vec![
-        format!("Solved by: {command}"),
-        format!(
-            "{} = {} meets {:?}; 95% interval of the root {:.2}..{:.2}",
-            param.name,
-            param.show(s.found.value),
-            goal.text(),
-            s.found.interval.0,
-            s.found.interval.1
-        ),
-    ];
+    let mut header = vec![format!("Solved by: {command}")];
     if !a.flags.scenario.set.is_empty() {
         header.push(format!(
             "Played with these overrides too: {}",
             a.flags.scenario.set.iter().map(|s| format!("--set '{s}'")).collect::<Vec<_>>().join(" ")
         ));
     }
-    let patched = rb::patched_toml(&text, &s, &header).map_err(CliError::io)?;
-    let files = rb::write_solve(&s, &patched, &command, &out).map_err(CliError::io)?;
+    let files = match (keys, targets) {
+        (1, 1) => {
+            let (param, goal) = (&params[0], &goals[0]);
+            let s = pool
+                .install(|| {
+                    solve::solve(&base, param, goal, budget, |e| {
+                        if !quiet {
+                            eprintln!(
+                                "  {} = {}: gap {:+.4} ± {:.4}",
+                                param.name,
+                                param.show(e.x),
+                                e.gap,
+                                1.96 * e.gap_se
+                            );
+                        }
+                    })
+                })
+                .map_err(CliError::input)?;
+            print!("{}", rb::solve_text(&s, &command));
+            header.push(format!(
+                "{} = {} meets {:?}; 95% interval of the root {:.2}..{:.2}",
+                param.name,
+                param.show(s.found.value),
+                goal.text(),
+                s.found.interval.0,
+                s.found.interval.1
+            ));
+            create_out_dir(&out)?;
+            let patched = rb::patched_toml(&text, &[param], &s.scenario, &header).map_err(CliError::io)?;
+            rb::write_solve(&s, &patched, &command, &out).map_err(CliError::io)?
+        }
+        (2, 2) => {
+            let (ps, gs) = ([params[0].clone(), params[1].clone()], [goals[0].clone(), goals[1].clone()]);
+            let s = pool
+                .install(|| {
+                    solve::solve2(&base, &ps, &gs, budget, |e| {
+                        if !quiet {
+                            eprintln!(
+                                "  ({}, {}): gaps {:+.4}, {:+.4}",
+                                ps[0].show(e.x[0]),
+                                ps[1].show(e.x[1]),
+                                e.gap[0],
+                                e.gap[1]
+                            );
+                        }
+                    })
+                })
+                .map_err(CliError::input)?;
+            print!("{}", rb::solve2_text(&s, &command));
+            create_out_dir(&out)?;
+            let patched = rb::patched_toml(&text, &[&ps[0], &ps[1]], &s.scenario, &header).map_err(CliError::io)?;
+            rb::write_solve2(&s, &patched, &command, &out).map_err(CliError::io)?
+        }
+        _ => {
+            let ps = [params[0].clone(), params[1].clone()];
+            let c = pool
+                .install(|| {
+                    solve::curve(&base, &ps, &goals[0], budget, a.curve_points, |x, e| {
+                        if !quiet {
+                            eprintln!(
+                                "  {} = {}, {} = {}: gap {:+.4}",
+                                ps[0].name,
+                                ps[0].show(x),
+                                ps[1].name,
+                                ps[1].show(e.x),
+                                e.gap
+                            );
+                        }
+                    })
+                })
+                .map_err(CliError::input)?;
+            print!("{}", rb::curve_text(&c, &ps[1], &goals[0].text(), &command));
+            create_out_dir(&out)?;
+            rb::write_curve(&c, &ps[1], &goals[0].text(), &text, &command, &out).map_err(CliError::io)?
+        }
+    };
     println!("wrote {} in {}", files.join(", "), out.display());
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! with its standard error over campaigns (common random numbers for a
 //! paired difference), exact metrics straight from `analysis`.
 
-use super::spec::{ALPHA_RANK, EQUILIBRIUM, MetricSpec, RESTRICTION_VALUE, SEAT_DEVIATION, TableRef};
+use super::spec::{ALPHA_RANK, EQUILIBRIUM, MetricSpec, RESTRICTION_VALUE, SEAT_DEVIATION, SolveRef, TableRef};
 use crate::report::dataset::numeric;
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
@@ -264,5 +264,28 @@ fn restriction_value(sc: &Scenario, m: &MetricSpec) -> Result<Measured, String> 
         high: v.diff.high,
         exact: false,
         campaigns: v.campaigns,
+    })
+}
+
+/// A solved value: the root of the target over the key, on the metric's
+/// seeds and campaigns, with its 95% interval (the values at which the
+/// target is not rejected) and a standard error read off that interval. A
+/// target the range cannot meet is an error, which fails the check.
+pub fn solved(sc: &Scenario, m: &MetricSpec, sv: &SolveRef) -> Result<Measured, String> {
+    use crate::balance::{param::Param, solve};
+    let param = Param::parse(&sv.vary, sc).map_err(|e| format!("solve.vary: {e}"))?;
+    let goal = solve::Goal::parse(&sv.target, sc)?;
+    let rotate = seating(&[sc], SeatFlag::from_key(m.rotate_seats)).rotate();
+    let budget = solve::Budget { campaigns: m.campaigns, master: m.seed, rotate, max_steps: sv.steps.max(1) };
+    let s = solve::solve(sc, &param, &goal, budget, |_| {})?;
+    let f = &s.found;
+    let se = f.root_se();
+    Ok(Measured {
+        value: f.root,
+        se: if se.is_finite() { se } else { f64::MAX },
+        low: f.interval.0,
+        high: f.interval.1,
+        exact: false,
+        campaigns: m.campaigns,
     })
 }

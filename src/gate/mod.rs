@@ -69,6 +69,9 @@ pub fn measure_one(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<
     if let Some(t) = &m.table {
         return measure::exact(&sc, t);
     }
+    if let Some(sv) = &m.solve {
+        return measure::solved(&sc, m, sv);
+    }
     let variant = match &m.variant {
         Some(v) => Some(seat(scenario_of(m, dir, v)?)?),
         None => None,

@@ -46,6 +46,23 @@ pub struct TableRef {
     pub value: String,
 }
 
+/// A solved value (`empires solve`): the root of `target` over `vary`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRef {
+    /// `KEY=LO..HI`, as `solve --vary` takes it.
+    pub vary: String,
+    /// `"METRIC = VALUE"` or `"METRIC = METRIC2"`, as `solve --target`.
+    pub target: String,
+    /// Bisection steps for a key that is not a whole number.
+    #[serde(default = "default_steps")]
+    pub steps: usize,
+}
+
+fn default_steps() -> usize {
+    12
+}
+
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MetricSpec {
@@ -64,7 +81,7 @@ pub struct MetricSpec {
     /// rotated when the seats' strategies differ.
     pub rotate_seats: Option<bool>,
 
-    // What to measure: exactly one of these three.
+    // What to measure: exactly one of these four.
     /// A study metric by name: `win rate: STRATEGY`, `win rate: seat K`,
     /// `mean empire size`, `empire size: STRATEGY`, `gold from mines`, ...,
     /// `share of gold from mines` (docs/studies.md); or `max seat
@@ -74,6 +91,9 @@ pub struct MetricSpec {
     pub column: Option<String>,
     /// An exact value of `empires tables`.
     pub table: Option<TableRef>,
+    /// The value of a key that meets a target (`empires solve`): the root,
+    /// with its 95% interval.
+    pub solve: Option<SolveRef>,
     /// With `quantity` or `column`: `strategy = "miner"` and/or `seat = "0"`.
     #[serde(default)]
     pub group: BTreeMap<String, String>,
@@ -137,10 +157,13 @@ pub fn parse(text: &str, file: &str) -> Result<BalanceFile, String> {
         problems.push(format!("{file}:1:1: alpha must be between 0 and 1 (found {})", b.alpha));
     }
     for (i, m) in b.metric.iter().enumerate() {
-        let whats = [m.quantity.is_some(), m.column.is_some(), m.table.is_some()].iter().filter(|x| **x).count();
+        let whats = [m.quantity.is_some(), m.column.is_some(), m.table.is_some(), m.solve.is_some()]
+            .iter()
+            .filter(|x| **x)
+            .count();
         if whats != 1 {
             problems.push(format!(
-                "{}: metric {:?}: give exactly one of quantity, column and table (found {whats})",
+                "{}: metric {:?}: give exactly one of quantity, column, table and solve (found {whats})",
                 at(i, "name"),
                 m.name
             ));
@@ -159,6 +182,19 @@ pub fn parse(text: &str, file: &str) -> Result<BalanceFile, String> {
         }
         if m.table.is_some() && (m.variant.is_some() || !m.group.is_empty()) {
             problems.push(format!("{}: metric {:?}: a table value takes no variant or group", at(i, "table"), m.name));
+        }
+        if m.solve.is_some() && (m.variant.is_some() || !m.group.is_empty()) {
+            problems.push(format!("{}: metric {:?}: a solved value takes no variant or group", at(i, "solve"), m.name));
+        }
+        if let Some(sv) = &m.solve
+            && !sv.vary.contains('=')
+        {
+            problems.push(format!(
+                "{}: metric {:?}: solve.vary needs the range to search, KEY=LO..HI (found {:?})",
+                at(i, "solve"),
+                m.name,
+                sv.vary
+            ));
         }
         if m.campaigns < 2 && m.table.is_none() {
             problems.push(format!("{}: metric {:?}: campaigns must be at least 2", at(i, "campaigns"), m.name));

@@ -12,7 +12,8 @@ use crate::balance::param::Param;
 use crate::balance::param::Target;
 use crate::balance::sensitivity::{Plan, Point};
 use crate::balance::sobol::Index;
-use crate::balance::solve::{Eval, Solution};
+use crate::balance::solve::{Curve, Eval, Solution, Solution2};
+use crate::scenario::Scenario;
 use crate::stats::z;
 use polars::prelude::*;
 use serde_json::json;
@@ -300,28 +301,35 @@ pub fn set_flag(s: &Solution) -> String {
     format!("--set {}", s.param.set_flag(&s.scenario))
 }
 
-/// The base scenario's text with the solved key written in (comments and
-/// layout kept), headed by how it was solved.
-pub fn patched_toml(base_text: &str, s: &Solution, header: &[String]) -> Result<String, String> {
+/// The base scenario's text with the solved keys written in (comments and
+/// layout kept), headed by how they were solved.
+pub fn patched_toml(
+    base_text: &str,
+    params: &[&Param],
+    solved: &Scenario,
+    header: &[String],
+) -> Result<String, String> {
     let mut doc: toml_edit::DocumentMut = base_text.parse().map_err(|e| format!("{e}"))?;
-    let key = s.param.key();
-    let parts: Vec<&str> = key.split('.').collect();
-    let (last, tables) = parts.split_last().ok_or("empty key")?;
-    let mut at = doc.as_table_mut();
-    for t in tables {
-        let item = at.entry(t).or_insert_with(|| {
-            let mut t = toml_edit::Table::new();
-            t.set_implicit(true);
-            toml_edit::Item::Table(t)
-        });
-        at = item.as_table_mut().ok_or_else(|| format!("{key}: {t} is not a table in the scenario file"))?;
+    for p in params {
+        let key = p.key();
+        let parts: Vec<&str> = key.split('.').collect();
+        let (last, tables) = parts.split_last().ok_or("empty key")?;
+        let mut at = doc.as_table_mut();
+        for t in tables {
+            let item = at.entry(t).or_insert_with(|| {
+                let mut t = toml_edit::Table::new();
+                t.set_implicit(true);
+                toml_edit::Item::Table(t)
+            });
+            at = item.as_table_mut().ok_or_else(|| format!("{key}: {t} is not a table in the scenario file"))?;
+        }
+        let value: toml_edit::Value = match p.target {
+            Target::Dice(..) => toml_edit::Value::from(p.toml_value(solved)),
+            Target::Rule(_) if p.integer => toml_edit::Value::from(p.get(solved).round() as i64),
+            Target::Rule(_) => toml_edit::Value::from(p.get(solved)),
+        };
+        at.insert(last, toml_edit::value(value));
     }
-    let value: toml_edit::Value = match s.param.target {
-        Target::Dice(..) => toml_edit::Value::from(s.param.toml_value(&s.scenario)),
-        Target::Rule(_) if s.param.integer => toml_edit::Value::from(s.param.get(&s.scenario).round() as i64),
-        Target::Rule(_) => toml_edit::Value::from(s.param.get(&s.scenario)),
-    };
-    at.insert(last, toml_edit::value(value));
     let mut out: String = header.iter().map(|l| format!("# {l}\n")).collect();
     out.push_str(&doc.to_string());
     Ok(out)
@@ -379,7 +387,12 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         s.campaigns,
         held.join(", "),
         c.root.map_or(String::new(), |r| format!(", root {r:.2}")),
-        if c.met { "the target is met within its interval" } else { "the target is NOT met within its interval" }
+        match (c.met, f.between.is_some()) {
+            (true, false) => "the target is met within its interval",
+            (false, false) => "the target is NOT met within its interval",
+            (true, true) => "the held-out root agrees with the root's interval",
+            (false, true) => "the held-out root does NOT agree with the root's interval",
+        }
     );
     let _ = writeln!(out, "  redo: {command}");
     out
@@ -562,4 +575,243 @@ pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
             })
         })
         .collect()
+}
+
+// ------------------------------------------------------- two keys, curve
+
+/// The summary of a two-key solve.
+pub fn solve2_text(s: &Solution2, command: &str) -> String {
+    let f = &s.found;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "solve {} and {} over {}={} and {}={}: {} campaigns per evaluation, master seed {}, {} evaluations",
+        s.goals[0].text(),
+        s.goals[1].text(),
+        s.params[0].name,
+        range(&s.params[0]),
+        s.params[1].name,
+        range(&s.params[1]),
+        s.campaigns,
+        s.master,
+        f.evals.len()
+    );
+    for i in 0..2 {
+        let p = &s.params[i];
+        let _ = writeln!(
+            out,
+            "  {} = {} (root {:.3}, 95% interval {:.3} to {:.3}, delta method)",
+            p.name,
+            p.show(f.value[i]),
+            f.root[i],
+            f.interval[i].0,
+            f.interval[i].1
+        );
+    }
+    let flags: Vec<String> = s.params.iter().map(|p| format!("--set {}", p.set_flag(&s.scenario))).collect();
+    let _ = writeln!(out, "  as flags: {}", flags.join(" "));
+    let e = &s.confirm.eval;
+    let _ = writeln!(
+        out,
+        "  held-out seeds (master {}, {} campaigns): gaps {} ± {:.4} and {} ± {:.4} at the written values, χ² = {:.2} (2 d.f.) against what the root predicts there: {}",
+        s.confirm.seed,
+        s.campaigns,
+        fmt_gap(e.gap[0]),
+        z(0.95) * e.gap_se[0],
+        fmt_gap(e.gap[1]),
+        z(0.95) * e.gap_se[1],
+        s.confirm.chi2,
+        if s.confirm.met {
+            "the held-out seeds agree with the root"
+        } else {
+            "the held-out seeds do NOT agree with the root"
+        }
+    );
+    let _ = writeln!(out, "  redo: {command}");
+    out
+}
+
+pub fn solve2_json(s: &Solution2, command: &str) -> String {
+    let f = &s.found;
+    let ev = |e: &crate::balance::solve::Eval2| json!({"values": e.x, "gaps": e.gap, "gap_se": e.gap_se, "campaigns": e.campaigns});
+    let v = json!({
+        "targets": [s.goals[0].text(), s.goals[1].text()],
+        "keys": [s.params[0].name, s.params[1].name],
+        "ranges": [[s.params[0].lo, s.params[0].hi], [s.params[1].lo, s.params[1].hi]],
+        "root": f.root,
+        "solution": f.value,
+        "intervals": [[f.interval[0].0, f.interval[0].1], [f.interval[1].0, f.interval[1].1]],
+        "set": [s.params[0].set_flag(&s.scenario), s.params[1].set_flag(&s.scenario)],
+        "method": "damped Newton on sample-average gaps over common random numbers, finite-difference Jacobian, delta-method intervals (95%)",
+        "campaigns": s.campaigns,
+        "master_seed": s.master,
+        "confirm": {"master_seed": s.confirm.seed, "evaluation": ev(&s.confirm.eval), "chi2": s.confirm.chi2, "met": s.confirm.met},
+        "evaluations": f.evals.iter().map(ev).collect::<Vec<_>>(),
+        "command": command,
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// Write `solve.json`, `evaluations.parquet`, `solved.toml` and the page of
+/// a two-key solve.
+pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, String> {
+    let f = &s.found;
+    let n = f.evals.len() + 1;
+    let rows: Vec<(&crate::balance::solve::Eval2, &str)> =
+        f.evals.iter().map(|e| (e, "search")).chain(std::iter::once((&s.confirm.eval, "held-out"))).collect();
+    let df = DataFrame::new(
+        n,
+        vec![
+            Column::new("seeds".into(), rows.iter().map(|r| r.1).collect::<Vec<_>>()),
+            Column::new(s.params[0].name.as_str().into(), rows.iter().map(|r| r.0.x[0]).collect::<Vec<_>>()),
+            Column::new(s.params[1].name.as_str().into(), rows.iter().map(|r| r.0.x[1]).collect::<Vec<_>>()),
+            Column::new("gap_1".into(), rows.iter().map(|r| r.0.gap[0]).collect::<Vec<_>>()),
+            Column::new("gap_1_se".into(), rows.iter().map(|r| r.0.gap_se[0]).collect::<Vec<_>>()),
+            Column::new("gap_2".into(), rows.iter().map(|r| r.0.gap[1]).collect::<Vec<_>>()),
+            Column::new("gap_2_se".into(), rows.iter().map(|r| r.0.gap_se[1]).collect::<Vec<_>>()),
+            Column::new("campaigns".into(), rows.iter().map(|r| r.0.campaigns).collect::<Vec<_>>()),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    write_parquet(dir, "evaluations", df).map_err(|e| e.to_string())?;
+    write_atomic(&dir.join("solve.json"), solve2_json(s, command).as_bytes()).map_err(|e| e.to_string())?;
+    write_atomic(&dir.join("solved.toml"), patched.as_bytes()).map_err(|e| e.to_string())?;
+    let mut page = Page::new(&format!("Solve: {} and {}", s.goals[0].text(), s.goals[1].text()));
+    page.pre(&solve2_text(s, command));
+    let table: Vec<Vec<String>> = std::iter::once(vec![
+        "seeds".into(),
+        s.params[0].name.clone(),
+        s.params[1].name.clone(),
+        "gap 1".into(),
+        "gap 2".into(),
+    ])
+    .chain(rows.iter().map(|(e, k)| {
+        vec![
+            k.to_string(),
+            s.params[0].show(e.x[0]),
+            s.params[1].show(e.x[1]),
+            format!("{} ± {:.4}", fmt_gap(e.gap[0]), z(0.95) * e.gap_se[0]),
+            format!("{} ± {:.4}", fmt_gap(e.gap[1]), z(0.95) * e.gap_se[1]),
+        ]
+    }))
+    .collect();
+    page.h2("Evaluations");
+    page.table(&table);
+    let mut files = vec!["evaluations.parquet".into(), "solve.json".into(), "solved.toml".into()];
+    files.extend(page.files());
+    page.finish(dir)?;
+    Ok(files)
+}
+
+/// The summary of a balance curve.
+pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "balance curve of {goal:?}: the {} that meets it at each {}", second.name, c.first.name);
+    let mut rows =
+        vec![vec![c.first.name.clone(), second.name.clone(), "95% interval".into(), "held-out".into(), "flags".into()]];
+    for (x, r) in &c.points {
+        rows.push(match r {
+            Ok(s) => vec![
+                c.first.show(*x),
+                if s.found.between.is_some() {
+                    format!("{:.2} (→ {})", s.found.root, second.show(s.found.value))
+                } else {
+                    second.show(s.found.value)
+                },
+                show_interval(s),
+                if s.confirm.met { "met".into() } else { "NOT met".into() },
+                format!("--set {} {}", c.first.set_flag(&s.scenario), set_flag(s)),
+            ],
+            // The full reason is in curve.json.
+            Err(e) if e.contains("not met anywhere") => {
+                vec![c.first.show(*x), "—".into(), "no root in the range".into(), String::new(), String::new()]
+            }
+            Err(e) => vec![c.first.show(*x), "—".into(), e.clone(), String::new(), String::new()],
+        });
+    }
+    out.push_str(&text_table(&rows));
+    let _ = writeln!(out, "  redo: {command}");
+    out
+}
+
+/// Write `curve.json`, `curve.parquet`, one `solved-N.toml` per solved
+/// point, and the page.
+pub fn write_curve(
+    c: &Curve,
+    second: &Param,
+    goal: &str,
+    base_text: &str,
+    command: &str,
+    dir: &Path,
+) -> Result<Vec<String>, String> {
+    let zz = z(0.95);
+    let ok: Vec<(f64, &Solution)> = c.points.iter().filter_map(|(x, r)| r.as_ref().ok().map(|s| (*x, s))).collect();
+    let n = c.points.len();
+    let get = |f: &dyn Fn(&Solution) -> f64| -> Vec<Option<f64>> {
+        c.points.iter().map(|(_, r)| r.as_ref().ok().map(f)).collect()
+    };
+    let df = DataFrame::new(
+        n,
+        vec![
+            Column::new(c.first.name.as_str().into(), c.points.iter().map(|p| p.0).collect::<Vec<_>>()),
+            Column::new("root".into(), get(&|s| s.found.root)),
+            Column::new("solution".into(), get(&|s| s.found.value)),
+            Column::new("low".into(), get(&|s| s.found.interval.0)),
+            Column::new("high".into(), get(&|s| s.found.interval.1)),
+            Column::new(
+                "confirmed".into(),
+                c.points.iter().map(|(_, r)| r.as_ref().ok().map(|s| s.confirm.met)).collect::<Vec<_>>(),
+            ),
+            Column::new("error".into(), c.points.iter().map(|(_, r)| r.as_ref().err().cloned()).collect::<Vec<_>>()),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    write_parquet(dir, "curve", df).map_err(|e| e.to_string())?;
+    let json = json!({
+        "target": goal,
+        "keys": [c.first.name, second.name],
+        "points": c.points.iter().map(|(x, r)| match r {
+            Ok(s) => json!({"first": x, "root": s.found.root, "solution": s.found.value, "interval": [s.found.interval.0, s.found.interval.1],
+                            "set": [c.first.set_flag(&s.scenario), second.set_flag(&s.scenario)], "confirmed": s.confirm.met}),
+            Err(e) => json!({"first": x, "error": e}),
+        }).collect::<Vec<_>>(),
+        "command": command,
+    });
+    let mut files = vec!["curve.parquet".to_string(), "curve.json".into()];
+    write_atomic(&dir.join("curve.json"), serde_json::to_string_pretty(&json).unwrap_or_default().as_bytes())
+        .map_err(|e| e.to_string())?;
+    for (i, (x, s)) in ok.iter().enumerate() {
+        let header = vec![
+            format!("Solved by: {command}"),
+            format!(
+                "point {}: {} = {}, {} = {}",
+                i + 1,
+                c.first.name,
+                c.first.show(*x),
+                second.name,
+                second.show(s.found.value)
+            ),
+        ];
+        let text = patched_toml(base_text, &[&c.first, second], &s.scenario, &header)?;
+        let name = format!("solved-{}.toml", i + 1);
+        write_atomic(&dir.join(&name), text.as_bytes()).map_err(|e| e.to_string())?;
+        files.push(name);
+    }
+    let mut page = Page::new(&format!("Balance curve: {goal}"));
+    page.pre(&curve_text(c, second, goal, command));
+    let chart = Chart::Lines {
+        title: format!("{} that meets the target", second.name),
+        x_label: c.first.name.clone(),
+        y_label: second.name.clone(),
+        series: vec![Series {
+            name: "root, 95% interval".into(),
+            points: ok.iter().map(|(x, s)| (*x, s.found.root)).collect(),
+            band: Some(ok.iter().map(|(x, s)| (*x, s.found.interval.0, s.found.interval.1)).collect()),
+        }],
+    };
+    let _ = zz;
+    page.chart(dir, "curve", &chart, "The second key's root at each value of the first, with its 95% interval.")?;
+    files.extend(page.files());
+    page.finish(dir)?;
+    Ok(files)
 }

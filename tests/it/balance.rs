@@ -211,3 +211,91 @@ fn bad_balance_flags_exit_2_with_a_reason() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+/// `empires check` holds a solved value: the known root of the fixture
+/// (multiplier 12.25 for 12.25 g1) passes bounds around it, fails bounds
+/// its whole interval misses (exit 1), and a `solve` without a range is a
+/// located error (exit 2).
+#[test]
+fn check_holds_a_solved_value() {
+    let dir = tmp("check");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(FIXTURE, dir.join("only-mines.toml")).unwrap();
+    let g1 = gold_at_n(&miners(), 1.0, 40);
+    let file = |min: f64, max: f64, vary: &str| {
+        let text = format!(
+            "[[metric]]\nname = \"river multiplier\"\nscenario = \"only-mines.toml\"\ncampaigns = 40\nsolve = {{ vary = \"{vary}\", target = \"gold from mines = {}\" }}\nmin = {min}\nmax = {max}\n",
+            12.25 * g1
+        );
+        let p = dir.join(format!("balance-{min}-{max}.toml"));
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let o = bin().arg("check").arg(file(11.0, 13.5, "economy.mine.river.mult=1..30")).output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains("12.2500"), "the known root: {stdout}");
+    let o = bin().arg("check").arg(file(20.0, 25.0, "economy.mine.river.mult=1..30")).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stdout));
+    let o = bin().arg("check").arg(file(1.0, 2.0, "economy.mine.river.mult")).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("balance-1-2.toml:5:") && err.contains("KEY=LO..HI"), "{err}");
+}
+
+/// Two keys and one target give the balance curve: on the fixture a key
+/// that cannot act leaves the river multiplier's known root, 12.25, at
+/// every point of the curve; each solved point is written as a scenario.
+#[test]
+fn solve_cli_curve_has_the_known_root_at_every_point() {
+    let out = tmp("curve");
+    let g1 = gold_at_n(&miners(), 1.0, 20);
+    let o = bin()
+        .args(["solve", "--scenario", FIXTURE])
+        .args(["--vary", "campaign.stall_seasons=0..6", "--vary", "economy.mine.river.mult=1..30"])
+        .args(["--target", &format!("gold from mines = {}", 12.25 * g1), "--campaigns", "20", "--curve-points", "3"])
+        .args(["--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("curve.json")).unwrap()).unwrap();
+    let points = json["points"].as_array().unwrap();
+    assert_eq!(points.iter().map(|p| p["first"].as_f64().unwrap()).collect::<Vec<_>>(), vec![0.0, 3.0, 6.0]);
+    for p in points {
+        assert!((p["root"].as_f64().unwrap() - 12.25).abs() < 1e-9, "{p}");
+        assert_eq!(p["solution"], 12.0);
+    }
+    for f in ["curve.parquet", "solved-1.toml", "solved-3.toml", "index.html", "curve.svg"] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    let s3 = std::fs::read_to_string(out.join("solved-3.toml")).unwrap();
+    let sc = load_str(&s3, &Source::file("solved-3.toml")).unwrap();
+    assert_eq!((sc.campaign.stall_seasons, format!("{}", sc.economy.mine.river.unwrap())), (6, "2D6x12".to_string()));
+}
+
+/// Two keys and two targets: the solve runs on the engine and writes the
+/// solved scenario with both keys. (The Newton step's known-answer tests
+/// are in `balance::solve`.)
+#[test]
+fn solve_cli_two_targets_writes_both_keys() {
+    let out = tmp("two");
+    let o = bin()
+        .args(["solve", "--vary", "economy.pillage.mult=5..40", "--vary", "costs.capture=1..5"])
+        .args(["--target", "share of gold from mines = 0.5", "--target", "mean empire size = 8"])
+        .args(["--campaigns", "100", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("--set economy.pillage=2D6x") && stdout.contains("--set costs.capture="), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("solve.json")).unwrap()).unwrap();
+    let v = json["solution"].as_array().unwrap();
+    let text = std::fs::read_to_string(out.join("solved.toml")).unwrap();
+    let sc = load_str(&text, &Source::file("solved.toml")).unwrap();
+    assert_eq!(sc.economy.pillage.mult as f64, v[0].as_f64().unwrap());
+    assert_eq!(sc.costs.capture as f64, v[1].as_f64().unwrap());
+}

@@ -24,11 +24,12 @@
 //! different master seed) to show the target met within its interval.
 
 use super::param::Param;
-use super::{mean_se, per_campaign, scenario_with};
+use super::{mean_se, scenario_with};
 use crate::scenario::Scenario;
 use crate::seed::mix2;
 use crate::stats::z;
 use crate::study::metrics::Metric;
+use crate::study::metrics::measure;
 
 /// The salt of the held-out master seed.
 const HOLDOUT_SALT: u64 = 0x0048_4F4C_444F_5554;
@@ -72,18 +73,58 @@ impl Goal {
         }
     }
 
-    /// The gap in each campaign (NaN where a side is undefined).
+    /// The gap in each campaign (NaN where a side is undefined), with the
+    /// left side's values.
     fn gaps(&self, sc: &Scenario, master: u64, campaigns: u64, rotate: bool) -> Result<(Vec<f64>, Vec<f64>), String> {
-        let lhs = per_campaign(sc, &self.lhs, master, campaigns, rotate)?;
-        let gaps = match &self.rhs {
-            Rhs::Value(v) => lhs.iter().map(|x| x - v).collect(),
-            Rhs::Metric(m) => {
-                let rhs = per_campaign(sc, m, master, campaigns, rotate)?;
-                lhs.iter().zip(&rhs).map(|(a, b)| a - b).collect()
-            }
-        };
-        Ok((lhs, gaps))
+        let mut all = gaps_of(std::slice::from_ref(self), sc, master, campaigns, rotate)?;
+        Ok(all.remove(0))
     }
+}
+
+/// Each goal's (left side, gap) per campaign, from one run of `sc` that
+/// measures every metric the goals name.
+pub fn gaps_of(
+    goals: &[Goal],
+    sc: &Scenario,
+    master: u64,
+    campaigns: u64,
+    rotate: bool,
+) -> Result<Vec<(Vec<f64>, Vec<f64>)>, String> {
+    let mut metrics: Vec<Metric> = Vec::new();
+    let mut index = |m: &Metric| -> usize {
+        metrics.iter().position(|x| x == m).unwrap_or_else(|| {
+            metrics.push(m.clone());
+            metrics.len() - 1
+        })
+    };
+    let sides: Vec<(usize, Option<usize>)> = goals
+        .iter()
+        .map(|g| {
+            let l = index(&g.lhs);
+            let r = match &g.rhs {
+                Rhs::Metric(m) => Some(index(m)),
+                Rhs::Value(_) => None,
+            };
+            (l, r)
+        })
+        .collect();
+    let values = measure(sc, master, campaigns, rotate, &metrics, false).map_err(|e| e.to_string())?.values;
+    Ok(goals
+        .iter()
+        .zip(&sides)
+        .map(|(g, &(l, r))| {
+            let lhs: Vec<f64> = values.iter().map(|v| v[l]).collect();
+            let gaps = values
+                .iter()
+                .map(|v| match (&g.rhs, r) {
+                    (Rhs::Value(x), _) => v[l] - x,
+                    (_, Some(r)) => v[l] - v[r],
+                    _ => f64::NAN,
+                })
+                .collect();
+            (lhs, gaps)
+        })
+        .collect())
 }
 
 /// One evaluation: the key's value, the gap's mean and standard error,
@@ -406,6 +447,307 @@ pub fn confirm(found: &Root, mut play: impl FnMut(f64) -> Result<Eval, String>, 
     }
 }
 
+// ------------------------------------------------------------ two keys
+
+/// One evaluation of two keys against two targets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Eval2 {
+    pub x: [f64; 2],
+    pub gap: [f64; 2],
+    pub gap_se: [f64; 2],
+    /// Covariance of the two gaps' means (from the campaigns).
+    pub cov: [[f64; 2]; 2],
+    pub campaigns: u64,
+}
+
+impl Eval2 {
+    /// From each target's per-campaign gaps (campaigns where both are
+    /// defined).
+    pub fn from_gaps(x: [f64; 2], g0: &[f64], g1: &[f64]) -> Eval2 {
+        let pairs: Vec<(f64, f64)> =
+            g0.iter().zip(g1).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(a, b)| (*a, *b)).collect();
+        let n = pairs.len() as f64;
+        let m0 = pairs.iter().map(|p| p.0).sum::<f64>() / n;
+        let m1 = pairs.iter().map(|p| p.1).sum::<f64>() / n;
+        let c = |f: &dyn Fn(&(f64, f64)) -> f64| pairs.iter().map(f).sum::<f64>() / (n - 1.0).max(1.0) / n;
+        let c00 = c(&|p| (p.0 - m0).powi(2));
+        let c11 = c(&|p| (p.1 - m1).powi(2));
+        let c01 = c(&|p| (p.0 - m0) * (p.1 - m1));
+        Eval2 { x, gap: [m0, m1], gap_se: [c00.sqrt(), c11.sqrt()], cov: [[c00, c01], [c01, c11]], campaigns: n as u64 }
+    }
+
+    /// The gaps in units of their standard errors, squared and summed.
+    fn norm(&self, scale: [f64; 2]) -> f64 {
+        (self.gap[0] / scale[0]).powi(2) + (self.gap[1] / scale[1]).powi(2)
+    }
+}
+
+/// What a two-key solve found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Root2 {
+    /// The root of the linearised sample-average gaps at the last point.
+    pub root: [f64; 2],
+    /// The values written to the scenario (whole numbers rounded).
+    pub value: [f64; 2],
+    /// Each key's 95% interval, from the delta method:
+    /// `Cov(root) = J⁻¹ Σ J⁻ᵀ`.
+    pub interval: [(f64, f64); 2],
+    /// The gaps' Jacobian at the solution (per unit of each key).
+    pub jacobian: [[f64; 2]; 2],
+    pub cov_root: [[f64; 2]; 2],
+    pub evals: Vec<Eval2>,
+}
+
+/// The held-out check of a two-key root: the held-out gaps at the value,
+/// less what the Jacobian expects there, against their covariance plus
+/// the root's (a χ² test with 2 degrees of freedom at 95%).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confirm2 {
+    pub seed: u64,
+    pub eval: Eval2,
+    pub chi2: f64,
+    pub met: bool,
+}
+
+fn inv2(m: [[f64; 2]; 2]) -> Option<[[f64; 2]; 2]> {
+    let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+    let scale = m.iter().flatten().map(|x| x.abs()).fold(0.0, f64::max);
+    if !det.is_finite() || det.abs() <= 1e-12 * scale * scale {
+        return None;
+    }
+    Some([[m[1][1] / det, -m[0][1] / det], [-m[1][0] / det, m[0][0] / det]])
+}
+
+fn mul2(a: [[f64; 2]; 2], b: [[f64; 2]; 2]) -> [[f64; 2]; 2] {
+    let mut c = [[0.0; 2]; 2];
+    for i in 0..2 {
+        for j in 0..2 {
+            c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j];
+        }
+    }
+    c
+}
+
+fn t2(a: [[f64; 2]; 2]) -> [[f64; 2]; 2] {
+    [[a[0][0], a[1][0]], [a[0][1], a[1][1]]]
+}
+
+/// Two keys' domains.
+pub type Domain2 = [Domain; 2];
+
+/// Damped Newton on the sample-average gaps of two targets over two keys.
+/// The Jacobian is taken by finite differences on the same seeds, where a
+/// difference is the rules' doing only; a step that does not shrink the
+/// gaps (in units of their standard errors) is halved up to six times.
+pub fn find_root2(domain: Domain2, mut play: impl FnMut([f64; 2]) -> Result<Eval2, String>) -> Result<Root2, String> {
+    let z = z(0.95);
+    let mut evals: Vec<Eval2> = Vec::new();
+    let snap = |x: [f64; 2]| -> [f64; 2] {
+        let mut y = x;
+        for i in 0..2 {
+            y[i] = x[i].clamp(domain[i].lo, domain[i].hi);
+            if domain[i].integer {
+                y[i] = y[i].round();
+            }
+        }
+        y
+    };
+    let mut eval = |x: [f64; 2]| -> Result<Eval2, String> {
+        let x = snap(x);
+        if let Some(e) = evals.iter().find(|e| e.x == x) {
+            return Ok(e.clone());
+        }
+        let e = play(x)?;
+        if !(e.gap[0].is_finite() && e.gap[1].is_finite()) {
+            return Err(format!("a target is undefined at ({}, {})", x[0], x[1]));
+        }
+        evals.push(e.clone());
+        Ok(e)
+    };
+    let step = |i: usize| if domain[i].integer { 1.0 } else { (domain[i].hi - domain[i].lo) / 64.0 };
+    let mut cur = eval([(domain[0].lo + domain[0].hi) / 2.0, (domain[1].lo + domain[1].hi) / 2.0])?;
+    let scale = [cur.gap_se[0].max(1e-12), cur.gap_se[1].max(1e-12)];
+    let jacobian =
+        |at: &Eval2, eval: &mut dyn FnMut([f64; 2]) -> Result<Eval2, String>| -> Result<[[f64; 2]; 2], String> {
+            let mut j = [[0.0; 2]; 2];
+            for k in 0..2 {
+                let h = step(k);
+                let mut x = at.x;
+                x[k] = if at.x[k] + h <= domain[k].hi { at.x[k] + h } else { at.x[k] - h };
+                let e = eval(x)?;
+                let dx = e.x[k] - at.x[k];
+                for t in 0..2 {
+                    j[t][k] = if dx != 0.0 { (e.gap[t] - at.gap[t]) / dx } else { 0.0 };
+                }
+            }
+            Ok(j)
+        };
+    let mut j = jacobian(&cur, &mut eval)?;
+    for _ in 0..30 {
+        let ji = inv2(j).ok_or("the two targets do not move independently with the two keys near the search's start (their Jacobian is singular): vary other keys, or solve one target at a time")?;
+        let delta =
+            [-(ji[0][0] * cur.gap[0] + ji[0][1] * cur.gap[1]), -(ji[1][0] * cur.gap[0] + ji[1][1] * cur.gap[1])];
+        let small = (0..2).all(|i| delta[i].abs() < if domain[i].integer { 0.5 } else { step(i) / 64.0 });
+        if small {
+            break;
+        }
+        let mut t = 1.0;
+        let mut moved = false;
+        for _ in 0..7 {
+            let cand = eval([cur.x[0] + t * delta[0], cur.x[1] + t * delta[1]])?;
+            if cand.norm(scale) < cur.norm(scale) {
+                cur = cand;
+                moved = true;
+                break;
+            }
+            t /= 2.0;
+        }
+        if !moved {
+            break;
+        }
+        j = jacobian(&cur, &mut eval)?;
+    }
+    let ji = inv2(j)
+        .ok_or("the two targets do not move independently with the two keys at the solution (singular Jacobian)")?;
+    let root = [
+        cur.x[0] - (ji[0][0] * cur.gap[0] + ji[0][1] * cur.gap[1]),
+        cur.x[1] - (ji[1][0] * cur.gap[0] + ji[1][1] * cur.gap[1]),
+    ];
+    // Whole-number keys: the best of the grid points around the root.
+    let mut best = cur.clone();
+    if domain.iter().any(|d| d.integer) {
+        for a in [root[0].floor(), root[0].ceil()] {
+            for b in [root[1].floor(), root[1].ceil()] {
+                let e = eval([a, b])?;
+                if e.norm(scale) < best.norm(scale) {
+                    best = e;
+                }
+            }
+        }
+    }
+    let cov_root = mul2(mul2(ji, best.cov), t2(ji));
+    let interval = [0, 1].map(|i| {
+        let h = z * cov_root[i][i].max(0.0).sqrt();
+        (root[i] - h, root[i] + h)
+    });
+    for d in 0..2 {
+        if root[d] < domain[d].lo - 1e-9 || root[d] > domain[d].hi + 1e-9 {
+            return Err(format!(
+                "the targets meet outside the range of key {}: at {:.4} (range {}..{})",
+                d + 1,
+                root[d],
+                domain[d].lo,
+                domain[d].hi
+            ));
+        }
+    }
+    evals.sort_by(|p, q| p.x[0].total_cmp(&q.x[0]).then(p.x[1].total_cmp(&q.x[1])));
+    Ok(Root2 { root, value: best.x, interval, jacobian: j, cov_root, evals })
+}
+
+/// Check a two-key root on held-out seeds.
+pub fn confirm2(
+    found: &Root2,
+    play: impl FnOnce([f64; 2]) -> Result<Eval2, String>,
+    seed: u64,
+) -> Result<Confirm2, String> {
+    let e = play(found.value)?;
+    let j = found.jacobian;
+    // What the linearised gaps are at the written value (not 0 when whole
+    // numbers rounded it off the root).
+    let dv = [found.value[0] - found.root[0], found.value[1] - found.root[1]];
+    let expect = [j[0][0] * dv[0] + j[0][1] * dv[1], j[1][0] * dv[0] + j[1][1] * dv[1]];
+    let d = [e.gap[0] - expect[0], e.gap[1] - expect[1]];
+    let jc = mul2(mul2(j, found.cov_root), t2(j));
+    let v = [[e.cov[0][0] + jc[0][0], e.cov[0][1] + jc[0][1]], [e.cov[1][0] + jc[1][0], e.cov[1][1] + jc[1][1]]];
+    let chi2 = match inv2(v) {
+        Some(vi) => d[0] * (vi[0][0] * d[0] + vi[0][1] * d[1]) + d[1] * (vi[1][0] * d[0] + vi[1][1] * d[1]),
+        None => f64::INFINITY,
+    };
+    // The 95% point of χ² with 2 degrees of freedom: −2 ln 0.05.
+    let met = chi2 <= -2.0 * 0.05f64.ln();
+    Ok(Confirm2 { seed, eval: e, chi2, met })
+}
+
+/// A two-key solve of two targets, as played.
+#[derive(Clone, Debug)]
+pub struct Solution2 {
+    pub params: [Param; 2],
+    pub goals: [Goal; 2],
+    pub found: Root2,
+    pub confirm: Confirm2,
+    pub campaigns: u64,
+    pub master: u64,
+    pub scenario: Scenario,
+}
+
+/// Find the values of two keys at which two targets hold at once.
+pub fn solve2(
+    base: &Scenario,
+    params: &[Param; 2],
+    goals: &[Goal; 2],
+    budget: Budget,
+    mut progress: impl FnMut(&Eval2),
+) -> Result<Solution2, String> {
+    let play = |x: [f64; 2], master: u64| -> Result<Eval2, String> {
+        let sc = scenario_with(base, params, &x)?;
+        let g = gaps_of(goals, &sc, master, budget.campaigns, budget.rotate)?;
+        Ok(Eval2::from_gaps(x, &g[0].1, &g[1].1))
+    };
+    let domain = [0, 1].map(|i| Domain {
+        lo: params[i].lo,
+        hi: params[i].hi,
+        integer: params[i].integer,
+        max_steps: budget.max_steps,
+    });
+    let found = find_root2(domain, |x| {
+        let e = play(x, budget.master)?;
+        progress(&e);
+        Ok(e)
+    })?;
+    let seed = holdout_seed(budget.master);
+    let confirm = confirm2(&found, |x| play(x, seed), seed)?;
+    let scenario = scenario_with(base, params, &found.value)?;
+    Ok(Solution2 {
+        params: params.clone(),
+        goals: goals.clone(),
+        found,
+        confirm,
+        campaigns: budget.campaigns,
+        master: budget.master,
+        scenario,
+    })
+}
+
+/// One target over two keys: the balance curve. At each of `points`
+/// values of the first key across its range, the second key's solution
+/// (or why there is none).
+#[derive(Clone, Debug)]
+pub struct Curve {
+    pub first: Param,
+    pub points: Vec<(f64, Result<Solution, String>)>,
+}
+
+pub fn curve(
+    base: &Scenario,
+    params: &[Param; 2],
+    goal: &Goal,
+    budget: Budget,
+    points: usize,
+    mut progress: impl FnMut(f64, &Eval),
+) -> Result<Curve, String> {
+    let (first, second) = (&params[0], &params[1]);
+    let mut xs: Vec<f64> = (0..points.max(2)).map(|i| first.value_at(i as f64 / (points.max(2) - 1) as f64)).collect();
+    xs.dedup();
+    let mut out = Vec::new();
+    for x in xs {
+        let at = scenario_with(base, std::slice::from_ref(first), &[x])?;
+        let s = solve(&at, second, goal, budget, |e| progress(x, e));
+        out.push((x, s));
+    }
+    Ok(Curve { first: first.clone(), points: out })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -491,5 +833,46 @@ mod tests {
         assert!((r.root - 5.0).abs() < 1e-6, "{r:?}");
         assert!(r.open_low && r.open_high, "{r:?}");
         assert_eq!(r.interval, (0.0, 10.0));
+    }
+
+    /// Two linear targets with noise common to every point: Newton lands
+    /// on the known root, its delta-method intervals hold it, and held-out
+    /// seeds confirm it.
+    #[test]
+    fn two_keys_two_targets_give_the_known_root() {
+        let play = |master: u64| {
+            move |x: [f64; 2]| -> Result<Eval2, String> {
+                let noise = |i: u64, k: u64| {
+                    let u = (splitmix64(master ^ (i << 20) ^ (k << 40)) >> 11) as f64 / (1u64 << 53) as f64;
+                    (u - 0.5) * 0.4
+                };
+                // g0 = x0 + 2 x1 − 8, g1 = 3 x0 − x1 − 3: root (2, 3).
+                let g0: Vec<f64> = (0..400).map(|i| x[0] + 2.0 * x[1] - 8.0 + noise(i, 0)).collect();
+                let g1: Vec<f64> = (0..400).map(|i| 3.0 * x[0] - x[1] - 3.0 + noise(i, 1)).collect();
+                Ok(Eval2::from_gaps(x, &g0, &g1))
+            }
+        };
+        let d = [Domain { lo: 0.0, hi: 10.0, integer: false, max_steps: 12 }; 2];
+        let r = find_root2(d, play(3)).unwrap();
+        for (i, want) in [2.0, 3.0].into_iter().enumerate() {
+            assert!((r.root[i] - want).abs() < 0.05, "{r:?}");
+            assert!(r.interval[i].0 <= want && want <= r.interval[i].1, "{r:?}");
+        }
+        assert!(r.evals.len() < 30, "{} evaluations", r.evals.len());
+        assert!(confirm2(&r, play(99), 99).unwrap().met);
+        // Whole-number keys: the written value is a grid point next to it.
+        let d = [Domain { lo: 0.0, hi: 10.0, integer: true, max_steps: 12 }; 2];
+        let r = find_root2(d, play(3)).unwrap();
+        assert_eq!(r.value, [2.0, 3.0], "{r:?}");
+    }
+
+    #[test]
+    fn targets_that_move_together_are_refused() {
+        let play = |x: [f64; 2]| -> Result<Eval2, String> {
+            let g: Vec<f64> = (0..10).map(|i| x[0] + x[1] - 5.0 + i as f64 * 1e-3).collect();
+            Ok(Eval2::from_gaps(x, &g, &g))
+        };
+        let d = [Domain { lo: 0.0, hi: 10.0, integer: false, max_steps: 12 }; 2];
+        assert!(find_root2(d, play).unwrap_err().contains("singular"));
     }
 }
