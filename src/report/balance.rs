@@ -129,6 +129,7 @@ pub fn sensitivity_json(s: &Sensitivity) -> String {
         "campaigns_per_point": s.plan.campaigns,
         "master_seed": s.plan.master,
         "design_points": s.points.len(),
+        "undefined_points": s.points.iter().filter(|p| !p.mean.is_finite()).count(),
         "sobol_rows": s.plan.sobol_rows,
         "command": s.command,
         "keys": keys,
@@ -200,6 +201,13 @@ pub fn sensitivity_text(s: &Sensitivity, limit: usize) -> String {
         s.plan.master
     );
     let _ = writeln!(out, "μ* and σ: change of the metric per whole range of the key (95% bootstrap intervals)");
+    let undefined = s.points.iter().filter(|p| !p.mean.is_finite()).count();
+    if undefined > 0 {
+        let _ = writeln!(
+            out,
+            "{undefined} design points had no campaign where the metric is defined (a share of gold where nobody earned any); their moves give no effect"
+        );
+    }
     out.push_str(&text_table(&sensitivity_rows(s, limit)));
     if !s.sobol.is_empty() {
         let _ = writeln!(out, "\nSobol' indices ({} rows):", s.plan.sobol_rows);
@@ -226,19 +234,18 @@ pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, Str
     ));
     page.pre(&s.command);
     let top: Vec<&Effect> = s.effects.iter().take(15).collect();
-    let bars = Chart::Bars {
+    let bars = Chart::HBars {
         title: format!("μ* of the {} keys that matter most", top.len()),
-        y_label: format!("μ*: {}", s.plan.metric.name()),
+        x_label: format!("μ*: change of {} over the key's range", s.plan.metric.name()),
         bars: top
             .iter()
             .map(|e| Bar {
-                label: short(&s.plan.params[e.input].name),
+                label: s.plan.params[e.input].name.clone(),
                 value: e.mu_star,
                 low: e.mu_star_ci.0,
                 high: e.mu_star_ci.1,
             })
             .collect(),
-        reference: None,
     };
     page.chart(dir, "ranked", &bars, "Keys ranked by μ*, with 95% intervals.")?;
     let scatter = Chart::Scatter {

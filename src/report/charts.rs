@@ -59,6 +59,9 @@ pub enum Chart {
     Bars { title: String, y_label: String, bars: Vec<Bar>, reference: Option<f64> },
     /// Lines over x, each with an optional band.
     Lines { title: String, x_label: String, y_label: String, series: Vec<Series> },
+    /// Horizontal bars with interval whiskers, first bar on top: for long
+    /// labels such as scenario keys.
+    HBars { title: String, x_label: String, bars: Vec<Bar> },
     /// Labelled points with interval whiskers on both axes (μ* against σ).
     Scatter { title: String, x_label: String, y_label: String, points: Vec<ScatterPoint> },
     /// A grid of values; `rows[i][j]` is at (`xs[j]`, `ys[i]`), labelled with `fmt`.
@@ -194,6 +197,51 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                 .label_font(("sans-serif", 14))
                 .position(SeriesLabelPosition::UpperLeft)
                 .draw()
+                .map_err(e)?;
+        }
+        Chart::HBars { title, x_label, bars } => {
+            let fin = |v: f64| if v.is_finite() { v } else { 0.0 };
+            let top = bars.iter().map(|b| fin(b.high).max(fin(b.value))).fold(0.0, f64::max);
+            let top = if top > 0.0 { top * 1.08 } else { 1.0 };
+            let n = bars.len().max(1);
+            let longest = bars.iter().map(|b| b.label.chars().count()).max().unwrap_or(4) as u32;
+            let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
+            let mut chart = ChartBuilder::on(root)
+                .caption(title, ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(12 + 7 * longest)
+                .build_cartesian_2d(0.0..top, 0.0..n as f64)
+                .map_err(e)?;
+            chart
+                .configure_mesh()
+                .disable_y_mesh()
+                .x_desc(x_label.as_str())
+                .y_labels(n * 2 + 1)
+                .y_label_formatter(&|y| {
+                    // Row i (from the top) is centred at n - i - 0.5.
+                    let r = n as f64 - y - 0.5;
+                    let i = r.round();
+                    if (r - i).abs() < 0.01 && i >= 0.0 {
+                        labels.get(i as usize).cloned().unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
+                })
+                .label_style(("sans-serif", 13))
+                .draw()
+                .map_err(e)?;
+            chart
+                .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                    let y = (n - 1 - i) as f64;
+                    Rectangle::new([(0.0, y + 0.2), (fin(b.value), y + 0.8)], color(0).mix(0.75).filled())
+                }))
+                .map_err(e)?;
+            chart
+                .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                    let y = (n - 1 - i) as f64 + 0.5;
+                    ErrorBar::new_horizontal(y, fin(b.low), fin(b.value), fin(b.high), BLACK.stroke_width(2), 10)
+                }))
                 .map_err(e)?;
         }
         Chart::Scatter { title, x_label, y_label, points } => {

@@ -130,7 +130,7 @@ fn check_bad_input_is_located() {
         ("[[metric]]\nname = \"x\"\nquantity = \"mean empire size\"\n", "bad.toml:2:8: metric \"x\": give bounds"),
         (
             "[[metric]]\nname = \"x\"\nmin = 1\n",
-            "bad.toml:2:8: metric \"x\": give exactly one of quantity, column and table",
+            "bad.toml:2:8: metric \"x\": give exactly one of quantity, column, table and solve",
         ),
         (
             "[[metric]]\nname = \"x\"\ncolumn = \"golds\"\nmin = 1\n",

@@ -161,6 +161,13 @@ rule_keys! {
     "start.engines" => start.engines: i32 [0, OPEN],
 }
 
+/// Rules between two numeric keys of `RULE_KEYS`: the first may be at most
+/// the second. `check.rs` enforces them with its own message; a study that
+/// varies several keys at once (`--keys all`) keeps each first key's range
+/// at most the second's lowest value, so that no design point breaks one.
+/// A test holds this list to the checker.
+pub static AT_MOST: &[(&str, &str)] = &[("siege.engines_needed", "siege.engine_cap")];
+
 /// A dice key of the rules (`economy.mine.river = "2D6x10"`): a study
 /// varies it through its count or its multiplier (`dice::DiceExpr`), each
 /// a whole number. `get` is `None` where the scenario gives no dice (a
@@ -235,6 +242,21 @@ mod tests {
         }
         let keys: std::collections::BTreeSet<_> = RULE_KEYS.iter().map(|k| k.key).collect();
         assert_eq!(keys.len(), RULE_KEYS.len(), "a key is listed twice");
+    }
+
+    /// Each `AT_MOST` pair is a rule of the checker: the first key one
+    /// above the second is refused, equal to it is accepted.
+    #[test]
+    fn every_at_most_pair_is_a_rule_of_the_checker() {
+        for (a, b) in AT_MOST {
+            let (ka, kb) = (rule_key(a).unwrap(), rule_key(b).unwrap());
+            let mut s = Scenario::default();
+            (kb.set)(&mut s, 2.0);
+            (ka.set)(&mut s, 2.0);
+            assert!(super::super::check::check(&s).is_empty(), "{a} = {b} is refused");
+            (ka.set)(&mut s, 3.0);
+            assert!(!super::super::check::check(&s).is_empty(), "{a} above {b} is accepted");
+        }
     }
 
     /// Each dice key's getter and setter reach the field its path names,

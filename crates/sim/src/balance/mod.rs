@@ -63,10 +63,12 @@ fn checked(sc: Scenario, params: &[Param]) -> Result<Scenario, String> {
     if problems.is_empty() {
         return Ok(sc);
     }
-    let at: Vec<String> = params.iter().map(|p| format!("{}={}", p.name, p.show(p.get(&sc)))).collect();
     let what: Vec<String> = problems.iter().map(|(k, m)| format!("{}: {m}", path_string(k))).collect();
+    // The varied keys the problems name.
+    let named = |p: &&Param| what.iter().any(|w| w.contains(p.key()));
+    let at: Vec<String> = params.iter().filter(named).map(|p| format!("{}={}", p.name, p.show(p.get(&sc)))).collect();
     Err(format!(
-        "the design point {} is not a valid scenario: {}; narrow a key with KEY=LO..HI or leave one out",
+        "a design point is not a valid scenario ({}): {}; narrow a key with KEY=LO..HI or leave one out",
         at.join(", "),
         what.join("; ")
     ))

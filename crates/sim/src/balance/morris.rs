@@ -96,10 +96,15 @@ impl Effect {
 pub fn analyse(k: usize, steps: &[Step], confidence: f64, resamples: usize, rng: &mut Pcg64Mcg) -> Vec<Effect> {
     let mut out: Vec<Effect> = (0..k)
         .map(|i| {
-            let mine: Vec<&Step> = steps.iter().filter(|s| s.input == i && s.du.abs() > 1e-12).collect();
+            // A move that rounding cancels, or whose metric is undefined at
+            // one end (a share of gold where nobody earned any), gives no
+            // effect.
+            let mine: Vec<&Step> =
+                steps.iter().filter(|s| s.input == i && s.du.abs() > 1e-12 && s.dy.is_finite()).collect();
             let ee: Vec<f64> = mine.iter().map(|s| s.dy / s.du).collect();
             let (mu, mu_star, sigma) = measures(&ee);
-            let ms = mine.iter().map(|s| (s.dy_se / s.du).powi(2)).sum::<f64>() / mine.len().max(1) as f64;
+            let ses: Vec<f64> = mine.iter().map(|s| s.dy_se / s.du).filter(|x| x.is_finite()).collect();
+            let ms = ses.iter().map(|x| x * x).sum::<f64>() / ses.len().max(1) as f64;
             let noise = (2.0 / std::f64::consts::PI).sqrt() * ms.sqrt();
             let (mut stars, mut sigmas) = (Vec::with_capacity(resamples), Vec::with_capacity(resamples));
             let mut sample = vec![0.0; ee.len()];
@@ -126,7 +131,9 @@ pub fn analyse(k: usize, steps: &[Step], confidence: f64, resamples: usize, rng:
             }
         })
         .collect();
-    out.sort_by(|a, b| b.mu_star.total_cmp(&a.mu_star).then(a.input.cmp(&b.input)));
+    // Largest μ* first; an input with no effect at all (NaN) last.
+    let key = |e: &Effect| if e.mu_star.is_nan() { f64::NEG_INFINITY } else { e.mu_star };
+    out.sort_by(|a, b| key(b).total_cmp(&key(a)).then(a.input.cmp(&b.input)));
     out
 }
 
@@ -226,6 +233,11 @@ mod tests {
         ];
         let e = analyse(1, &steps, 0.95, 100, &mut Pcg64Mcg::new(3));
         assert_eq!((e[0].n, e[0].mu_star, e[0].sigma), (2, 2.0, 0.0));
+        // An undefined end gives no effect.
+        let mut more = steps.to_vec();
+        more.push(Step { input: 0, du: 0.5, dy: f64::NAN, dy_se: f64::NAN });
+        let e2 = analyse(1, &more, 0.95, 100, &mut Pcg64Mcg::new(3));
+        assert_eq!((e2[0].n, e2[0].mu_star, e2[0].noise), (2, 2.0, e[0].noise));
         // se 0.1 over moves of 0.5 and 0.25: errors 0.2 and 0.4.
         let want = (2.0 / std::f64::consts::PI).sqrt() * ((0.04 + 0.16) / 2.0f64).sqrt();
         assert!((e[0].noise - want).abs() < 1e-12);

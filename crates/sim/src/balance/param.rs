@@ -225,7 +225,17 @@ fn parse_range(r: &str) -> Result<(f64, f64), String> {
 pub fn all(sc: &Scenario) -> Vec<Param> {
     let rules = ranges::RULE_KEYS.iter().map(|k| k.key.to_string());
     let dice = ranges::DICE_KEYS.iter().filter(|d| (d.get)(sc).is_some()).map(|d| d.key.to_string());
-    rules.chain(dice).filter_map(|k| Param::named(&k, sc).ok()).filter(|p| p.hi > p.lo).collect()
+    let mut all: Vec<Param> = rules.chain(dice).filter_map(|k| Param::named(&k, sc).ok()).collect();
+    // Keep every design point valid: a key that must stay at most another
+    // stays at most that one's lowest value.
+    for (a, b) in ranges::AT_MOST {
+        let bound = all.iter().find(|p| p.name == *b).map(|p| p.lo);
+        if let (Some(bound), Some(p)) = (bound, all.iter_mut().find(|p| p.name == *a)) {
+            p.hi = p.hi.min(bound).max(p.lo);
+        }
+    }
+    all.retain(|p| p.hi > p.lo);
+    all
 }
 
 /// The parameters a `--keys` list names (`all`, or `K1,K2=LO..HI,...`).
@@ -295,5 +305,9 @@ mod tests {
         assert!(all.iter().all(|p| p.lo <= p.base && p.base <= p.hi && p.lo < p.hi), "{all:?}");
         assert!(all.iter().any(|p| p.name == "economy.mine.mountain.mult"));
         assert!(!all.iter().any(|p| p.name.starts_with("economy.mine.plains")));
+        // siege.engines_needed stays at most engine_cap's lowest value.
+        let at = |n: &str| all.iter().find(|p| p.name == n).unwrap();
+        assert_eq!((at("siege.engines_needed").lo, at("siege.engines_needed").hi), (0.0, 1.0));
+        assert_eq!(at("siege.engine_cap").lo, 1.0);
     }
 }

@@ -87,8 +87,16 @@ pub fn play_morris(
     shard: (usize, usize),
     mut progress: impl FnMut(usize),
 ) -> Result<Vec<Point>, String> {
+    let trajectories = plan.trajectories();
+    // Every point is checked before any is played, so a bad range fails
+    // at once rather than after minutes of play.
+    for traj in &trajectories {
+        for u in &traj.points {
+            scenario_at(base, &plan.params, u)?;
+        }
+    }
     let mut out = Vec::new();
-    for (t, traj) in plan.trajectories().iter().enumerate().filter(|(t, _)| t % shard.1 == shard.0) {
+    for (t, traj) in trajectories.iter().enumerate().filter(|(t, _)| t % shard.1 == shard.0) {
         let mut prev: Option<Vec<f64>> = None;
         for (j, u) in traj.points.iter().enumerate() {
             let sc = scenario_at(base, &plan.params, u)?;
@@ -147,6 +155,9 @@ pub fn play_sobol(
     let params: Vec<Param> = top.iter().map(|&i| plan.params[i].clone()).collect();
     let mut rng = Pcg64Mcg::new(mix2(plan.master, SOBOL_SALT) as u128);
     let d = sobol::design(params.len(), plan.sobol_rows, &mut rng);
+    for u in d.points() {
+        scenario_at(base, &params, &u)?;
+    }
     let mut out = Vec::new();
     for row in (0..plan.sobol_rows).filter(|r| r % shard.1 == shard.0) {
         let mut at = vec![&d.a[row], &d.b[row]];
