@@ -378,6 +378,13 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         }
         None => {
             let _ = writeln!(out, "  solution: {} = {}", p.name, p.show(f.value));
+            let signs = f.evals.iter().filter(|e| e.gap != 0.0).map(|e| e.gap > 0.0).collect::<Vec<_>>();
+            if signs.windows(2).all(|w| w[0] == w[1]) && f.evals.iter().all(|e| e.gap != 0.0) {
+                let _ = writeln!(
+                    out,
+                    "  (the gap keeps one sign over the range; the target holds within noise at this end, so the root itself is not identified)"
+                );
+            }
         }
     }
     let _ = writeln!(
@@ -385,6 +392,15 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         "  95% interval of the root: {} (the values at which the target is not rejected)",
         show_interval(s)
     );
+    if !f.other_crossings.is_empty() {
+        let at: Vec<String> =
+            f.other_crossings.iter().map(|(a, b)| format!("{}..{}", p.show(*a), p.show(*b))).collect();
+        let _ = writeln!(
+            out,
+            "  warning: the gap also changes sign between {}: the target has more than one root in the range (narrow --vary to choose one)",
+            at.join(", ")
+        );
+    }
     let _ = writeln!(out, "  as a flag: {}", set_flag(s));
     let held: Vec<String> = c.evals.iter().map(|e| format!("gap {} at {}", band(e), p.show(e.x))).collect();
     let _ = writeln!(
@@ -442,6 +458,7 @@ pub fn solve_json(s: &Solution, command: &str) -> String {
         "interval": [f.interval.0, f.interval.1],
         "interval_open_low": f.open_low,
         "interval_open_high": f.open_high,
+        "other_crossings": f.other_crossings.iter().map(|(a, b)| [*a, *b]).collect::<Vec<_>>(),
         "set": s.param.set_flag(&s.scenario),
         "method": "sample-average approximation on common random numbers, bisection, interval by test inversion (95%)",
         "campaigns": s.campaigns,

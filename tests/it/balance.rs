@@ -299,3 +299,19 @@ fn solve_cli_two_targets_writes_both_keys() {
     assert_eq!(sc.economy.pillage.mult as f64, v[0].as_f64().unwrap());
     assert_eq!(sc.costs.capture as f64, v[1].as_f64().unwrap());
 }
+
+/// A restricted-play target: forbidding what the fixture's players never
+/// do changes no game, so the value is exactly 0 at every multiplier, and
+/// the target "value = 0" holds over the whole range (interval open at
+/// both ends).
+#[test]
+fn solve_with_a_restriction_value_target() {
+    let sc = miners();
+    let param = Param::parse("economy.mine.river.mult=1..9", &sc).unwrap();
+    let goal = Goal::parse("value of forbid conquer against only_mines = 0", &sc).unwrap();
+    let budget = Budget { campaigns: 20, master: 1, rotate: false, max_steps: 12 };
+    let s = solve(&sc, &param, &goal, budget, |_| {}).unwrap();
+    assert!(s.found.evals.iter().all(|e| e.gap == 0.0 && e.gap_se == 0.0), "{:?}", s.found.evals);
+    assert_eq!((s.found.value, s.found.interval), (1.0, (1.0, 9.0)));
+    assert!(s.found.open_low && s.found.open_high && s.confirm.met);
+}

@@ -25,11 +25,13 @@
 
 use super::param::Param;
 use super::{mean_se, scenario_with};
+use crate::scenario::ActionKind;
 use crate::scenario::Scenario;
 use crate::seed::mix2;
 use crate::stats::z;
 use crate::study::metrics::Metric;
 use crate::study::metrics::measure;
+use crate::study::restrict::{Restriction, first_slot_wins};
 
 /// The salt of the held-out master seed.
 const HOLDOUT_SALT: u64 = 0x0048_4F4C_444F_5554;
@@ -39,17 +41,79 @@ pub fn holdout_seed(master: u64) -> u64 {
     mix2(master, HOLDOUT_SALT)
 }
 
-/// What the target compares the metric with.
+/// One side of a target: a study metric, or the value of a restriction
+/// to a field of players (`value of forbid mine against tuned`): one
+/// restricted player's win rate minus an unrestricted one's in the same
+/// seat, against copies of the field, paired campaign by campaign
+/// (`study::restrict`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Side {
+    Metric(Metric),
+    Restriction { restriction: Restriction, players: String },
+}
+
+/// The prefix of a restriction side.
+pub const VALUE_OF: &str = "value of ";
+
+impl Side {
+    /// A metric by name, or `value of [forbid K1,K2] [force K3] [against S]`
+    /// (the field defaults to `tuned`).
+    pub fn parse(s: &str, sc: &Scenario) -> Result<Side, String> {
+        let s = s.trim();
+        let Some(rest) = s.strip_prefix(VALUE_OF) else { return super::metric_named(sc, s).map(Side::Metric) };
+        let (mut forbid, mut force, mut players) = (Vec::new(), Vec::new(), "tuned".to_string());
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let mut i = 0;
+        while i < words.len() {
+            if !["forbid", "force", "against"].contains(&words[i]) {
+                return Err(format!("{s:?}: expected forbid, force or against, found {:?}", words[i]));
+            }
+            let arg = words.get(i + 1).ok_or_else(|| format!("{s:?}: {} needs a value", words[i]))?;
+            let kinds = || -> Result<Vec<ActionKind>, String> { arg.split(',').map(str::parse).collect() };
+            match words[i] {
+                "forbid" => forbid.extend(kinds()?),
+                "force" => force.extend(kinds()?),
+                _ => players = arg.to_string(),
+            }
+            i += 2;
+        }
+        if sc.strategy(&players).is_none() {
+            return Err(format!("{s:?}: unknown strategy {players:?}"));
+        }
+        Ok(Side::Restriction { restriction: Restriction::new(forbid, force)?, players })
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Side::Metric(m) => m.name(),
+            Side::Restriction { restriction, players } => {
+                let mut t = String::from("value of");
+                if !restriction.forbid.is_empty() {
+                    let k: Vec<&str> = restriction.forbid.iter().map(|k| k.name()).collect();
+                    t += &format!(" forbid {}", k.join(","));
+                }
+                if !restriction.force.is_empty() {
+                    let k: Vec<&str> = restriction.force.iter().map(|k| k.name()).collect();
+                    t += &format!(" force {}", k.join(","));
+                }
+                t + &format!(" against {players}")
+            }
+        }
+    }
+}
+
+/// What the target compares the left side with.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Rhs {
     Value(f64),
-    Metric(Metric),
+    Side(Side),
 }
 
-/// `METRIC = VALUE` or `METRIC = METRIC2`.
+/// `SIDE = VALUE` or `SIDE = SIDE2`, a side being a metric or a
+/// restriction's value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Goal {
-    pub lhs: Metric,
+    pub lhs: Side,
     pub rhs: Rhs,
 }
 
@@ -58,10 +122,10 @@ impl Goal {
         let (l, r) = s
             .split_once('=')
             .ok_or_else(|| format!("--target {s:?}: expected \"METRIC = VALUE\" or \"METRIC = METRIC2\""))?;
-        let lhs = super::metric_named(sc, l).map_err(|e| format!("--target {s:?}: {e}"))?;
+        let lhs = Side::parse(l, sc).map_err(|e| format!("--target {s:?}: {e}"))?;
         let rhs = match r.trim().parse::<f64>() {
             Ok(v) if v.is_finite() => Rhs::Value(v),
-            _ => Rhs::Metric(super::metric_named(sc, r).map_err(|e| format!("--target {s:?}: {e}"))?),
+            _ => Rhs::Side(Side::parse(r, sc).map_err(|e| format!("--target {s:?}: {e}"))?),
         };
         Ok(Goal { lhs, rhs })
     }
@@ -69,7 +133,7 @@ impl Goal {
     pub fn text(&self) -> String {
         match &self.rhs {
             Rhs::Value(v) => format!("{} = {v}", self.lhs.name()),
-            Rhs::Metric(m) => format!("{} = {}", self.lhs.name(), m.name()),
+            Rhs::Side(m) => format!("{} = {}", self.lhs.name(), m.name()),
         }
     }
 
@@ -81,50 +145,65 @@ impl Goal {
     }
 }
 
-/// Each goal's (left side, gap) per campaign, from one run of `sc` that
-/// measures every metric the goals name.
+/// A goal's left side and gap, per campaign.
+pub type SideAndGap = (Vec<f64>, Vec<f64>);
+
+/// Each goal's (left side, gap) per campaign: one run of `sc` measures
+/// every metric the goals name, and each restriction plays its own paired
+/// lineups on the same campaigns.
 pub fn gaps_of(
     goals: &[Goal],
     sc: &Scenario,
     master: u64,
     campaigns: u64,
     rotate: bool,
-) -> Result<Vec<(Vec<f64>, Vec<f64>)>, String> {
+) -> Result<Vec<SideAndGap>, String> {
     let mut metrics: Vec<Metric> = Vec::new();
-    let mut index = |m: &Metric| -> usize {
-        metrics.iter().position(|x| x == m).unwrap_or_else(|| {
-            metrics.push(m.clone());
-            metrics.len() - 1
-        })
+    for g in goals {
+        for side in std::iter::once(&g.lhs).chain(match &g.rhs {
+            Rhs::Side(x) => Some(x),
+            Rhs::Value(_) => None,
+        }) {
+            if let Side::Metric(m) = side
+                && !metrics.contains(m)
+            {
+                metrics.push(m.clone());
+            }
+        }
+    }
+    let values = if metrics.is_empty() {
+        Vec::new()
+    } else {
+        measure(sc, master, campaigns, rotate, &metrics, false).map_err(|e| e.to_string())?.values
     };
-    let sides: Vec<(usize, Option<usize>)> = goals
+    let per_campaign = |side: &Side| -> Result<Vec<f64>, String> {
+        match side {
+            Side::Metric(m) => {
+                let j = metrics.iter().position(|x| x == m).unwrap_or(0);
+                Ok(values.iter().map(|v| v[j]).collect())
+            }
+            Side::Restriction { restriction, players } => {
+                let spec = sc.strategy(players).ok_or_else(|| format!("unknown strategy {players:?}"))?;
+                let base = first_slot_wins(sc, &spec, &spec, master, campaigns)?;
+                let won = first_slot_wins(sc, &restriction.apply(&spec), &spec, master, campaigns)?;
+                Ok(won.iter().zip(&base).map(|(&w, &b)| w as u8 as f64 - b as u8 as f64).collect())
+            }
+        }
+    };
+    goals
         .iter()
         .map(|g| {
-            let l = index(&g.lhs);
-            let r = match &g.rhs {
-                Rhs::Metric(m) => Some(index(m)),
-                Rhs::Value(_) => None,
+            let lhs = per_campaign(&g.lhs)?;
+            let gaps = match &g.rhs {
+                Rhs::Value(x) => lhs.iter().map(|v| v - x).collect(),
+                Rhs::Side(r) => {
+                    let r = per_campaign(r)?;
+                    lhs.iter().zip(&r).map(|(a, b)| a - b).collect()
+                }
             };
-            (l, r)
+            Ok((lhs, gaps))
         })
-        .collect();
-    let values = measure(sc, master, campaigns, rotate, &metrics, false).map_err(|e| e.to_string())?.values;
-    Ok(goals
-        .iter()
-        .zip(&sides)
-        .map(|(g, &(l, r))| {
-            let lhs: Vec<f64> = values.iter().map(|v| v[l]).collect();
-            let gaps = values
-                .iter()
-                .map(|v| match (&g.rhs, r) {
-                    (Rhs::Value(x), _) => v[l] - x,
-                    (_, Some(r)) => v[l] - v[r],
-                    _ => f64::NAN,
-                })
-                .collect();
-            (lhs, gaps)
-        })
-        .collect())
+        .collect()
 }
 
 /// One evaluation: the key's value, the gap's mean and standard error,
@@ -150,7 +229,8 @@ impl Eval {
 pub struct Root {
     /// The root of the sample-average gap, interpolated linearly between
     /// the two evaluations that bracket it (a whole-number key's root can
-    /// lie between two whole values).
+    /// lie between two whole values). When the gap keeps one sign over the
+    /// range but stays within noise of 0 at an end, that end.
     pub root: f64,
     /// The value written to the scenario: the root, or for a whole-number
     /// key the neighbour with the smaller gap.
@@ -166,6 +246,10 @@ pub struct Root {
     pub open_high: bool,
     /// The gap's slope at the root, between the bracketing evaluations.
     pub slope: f64,
+    /// Other pairs of neighbouring evaluations whose gaps differ in sign:
+    /// the gap is not monotone and the target has more roots in the range
+    /// (narrow the range to choose one).
+    pub other_crossings: Vec<(f64, f64)>,
     /// Every evaluation, in order of value.
     pub evals: Vec<Eval>,
 }
@@ -316,7 +400,7 @@ impl From<String> for RootError {
 pub fn find_root(domain: Domain, mut play: impl FnMut(f64) -> Result<Eval, String>) -> Result<Root, RootError> {
     let z = z(0.95);
     let mut evals: Vec<Eval> = Vec::new();
-    let mut eval = |x: f64| -> Result<Eval, String> {
+    let mut eval = |evals: &mut Vec<Eval>, x: f64| -> Result<Eval, String> {
         let x = if domain.integer { x.round() } else { x };
         if let Some(e) = evals.iter().find(|e| e.x == x) {
             return Ok(*e);
@@ -325,32 +409,78 @@ pub fn find_root(domain: Domain, mut play: impl FnMut(f64) -> Result<Eval, Strin
         evals.push(e);
         Ok(e)
     };
-    let (lo, hi) = (eval(domain.lo)?, eval(domain.hi)?);
-    if lo.gap.signum() == hi.gap.signum() && lo.gap != 0.0 {
-        return Err(RootError::NoSignChange(lo, hi));
-    }
+    let (lo, hi) = (eval(&mut evals, domain.lo)?, eval(&mut evals, domain.hi)?);
     let tol = (domain.hi - domain.lo) / 2f64.powi(domain.max_steps as i32);
     let narrow = |a: &Eval, b: &Eval| (b.x - a.x).abs() > if domain.integer { 1.0 } else { tol };
-    // Bisection on the sample-average gap: `a` keeps LO's sign, `b` HI's.
-    let (mut a, mut b) = if lo.gap == 0.0 {
-        (lo, lo)
-    } else if hi.gap == 0.0 {
-        (hi, hi)
-    } else {
-        (lo, hi)
+    // The first pair of neighbouring evaluations whose gaps differ in sign
+    // (or a gap of exactly 0), lower value first.
+    let bracket = |evals: &[Eval]| -> Option<(Eval, Eval)> {
+        let mut sorted = evals.to_vec();
+        sorted.sort_by(|p, q| p.x.total_cmp(&q.x));
+        if let Some(e) = sorted.iter().find(|e| e.gap == 0.0) {
+            return Some((*e, *e));
+        }
+        sorted.windows(2).find(|w| w[0].gap.signum() != w[1].gap.signum()).map(|w| (w[0], w[1]))
     };
-    while narrow(&a, &b) {
-        let m = eval((a.x + b.x) / 2.0)?;
+    let (mut a, mut b) = match bracket(&[lo, hi]) {
+        Some(pair) => pair,
+        None if !lo.accepted(z) && !hi.accepted(z) => return Err(RootError::NoSignChange(lo, hi)),
+        None => {
+            // No sign change at the ends, but the target is not rejected at
+            // one of them: bisect from that end towards the other for the
+            // edge of the values where it holds. A sign change met on the
+            // way (the sample-average gap need not be monotone) is a root
+            // to find; without one, the answer is that end and the values
+            // around it, and the root itself is not identified.
+            let (near, far) = if lo.gap.abs() <= hi.gap.abs() { (lo, hi) } else { (hi, lo) };
+            if !far.accepted(z) {
+                let (mut inside, mut outside) = (near, far);
+                while narrow(&inside, &outside) {
+                    let m = eval(&mut evals, (inside.x + outside.x) / 2.0)?;
+                    if m.accepted(z) { inside = m } else { outside = m }
+                }
+            }
+            match bracket(&evals) {
+                Some(pair) => pair,
+                None => {
+                    evals.sort_by(|p, q| p.x.total_cmp(&q.x));
+                    let (interval, open_low, open_high) = band_interval(&evals, near.x, z);
+                    return Ok(Root {
+                        root: near.x,
+                        value: near.x,
+                        between: None,
+                        interval,
+                        open_low,
+                        open_high,
+                        slope: 0.0,
+                        other_crossings: Vec::new(),
+                        evals,
+                    });
+                }
+            }
+        }
+    };
+    // Bisection on the sample-average gap between `a` and `b`, whose gaps
+    // differ in sign.
+    let a_sign = a.gap.signum();
+    while a.gap != 0.0 && b.gap != 0.0 && narrow(&a, &b) {
+        let m = eval(&mut evals, (a.x + b.x) / 2.0)?;
         if m.gap == 0.0 {
             (a, b) = (m, m);
-        } else if m.gap.signum() == lo.gap.signum() {
+        } else if m.gap.signum() == a_sign {
             a = m;
         } else {
             b = m;
         }
     }
+    if a.gap == 0.0 {
+        b = a;
+    } else if b.gap == 0.0 {
+        a = b;
+    }
     let root = if a.x == b.x || a.gap == b.gap { a.x } else { a.x - a.gap * (b.x - a.x) / (b.gap - a.gap) };
-    let value = if domain.integer { if a.gap.abs() <= b.gap.abs() { a.x } else { b.x } } else { eval(root)?.x };
+    let value =
+        if domain.integer { if a.gap.abs() <= b.gap.abs() { a.x } else { b.x } } else { eval(&mut evals, root)?.x };
     let between = (domain.integer && a.x != b.x).then_some((a.x.min(b.x), a.x.max(b.x)));
     // The interval's ends: bisect outward from the root's bracket for the
     // last evaluations at which the target is not rejected, so that the
@@ -365,14 +495,21 @@ pub fn find_root(domain: Domain, mut play: impl FnMut(f64) -> Result<Eval, Strin
             continue;
         }
         while narrow(&inside, &outside) {
-            let m = eval((inside.x + outside.x) / 2.0)?;
+            let m = eval(&mut evals, (inside.x + outside.x) / 2.0)?;
             if m.accepted(z) || (m.gap.signum() != edge.gap.signum()) { inside = m } else { outside = m }
         }
     }
     evals.sort_by(|p, q| p.x.total_cmp(&q.x));
     let (interval, open_low, open_high) = band_interval(&evals, root, z);
     let slope = if a.x != b.x { (b.gap - a.gap) / (b.x - a.x) } else { 0.0 };
-    Ok(Root { root, value, between, interval, open_low, open_high, slope, evals })
+    let (lo_x, hi_x) = (a.x.min(b.x), a.x.max(b.x));
+    let other_crossings = evals
+        .windows(2)
+        .filter(|w| w[0].gap.signum() != w[1].gap.signum() && w[0].gap != 0.0 && w[1].gap != 0.0)
+        .map(|w| (w[0].x, w[1].x))
+        .filter(|&(p, q)| !(p >= lo_x && q <= hi_x))
+        .collect();
+    Ok(Root { root, value, between, interval, open_low, open_high, slope, other_crossings, evals })
 }
 
 /// The connected set of values around `root` at which the linearly
@@ -576,8 +713,8 @@ pub fn find_root2(domain: Domain2, mut play: impl FnMut([f64; 2]) -> Result<Eval
                 x[k] = if at.x[k] + h <= domain[k].hi { at.x[k] + h } else { at.x[k] - h };
                 let e = eval(x)?;
                 let dx = e.x[k] - at.x[k];
-                for t in 0..2 {
-                    j[t][k] = if dx != 0.0 { (e.gap[t] - at.gap[t]) / dx } else { 0.0 };
+                for (t, row) in j.iter_mut().enumerate() {
+                    row[k] = if dx != 0.0 { (e.gap[t] - at.gap[t]) / dx } else { 0.0 };
                 }
             }
             Ok(j)
@@ -818,6 +955,32 @@ mod tests {
         assert!((180..=199).contains(&confirmed), "confirmed {confirmed} of 200");
     }
 
+    /// No sign change, but the target holds within noise at one end: that
+    /// end is the answer, with the values around it where the target is
+    /// not rejected.
+    #[test]
+    fn a_target_met_within_noise_at_an_end_is_an_answer() {
+        // Gap 0.1 (x − 12), negative over 0..10, with noise averaging
+        // exactly 0 and a standard error of about 0.23: the target is not
+        // rejected from about x = 7.4 (|gap| ≤ 1.96 × 0.23) to the end.
+        let r = find_root(domain(0.0, 10.0, false), noisy(12.0, 0.1, 2.0, 7, 50, true)).unwrap();
+        assert_eq!(r.value, 10.0);
+        assert!(r.open_high && !r.open_low && (r.interval.0 - 7.4).abs() < 0.3, "{r:?}");
+    }
+
+    /// A gap that crosses 0 more than once: one root is found, and the
+    /// other crossings the evaluations saw are reported.
+    #[test]
+    fn several_roots_are_reported() {
+        let play = |x: f64| -> Result<Eval, String> {
+            let gap = (x - 2.5) * (x - 6.5) * (x - 8.5);
+            Ok(Eval { x, gap, gap_se: 0.01, metric: gap, campaigns: 100 })
+        };
+        let r = find_root(domain(0.0, 10.0, true), play).unwrap();
+        assert!(!r.other_crossings.is_empty(), "{r:?}");
+        assert!([2.5, 6.5, 8.5].iter().any(|t| (r.root - t).abs() < 0.6), "{r:?}");
+    }
+
     #[test]
     fn no_sign_change_is_an_error_with_both_ends() {
         match find_root(domain(0.0, 10.0, false), synthetic(20.0, 1.0, 0.0, 1, 10)) {
@@ -874,5 +1037,29 @@ mod tests {
         };
         let d = [Domain { lo: 0.0, hi: 10.0, integer: false, max_steps: 12 }; 2];
         assert!(find_root2(d, play).unwrap_err().contains("singular"));
+    }
+
+    #[test]
+    fn a_side_is_a_metric_or_a_restriction_value() {
+        let sc = Scenario::default();
+        let g = Goal::parse("value of forbid mine,pillage force castle = value of forbid mine against balanced", &sc)
+            .unwrap();
+        assert_eq!(
+            g.text(),
+            "value of forbid mine,pillage force castle against tuned = value of forbid mine against balanced"
+        );
+        let g = Goal::parse("share of gold from mines = 0.5", &sc).unwrap();
+        assert_eq!(g.rhs, Rhs::Value(0.5));
+        for (bad, why) in [
+            ("value of forbid dance = 0", "unknown action kind"),
+            ("value of forbid = 0", "needs a value"),
+            ("value of forbid mine against nobody = 0", "unknown strategy"),
+            ("value of forbid done = 0", "cannot be forbidden"),
+            ("value of mine = 0", "expected forbid, force or against"),
+            ("value of against tuned = 0", "give --forbid, --force or both"),
+        ] {
+            let e = Goal::parse(bad, &sc).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
     }
 }
