@@ -247,6 +247,19 @@ fn read_points(dirs: &[PathBuf], plan: &Plan) -> Result<Vec<sensitivity::Point>,
             "the shards hold {morris} Morris points, the design has {want}: give every shard's directory once, each run with the same flags"
         )));
     }
+    // Each point must be the one this plan's design puts there: a shard
+    // played with another --seed or other ranges holds other values.
+    let design = plan.trajectories();
+    for p in points.iter().filter(|p| p.stage == "morris") {
+        let u = design.get(p.group).and_then(|t| t.points.get(p.position));
+        let same = u.is_some_and(|u| plan.params.iter().zip(u).zip(&p.values).all(|((q, x), v)| q.value_at(*x) == *v));
+        if !same {
+            return Err(CliError::input(format!(
+                "trajectory {} point {} of the shards is not this design's: were the shards run with another --seed or other --keys ranges?",
+                p.group, p.position
+            )));
+        }
+    }
     Ok(points)
 }
 

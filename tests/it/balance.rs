@@ -159,6 +159,18 @@ fn sensitivity_shards_merge_to_the_whole() {
     for f in ["sensitivity.parquet", "points.parquet", "index.html", "ranked.svg", "mu_sigma.svg"] {
         assert!(merged.join(f).exists(), "{f}");
     }
+    // Shards of another seed are not this design.
+    let o = bin()
+        .args(common)
+        .args(["--seed", "2"])
+        .arg("--merge")
+        .args(&dirs)
+        .arg("--out")
+        .arg(tmp("seed2"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("another --seed"), "{}", String::from_utf8_lossy(&o.stderr));
     // One shard alone is not the whole design.
     let o = bin().args(common).arg("--merge").arg(&dirs[0]).arg("--out").arg(tmp("half")).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
