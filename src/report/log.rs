@@ -311,13 +311,13 @@ fn city_record(st: &State, i: usize) -> CityRecord {
     CityRecord {
         city: i as u16,
         hex: c.hex,
-        controller: player(c.controller),
+        controller: c.controller.get(),
         influence: c.influence,
         defence: c.defence,
         level: c.level,
         stability: c.stability,
         pv: c.pv,
-        banner: player(st.hexes[c.hex as usize].owner),
+        banner: st.hexes[c.hex as usize].owner.get(),
     }
 }
 
@@ -350,7 +350,7 @@ pub fn header(p: &Played<'_>) -> Header {
                 row: row - origin.1,
                 terrain: map.terrain[h].name().to_string(),
                 coastal: map.coastal[h],
-                owner: player(st.hexes[h].owner),
+                owner: st.hexes[h].owner.get(),
             }
         })
         .collect();

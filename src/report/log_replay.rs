@@ -87,7 +87,7 @@ impl Position {
                 .hexes
                 .iter()
                 .map(|h| HexPos {
-                    owner: who(h.owner),
+                    owner: who(h.owner.id()),
                     main: h.main,
                     main_pv: h.main_pv,
                     extra: h.extra,
@@ -100,7 +100,7 @@ impl Position {
                 .iter()
                 .map(|c| CityPos {
                     hex: c.hex,
-                    controller: who(c.controller),
+                    controller: who(c.controller.id()),
                     influence: c.influence,
                     defence: c.defence,
                     level: c.level,

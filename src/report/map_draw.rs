@@ -6,7 +6,6 @@
 use super::charts::register_fonts;
 use super::files::{Pending, write_atomic};
 use crate::map::{Map, Terrain};
-use crate::rules::NOBODY;
 use crate::rules::state::State;
 use crate::scenario::BuildingKind;
 use plotters::coord::Shift;
@@ -194,8 +193,7 @@ fn draw_pieces<DB: DrawingBackend>(
     at: &dyn Fn(usize) -> (f64, f64),
 ) -> R {
     for i in 0..map.coords.len() {
-        let owner = st.hexes[i].owner;
-        if owner != NOBODY {
+        if let Some(owner) = st.hexes[i].owner.get() {
             let mut inner = corners(at(i), HEX - 4.0);
             inner.push(inner[0]);
             root.draw(&PathElement::new(inner, player_color(owner as usize).stroke_width(4))).map_err(e)?;

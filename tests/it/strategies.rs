@@ -218,7 +218,7 @@ fn g30_mine_against_pillage_is_the_weights() {
     let w = world(RIVERS, |_| {});
     let mut st = w.bare();
     let river = w.hex(2, 1);
-    st.hexes[river as usize].owner = 0;
+    st.hexes[river as usize].owner = empires::rules::Owner::of(0);
     st.players[0].ep = 1;
     let opts = with_done(spend_options(&w, &st, 0));
     let mine = Action::Build { hex: river, kind: BuildingKind::Mine };
@@ -449,7 +449,7 @@ fn g30_lookahead_thinks_inside_a_siege_and_conquers() {
         e.players.action_starts(w.rules(), &st, 0, siege);
         e.apply_act(&mut st, 0, siege);
         let c = &st.cities[city];
-        (c.controller, c.influence)
+        (c.controller.id(), c.influence)
     };
     use empires::rules::NOBODY;
     assert_eq!(outcome(false), (NOBODY, 0), "the weights alone pillage");

@@ -13,10 +13,10 @@ pub fn garrison_defence(r: Rules<'_>, st: &State, army: usize) -> i32 {
     let hs = &st.hexes[a.hex as usize];
     if let Some(c) = st.city_at(a.hex) {
         let city = &st.cities[c];
-        let own = city.controller == a.owner && r.sc.buildings.city.garrison;
+        let own = city.controller.is(a.owner) && r.sc.buildings.city.garrison;
         return if own { city.defence } else { 0 };
     }
-    if hs.owner != a.owner {
+    if !hs.owner.is(a.owner) {
         return 0;
     }
     let mut d = 0;

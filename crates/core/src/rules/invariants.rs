@@ -2,7 +2,7 @@
 //! over many random campaigns; a later soak mode checks them in long runs.
 
 use super::Rules;
-use super::state::{NOBODY, Slot, State};
+use super::state::{Slot, State};
 use crate::map::Terrain;
 use crate::scenario::BuildingKind;
 
@@ -51,8 +51,10 @@ pub fn check(r: Rules<'_>, st: &State) -> Result<(), String> {
                 return Err(format!("hex {h} points at army {i} which is not there"));
             }
         }
-        if hs.owner != NOBODY && (hs.owner as usize >= st.players.len() || t == Terrain::Sea) {
-            return Err(format!("hex {h} has an impossible owner {}", hs.owner));
+        if let Some(o) = hs.owner.get()
+            && (o as usize >= st.players.len() || t == Terrain::Sea)
+        {
+            return Err(format!("hex {h} has an impossible owner {o}"));
         }
         for (b, pv) in [(hs.main, hs.main_pv), (hs.extra, hs.extra_pv)] {
             let Some(b) = b else { continue };
@@ -85,8 +87,8 @@ pub fn check(r: Rules<'_>, st: &State) -> Result<(), String> {
             return Err(format!("city {i} has stability {}", c.stability));
         }
         let owner = st.hexes[c.hex as usize].owner;
-        if owner != NOBODY && owner != c.controller {
-            return Err(format!("city {i}: banner {owner} but controller {}", c.controller));
+        if !owner.is_nobody() && owner != c.controller {
+            return Err(format!("city {i}: banner {} but controller {}", owner.id(), c.controller.id()));
         }
     }
     for (i, s) in st.ships.iter().enumerate() {

@@ -62,7 +62,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             && hs.army.is_empty()
             && hs.city.get().is_none_or(|ci| {
                 let c = st.cities[ci].controller;
-                c == p || (c != super::NOBODY && !self.rules.rivals(p, c))
+                c.is(p) || c.get().is_some_and(|c| !self.rules.rivals(p, c))
             })
     }
 
@@ -158,7 +158,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                     }
                 } else {
                     let o = st.hexes[n as usize].owner;
-                    if o != super::NOBODY
+                    if let Some(o) = o.get()
                         && r.rivals(p, o)
                         && self.coastal_target(st, n).is_some()
                         && !self.coastal_guarded(st, p, n)

@@ -26,7 +26,7 @@ pub mod state;
 pub use action::{Action, CombatKind, Decision, Item, SpyKind};
 pub use dice::{Dice, RngDice, ScriptedDice};
 pub use event::{CombatRecord, Event, Log, NoLog, ScoreParts};
-pub use state::{EndReason, NOBODY, PlayerId, State};
+pub use state::{EndReason, NOBODY, Owner, PlayerId, State};
 
 use crate::map::Map;
 use crate::scenario::Scenario;

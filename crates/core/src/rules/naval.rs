@@ -42,7 +42,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let near_port = self
             .map()
             .adjacent(h)
-            .any(|n| st.hexes[n as usize].owner == p && st.hexes[n as usize].extra == Some(BuildingKind::Port));
+            .any(|n| st.hexes[n as usize].owner.is(p) && st.hexes[n as usize].extra == Some(BuildingKind::Port));
         if near_port { self.sc().naval.port_defence } else { 0 }
     }
 
@@ -162,7 +162,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// with the naval formula; the building's defence stands for strength.
     pub fn coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: HexId, target: HexId) -> CombatRecord {
         let sc = self.sc();
-        let pd = st.hexes[target as usize].owner;
+        // The building's holder; `NOBODY` for an unowned hex.
+        let pd = st.hexes[target as usize].owner.id();
         let na = Self::ready_ships(st, pa, from);
         Self::mark_attacked(st, pa, from);
         let (kind, main) = self.coastal_target(st, target).unwrap_or((BuildingKind::Port, false));

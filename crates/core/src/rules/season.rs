@@ -2,7 +2,7 @@
 
 use super::empire::Standing;
 use super::event::Event;
-use super::state::{EndReason, NOBODY, State};
+use super::state::{EndReason, Owner, State};
 use super::{Dice, Engine, Log, Players};
 use crate::scenario::BuildingKind;
 
@@ -121,7 +121,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 continue;
             }
             let in_port = map.adjacent(s.hex).any(|n| {
-                st.hexes[n as usize].owner == s.owner && st.hexes[n as usize].extra == Some(BuildingKind::Port)
+                st.hexes[n as usize].owner.is(s.owner) && st.hexes[n as usize].extra == Some(BuildingKind::Port)
             });
             let sh = &mut st.ships[i];
             if in_port && sh.pv < sc.naval.ship_pv {
@@ -154,7 +154,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
         // Stall detection: a fingerprint of every banner and building.
         let print = st.hexes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
-            let v = (x.owner as u64)
+            let v = (x.owner.id() as u64)
                 | (x.main.map_or(0, |b| b as u64 + 1) << 8)
                 | (x.extra.map_or(0, |b| b as u64 + 1) << 16);
             (h ^ v).wrapping_mul(0x0000_0100_0000_01b3)
@@ -167,7 +167,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             pl.battles = 0;
             pl.beaten = 0;
             pl.initiative = 0;
-            if !pl.eliminated && st.hexes.iter().all(|h| h.owner != p as u8) {
+            if !pl.eliminated && st.hexes.iter().all(|h| !h.owner.is(p as u8)) {
                 pl.eliminated = true;
                 self.eliminate(st, p as u8);
             }
@@ -189,8 +189,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
         self.emit(|| Event::Eliminated { player: p });
         for ci in 0..st.cities.len() {
-            if st.cities[ci].controller == p {
-                st.cities[ci].controller = NOBODY;
+            if st.cities[ci].controller.is(p) {
+                st.cities[ci].controller = Owner::NOBODY;
                 st.cities[ci].influence = 0;
                 self.log_city(st, ci);
             }

@@ -1,7 +1,7 @@
 //! The map and the starting position of a campaign (G-23, G-24).
 
 use super::Rules;
-use super::state::{Army, City, HexState, NOBODY, PlayerState, Ship, Slot, Spy, State};
+use super::state::{Army, City, HexState, NOBODY, Owner, PlayerState, Ship, Slot, Spy, State};
 use crate::map::{HexId, Map, Terrain, drawn, generate};
 use crate::scenario::{BuildingKind, CityStats, Scenario};
 
@@ -38,7 +38,7 @@ pub fn make_map(sc: &Scenario, campaign_seed: u64) -> Result<Map, SetupError> {
 fn new_city(sc: &Scenario, hex: HexId, stats: &CityStats, controller: u8) -> City {
     City {
         hex,
-        controller,
+        controller: Owner::of(controller),
         influence: if controller == NOBODY { 0 } else { sc.cities.owned_influence },
         defence: stats.defence,
         level: stats.level,
@@ -92,7 +92,7 @@ pub fn initial_state(r: Rules<'_>) -> State {
     }
     for (p, &cap) in map.placements.capitals.iter().enumerate() {
         let p = p as u8;
-        st.hexes[cap as usize].owner = p;
+        st.hexes[cap as usize].owner = Owner::of(p);
         place_city(&mut st, sc, cap, &sc.cities.capital, p);
         if sc.start.coastal_capital_port && map.coastal[cap as usize] && st.hexes[cap as usize].extra.is_none() {
             st.hexes[cap as usize].extra = Some(BuildingKind::Port);

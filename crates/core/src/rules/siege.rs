@@ -2,7 +2,7 @@
 
 use super::action::{Action, CombatKind, Decision};
 use super::event::{CombatRecord, Event, ScoreParts};
-use super::state::{NOBODY, PlayerId, Slot, State};
+use super::state::{NOBODY, Owner, PlayerId, Slot, State};
 use super::{Dice, Engine, Log, Players, Rules};
 use crate::scenario::{BattleResult, FormationChoice, OutcomeSpec, Scenario, SiegeChoice};
 
@@ -41,8 +41,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         a.alive
             && !a.attacked
             && a.engines >= sc.siege.engines_needed
-            && c.controller != a.owner
-            && (c.controller == NOBODY || self.rules.rivals(a.owner, c.controller))
+            && !c.controller.is(a.owner)
+            && c.controller.get().is_none_or(|o| self.rules.rivals(a.owner, o))
             && st.hexes[c.hex as usize].city == Slot::of(city)
             && st.army_at(c.hex).is_none()
             && self.map().are_adjacent(a.hex, c.hex)
@@ -52,7 +52,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     pub fn siege(&mut self, st: &mut State, army: usize, city: usize) -> CombatRecord {
         let sc = self.sc();
         let pa = st.armies[army].owner;
-        let pd = st.cities[city].controller;
+        // The city's holder; `NOBODY` for a neutral city.
+        let pd = st.cities[city].controller.id();
         let hex = st.cities[city].hex;
         st.armies[army].attacked = true;
         st.armies[army].mp = 0;
@@ -165,11 +166,11 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         c.influence = o.influence;
         let owned = o.influence >= sc.cities.owned_influence;
         let federated = !owned && o.influence >= sc.cities.federated_influence;
-        c.controller = if owned || federated { p } else { NOBODY };
+        c.controller = if owned || federated { Owner::of(p) } else { Owner::NOBODY };
         c.stability = (c.stability + o.stability_change).clamp(sc.cities.stability_min, sc.cities.stability_max);
         c.pv = o.restart_pv.min(sc.cities.max_pv(c.level)).max(1);
         // A federated or neutral city carries no banner (G-19).
-        st.hexes[hex as usize].owner = if owned { p } else { NOBODY };
+        st.hexes[hex as usize].owner = if owned { Owner::of(p) } else { Owner::NOBODY };
         if o.destroy_buildings
             && let Some(kind) = st.hexes[hex as usize].extra.take()
         {
@@ -193,11 +194,11 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             return;
         }
         let c = st.cities[city];
-        let banner = st.hexes[c.hex as usize].owner;
+        let banner = st.hexes[c.hex as usize].owner.id();
         self.emit(|| Event::City {
             city: city as u16,
             hex: c.hex,
-            controller: c.controller,
+            controller: c.controller.id(),
             influence: c.influence,
             defence: c.defence,
             level: c.level,

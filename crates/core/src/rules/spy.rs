@@ -30,8 +30,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// the banner's owner.
     pub fn target_owner(&self, st: &State, h: HexId) -> PlayerId {
         match st.city_at(h) {
-            Some(c) => st.cities[c].controller,
-            None => st.hexes[h as usize].owner,
+            Some(c) => st.cities[c].controller.id(),
+            None => st.hexes[h as usize].owner.id(),
         }
     }
 

@@ -12,6 +12,48 @@ pub const NOBODY: PlayerId = u8::MAX;
 /// "No piece" where an id is a plain `u16` (events, combat records).
 pub const NONE: u16 = u16::MAX;
 
+/// A hex's banner or a city's controller: a player, or nobody. One byte,
+/// like the `PlayerId` with a sentinel it replaces, but the player is only
+/// reached through `get`, so "nobody" cannot be used as an index by
+/// mistake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Owner(u8);
+
+impl Owner {
+    pub const NOBODY: Owner = Owner(NOBODY);
+
+    #[inline]
+    pub fn of(p: PlayerId) -> Owner {
+        Owner(p)
+    }
+
+    /// The player, if any.
+    #[inline]
+    pub fn get(self) -> Option<PlayerId> {
+        (self.0 != NOBODY).then_some(self.0)
+    }
+
+    /// Held by player `p`. `p` is a player, never `NOBODY` (checked in
+    /// debug builds; the hot loops ask this of every hex).
+    #[inline]
+    pub fn is(self, p: PlayerId) -> bool {
+        debug_assert!(p != NOBODY, "Owner::is asks about a player");
+        self.0 == p
+    }
+
+    #[inline]
+    pub fn is_nobody(self) -> bool {
+        self.0 == NOBODY
+    }
+
+    /// The id as events, logs and the rivalry test take it (`NOBODY` for
+    /// nobody).
+    #[inline]
+    pub fn id(self) -> PlayerId {
+        self.0
+    }
+}
+
 /// What a hex holds of one kind of piece: an index into the state's vector
 /// of it (`State::armies`, `State::cities`), or nothing. Two bytes, like the
 /// `u16` with a sentinel it replaces, but "nothing" cannot be indexed by
@@ -50,7 +92,7 @@ impl Slot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HexState {
     /// Banner on the hex (E-06, E-07), `NOBODY` if none.
-    pub owner: PlayerId,
+    pub owner: Owner,
     /// Castle, city or mine (one per hex, G-22).
     pub main: Option<BuildingKind>,
     pub main_pv: i32,
@@ -70,7 +112,7 @@ pub struct HexState {
 impl Default for HexState {
     fn default() -> Self {
         HexState {
-            owner: NOBODY,
+            owner: Owner::NOBODY,
             main: None,
             main_pv: 0,
             extra: None,
@@ -87,7 +129,7 @@ impl Default for HexState {
 pub struct City {
     pub hex: HexId,
     /// Who holds influence over it (G-19); `NOBODY` for a neutral city.
-    pub controller: PlayerId,
+    pub controller: Owner,
     pub influence: i32,
     pub defence: i32,
     pub level: i32,
@@ -290,11 +332,11 @@ impl State {
     #[inline]
     pub fn controls(&self, p: PlayerId, h: HexId) -> bool {
         let hs = &self.hexes[h as usize];
-        hs.owner == p || hs.city.get().is_some_and(|c| self.cities[c].controller == p)
+        hs.owner.is(p) || hs.city.get().is_some_and(|c| self.cities[c].controller.is(p))
     }
 
     pub fn hexes_of(&self, p: PlayerId) -> u32 {
-        self.hexes.iter().filter(|h| h.owner == p).count() as u32
+        self.hexes.iter().filter(|h| h.owner.is(p)).count() as u32
     }
 }
 
@@ -304,4 +346,26 @@ pub enum Piece {
     Army(u16),
     Ship(u16),
     Spy(u16),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_owner_is_a_player_or_nobody() {
+        assert_eq!(Owner::of(3).get(), Some(3));
+        assert!(Owner::of(3).is(3) && !Owner::of(3).is(2) && !Owner::of(3).is_nobody());
+        assert_eq!(Owner::NOBODY.get(), None);
+        assert!(Owner::NOBODY.is_nobody() && !Owner::NOBODY.is(0));
+        assert_eq!((Owner::NOBODY.id(), Owner::of(0).id()), (NOBODY, 0));
+        assert_eq!(HexState::default().owner, Owner::NOBODY);
+    }
+
+    #[test]
+    fn a_slot_is_an_index_or_nothing() {
+        assert_eq!((Slot::of(7).get(), Slot::EMPTY.get()), (Some(7), None));
+        assert!(Slot::EMPTY.is_empty() && !Slot::of(0).is_empty());
+        assert_eq!(Slot::EMPTY.id(), NONE);
+    }
 }

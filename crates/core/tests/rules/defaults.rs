@@ -130,7 +130,7 @@ fn g24_starting_position() {
     let w = world(STRAIT, |sc| sc.start.army_units = 4);
     let st = w.start();
     let cap = w.hex(1, 2);
-    assert_eq!(st.hexes[cap as usize].owner, 0);
+    assert_eq!(st.hexes[cap as usize].owner, empires_core::rules::Owner::of(0));
     assert_eq!(st.armies[st.hexes[cap as usize].army.get().unwrap()].units, 4);
     assert_eq!(st.players[0].gold, 100);
     assert_eq!(st.spies.iter().filter(|s| s.owner == 0).count(), 1);
@@ -145,8 +145,8 @@ fn g02_domination_share_ends_the_campaign() {
     let e = w.engine(&[], Script::default());
     assert_eq!(e.end_check(&st), None);
     // 15 land hexes: 0.2 x 15 = 3 hexes win.
-    st.hexes[w.hex(2, 1) as usize].owner = 0;
-    st.hexes[w.hex(3, 1) as usize].owner = 0;
+    st.hexes[w.hex(2, 1) as usize].owner = empires_core::rules::Owner::of(0);
+    st.hexes[w.hex(3, 1) as usize].owner = empires_core::rules::Owner::of(0);
     assert_eq!(e.end_check(&st), Some(empires_core::rules::EndReason::Domination));
 }
 
@@ -156,18 +156,18 @@ fn g03_ranking_breaks_ties_by_cities_then_castles_then_die() {
     let mut st = w.bare();
     // Equal size 4: P0 has a castle hex (2 + 2), P1 has two plain hexes (2 + 1 + 1).
     let h = w.hex(2, 1);
-    st.hexes[h as usize].owner = 0;
+    st.hexes[h as usize].owner = empires_core::rules::Owner::of(0);
     st.hexes[h as usize].main = Some(empires_core::scenario::BuildingKind::Castle);
     st.hexes[h as usize].main_pv = 3;
-    st.hexes[w.hex(4, 3) as usize].owner = 1;
-    st.hexes[w.hex(5, 2) as usize].owner = 1;
+    st.hexes[w.hex(4, 3) as usize].owner = empires_core::rules::Owner::of(1);
+    st.hexes[w.hex(5, 2) as usize].owner = empires_core::rules::Owner::of(1);
     let mut e = w.engine(&[], Script::default());
     let r = e.ranking(&st, true);
     assert_eq!((r[0].player, r[0].size.size, r[1].size.size), (0, 4, 4), "same cities, P0 has more castles");
     assert!(!r[0].tie);
     // Fully equal: the die decides and the tie is recorded.
     st.hexes[h as usize].main = None;
-    st.hexes[w.hex(5, 2) as usize].owner = 255;
+    st.hexes[w.hex(5, 2) as usize].owner = empires_core::rules::Owner::NOBODY;
     let mut e = w.engine(&[2, 5], Script::default());
     let r = e.ranking(&st, true);
     assert_eq!(r[0].player, 1);
@@ -186,7 +186,7 @@ fn g12_a_siege_with_gap_1_wins_the_battle_for_conquest() {
     let c = e.siege(&mut st, a, city);
     assert_eq!(c.gap, 1);
     assert_eq!(st.players[0].beaten, 1 << 1);
-    st.hexes[w.hex(4, 3) as usize].owner = 0;
+    st.hexes[w.hex(4, 3) as usize].owner = empires_core::rules::Owner::of(0);
     st.players[0].ep = 4;
     assert!(spend_options(&w, &st, 0).contains(&Action::Conquer(w.hex(5, 3))));
 }
@@ -235,7 +235,7 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
     let mut st = w.bare();
     let (cap0, mine, x) = (w.hex(1, 1), w.hex(2, 1), w.hex(2, 2));
     assert_eq!(st.hexes[mine as usize].main, Some(BuildingKind::Mine));
-    st.hexes[mine as usize].owner = 0;
+    st.hexes[mine as usize].owner = empires_core::rules::Owner::of(0);
     let a = army(&mut st, 0, x, 3);
     let d = army(&mut st, 1, w.hex(3, 2), 3);
     let city1 = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
@@ -294,7 +294,7 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
     assert_eq!(st.hexes[cap0 as usize].recruited, 0);
     assert_eq!((st.players[0].initiative, st.players[1].initiative), (0, 0));
     assert_eq!((st.players[0].gold, st.players[0].ep), (100 + 70 - 100 + 10, 0));
-    assert_eq!(st.hexes[x as usize].owner, 0);
+    assert_eq!(st.hexes[x as usize].owner, empires_core::rules::Owner::of(0));
 }
 
 #[test]
@@ -303,10 +303,10 @@ fn g04_each_player_activates_all_its_pieces_in_turn() {
     for p1_larger in [false, true] {
         let w = world(PLAINS, |_| {});
         let mut st = w.bare();
-        st.hexes[w.hex(1, 2) as usize].owner = 0;
+        st.hexes[w.hex(1, 2) as usize].owner = empires_core::rules::Owner::of(0);
         if p1_larger {
-            st.hexes[w.hex(4, 1) as usize].owner = 1;
-            st.hexes[w.hex(5, 1) as usize].owner = 1;
+            st.hexes[w.hex(4, 1) as usize].owner = empires_core::rules::Owner::of(1);
+            st.hexes[w.hex(5, 1) as usize].owner = empires_core::rules::Owner::of(1);
         }
         let a0 = army(&mut st, 0, w.hex(1, 2), 3) as u16;
         let s0 = spy(&mut st, 0, w.hex(2, 2)) as u16;
@@ -492,7 +492,7 @@ fn g15_port_on_coast_tower_on_any_land_bridge_on_river() {
         assert!(!w.map.coastal[h as usize]);
     }
     for h in [coast, inland, river, marsh] {
-        st.hexes[h as usize].owner = 0;
+        st.hexes[h as usize].owner = empires_core::rules::Owner::of(0);
     }
     st.players[0].ep = 1;
     let opts = spend_options(&w, &st, 0);
@@ -547,8 +547,8 @@ fn g15_port_tower_bridge_defence_and_pv_are_scenario_data() {
     });
     let mut st = w.bare();
     let (t, river) = (w.hex(2, 2), w.hex(3, 2));
-    st.hexes[t as usize].owner = 0;
-    st.hexes[river as usize].owner = 0;
+    st.hexes[t as usize].owner = empires_core::rules::Owner::of(0);
+    st.hexes[river as usize].owner = empires_core::rules::Owner::of(0);
     st.players[0].ep = 2;
     let mut e = w.engine(&[3, 3], Script::default());
     e.spend(&mut st, 0, Action::Build { hex: t, kind: BuildingKind::Tower });
@@ -580,7 +580,7 @@ fn g16_neutral_cities_take_cities_neutral() {
         let c = st.cities[st.hexes[h as usize].city.get().unwrap()];
         let want = stats.clone().unwrap_or_default();
         assert_eq!((c.defence, c.level, c.stability, c.pv), (want.defence, want.level, want.stability, pv));
-        assert_eq!((c.controller, c.influence, st.hexes[h as usize].owner), (NOBODY, 0, NOBODY));
+        assert_eq!((c.controller.id(), c.influence, st.hexes[h as usize].owner.id()), (NOBODY, 0, NOBODY));
         assert_eq!(st.hexes[h as usize].main, Some(BuildingKind::City));
     }
 }
@@ -598,7 +598,7 @@ fn g16_a_built_city_takes_cities_built_at_max_pv() {
         });
         let mut st = w.bare();
         let h = w.hex(2, 1);
-        st.hexes[h as usize].owner = 0;
+        st.hexes[h as usize].owner = empires_core::rules::Owner::of(0);
         st.players[0].ep = 2;
         let mut e = w.engine(&[], Script::default());
         e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
@@ -606,7 +606,7 @@ fn g16_a_built_city_takes_cities_built_at_max_pv() {
         let c = st.cities[st.hexes[h as usize].city.get().unwrap()];
         let want = stats.clone().unwrap_or_default();
         assert_eq!((c.defence, c.level, c.stability, c.pv), (want.defence, want.level, want.stability, pv));
-        assert_eq!((c.controller, c.influence, c.hex), (0, 6, h));
+        assert_eq!((c.controller.id(), c.influence, c.hex), (0, 6, h));
     }
 }
 
@@ -636,7 +636,7 @@ fn g19_a_federated_city_counts_for_adjacency_not_size_nor_building() {
 
     let (w, mut st) = take_capital(SiegeChoice::Federate);
     let c = st.cities[st.hexes[cap1 as usize].city.get().unwrap()];
-    assert_eq!((c.controller, c.influence, st.hexes[cap1 as usize].owner), (0, 3, NOBODY));
+    assert_eq!((c.controller.id(), c.influence, st.hexes[cap1 as usize].owner.id()), (0, 3, NOBODY));
     st.players[0].ep = 2;
     let opts = spend_options(&w, &st, 0);
     assert!(opts.contains(&Action::Capture(beyond)), "the federated city counts for adjacency");
@@ -715,7 +715,7 @@ fn g22_one_castle_city_or_mine_plus_one_port_tower_or_bridge() {
     let w = world(SITES, |_| {});
     let mut st = w.bare();
     let river = w.hex(3, 2);
-    st.hexes[river as usize].owner = 0;
+    st.hexes[river as usize].owner = empires_core::rules::Owner::of(0);
     st.players[0].ep = 4;
     let mut e = w.engine(&[], Script::default());
     let kinds = |st: &State| (st.hexes[river as usize].main, st.hexes[river as usize].extra);
@@ -913,7 +913,7 @@ fn spy_targets(w: &World) -> State {
     let mut st = w.bare();
     let set = |st: &mut State, h: u16, main: Option<BuildingKind>, extra: Option<BuildingKind>| {
         let hs = &mut st.hexes[h as usize];
-        hs.owner = 1;
+        hs.owner = empires_core::rules::Owner::of(1);
         hs.main = main;
         hs.main_pv = 1;
         hs.extra = extra;
@@ -1083,7 +1083,7 @@ fn g30_bids_formation_and_siege_outcome_are_asked_of_the_strategy() {
     // The picks were applied; the engine rolled every die itself.
     assert_eq!(st.armies[a1].formation, Some(FormationChoice::Siege));
     let c = st.cities[city as usize];
-    assert_eq!((c.controller, c.influence), (0, 3));
+    assert_eq!((c.controller.id(), c.influence), (0, 3));
     assert_eq!((st.players[0].initiative, st.players[1].initiative), (0, 3));
     assert_eq!((e.dice.used(), e.dice.remaining()), (4, 0));
 }
@@ -1096,8 +1096,8 @@ fn g12_a_repelled_siege_is_a_battle_the_holder_won() {
     assert!(w.map.are_adjacent(camp, cap) && w.map.are_adjacent(side, cap));
     let a = army(&mut st, 0, camp, 3);
     st.armies[a].engines = 1;
-    st.hexes[camp as usize].owner = 0;
-    st.hexes[side as usize].owner = 0;
+    st.hexes[camp as usize].owner = empires_core::rules::Owner::of(0);
+    st.hexes[side as usize].owner = empires_core::rules::Owner::of(0);
     let city = st.hexes[cap as usize].city.id();
     // 3 units + 1 engine + die 1 = 5 against defence 2 + level 1 + die 3 = 6.
     let mut e = w.engine(&[1, 3], Script::default());
@@ -1112,7 +1112,7 @@ fn g12_a_repelled_siege_is_a_battle_the_holder_won() {
     e.spend_options(&st, 1);
     assert!(!e.options().contains(&Action::Conquer(camp)));
     buy(&mut e, &mut st, 1, Action::Conquer(side));
-    assert_eq!(st.hexes[side as usize].owner, 1);
+    assert_eq!(st.hexes[side as usize].owner, empires_core::rules::Owner::of(1));
     assert_eq!(st.players[1].ep, 0);
 }
 

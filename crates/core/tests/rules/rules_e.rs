@@ -97,9 +97,9 @@ fn e04_smallest_empire_spends_first() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let x = w.hex(3, 2);
-    st.hexes[w.hex(2, 2) as usize].owner = 0;
-    st.hexes[w.hex(2, 1) as usize].owner = 0;
-    st.hexes[w.hex(4, 2) as usize].owner = 1;
+    st.hexes[w.hex(2, 2) as usize].owner = empires_core::rules::Owner::of(0);
+    st.hexes[w.hex(2, 1) as usize].owner = empires_core::rules::Owner::of(0);
+    st.hexes[w.hex(4, 2) as usize].owner = empires_core::rules::Owner::of(1);
     st.players[0].ep = 2;
     st.players[1].ep = 2;
     // Both want the hex between them; P1 (size 3) spends before P0 (size 4).
@@ -107,7 +107,7 @@ fn e04_smallest_empire_spends_first() {
     e.set_order(&mut st);
     assert_eq!(st.order, vec![1, 0]);
     e.spending(&mut st);
-    assert_eq!(st.hexes[x as usize].owner, 1);
+    assert_eq!(st.hexes[x as usize].owner, empires_core::rules::Owner::of(1));
     assert_eq!(st.players[0].tally.ep_lost, 2);
 }
 
@@ -139,7 +139,7 @@ fn e06_capture_costs_2_ep_next_to_your_land() {
     assert!(!captures.contains(&w.hex(3, 1)));
     let mut e = w.engine(&[], Script::default());
     e.spend(&mut st, 0, Action::Capture(w.hex(2, 1)));
-    assert_eq!(st.hexes[w.hex(2, 1) as usize].owner, 0);
+    assert_eq!(st.hexes[w.hex(2, 1) as usize].owner, empires_core::rules::Owner::of(0));
     assert_eq!(st.players[0].ep, 0);
 }
 
@@ -148,7 +148,7 @@ fn e07_conquer_needs_battle_won_this_season() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let target = w.hex(2, 1);
-    st.hexes[target as usize].owner = 1;
+    st.hexes[target as usize].owner = empires_core::rules::Owner::of(1);
     let a = army(&mut st, 0, w.hex(1, 1), 3);
     let d = army(&mut st, 1, target, 1);
     st.players[0].ep = 3;
@@ -159,7 +159,7 @@ fn e07_conquer_needs_battle_won_this_season() {
     assert_eq!(st.players[0].beaten, 1 << 1);
     assert!(spend_options(&w, &st, 0).contains(&Action::Conquer(target)));
     e.spend(&mut st, 0, Action::Conquer(target));
-    assert_eq!(st.hexes[target as usize].owner, 0);
+    assert_eq!(st.hexes[target as usize].owner, empires_core::rules::Owner::of(0));
     assert_eq!(st.players[0].ep, 0, "conquest costs 3 EP");
 }
 
@@ -168,7 +168,7 @@ fn e08_build_costs_1_ep_on_your_hex() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let h = w.hex(2, 2);
-    st.hexes[h as usize].owner = 0;
+    st.hexes[h as usize].owner = empires_core::rules::Owner::of(0);
     st.players[0].ep = 1;
     let opts = spend_options(&w, &st, 0);
     assert!(opts.contains(&Action::Build { hex: h, kind: BuildingKind::Castle }));
@@ -215,7 +215,7 @@ fn e11_castles_and_cities_cost_one_ep_more_to_conquer() {
     let mut st = w.bare();
     let (p, m) = (w.hex(3, 2), w.hex(2, 1));
     for h in [p, m] {
-        st.hexes[h as usize].owner = 1;
+        st.hexes[h as usize].owner = empires_core::rules::Owner::of(1);
         st.hexes[h as usize].main = Some(BuildingKind::Castle);
         st.hexes[h as usize].main_pv = 3;
     }
@@ -232,7 +232,7 @@ fn e12_a_building_may_be_replaced_by_paying_its_cost() {
     let w = world(MOUNTAINS, |_| {});
     let mut st = w.bare();
     let r = w.hex(4, 2);
-    st.hexes[r as usize].owner = 0;
+    st.hexes[r as usize].owner = empires_core::rules::Owner::of(0);
     st.hexes[r as usize].main = Some(BuildingKind::Mine);
     st.hexes[r as usize].main_pv = 1;
     st.players[0].ep = 1;
@@ -251,7 +251,7 @@ fn e13_no_castle_on_marsh() {
     let mut st = w.bare();
     let marsh = w.hex(3, 1);
     assert_eq!(w.map.terrain[marsh as usize], Terrain::Marsh);
-    st.hexes[marsh as usize].owner = 0;
+    st.hexes[marsh as usize].owner = empires_core::rules::Owner::of(0);
     st.players[0].ep = 1;
     let opts = spend_options(&w, &st, 0);
     assert!(!opts.contains(&Action::Build { hex: marsh, kind: BuildingKind::Castle }));
@@ -265,7 +265,7 @@ fn e14_city_needs_a_castle_and_counts_as_one() {
     let h = w.hex(3, 2);
     let m = w.hex(2, 2);
     for x in [h, m] {
-        st.hexes[x as usize].owner = 0;
+        st.hexes[x as usize].owner = empires_core::rules::Owner::of(0);
     }
     st.players[0].ep = 3;
     let opts = spend_options(&w, &st, 0);
@@ -292,7 +292,7 @@ fn e15_mines_on_river_or_mountain_pay_at_payday() {
     let mut st = w.bare();
     let (plains, river, mountain) = (w.hex(3, 2), w.hex(4, 2), w.hex(2, 2));
     for x in [plains, river, mountain] {
-        st.hexes[x as usize].owner = 0;
+        st.hexes[x as usize].owner = empires_core::rules::Owner::of(0);
     }
     st.players[0].ep = 3;
     let opts = spend_options(&w, &st, 0);
@@ -339,7 +339,7 @@ fn e10_capturing_a_mountain_in_play_costs_3_ep() {
     st.players[0].ep = 3;
     let mut e = w.engine(&[], Script::default());
     buy(&mut e, &mut st, 0, Action::Capture(m));
-    assert_eq!(st.hexes[m as usize].owner, 0);
+    assert_eq!(st.hexes[m as usize].owner, empires_core::rules::Owner::of(0));
     assert!(matches!(e.log.last(), Some(Event::Spend { cost: 3, ep_left: 0, .. })));
 }
 
@@ -349,7 +349,7 @@ fn e11_conquering_a_castle_on_a_mountain_in_play_costs_5_ep() {
     let mut st = w.bare();
     let m = w.hex(2, 1);
     assert_eq!(w.map.terrain[m as usize], Terrain::Mountain);
-    st.hexes[m as usize].owner = 1;
+    st.hexes[m as usize].owner = empires_core::rules::Owner::of(1);
     st.hexes[m as usize].main = Some(BuildingKind::Castle);
     st.hexes[m as usize].main_pv = 3;
     st.players[0].beaten = 1 << 1;
@@ -358,7 +358,7 @@ fn e11_conquering_a_castle_on_a_mountain_in_play_costs_5_ep() {
     st.players[0].ep = 5;
     let mut e = w.engine(&[], Script::default());
     buy(&mut e, &mut st, 0, Action::Conquer(m));
-    assert_eq!(st.hexes[m as usize].owner, 0);
+    assert_eq!(st.hexes[m as usize].owner, empires_core::rules::Owner::of(0));
     assert_eq!(st.hexes[m as usize].main, Some(BuildingKind::Castle), "the castle changes hands");
     assert!(matches!(e.log.last(), Some(Event::Spend { cost: 5, ep_left: 0, .. })));
 }

@@ -72,7 +72,7 @@ fn w04_at_most_3_initiative_in_one_combat() {
 fn w05_a_garrison_adds_its_building_defence() {
     let (w, mut st, a, d) = armies(3, 3);
     let h = st.armies[d].hex as usize;
-    st.hexes[h].owner = 1;
+    st.hexes[h].owner = empires_core::rules::Owner::of(1);
     st.hexes[h].main = Some(BuildingKind::Castle);
     st.hexes[h].main_pv = 3;
     let mut e = w.engine(&[3, 3], Script::default());
@@ -80,7 +80,7 @@ fn w05_a_garrison_adds_its_building_defence() {
     assert_eq!(c.d.defence, 2);
     assert_eq!((c.a.total(), c.d.total()), (6, 8));
     // An enemy castle gives nothing: the garrison must be the owner's.
-    st.hexes[h].owner = 0;
+    st.hexes[h].owner = empires_core::rules::Owner::of(0);
     let mut e2 = w.engine(&[3, 3], Script::default());
     st.armies[a].attacked = false;
     let c2 = e2.army_combat(&mut st, a, d);
@@ -229,16 +229,20 @@ fn take_city(choice: SiegeChoice) -> (World, State, usize) {
 fn w11_conquer_gives_full_control() {
     let (w, st, city) = take_city(SiegeChoice::Conquer);
     let c = &st.cities[city];
-    assert_eq!((c.controller, c.influence, c.stability, c.pv), (0, 6, -1, 1));
-    assert_eq!(st.hexes[w.hex(5, 3) as usize].owner, 0);
+    assert_eq!((c.controller.id(), c.influence, c.stability, c.pv), (0, 6, -1, 1));
+    assert_eq!(st.hexes[w.hex(5, 3) as usize].owner, empires_core::rules::Owner::of(0));
 }
 
 #[test]
 fn w11_federate_gives_influence_3() {
     let (w, st, city) = take_city(SiegeChoice::Federate);
     let c = &st.cities[city];
-    assert_eq!((c.controller, c.influence, c.stability, c.pv), (0, 3, 0, 2));
-    assert_eq!(st.hexes[w.hex(5, 3) as usize].owner, NOBODY, "federated cities carry no banner");
+    assert_eq!((c.controller.id(), c.influence, c.stability, c.pv), (0, 3, 0, 2));
+    assert_eq!(
+        st.hexes[w.hex(5, 3) as usize].owner,
+        empires_core::rules::Owner::NOBODY,
+        "federated cities carry no banner"
+    );
     assert!(st.controls(0, w.hex(5, 3)), "but count for adjacency (G-19)");
 }
 
@@ -246,9 +250,9 @@ fn w11_federate_gives_influence_3() {
 fn w11_pillage_leaves_the_city_neutral_and_pays() {
     let (w, st, city) = take_city(SiegeChoice::Pillage);
     let c = &st.cities[city];
-    assert_eq!((c.controller, c.influence, c.stability), (NOBODY, 0, -2));
+    assert_eq!((c.controller.id(), c.influence, c.stability), (NOBODY, 0, -2));
     let h = &st.hexes[w.hex(5, 3) as usize];
-    assert_eq!(h.owner, NOBODY);
+    assert!(h.owner.is_nobody());
     assert_eq!(h.extra, None, "the capital's port is destroyed");
     // +10 loot for the assault won, +30 for "+3 resources".
     assert_eq!(st.players[0].gold, 100 + 10 + 30);
@@ -443,7 +447,7 @@ fn spy_setup() -> (World, State, usize, u16) {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let t = w.hex(4, 2);
-    st.hexes[t as usize].owner = 1;
+    st.hexes[t as usize].owner = empires_core::rules::Owner::of(1);
     st.hexes[t as usize].main = Some(BuildingKind::Castle);
     st.hexes[t as usize].main_pv = 3;
     let s = spy(&mut st, 0, w.hex(3, 2));
@@ -478,7 +482,7 @@ fn w19_a_spy_acts_on_adjacent_hexes_not_its_own() {
         let w = world(PLAINS, |sc| sc.spy.own_hex = own_hex);
         let mut st = w.bare();
         let t = w.hex(4, 2);
-        st.hexes[t as usize].owner = 1;
+        st.hexes[t as usize].owner = empires_core::rules::Owner::of(1);
         st.hexes[t as usize].main = Some(BuildingKind::Castle);
         st.hexes[t as usize].main_pv = 3;
         let mine = spy(&mut st, 0, t);
@@ -568,7 +572,7 @@ fn w25_the_winning_defender_spy_cannot_act_again() {
     pools(&mut st, 3);
     let (mine_hex, theirs_hex) = (w.hex(3, 2), w.hex(4, 2));
     // P0's castle next to P1's spy, so P1's spy has a target before the duel.
-    st.hexes[mine_hex as usize].owner = 0;
+    st.hexes[mine_hex as usize].owner = empires_core::rules::Owner::of(0);
     st.hexes[mine_hex as usize].main = Some(BuildingKind::Castle);
     st.hexes[mine_hex as usize].main_pv = 3;
     let mine = spy(&mut st, 0, mine_hex);

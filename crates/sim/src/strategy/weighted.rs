@@ -135,10 +135,10 @@ impl Goals {
         gr.clear();
         let n = st.hexes.len();
         match set {
-            Set::Enemy | Set::Army | Set::ArmySiege => keep_hexes(st, coords, gq, gr, |hs| rival(hs.owner)),
-            Set::Ship => keep_hexes(st, coords, gq, gr, |hs| rival(hs.owner) & hs.extra.is_some()),
+            Set::Enemy | Set::Army | Set::ArmySiege => keep_hexes(st, coords, gq, gr, |hs| rival(hs.owner.id())),
+            Set::Ship => keep_hexes(st, coords, gq, gr, |hs| rival(hs.owner.id()) & hs.extra.is_some()),
             Set::Spy => keep_hexes(st, coords, gq, gr, |hs| {
-                let target_owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller);
+                let target_owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller).id();
                 rival(target_owner) & (hs.main.is_some() | hs.extra.is_some()) & hs.army.is_empty()
             }),
         }
@@ -155,7 +155,7 @@ impl Goals {
         }
         if set == Set::ArmySiege {
             for (ci, c) in st.cities.iter().enumerate() {
-                if st.hexes[c.hex as usize].city == Slot::of(ci) && (c.controller == NOBODY || rival(c.controller)) {
+                if st.hexes[c.hex as usize].city == Slot::of(ci) && c.controller.get().is_none_or(rival) {
                     push(c.hex);
                 }
             }
@@ -283,8 +283,8 @@ impl Weighted {
                 let base = match kind {
                     SpyKind::Sabotage => self.w.spy_sabotage,
                     SpyKind::Steal => {
-                        let o = hs.owner;
-                        let full = o != NOBODY && st.players[o as usize].gold >= r.sc.spy.steal_gold as i64;
+                        let full =
+                            hs.owner.get().is_some_and(|o| st.players[o as usize].gold >= r.sc.spy.steal_gold as i64);
                         // A poor victim is worth little.
                         if full { self.w.spy_steal } else { self.w.spy_steal * self.w.spy_steal_poor }
                     }

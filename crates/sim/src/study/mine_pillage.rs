@@ -118,7 +118,7 @@ pub fn measure_loss(sc: &Scenario, players: &str, master: u64, campaigns: u64) -
             let mut before: Option<Vec<u8>> = None;
             let (mut held, mut lost) = (0u64, 0u64);
             e.play_campaign_with(&mut st, |s| {
-                let now: Vec<u8> = mineable.iter().map(|&h| s.hexes[h].owner).collect();
+                let now: Vec<u8> = mineable.iter().map(|&h| s.hexes[h].owner.id()).collect();
                 if let Some(b) = &before {
                     for (x, y) in b.iter().zip(&now) {
                         if *x != crate::rules::NOBODY {
