@@ -1,7 +1,7 @@
 //! `empires compare`, `empires sweep` and `empires experiment`: studies
 //! played on the same seeds, printed as text and written as HTML pages.
 
-use super::args::{SeedArg, ThreadsArg};
+use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
 use super::{CliError, SeatArgs, load_scenario};
 use crate::report::study;
 use crate::scenario::{ActionKind, Scenario};
@@ -110,9 +110,8 @@ impl BestResponseArgs {
 pub enum Experiment {
     /// Is a mine worth more than a pillage, and from which season on?
     MineVsPillage {
-        /// Scenario TOML file (default: the embedded default scenario).
-        #[arg(long)]
-        scenario: Option<PathBuf>,
+        #[command(flatten)]
+        scenario: ScenarioArgs,
         /// The players whose play measures the chance of losing a mine's hex.
         #[arg(long, default_value = "tuned")]
         loss_from: String,
@@ -127,9 +126,8 @@ pub enum Experiment {
     /// What is an option worth? One restricted player against unrestricted
     /// copies at each strength level, and with --best-response both sides tuned.
     Restrict {
-        /// Scenario TOML file (default: the embedded default scenario).
-        #[arg(long)]
-        scenario: Option<PathBuf>,
+        #[command(flatten)]
+        scenario: ScenarioArgs,
         /// Action kinds the restricted player never takes (A,B,...).
         #[arg(long, value_delimiter = ',')]
         forbid: Vec<ActionKind>,
@@ -229,7 +227,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
     match e {
         Experiment::MineVsPillage { scenario, loss_from, loss_campaigns, best, flags } => {
             let pool = flags.check()?;
-            let file = load_scenario(scenario.as_deref(), &[])?;
+            let file = scenario.load()?;
             let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
             let mut x = pool
@@ -274,7 +272,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
             };
             let r = restrict::Restriction::new(forbid, force).map_err(CliError::input)?;
-            let sc: Scenario = load_scenario(scenario.as_deref(), &[])?;
+            let sc: Scenario = scenario.load()?;
             let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
             let budget = best.budget();
             let s = pool

@@ -285,3 +285,34 @@ fn mine_vs_pillage_best_response_values_each_restriction() {
     assert_eq!(text.matches("best response against tuned").count(), 3, "{text}");
     assert!(!text.contains("measured: a hex"), "--loss-campaigns 0 skips the measurement");
 }
+
+/// `--set` reaches both experiments: a bad key is the located error of
+/// every other command (exit 2), and a good one changes the game played.
+#[test]
+fn set_reaches_both_experiments() {
+    for exp in ["mine-vs-pillage", "restrict"] {
+        let mut args = vec!["experiment", exp, "--set", "costs.captur=3", "--campaigns", "4"];
+        if exp == "restrict" {
+            args.extend(["--forbid", "mine"]);
+        }
+        let o = bin().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{exp}: {err}");
+        assert!(err.contains("--set costs.captur=3") && err.contains("captur"), "{exp}: {err}");
+    }
+    // A pillage that pays almost nothing changes what the experiment reports.
+    let out = tmp("mvp-set");
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--set", "economy.pillage=1D6x1", "--campaigns", "40"])
+        .args(["--loss-campaigns", "0", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let plain = bin()
+        .args(["experiment", "mine-vs-pillage", "--campaigns", "40", "--loss-campaigns", "0", "--out"])
+        .arg(tmp("mvp-plain"))
+        .output()
+        .unwrap();
+    assert_ne!(o.stdout, plain.stdout, "the override changed nothing");
+}
