@@ -12,7 +12,7 @@ use crate::report::balance as rb;
 use crate::scenario::Scenario;
 use crate::sim::runner::seating;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 
 /// Flags both commands share.
@@ -56,15 +56,7 @@ impl BalanceFlags {
     }
 
     fn bar(&self, len: u64, what: &str) -> ProgressBar {
-        if self.quiet {
-            return ProgressBar::hidden();
-        }
-        let b = ProgressBar::new(len);
-        b.set_style(
-            ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {what} ({{elapsed}}, eta {{eta}})"))
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        b
+        super::progress::bar(len, self.quiet, &format!("{{bar:40}} {{pos}}/{{len}} {what} ({{elapsed}}, eta {{eta}})"))
     }
 }
 
@@ -355,7 +347,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                                 param.name,
                                 param.show(e.x),
                                 e.gap,
-                                1.96 * e.gap_se
+                                crate::stats::z(0.95) * e.gap_se
                             );
                         }
                     })

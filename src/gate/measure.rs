@@ -9,7 +9,7 @@ use crate::scenario::Scenario;
 use crate::sim::record::PlayerRecord;
 use crate::sim::runner::{Flow, RunConfig, SeatFlag, run, seating};
 use crate::stats::{mean_interval, wilson};
-use crate::study::metrics::{Metric, standard};
+use crate::study::metrics::Metric;
 
 /// A measured value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,13 +28,7 @@ pub struct Measured {
 /// One value per campaign of `sc` for the metric (`quantity` or `column`).
 fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<f64>, String> {
     let quantity: Option<Metric> = match &m.quantity {
-        Some(q) => {
-            let all = standard(&[sc]);
-            Some(all.iter().find(|x| &x.name() == q).cloned().ok_or_else(|| {
-                let known: Vec<String> = all.iter().map(|x| format!("{:?}", x.name())).collect();
-                format!("quantity {q:?} is not a metric of this scenario (known: {})", known.join(", "))
-            })?)
-        }
+        Some(q) => Some(crate::balance::metric_named(sc, q).map_err(|e| format!("quantity: {e}"))?),
         None => None,
     };
     let keep = |r: &PlayerRecord| {

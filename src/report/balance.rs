@@ -768,7 +768,6 @@ pub fn write_curve(
     command: &str,
     dir: &Path,
 ) -> Result<Vec<String>, String> {
-    let zz = z(0.95);
     let ok: Vec<(f64, &Solution)> = c.points.iter().filter_map(|(x, r)| r.as_ref().ok().map(|s| (*x, s))).collect();
     let n = c.points.len();
     let get = |f: &dyn Fn(&Solution) -> f64| -> Vec<Option<f64>> {
@@ -833,7 +832,6 @@ pub fn write_curve(
             band: Some(ok.iter().map(|(x, s)| (*x, s.found.interval.0, s.found.interval.1)).collect()),
         }],
     };
-    let _ = zz;
     page.chart(dir, "curve", &chart, "The second key's root at each value of the first, with its 95% interval.")?;
     files.extend(page.files());
     page.finish(dir)?;

@@ -34,7 +34,7 @@ pub fn metric_named(sc: &Scenario, name: &str) -> Result<Metric, String> {
     let name = name.trim();
     all.iter().find(|m| m.name() == name).cloned().ok_or_else(|| {
         let known: Vec<String> = all.iter().map(|m| format!("{:?}", m.name())).collect();
-        format!("unknown metric {name:?} (known here: {})", known.join(", "))
+        format!("unknown metric: {name:?} is not a metric of this scenario (known: {})", known.join(", "))
     })
 }
 

@@ -51,11 +51,6 @@ impl Plan {
         let mut rng = Pcg64Mcg::new(mix2(self.master, MORRIS_SALT) as u128);
         morris::design(self.params.len(), self.trajectories, LEVELS, &mut rng)
     }
-
-    /// Design points in all: Morris, then Sobol' for `top` keys.
-    pub fn size(&self, top: usize) -> usize {
-        self.trajectories * (self.params.len() + 1) + if self.sobol_rows > 0 { self.sobol_rows * (top + 2) } else { 0 }
-    }
 }
 
 /// One played design point.
@@ -99,26 +94,25 @@ pub fn play_morris(
     for (t, traj) in trajectories.iter().enumerate().filter(|(t, _)| t % shard.1 == shard.0) {
         let mut prev: Option<Vec<f64>> = None;
         for (j, u) in traj.points.iter().enumerate() {
-            let sc = scenario_at(base, &plan.params, u)?;
-            let ys = per_campaign(&sc, &plan.metric, plan.master, plan.campaigns, plan.rotate)?;
+            let (values, ys) = play_point(base, plan, &plan.params, u)?;
             let (mean, se, _) = super::mean_se(&ys);
             let (diff, diff_se) = prev.as_ref().map_or((f64::NAN, f64::NAN), |p| paired(p, &ys));
-            out.push(Point {
-                stage: "morris",
-                group: t,
-                position: j,
-                moved: (j > 0).then(|| traj.order[j - 1]),
-                values: plan.params.iter().map(|p| p.get(&sc)).collect(),
-                mean,
-                se,
-                diff,
-                diff_se,
-            });
+            let moved = (j > 0).then(|| traj.order[j - 1]);
+            out.push(Point { stage: "morris", group: t, position: j, moved, values, mean, se, diff, diff_se });
             prev = Some(ys);
             progress(1);
         }
     }
     Ok(out)
+}
+
+/// Play one design point: `varied` at unit point `u`. Returns every
+/// parameter of the plan's value as played (after rounding) and the
+/// metric in each campaign.
+fn play_point(base: &Scenario, plan: &Plan, varied: &[Param], u: &[f64]) -> Result<(Vec<f64>, Vec<f64>), String> {
+    let sc = scenario_at(base, varied, u)?;
+    let ys = per_campaign(&sc, &plan.metric, plan.master, plan.campaigns, plan.rotate)?;
+    Ok((plan.params.iter().map(|p| p.get(&sc)).collect(), ys))
 }
 
 /// The elementary effects of the played Morris points (of every shard).
@@ -163,20 +157,10 @@ pub fn play_sobol(
         let mut at = vec![&d.a[row], &d.b[row]];
         at.extend(d.ab.iter().map(|m| &m[row]));
         for (pos, u) in at.into_iter().enumerate() {
-            let sc = scenario_at(base, &params, u)?;
-            let ys = per_campaign(&sc, &plan.metric, plan.master, plan.campaigns, plan.rotate)?;
+            let (values, ys) = play_point(base, plan, &params, u)?;
             let (mean, se, _) = super::mean_se(&ys);
-            out.push(Point {
-                stage: "sobol",
-                group: row,
-                position: pos,
-                moved: None,
-                values: plan.params.iter().map(|p| p.get(&sc)).collect(),
-                mean,
-                se,
-                diff: f64::NAN,
-                diff_se: f64::NAN,
-            });
+            let (diff, diff_se) = (f64::NAN, f64::NAN);
+            out.push(Point { stage: "sobol", group: row, position: pos, moved: None, values, mean, se, diff, diff_se });
             progress(1);
         }
     }
