@@ -32,11 +32,6 @@ pub fn naval_losses(sc: &Scenario, gap: i32) -> (usize, i32, i32) {
 }
 
 impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
-    /// Ships of `p` on `h` still able to attack this season.
-    fn ready_ships(st: &State, p: PlayerId, h: HexId) -> i32 {
-        st.ships.iter().filter(|s| s.alive && s.owner == p && s.hex == h && !s.attacked).count() as i32
-    }
-
     /// W-14: a defending ship next to its own port.
     pub fn port_bonus(&self, st: &State, p: PlayerId, h: HexId) -> i32 {
         let near_port = self
@@ -46,13 +41,28 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         if near_port { self.sc().naval.port_defence } else { 0 }
     }
 
-    /// G-26: the owner places each point of damage on a ship of its stack.
-    fn take_hits(&mut self, st: &mut State, p: PlayerId, h: HexId, hits: i32) -> bool {
+    /// Indices of the ships of `p` on `h` still able to attack: the ships
+    /// that fight when the stack attacks (W-12), and so the only ships its
+    /// hits may fall on (G-26).
+    fn ready_fleet(st: &State, p: PlayerId, h: HexId) -> Vec<u16> {
+        (0..st.ships.len() as u16)
+            .filter(|&i| {
+                let s = &st.ships[i as usize];
+                s.alive && s.owner == p && s.hex == h && !s.attacked
+            })
+            .collect()
+    }
+
+    /// G-26: the owner places each point of damage on a ship of its stack
+    /// that fought: `fought` lists them for an attacking stack (a ship on
+    /// the hex that attacked earlier this season did not fight this
+    /// combat); `None` for a defending stack, where every ship fights.
+    fn take_hits(&mut self, st: &mut State, p: PlayerId, h: HexId, hits: i32, fought: Option<&[u16]>) -> bool {
         let mut destroyed = false;
         for _ in 0..hits {
             self.buf.clear();
             for (i, s) in st.ships.iter().enumerate() {
-                if s.alive && s.owner == p && s.hex == h {
+                if s.alive && s.owner == p && s.hex == h && fought.is_none_or(|f| f.contains(&(i as u16))) {
                     self.buf.push(Action::TakeHit { ship: i as u16 });
                 }
             }
@@ -86,7 +96,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     pub fn naval_combat(&mut self, st: &mut State, pa: PlayerId, from: HexId, to: HexId) -> CombatRecord {
         let sc = self.sc();
         let pd = st.ship_owner_at(to);
-        let na = Self::ready_ships(st, pa, from);
+        let fleet = Self::ready_fleet(st, pa, from);
+        let na = fleet.len() as i32;
         let nd = st.ships_at(to).count() as i32;
         Self::mark_attacked(st, pa, from);
         let mut a = ScoreParts { strength: naval_strength(sc, na), ..ScoreParts::default() };
@@ -122,8 +133,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         };
         // The owners place the hits first, so the record says which side
         // lost a ship (the `Hit` events before it say which).
-        let a_destroyed = self.take_hits(st, pa, from, a_loss);
-        let d_destroyed = self.take_hits(st, pd, to, d_loss);
+        let a_destroyed = self.take_hits(st, pa, from, a_loss, Some(&fleet));
+        let d_destroyed = self.take_hits(st, pd, to, d_loss, None);
         let rec = CombatRecord { a_destroyed, d_destroyed, ..rec_base };
         self.emit(|| Event::Combat(rec));
         if gap != 0 {
@@ -164,7 +175,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let sc = self.sc();
         // The building's holder; `NOBODY` for an unowned hex.
         let pd = st.hexes[target as usize].owner.id();
-        let na = Self::ready_ships(st, pa, from);
+        let fleet = Self::ready_fleet(st, pa, from);
+        let na = fleet.len() as i32;
         Self::mark_attacked(st, pa, from);
         let (kind, main) = self.coastal_target(st, target).unwrap_or((BuildingKind::Port, false));
         let mut a = ScoreParts { strength: naval_strength(sc, na), ..ScoreParts::default() };
@@ -210,7 +222,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 hs.extra_pv = 0;
             }
         }
-        let a_destroyed = self.take_hits(st, pa, from, a_loss);
+        let a_destroyed = self.take_hits(st, pa, from, a_loss, Some(&fleet));
         let rec = CombatRecord { a_destroyed, ..rec_base };
         self.emit(|| Event::Combat(rec));
         if d_destroyed {

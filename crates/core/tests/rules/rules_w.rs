@@ -282,6 +282,53 @@ fn w12_naval_score_is_ships_bid_die() {
     assert_eq!(c.gap, -1);
 }
 
+/// W-12 / G-26, the archipelago seed 34 season 11 situation: a ship that
+/// already attacked this season stays on the hex while the other ship there
+/// attacks alone. Only the ship that fought takes the hits: here it loses
+/// by 3, so it takes all 3 PV and sinks, and the other keeps its 3 PV.
+#[test]
+fn w12_only_the_ships_that_fought_take_the_attackers_hits() {
+    let (w, mut st) = fleets(2, 1);
+    let (from, to) = (w.hex(2, 2), w.hex(3, 2));
+    st.ships[0].attacked = true;
+    st.ships[0].mp = 0;
+    // 1 ship + die 1 = 2 against 1 ship + die 4 = 5: gap -3, the attacker
+    // loses 3 PV, the defender 1.
+    let mut e = w.engine(&[1, 4], Script::default());
+    act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.a.strength, c.d.strength, c.gap, c.a_loss, c.d_loss), (1, 1, -3, 3, 1));
+    let offered: Vec<_> = e
+        .players
+        .asked
+        .iter()
+        .filter(|x| x.0 == 0 && matches!(x.1, Decision::TakeHit { .. }))
+        .map(|x| x.2.clone())
+        .collect();
+    assert_eq!(offered, vec![vec![Action::TakeHit { ship: 1 }]; 3], "the idle ship is never offered");
+    assert_eq!((st.ships[0].pv, st.ships[0].alive), (3, true));
+    assert_eq!((st.ships[1].pv, st.ships[1].alive), (0, false));
+    assert!(c.a_destroyed);
+}
+
+/// G-26 for a coastal attack (W-16): the same stack, the same rule.
+#[test]
+fn g26_coastal_hits_fall_on_the_ships_that_fought() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (sea, port) = (w.hex(4, 2), w.hex(5, 2));
+    let idle = ship(&mut st, 0, sea, 3);
+    let fighter = ship(&mut st, 0, sea, 3);
+    st.ships[idle].attacked = true;
+    st.ships[idle].mp = 0;
+    // 1 ship + die 1 = 2 against port defence 2 + die 3 = 5: gap -3.
+    let mut e = w.engine(&[1, 3], Script::default());
+    act(&mut e, &mut st, 0, Action::Coastal { from: sea, target: port });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.a.strength, c.gap, c.a_loss, c.a_destroyed), (1, -3, 3, true));
+    assert_eq!((st.ships[idle].pv, st.ships[fighter].alive), (3, false));
+}
+
 #[test]
 fn w13_naval_table() {
     // Gap -1: the defender wins, -1 PV; the attacker loses 2 PV.
