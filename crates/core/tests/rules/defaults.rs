@@ -719,13 +719,13 @@ fn g22_one_castle_city_or_mine_plus_one_port_tower_or_bridge() {
     st.players[0].ep = 4;
     let mut e = w.engine(&[], Script::default());
     let kinds = |st: &State| (st.hexes[river as usize].main, st.hexes[river as usize].extra);
-    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Mine });
-    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Bridge });
+    buy(&mut e, &mut st, 0, Action::Build { hex: river, kind: BuildingKind::Mine });
+    buy(&mut e, &mut st, 0, Action::Build { hex: river, kind: BuildingKind::Bridge });
     assert_eq!(kinds(&st), (Some(BuildingKind::Mine), Some(BuildingKind::Bridge)), "one of each slot");
     // A castle replaces the mine, the bridge stays; a tower replaces the bridge.
-    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Castle });
+    buy(&mut e, &mut st, 0, Action::Build { hex: river, kind: BuildingKind::Castle });
     assert_eq!(kinds(&st), (Some(BuildingKind::Castle), Some(BuildingKind::Bridge)));
-    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Tower });
+    buy(&mut e, &mut st, 0, Action::Build { hex: river, kind: BuildingKind::Tower });
     assert_eq!(kinds(&st), (Some(BuildingKind::Castle), Some(BuildingKind::Tower)));
     assert_eq!(st.players[0].ep, 0);
     // Coastal: land next to sea; sea itself is never coastal.

@@ -44,6 +44,11 @@ fn e01_destroying_the_enemy_army_is_a_massacre() {
     let c = e.army_combat(&mut st, a, d);
     assert_eq!(c.gap, 0);
     assert!(c.d_destroyed);
+    // No one won, so no massacre: a draw for both, 2 EP each.
+    assert_eq!((c.a_result, c.d_result), (Some(BattleResult::Draw), Some(BattleResult::Draw)));
+    e.earn_ep(&mut st);
+    assert_eq!((st.players[0].ep, st.players[1].ep), (2, 2));
+    assert_eq!(st.players[0].beaten, 0, "a draw beats no one (E-07)");
     let (w2, mut st2, a2, d2) = armies(3, 1);
     drop(w);
     let mut e2 = w2.engine(&[4, 5], Script::bids(&[0, 0]));
@@ -100,13 +105,15 @@ fn e04_smallest_empire_spends_first() {
     st.hexes[w.hex(2, 2) as usize].owner = empires_core::rules::Owner::of(0);
     st.hexes[w.hex(2, 1) as usize].owner = empires_core::rules::Owner::of(0);
     st.hexes[w.hex(4, 2) as usize].owner = empires_core::rules::Owner::of(1);
-    st.players[0].ep = 2;
-    st.players[1].ep = 2;
-    // Both want the hex between them; P1 (size 3) spends before P0 (size 4).
+    // A whole season without battles: 2 EP each (G-11). Both want the hex
+    // between them; P1 (size 3) spends before P0 (size 4), in the order the
+    // engine set at the start of the season.
     let mut e = w.engine(&[], Script::picks(&[Action::Capture(x), Action::Capture(x)]));
-    e.set_order(&mut st);
+    e.play_season(&mut st);
     assert_eq!(st.order, vec![1, 0]);
-    e.spending(&mut st);
+    let spenders: Vec<u8> =
+        e.log.iter().filter_map(|ev| if let Event::Spend { player, .. } = ev { Some(*player) } else { None }).collect();
+    assert_eq!(spenders, vec![1]);
     assert_eq!(st.hexes[x as usize].owner, empires_core::rules::Owner::of(1));
     assert_eq!(st.players[0].tally.ep_lost, 2);
 }
@@ -143,6 +150,23 @@ fn e06_capture_costs_2_ep_next_to_your_land() {
     assert_eq!(st.players[0].ep, 0);
 }
 
+/// P0 at (1,1), P1 at (5,3), a neutral city at (3,2).
+const NEUTRAL_CITY: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p  ~", "~ p  p pc p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+
+#[test]
+fn e06_a_neutral_city_is_never_captured() {
+    let w = world(NEUTRAL_CITY, |_| {});
+    let mut st = w.bare();
+    let (own, city, plain) = (w.hex(2, 2), w.hex(3, 2), w.hex(2, 3));
+    assert!(st.hexes[city as usize].owner.is_nobody() && st.city_at(city).is_some());
+    st.hexes[own as usize].owner = empires_core::rules::Owner::of(0);
+    st.players[0].ep = 10;
+    let opts = spend_options(&w, &st, 0);
+    assert!(opts.contains(&Action::Capture(plain)), "a plain hex next to P0's land");
+    assert!(!opts.contains(&Action::Capture(city)), "the city next to it: only by siege");
+}
+
 #[test]
 fn e07_conquer_needs_battle_won_this_season() {
     let w = world(PLAINS, |_| {});
@@ -161,6 +185,46 @@ fn e07_conquer_needs_battle_won_this_season() {
     e.spend(&mut st, 0, Action::Conquer(target));
     assert_eq!(st.hexes[target as usize].owner, empires_core::rules::Owner::of(0));
     assert_eq!(st.players[0].ep, 0, "conquest costs 3 EP");
+}
+
+/// E-07 "ce tour": a battle won last season opens no conquest this season
+/// (`beaten` is cleared at the end of the season).
+#[test]
+fn e07_a_battle_won_last_season_allows_no_conquest() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let target = w.hex(2, 1);
+    st.hexes[target as usize].owner = empires_core::rules::Owner::of(1);
+    let a = army(&mut st, 0, w.hex(1, 1), 3) as u16;
+    let d = army(&mut st, 1, target, 1) as u16;
+    let mut e = w.engine(&[6, 1], Script::bids(&[0, 0]));
+    act(&mut e, &mut st, 0, Action::Attack { army: a, target: d });
+    st.players[0].ep = 3;
+    assert!(spend_options(&w, &st, 0).contains(&Action::Conquer(target)), "this season");
+    e.end_of_season(&mut st);
+    st.players[0].ep = 3;
+    assert!(!spend_options(&w, &st, 0).contains(&Action::Conquer(target)), "next season");
+}
+
+/// E-07: beating one rival opens conquest against that rival only.
+#[test]
+fn e07_conquest_only_against_the_rival_beaten() {
+    let rows = ["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p2 ~", "~ p  p p p p  ~", " ~ p  p p p p3 ~", "~ ~  ~ ~ ~ ~  ~"];
+    let w = world(&rows, |_| {});
+    let mut st = w.bare();
+    let (of1, of2) = (w.hex(2, 1), w.hex(2, 2));
+    assert!(w.map.are_adjacent(of1, w.hex(1, 1)) && w.map.are_adjacent(of2, w.hex(1, 1)));
+    st.hexes[of1 as usize].owner = empires_core::rules::Owner::of(1);
+    st.hexes[of2 as usize].owner = empires_core::rules::Owner::of(2);
+    let a = army(&mut st, 0, w.hex(1, 1), 3) as u16;
+    let d = army(&mut st, 1, of1, 1) as u16;
+    // 3 + 6 = 9 against 1 + 1 = 2: P0 beats P1, whose army on the hex dies.
+    let mut e = w.engine(&[6, 1], Script::bids(&[0, 0]));
+    act(&mut e, &mut st, 0, Action::Attack { army: a, target: d });
+    st.players[0].ep = 10;
+    let opts = spend_options(&w, &st, 0);
+    assert!(opts.contains(&Action::Conquer(of1)), "P1 was beaten");
+    assert!(!opts.contains(&Action::Conquer(of2)), "P2 was not");
 }
 
 #[test]
@@ -327,7 +391,27 @@ fn e16_gold_buys_army_units() {
     e.recruit(&mut st, 0, cap, Item::Unit);
     assert_eq!(st.armies[st.hexes[cap as usize].army.get().unwrap()].units, 4);
     assert_eq!(st.players[0].gold, 0);
-    assert!(recruit_options(&w, &st, 0).is_empty(), "no gold left, and one item per hex per season");
+    assert!(recruit_options(&w, &st, 0).is_empty(), "no gold left");
+    // With gold again, the capital has already recruited its one item.
+    st.players[0].gold = 1000;
+    assert!(recruit_options(&w, &st, 0).is_empty(), "one item per hex per season");
+    e.end_of_season(&mut st);
+    assert!(recruit_options(&w, &st, 0).contains(&Action::Recruit { hex: cap, item: Item::Unit }), "next season");
+}
+
+/// G-13 / E-16: ships are recruited only at a port.
+#[test]
+fn e16_ships_only_at_a_port() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.start();
+    let cap = w.hex(1, 2);
+    st.players[0].gold = 1000;
+    assert_eq!(st.hexes[cap as usize].extra, Some(BuildingKind::Port));
+    assert!(recruit_options(&w, &st, 0).contains(&Action::Recruit { hex: cap, item: Item::Ship }));
+    st.hexes[cap as usize].extra = None;
+    let opts = recruit_options(&w, &st, 0);
+    assert!(opts.contains(&Action::Recruit { hex: cap, item: Item::Unit }), "the city still recruits");
+    assert!(!opts.contains(&Action::Recruit { hex: cap, item: Item::Ship }), "no port, no ship");
 }
 
 #[test]

@@ -389,6 +389,22 @@ fn w14_a_defending_ship_next_to_its_port_gets_1() {
     assert_eq!(c.gap, -1);
 }
 
+/// W-14 "son port": a ship next to the attacker's port gets nothing.
+#[test]
+fn w14_no_bonus_next_to_another_players_port() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (from, to) = (w.hex(3, 2), w.hex(2, 2));
+    assert_eq!(st.hexes[w.hex(1, 2) as usize].extra, Some(BuildingKind::Port), "P0's port");
+    assert!(w.map.are_adjacent(to, w.hex(1, 2)));
+    ship(&mut st, 0, from, 3);
+    ship(&mut st, 1, to, 3);
+    let mut e = w.engine(&[3, 3], Script::default());
+    act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.a.port, c.d.port, c.gap), (0, 0, 0));
+}
+
 #[test]
 fn w15_the_winning_ship_gains_10_gold() {
     let (w, mut st) = fleets(1, 1);
