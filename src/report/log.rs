@@ -42,7 +42,20 @@ pub enum Record {
     Move { player: u8, piece: String, id: u16, from: u16, to: u16 },
     /// W-17: `units` of `army` sail on `ship` (which ends on `sea`) and land
     /// on `to` as army `landed` (the same army if all of it sailed).
-    Transport { player: u8, ship: u16, army: u16, landed: u16, units: i32, sea: u16, from: u16, to: u16 },
+    Transport {
+        player: u8,
+        ship: u16,
+        army: u16,
+        landed: u16,
+        units: i32,
+        sea: u16,
+        from: u16,
+        to: u16,
+        /// The detachment lands without experience or formation
+        /// (`naval.detachment_keeps_xp = false`); absent when false.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        fresh: bool,
+    },
     /// One combat resolved (W-01..W-25).
     Combat(Box<Combat>),
     /// W-01 / G-14: gold for a victory.
@@ -435,8 +448,8 @@ pub fn record(e: &Event) -> Record {
             };
             Record::Move { player, piece: kind.into(), id, from, to }
         }
-        Event::Transport { player, ship, army, landed, units, sea, from, to } => {
-            Record::Transport { player, ship, army, landed, units, sea, from, to }
+        Event::Transport { player, ship, army, landed, units, sea, from, to, fresh } => {
+            Record::Transport { player, ship, army, landed, units, sea, from, to, fresh }
         }
         Event::Combat(ref c) => Record::Combat(Box::new(combat(c))),
         Event::Loot { player, gold } => Record::Loot { player, gold },

@@ -283,14 +283,17 @@ impl Replay {
                 "spy" => self.spy(*id)?.hex = *to,
                 other => return Err(format!("unknown piece {other:?}")),
             },
-            Record::Transport { ship, army, landed, units, sea, to, .. } => {
+            Record::Transport { ship, army, landed, units, sea, to, fresh, .. } => {
                 self.ship(*ship)?.hex = *sea;
                 if landed == army {
                     self.army(*army)?.hex = *to;
                 } else {
                     let a = self.army(*army)?;
                     a.units -= units;
-                    let detached = ArmyPos { hex: *to, units: *units, engines: 0, ..a.clone() };
+                    let mut detached = ArmyPos { hex: *to, units: *units, engines: 0, ..a.clone() };
+                    if *fresh {
+                        (detached.xp, detached.formation) = (0, None);
+                    }
                     if *landed as usize != self.pos.armies.len() {
                         return Err(format!("detachment {landed} is not the next army id"));
                     }

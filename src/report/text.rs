@@ -27,6 +27,7 @@ fn parts(kind: CombatKind, p: &ScoreParts) -> String {
             add("xp", p.xp, p.units != 0);
             add("bid", p.bid, p.units != 0);
             add("engines", p.engines, p.units != 0);
+            add("order", p.order, false);
             add("defence", p.defence, p.units == 0);
             add("level", p.level, p.units == 0);
             add("stability", p.stability, p.units == 0);
@@ -48,8 +49,9 @@ fn parts(kind: CombatKind, p: &ScoreParts) -> String {
     format!("{} = {}", v.join(" + "), p.total())
 }
 
-fn result_str(n: &Names, r: Option<BattleResult>) -> String {
-    r.map_or(String::new(), |r| format!("{} ({} EP)", r.name(), n.sc.ep.results.get(r)))
+/// A battle result and the EP it gives `p`, after the E-02 team malus.
+fn result_str(n: &Names, p: crate::rules::PlayerId, r: Option<BattleResult>) -> String {
+    r.map_or(String::new(), |r| format!("{} ({} EP)", r.name(), crate::rules::empire::battle_ep(n.sc, p, r)))
 }
 
 fn combat(out: &mut String, n: &Names, c: &CombatRecord) {
@@ -112,9 +114,9 @@ fn combat(out: &mut String, n: &Names, c: &CombatRecord) {
     }
     let _ = writeln!(out, "{line}");
     if c.a_result.is_some() || c.d_result.is_some() {
-        let mut r = format!("    result: {a} {}", result_str(n, c.a_result));
+        let mut r = format!("    result: {a} {}", result_str(n, c.attacker, c.a_result));
         if c.d_result.is_some() {
-            r.push_str(&format!(", {d} {}", result_str(n, c.d_result)));
+            r.push_str(&format!(", {d} {}", result_str(n, c.defender, c.d_result)));
         }
         let _ = writeln!(out, "{r}");
     }

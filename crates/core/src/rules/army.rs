@@ -123,8 +123,12 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         d.die = self.die();
         let gap = a.total() - d.total();
         let (row_i, a_loss, d_loss) = army_losses(sc, gap);
-        st.armies[att].units = (st.armies[att].units - a_loss).max(0);
-        st.armies[def].units = (st.armies[def].units - d_loss).max(0);
+        // The units each side really loses: a table loss beyond an army's
+        // units is not a loss (the record and the log say what happened).
+        let (a_units, d_units) = (st.armies[att].units, st.armies[def].units);
+        let (a_loss, d_loss) = (a_loss.min(a_units).max(0), d_loss.min(d_units).max(0));
+        st.armies[att].units = a_units - a_loss;
+        st.armies[def].units = d_units - d_loss;
         let a_destroyed = st.armies[att].units == 0;
         let d_destroyed = st.armies[def].units == 0;
         if a_destroyed {
@@ -136,10 +140,18 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         // G-10: results for EP. "The enemy army destroyed" is a massacre for
         // the winner by gap, even when its own army died too (unless the
         // scenario keeps the older reading).
+        // With `ep.single_unit_massacre = false`, destroying a lone unit is
+        // not a massacre by destruction.
         let both = sc.ep.massacre_if_both_destroyed;
+        let counts = |units: i32| sc.ep.single_unit_massacre || units > 1;
         let (a_res, d_res) = match gap {
-            g if g > 0 => (self.result_for_gap(g, d_destroyed && (both || !a_destroyed)), BattleResult::Defeat),
-            g if g < 0 => (BattleResult::Defeat, self.result_for_gap(-g, a_destroyed && (both || !d_destroyed))),
+            g if g > 0 => {
+                (self.result_for_gap(g, d_destroyed && counts(d_units) && (both || !a_destroyed)), BattleResult::Defeat)
+            }
+            g if g < 0 => (
+                BattleResult::Defeat,
+                self.result_for_gap(-g, a_destroyed && counts(a_units) && (both || !d_destroyed)),
+            ),
             _ => {
                 let draw = self.result_for_gap(0, false);
                 (draw, draw)
@@ -173,7 +185,12 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         if gap != 0 {
             let (w, wp, lp) = if gap > 0 { (att, pa, pd) } else { (def, pd, pa) };
             st.players[wp as usize].beaten |= 1 << lp;
-            self.gain_xp(st, w);
+            // W-06 read literally (`army.xp_needs_destroyed`): only a victory
+            // that destroys the whole enemy army gives experience.
+            let loser_destroyed = if gap > 0 { d_destroyed } else { a_destroyed };
+            if !sc.army.xp_needs_destroyed || loser_destroyed {
+                self.gain_xp(st, w);
+            }
             self.loot(st, wp, sc.army.victory_loot);
         }
         rec

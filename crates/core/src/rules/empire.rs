@@ -43,6 +43,13 @@ pub fn sizes(r: Rules<'_>, st: &State) -> Vec<Size> {
     out
 }
 
+/// E-01 / E-02: the EP one battle's `result` gives player `p`: the
+/// result's EP, less the team malus for a team member, never below 0.
+pub fn battle_ep(sc: &crate::scenario::Scenario, p: PlayerId, result: BattleResult) -> i32 {
+    let malus = if sc.team_of(p as usize).is_some() { sc.ep.team_malus } else { 0 };
+    (sc.ep.results.get(result) - malus).max(0)
+}
+
 /// One line of the final standings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Standing {
@@ -155,9 +162,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         if p == NOBODY {
             return;
         }
-        let sc = self.sc();
-        let malus = if sc.team_of(p as usize).is_some() { sc.ep.team_malus } else { 0 };
-        let ep = (sc.ep.results.get(result) - malus).max(0);
+        let ep = battle_ep(self.sc(), p, result);
         let pl = &mut st.players[p as usize];
         pl.battle_ep += ep;
         pl.battles += 1;
@@ -299,11 +304,13 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 }
             } else if conquerable.checked_shr(u32::from(hs.owner.id())).unwrap_or(0) & 1 == 1
                 && hs.army.get().is_none_or(|a| !hs.owner.is(st.armies[a].owner))
+                && (sc.costs.conquer_cities || hs.city.is_empty())
                 && near
                 && self.take_cost(st, hex, true) <= ep
             {
                 // E-07: only against a player beaten this season, and not
-                // while that player's own army still stands on the hex.
+                // while that player's own army still stands on the hex; a
+                // city only if the scenario lets EP take cities.
                 self.buf.push(Action::Conquer(hex));
             }
         }

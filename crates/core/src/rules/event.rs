@@ -164,6 +164,9 @@ pub enum Event {
         sea: HexId,
         from: HexId,
         to: HexId,
+        /// A detachment that lands without the army's experience and
+        /// formation (`naval.detachment_keeps_xp = false`).
+        fresh: bool,
     },
     Combat(CombatRecord),
     /// Gold for a victory (W-01, W-15, G-14).

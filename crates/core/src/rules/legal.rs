@@ -178,15 +178,19 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                     self.buf.push(Action::MoveSpy { spy: si16, to: n });
                 }
             }
-            if s.moved {
+            // W-19 / W-24 for duels, unless `spy.duel_limits` is off: then a
+            // spy duels an enemy spy on its own hex or next to it, moved or not.
+            let free_duels = !sc.spy.duel_limits;
+            if s.moved && !free_duels {
                 continue; // W-24
             }
             // W-19: adjacent targets (and the spy's own hex if the scenario
-            // allows it), for hostile actions and duels alike.
-            let own = sc.spy.own_hex.then_some(s.hex);
+            // allows it or duels are free of W-19).
+            let own = (sc.spy.own_hex || free_duels).then_some(s.hex);
             for t in own.into_iter().chain(map.adjacent(s.hex)) {
                 let owner = self.target_owner(st, t);
-                if owner != super::NOBODY && r.rivals(p, owner) && self.spy_target_open(st, t) {
+                let acts = !s.moved && (t != s.hex || sc.spy.own_hex);
+                if acts && owner != super::NOBODY && r.rivals(p, owner) && self.spy_target_open(st, p, t) {
                     for kind in SPY_KINDS {
                         if self.spy_kind_applies(st, t, kind) {
                             self.buf.push(Action::SpyAct { spy: si16, target: t, kind });
@@ -253,6 +257,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 let load = transport_load(self.sc(), &st.armies[army as usize]);
                 let ar = &mut st.armies[army as usize];
                 let from = ar.hex;
+                let mut fresh = false;
                 let landed = if load == ar.units {
                     // The whole army fits: it sails and keeps its id.
                     ar.hex = to;
@@ -262,14 +267,20 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                     army
                 } else {
                     // A detachment lands as a new army with the same
-                    // experience and formation; the rest stays, free to move.
+                    // experience and formation (unless the scenario says a
+                    // detachment starts fresh); the rest stays, free to move.
                     ar.units -= load;
-                    let d = Army { hex: to, units: load, engines: 0, mp: 0, moved: true, ..*ar };
+                    let mut d = Army { hex: to, units: load, engines: 0, mp: 0, moved: true, ..*ar };
+                    if !self.sc().naval.detachment_keeps_xp {
+                        d.xp = 0;
+                        d.formation = None;
+                        fresh = true;
+                    }
                     st.armies.push(d);
                     (st.armies.len() - 1) as u16
                 };
                 st.hexes[to as usize].army = Slot::of(landed as usize);
-                self.emit(|| Event::Transport { player: p, ship, army, landed, units: load, sea, from, to });
+                self.emit(|| Event::Transport { player: p, ship, army, landed, units: load, sea, from, to, fresh });
             }
             Action::MoveSpy { spy, to } => {
                 let cost = self.move_cost(to);

@@ -71,6 +71,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 // 5. empire points
                 self.earn_ep(st);
                 // 6. conquest and construction
+                self.reorder_for_spending(st);
                 self.spending(st);
             }
             Resume::Act { from, done } => {
@@ -80,6 +81,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 // 5. empire points
                 self.earn_ep(st);
                 // 6. conquest and construction
+                self.reorder_for_spending(st);
                 self.spending(st);
             }
             Resume::Spend { from, done } => self.spending_from(st, from, done),
@@ -92,6 +94,15 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
         st.ended = end;
         end
+    }
+
+    /// E-04 read literally (`campaign.reorder_before_spending`): the players
+    /// spend smallest empire first as the empires stand after the action
+    /// phase, not as they stood at payday (G-03).
+    fn reorder_for_spending(&mut self, st: &mut State) {
+        if self.sc().campaign.reorder_before_spending {
+            self.set_order(st);
+        }
     }
 
     /// G-01 step 7: recovery (G-17, G-18, G-26), reset of the per-season

@@ -60,10 +60,13 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         st.cities[city].besieged = true;
         st.players[pa as usize].tally.sieges += 1;
         let ar = &st.armies[army];
+        // W-07 Assault "+1 force" in a siege only if the scenario says so.
+        let assault = sc.army.formations.assault_in_sieges && ar.formation == Some(FormationChoice::Assault);
         let mut a = ScoreParts {
             units: ar.units,
             xp: ar.xp,
             engines: ar.engines.min(sc.siege.engine_cap),
+            order: if assault { sc.army.formations.assault_strength } else { 0 },
             ..ScoreParts::default()
         };
         let mut d = city_parts(self.rules, st, city);
@@ -76,7 +79,11 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let siege_formation = st.armies[army].formation == Some(FormationChoice::Siege);
         let (row_i, pv_loss, a_loss) = siege_effect(sc, gap, siege_formation);
         st.cities[city].pv -= pv_loss;
-        st.armies[army].units = (st.armies[army].units - a_loss).max(0);
+        // The units the army really loses (a 1-unit army losing "2 units"
+        // loses 1): the record and the log say what happened.
+        let units = st.armies[army].units;
+        let a_loss = a_loss.min(units).max(0);
+        st.armies[army].units = units - a_loss;
         let a_destroyed = st.armies[army].units == 0;
         if a_destroyed {
             self.destroy_army(st, army);
@@ -90,7 +97,10 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let repelled = -gap >= sc.costs.siege_win_gap;
         let (a_res, d_res) = match gap {
             g if g > 0 => (self.result_for_gap(g, false), BattleResult::Defeat),
-            g if g < 0 => (BattleResult::Defeat, self.result_for_gap(-g, a_destroyed)),
+            g if g < 0 => (
+                BattleResult::Defeat,
+                self.result_for_gap(-g, a_destroyed && (sc.ep.single_unit_massacre || units > 1)),
+            ),
             _ => (self.result_for_gap(0, false), self.result_for_gap(0, false)),
         };
         let (a_result, d_result) = if sc.ep.sieges_are_battles {

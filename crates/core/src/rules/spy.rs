@@ -35,10 +35,13 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
-    /// W-22 / W-23: whether hex `h` can suffer a hostile action at all.
-    pub fn spy_target_open(&self, st: &State, h: HexId) -> bool {
-        if st.army_at(h).is_some() {
-            return false; // W-23: a garrison blocks spies.
+    /// W-22 / W-23: whether hex `h` can suffer a hostile action by a spy of
+    /// `p` at all.
+    pub fn spy_target_open(&self, st: &State, p: PlayerId, h: HexId) -> bool {
+        // W-23: a garrison blocks spies; `p`'s own army too unless
+        // `spy.own_army_blocks` is off.
+        if st.army_at(h).is_some_and(|a| self.sc().spy.own_army_blocks || st.armies[a].owner != p) {
+            return false;
         }
         match st.city_at(h) {
             Some(c) => !st.cities[c].hostile, // W-22
@@ -98,6 +101,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
         let mut d_loss = 0;
         let mut d_destroyed = false;
+        // The building the action destroys, logged after the combat line.
+        let mut fell = None;
         if success {
             let city = st.city_at(target);
             let hs = &mut st.hexes[target as usize];
@@ -118,11 +123,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                         hs.main_pv -= 1;
                         if hs.main_pv <= 0 {
                             d_destroyed = true;
-                            let k = hs.main.take();
+                            fell = hs.main.take();
                             hs.main_pv = 0;
-                            if let Some(kind) = k {
-                                self.emit(|| Event::BuildingDestroyed { hex: target, kind });
-                            }
                         }
                     }
                 }
@@ -131,11 +133,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                     hs.extra_pv -= 1;
                     if hs.extra_pv <= 0 {
                         d_destroyed = true;
-                        let k = hs.extra.take();
+                        fell = hs.extra.take();
                         hs.extra_pv = 0;
-                        if let Some(kind) = k {
-                            self.emit(|| Event::BuildingDestroyed { hex: target, kind });
-                        }
                     }
                 }
                 SpyKind::Steal => {
@@ -176,6 +175,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             success,
         };
         self.emit(|| Event::Combat(rec));
+        if let Some(kind) = fell {
+            self.emit(|| Event::BuildingDestroyed { hex: target, kind });
+        }
         if success && !d_destroyed {
             match (kind, st.city_at(target)) {
                 (SpyKind::Destabilize | SpyKind::DamageMain, Some(c)) => self.log_city(st, c),
@@ -203,6 +205,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let gap = a.total() - d.total();
         let (row_i, loser_lost, winner_spent) = duel_effect(sc, gap);
         let (mut a_destroyed, mut d_destroyed) = (false, false);
+        let mut winner = None;
         if gap != 0 {
             let (w, l) = if gap > 0 { (spy, target) } else { (target, spy) };
             if loser_lost {
@@ -216,6 +219,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             }
             let wp = st.spies[w].owner;
             st.players[wp as usize].tally.spy_success += 1;
+            winner = Some(wp);
         }
         let rec = CombatRecord {
             kind: CombatKind::SpyDuel,
@@ -239,6 +243,12 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             success: gap > 0,
         };
         self.emit(|| Event::Combat(rec));
+        // W-01 "chaque victoire" read for spy duels too, if the scenario says so.
+        if let Some(wp) = winner
+            && sc.spy.duel_loots
+        {
+            self.loot(st, wp, sc.army.victory_loot);
+        }
         rec
     }
 }

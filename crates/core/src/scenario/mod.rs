@@ -245,6 +245,11 @@ section! {
         /// which no banner or building changed ends `stalled` instead of
         /// `season_limit` (0: never). It only flags the campaign: play is the same.
         pub stall_seasons: u32 = 4,
+        /// E-04: work out the order again, from the empires as they stand,
+        /// just before spending (a city lost in the action phase moves its
+        /// holder earlier). `false` keeps G-03's order, fixed at the start of
+        /// the season for payday, recruiting, acting and spending alike.
+        pub reorder_before_spending: bool = false,
     }
 }
 
@@ -342,6 +347,11 @@ section! {
         pub massacre_if_both_destroyed: bool = true,
         /// G-10: siege assaults count as battles for EP.
         pub sieges_are_battles: bool = true,
+        /// G-10: destroying an army of a single unit (a W-17 detachment, say)
+        /// is a massacre too. `false`: an enemy army destroyed makes a
+        /// massacre only if it had at least 2 units before the combat;
+        /// otherwise the winner gets its gap's result.
+        pub single_unit_massacre: bool = true,
     }
 }
 
@@ -380,6 +390,10 @@ section! {
         /// G-12: a siege assault with at least this gap counts as a battle won
         /// against the city's owner for E-07.
         pub siege_win_gap: i32 = 1,
+        /// E-07 / E-11: a hex holding a city may be conquered with EP (it costs
+        /// the fortified surcharge). `false`: cities change hands only by siege
+        /// (W-11).
+        pub conquer_cities: bool = true,
     }
 }
 
@@ -579,6 +593,9 @@ section! {
         pub assault_strength: i32 = 1,
         /// Siege: extra PV damage to a city when an assault damages it.
         pub siege_damage: i32 = 1,
+        /// Assault: its extra strength also counts in siege assaults (W-09's
+        /// score has no battle order, so the default is `false`).
+        pub assault_in_sieges: bool = false,
     }
 }
 
@@ -594,6 +611,10 @@ section! {
         pub xp_max: i32 = 3,
         /// W-06: experience gained per victory, at most once per season.
         pub xp_per_win: i32 = 1,
+        /// W-06 "victoire contre une armée adverse entière": experience only
+        /// for a victory that destroys the whole enemy army. `false`: for any
+        /// army combat won.
+        pub xp_needs_destroyed: bool = false,
         /// G-06.
         pub defender_terrain: DefenderTerrainBonus = DefenderTerrainBonus::default(),
         pub formations: FormationSpec = FormationSpec::default(),
@@ -739,6 +760,9 @@ section! {
         /// W-17: land units one ship carries; a larger army sends a detachment
         /// of this size, which becomes an army of its own.
         pub transport_units: i32 = 1,
+        /// W-17: a detachment keeps its army's experience and formation.
+        /// `false`: it lands as a new army, without experience or formation.
+        pub detachment_keeps_xp: bool = true,
     }
 }
 
@@ -802,6 +826,17 @@ section! {
         /// W-19: a spy may also act against its own hex (and the spies on it).
         /// The reading says "adjacent", so the default is `false`.
         pub own_hex: bool = false,
+        /// W-01 "chaque victoire": the winner of a spy duel (W-25) gets
+        /// `army.victory_loot`. `false`: spy duels loot nothing.
+        pub duel_loots: bool = false,
+        /// W-23: an army of the spying player on the target hex blocks its
+        /// own spy too. `false`: only other players' armies block.
+        pub own_army_blocks: bool = true,
+        /// W-19 / W-24 apply to duels (W-25) too: the enemy spy must be on an
+        /// adjacent hex, and a spy that moved cannot duel. `false`: a spy may
+        /// duel an enemy spy on its own hex or an adjacent one, even after
+        /// moving.
+        pub duel_limits: bool = true,
     }
 }
 

@@ -446,3 +446,90 @@ fn e11_conquering_a_castle_on_a_mountain_in_play_costs_5_ep() {
     assert_eq!(st.hexes[m as usize].main, Some(BuildingKind::Castle), "the castle changes hands");
     assert!(matches!(e.log.last(), Some(Event::Spend { cost: 5, ep_left: 0, .. })));
 }
+
+// ------------------------------------------------------------------------
+// Readings made scenario keys (docs/rules.md, "Readings as keys").
+
+/// E-07 / W-11 (`costs.conquer_cities`): after beating P1, P0 may conquer
+/// P1's capital with EP, or, with the key off, only P1's other hexes.
+#[test]
+fn e07_cities_change_hands_only_by_siege_when_the_scenario_says_so() {
+    for conquer_cities in [true, false] {
+        let w = world(PLAINS, |sc| sc.costs.conquer_cities = conquer_cities);
+        let mut st = w.bare();
+        let (camp, field, capital) = (w.hex(4, 3), w.hex(5, 2), w.hex(5, 3));
+        st.hexes[camp as usize].owner = empires_core::rules::Owner::of(0);
+        st.hexes[field as usize].owner = empires_core::rules::Owner::of(1);
+        let a = army(&mut st, 0, camp, 3) as u16;
+        let d = army(&mut st, 1, field, 1) as u16;
+        let mut e = w.engine(&[6, 1], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a, target: d });
+        st.players[0].ep = 10;
+        let opts = spend_options(&w, &st, 0);
+        assert!(opts.contains(&Action::Conquer(field)), "a plain hex of P1");
+        assert_eq!(opts.contains(&Action::Conquer(capital)), conquer_cities, "P1's capital city");
+    }
+}
+
+/// G-10 (`ep.single_unit_massacre`): destroying a 1-unit army at gap 1 is a
+/// massacre, or, with the key off, the gap's minor victory.
+#[test]
+fn g10_destroying_a_single_unit_is_a_massacre_only_if_the_scenario_says_so() {
+    for single in [true, false] {
+        let w = world(PLAINS, |sc| sc.ep.single_unit_massacre = single);
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 3) as u16;
+        let d = army(&mut st, 1, w.hex(3, 2), 1) as u16;
+        // 3 + 4 = 7 against 1 + 5 = 6: gap 1, the defender's only unit dies.
+        let mut e = w.engine(&[4, 5], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a, target: d });
+        let c = combats(&e.log)[0];
+        assert!(c.d_destroyed);
+        let want = if single { BattleResult::Massacre } else { BattleResult::Minor };
+        assert_eq!(c.a_result, Some(want), "single {single}");
+        e.earn_ep(&mut st);
+        assert_eq!(st.players[0].ep, if single { 5 } else { 3 });
+    }
+}
+
+/// E-04 read literally (`campaign.reorder_before_spending`): P1, the smaller
+/// empire at payday, takes P0's capital in the action phase; with the key
+/// the engine orders the spending again and P0, now the smaller, spends
+/// first; without it the payday order stands (G-03).
+#[test]
+fn e04_the_order_is_set_again_before_spending_when_the_scenario_says_so() {
+    for reorder in [false, true] {
+        let w = world(PLAINS, |sc| sc.campaign.reorder_before_spending = reorder);
+        let mut st = w.bare();
+        let capital = w.hex(1, 1);
+        st.hexes[w.hex(2, 1) as usize].owner = empires_core::rules::Owner::of(0);
+        let city = st.hexes[capital as usize].city.get().unwrap();
+        st.cities[city].pv = 1;
+        let a = army(&mut st, 1, w.hex(2, 2), 10);
+        st.armies[a].engines = 2;
+        // P0: capital (2) + 1 hex = 3; P1: capital (2). P1 goes first. The
+        // assault (10 units + 2 engines + 6 against 2 + 1 + 1) takes the
+        // city, which P1 conquers: P0 is left with 1, P1 has 4.
+        let siege = Action::Siege { army: a as u16, city: city as u16 };
+        let mut e = w.engine(&[6, 1], Script::picks(&[siege]));
+        e.play_season(&mut st);
+        assert!(st.hexes[capital as usize].owner.is(1), "the capital fell to P1");
+        let orders: Vec<u8> = e
+            .log
+            .iter()
+            .filter_map(|ev| if let Event::Order { player, .. } = ev { Some(*player) } else { None })
+            .collect();
+        let spenders: Vec<u8> = e
+            .log
+            .iter()
+            .filter_map(|ev| if let Event::EpLost { player, .. } = ev { Some(*player) } else { None })
+            .collect();
+        if reorder {
+            assert_eq!(orders, vec![1, 0, 0, 1], "the payday order, then the spending order");
+            assert_eq!(spenders, vec![0, 1]);
+        } else {
+            assert_eq!(orders, vec![1, 0]);
+            assert_eq!(spenders, vec![1, 0]);
+        }
+    }
+}

@@ -674,3 +674,137 @@ fn w25_spy_against_spy() {
     let offered = e.players.last_options(|d| matches!(d, Decision::Bid { .. }));
     assert_eq!(offered.len(), 4, "spy-vs-spy initiative 0 to +3");
 }
+
+// ------------------------------------------------------------------------
+// Readings made scenario keys (docs/rules.md, "Readings as keys"): each
+// key's two readings, played through the engine's option lists.
+
+/// W-06 read literally (`army.xp_needs_destroyed`): a victory that leaves the
+/// enemy army standing gives no experience; one that destroys it does.
+#[test]
+fn w06_experience_only_for_destroying_the_army_when_read_literally() {
+    for literal in [false, true] {
+        let w = world(PLAINS, |sc| sc.army.xp_needs_destroyed = literal);
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 3);
+        let d = army(&mut st, 1, w.hex(3, 2), 3);
+        // 3 + 5 = 8 against 3 + 3 = 6: gap 2, the defender keeps 2 units.
+        let mut e = w.engine(&[5, 3], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+        assert!(st.armies[d].alive);
+        assert_eq!(st.armies[a].xp, if literal { 0 } else { 1 }, "literal {literal}");
+        // Next season the same army destroys a 1-unit army: experience.
+        e.end_of_season(&mut st);
+        let d2 = army(&mut st, 1, w.hex(2, 1), 1);
+        let mut e = w.engine(&[5, 1], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d2 as u16 });
+        assert!(!st.armies[d2].alive);
+        assert_eq!(st.armies[a].xp, if literal { 1 } else { 2 }, "literal {literal}");
+    }
+}
+
+/// W-07 Assault "+1 force" in a siege only with
+/// `army.formations.assault_in_sieges`.
+#[test]
+fn w07_assault_counts_in_sieges_only_if_the_scenario_says_so() {
+    for (on, order) in [(false, 0), (true, 1)] {
+        let (mut w, mut st, a, city) = siege_setup(3, 1);
+        w.sc.army.formations.assault_in_sieges = on;
+        st.armies[a].formation = Some(FormationChoice::Assault);
+        let mut e = w.engine(&[3, 3], Script::default());
+        act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city: city as u16 });
+        let c = combats(&e.log)[0];
+        assert_eq!(c.a.order, order);
+        // 3 units + 1 engine + die 3 (+ order) against defence 2 + level 1 + die 3.
+        assert_eq!(c.gap, 7 + order - 6);
+    }
+}
+
+/// W-17 (`naval.detachment_keeps_xp`): a detachment lands with its army's
+/// experience and formation, or, read the other way, as a fresh army.
+#[test]
+fn w17_a_detachment_keeps_or_drops_experience_and_formation() {
+    for keeps in [true, false] {
+        let w = world(STRAIT, |sc| sc.naval.detachment_keeps_xp = keeps);
+        let mut st = w.bare();
+        let (home, land) = (w.hex(1, 2), w.hex(5, 1));
+        let a = army(&mut st, 0, home, 3);
+        st.armies[a].xp = 2;
+        st.armies[a].formation = Some(FormationChoice::Light);
+        let s = ship(&mut st, 0, w.hex(2, 2), 3);
+        let mut e = w.engine(&[], Script::default());
+        act(&mut e, &mut st, 0, Action::Transport { ship: s as u16, army: a as u16, to: land });
+        let d = st.armies.len() - 1;
+        let det = st.armies[d];
+        let want = if keeps { (2, Some(FormationChoice::Light)) } else { (0, None) };
+        assert_eq!((det.units, det.xp, det.formation), (1, want.0, want.1), "keeps {keeps}");
+        assert_eq!(
+            (st.armies[a].xp, st.armies[a].formation),
+            (2, Some(FormationChoice::Light)),
+            "the rest keeps its own"
+        );
+        assert!(matches!(e.log.last(), Some(Event::Transport { fresh, .. }) if *fresh == !keeps));
+    }
+}
+
+/// W-01 "chaque victoire" for spy duels (`spy.duel_loots`): the winner of a
+/// duel gets `army.victory_loot`, or nothing.
+#[test]
+fn w01_a_spy_duel_won_loots_only_if_the_scenario_says_so() {
+    for (loots, gold) in [(false, 100), (true, 110)] {
+        let w = world(PLAINS, |sc| sc.spy.duel_loots = loots);
+        let mut st = w.bare();
+        let mine = spy(&mut st, 0, w.hex(3, 2));
+        let theirs = spy(&mut st, 1, w.hex(4, 2));
+        // die 5 against die 2: P0's spy wins by 3.
+        let mut e = w.engine(&[5, 2], Script::default());
+        act(&mut e, &mut st, 0, Action::SpyDuel { spy: mine as u16, target: theirs as u16 });
+        assert!(!st.spies[theirs].alive);
+        assert_eq!((st.players[0].gold, st.players[1].gold), (gold, 100), "loots {loots}");
+    }
+}
+
+/// W-23 (`spy.own_army_blocks`): the spying player's own army on the target
+/// blocks its spy, or only the other players' armies do.
+#[test]
+fn w23_the_spys_own_army_blocks_only_if_the_scenario_says_so() {
+    for blocks in [true, false] {
+        let (mut w, mut st, s, t) = spy_setup();
+        w.sc.spy.own_army_blocks = blocks;
+        army(&mut st, 0, t, 1);
+        let acts = |st: &State| {
+            act_options(&w, st, 0)
+                .iter()
+                .any(|x| matches!(x, Action::SpyAct { spy, target, .. } if *spy == s as u16 && *target == t))
+        };
+        assert_eq!(acts(&st), !blocks, "P0's own army on the target, blocks {blocks}");
+        // A defending army always blocks.
+        st.hexes[t as usize].army = Slot::EMPTY;
+        st.armies[0].alive = false;
+        army(&mut st, 1, t, 1);
+        assert!(!acts(&st));
+    }
+}
+
+/// W-19 / W-24 for duels (`spy.duel_limits`): by default a spy duels only an
+/// enemy spy on an adjacent hex, and not after moving; without the limits,
+/// on its own hex too, and after moving.
+#[test]
+fn w19_w24_duel_limits_are_a_key() {
+    for limits in [true, false] {
+        let w = world(PLAINS, |sc| sc.spy.duel_limits = limits);
+        let mut st = w.bare();
+        let mine = spy(&mut st, 0, w.hex(3, 2));
+        let same = spy(&mut st, 1, w.hex(3, 2));
+        let next = spy(&mut st, 1, w.hex(5, 2));
+        let duel = |t: usize| Action::SpyDuel { spy: mine as u16, target: t as u16 };
+        let opts = act_options(&w, &st, 0);
+        assert_eq!(opts.contains(&duel(same)), !limits, "same hex, limits {limits}");
+        assert!(!opts.contains(&duel(next)), "two hexes away");
+        // Move next to the other spy: a duel after moving only without limits.
+        let mut e = w.engine(&[], Script::default());
+        act(&mut e, &mut st, 0, Action::MoveSpy { spy: mine as u16, to: w.hex(4, 2) });
+        let opts = act_options(&w, &st, 0);
+        assert_eq!(opts.contains(&duel(next)), !limits, "after moving, limits {limits}");
+    }
+}
