@@ -335,58 +335,100 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
             a.flags.scenario.set.iter().map(|s| format!("--set '{s}'")).collect::<Vec<_>>().join(" ")
         ));
     }
-    let files = match (keys, targets) {
+    // No root is a negative answer (exit 1), with what the search played;
+    // anything else that stops a solve is bad input (exit 2).
+    let unmet = |e: solve::SolveError, text: String| -> CliError {
+        if matches!(e, solve::SolveError::Failed(_)) {
+            return CliError::input(e.to_string());
+        }
+        print!("{text}");
+        let written = create_out_dir(&out).and_then(|_| rb::write_unmet(&e, &command, &out).map_err(CliError::io));
+        match written {
+            Ok(files) => {
+                println!("wrote {} in {}", files.join(", "), out.display());
+                CliError::verdict("no root found (exit 1): the target is not met within noise at any value played")
+            }
+            Err(io) => io,
+        }
+    };
+    let zz = crate::stats::z(0.95);
+    let (files, met) = match (keys, targets) {
         (1, 1) => {
             let (param, goal) = (&params[0], &goals[0]);
-            let s = pool
-                .install(|| {
-                    solve::solve(&base, param, goal, budget, |e| {
-                        if !quiet {
-                            eprintln!(
-                                "  {} = {}: gap {:+.4} ± {:.4}",
-                                param.name,
-                                param.show(e.x),
-                                e.gap,
-                                crate::stats::z(0.95) * e.gap_se
-                            );
-                        }
-                    })
+            let s = pool.install(|| {
+                solve::solve(&base, param, goal, budget, |e| {
+                    if !quiet {
+                        eprintln!("  {} = {}: gap {:+.4} ± {:.4}", param.name, param.show(e.x), e.gap, zz * e.gap_se);
+                    }
                 })
-                .map_err(CliError::input)?;
+            });
+            let s = match s {
+                Ok(s) => s,
+                Err(e @ solve::SolveError::NoRoot(_)) => {
+                    let text = match &e {
+                        solve::SolveError::NoRoot(u) => rb::unmet_text(u, &command),
+                        _ => String::new(),
+                    };
+                    return Err(unmet(e, text));
+                }
+                Err(e) => return Err(CliError::input(e.to_string())),
+            };
             print!("{}", rb::solve_text(&s, &command));
             header.push(format!(
-                "{} = {} meets {:?}; 95% interval of the root {:.2}..{:.2}",
+                "{} = {} meets {:?} within noise (gap {:+.4} ± {:.4} on the search's seeds); held-out seeds: {}",
                 param.name,
                 param.show(s.found.value),
                 goal.text(),
-                s.found.interval.0,
-                s.found.interval.1
+                s.found.at_value.gap,
+                zz * s.found.at_value.gap_se,
+                if s.confirm.met { "met" } else { "NOT met" }
             ));
             create_out_dir(&out)?;
             let patched = rb::patched_toml(&text, &[param], &s.scenario, &header).map_err(CliError::io)?;
-            rb::write_solve(&s, &patched, &command, &out).map_err(CliError::io)?
+            (rb::write_solve(&s, &patched, &command, &out).map_err(CliError::io)?, s.confirm.met)
         }
         (2, 2) => {
             let (ps, gs) = ([params[0].clone(), params[1].clone()], [goals[0].clone(), goals[1].clone()]);
-            let s = pool
-                .install(|| {
-                    solve::solve2(&base, &ps, &gs, budget, |e| {
-                        if !quiet {
-                            eprintln!(
-                                "  ({}, {}): gaps {:+.4}, {:+.4}",
-                                ps[0].show(e.x[0]),
-                                ps[1].show(e.x[1]),
-                                e.gap[0],
-                                e.gap[1]
-                            );
-                        }
-                    })
+            let s = pool.install(|| {
+                solve::solve2(&base, &ps, &gs, budget, |e| {
+                    if !quiet {
+                        eprintln!(
+                            "  ({}, {}): gaps {:+.4} ± {:.4}, {:+.4} ± {:.4}",
+                            ps[0].show(e.x[0]),
+                            ps[1].show(e.x[1]),
+                            e.gap[0],
+                            zz * e.gap_se[0],
+                            e.gap[1],
+                            zz * e.gap_se[1]
+                        );
+                    }
                 })
-                .map_err(CliError::input)?;
+            });
+            let s = match s {
+                Ok(s) => s,
+                Err(e @ solve::SolveError::NoRoot2(_)) => {
+                    let text = match &e {
+                        solve::SolveError::NoRoot2(u) => rb::unmet2_text(u, &command),
+                        _ => String::new(),
+                    };
+                    return Err(unmet(e, text));
+                }
+                Err(e) => return Err(CliError::input(e.to_string())),
+            };
             print!("{}", rb::solve2_text(&s, &command));
+            header.push(format!(
+                "{} = {}, {} = {} meet {:?} and {:?} within noise; held-out seeds: {}",
+                ps[0].name,
+                ps[0].show(s.found.value[0]),
+                ps[1].name,
+                ps[1].show(s.found.value[1]),
+                gs[0].text(),
+                gs[1].text(),
+                if s.confirm.met { "met" } else { "NOT met" }
+            ));
             create_out_dir(&out)?;
             let patched = rb::patched_toml(&text, &[&ps[0], &ps[1]], &s.scenario, &header).map_err(CliError::io)?;
-            rb::write_solve2(&s, &patched, &command, &out).map_err(CliError::io)?
+            (rb::write_solve2(&s, &patched, &command, &out).map_err(CliError::io)?, s.confirm.met)
         }
         _ => {
             let ps = [params[0].clone(), params[1].clone()];
@@ -395,12 +437,13 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                     solve::curve(&base, &ps, &goals[0], budget, a.curve_points, |x, e| {
                         if !quiet {
                             eprintln!(
-                                "  {} = {}, {} = {}: gap {:+.4}",
+                                "  {} = {}, {} = {}: gap {:+.4} ± {:.4}",
                                 ps[0].name,
                                 ps[0].show(x),
                                 ps[1].name,
                                 ps[1].show(e.x),
-                                e.gap
+                                e.gap,
+                                zz * e.gap_se
                             );
                         }
                     })
@@ -408,10 +451,20 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                 .map_err(CliError::input)?;
             print!("{}", rb::curve_text(&c, &ps[1], &goals[0].text(), &command));
             create_out_dir(&out)?;
-            rb::write_curve(&c, &ps[1], &goals[0].text(), &text, &command, &out).map_err(CliError::io)?
+            let files = rb::write_curve(&c, &ps[1], &goals[0].text(), &text, &command, &out).map_err(CliError::io)?;
+            if c.points.iter().all(|(_, r)| r.is_err()) {
+                println!("wrote {} in {}", files.join(", "), out.display());
+                return Err(CliError::verdict("no root found (exit 1) at any point of the curve"));
+            }
+            (files, c.points.iter().all(|(_, r)| r.as_ref().map_or(true, |s| s.confirm.met)))
         }
     };
     println!("wrote {} in {}", files.join(", "), out.display());
+    if !met {
+        return Err(CliError::verdict(
+            "the written value does NOT meet the target on the held-out seeds (exit 1): see the held-out line above",
+        ));
+    }
     Ok(())
 }
 

@@ -261,18 +261,18 @@ fn restriction_value(sc: &Scenario, m: &MetricSpec) -> Result<Measured, String> 
     })
 }
 
-/// A solved value: the root of the target over the key, on the metric's
-/// seeds and campaigns, with its 95% interval (the values at which the
-/// target is not rejected) and a standard error read off that interval. A
-/// target the range cannot meet is an error, which fails the check.
+/// A solved value: where the target's gap crosses 0 over the key
+/// (`solve::crossing`, whether or not a whole value meets the target
+/// there), on the metric's seeds and campaigns, with its 95% interval and
+/// a standard error read off that interval. A gap that does not change sign
+/// in the range ("no root found") is an error, which fails the check.
 pub fn solved(sc: &Scenario, m: &MetricSpec, sv: &SolveRef) -> Result<Measured, String> {
     use crate::balance::{param::Param, solve};
     let param = Param::parse(&sv.vary, sc).map_err(|e| format!("solve.vary: {e}"))?;
     let goal = solve::Goal::parse(&sv.target, sc)?;
     let rotate = seating(&[sc], SeatFlag::from_key(m.rotate_seats)).rotate();
     let budget = solve::Budget { campaigns: m.campaigns, master: m.seed, rotate, max_steps: sv.steps.max(1) };
-    let s = solve::solve(sc, &param, &goal, budget, |_| {})?;
-    let f = &s.found;
+    let f = solve::crossing(sc, &param, &goal, budget)?;
     let se = f.root_se();
     Ok(Measured {
         value: f.root,

@@ -12,7 +12,9 @@ use crate::balance::param::Param;
 use crate::balance::param::Target;
 use crate::balance::sensitivity::{Plan, Point};
 use crate::balance::sobol::Index;
-use crate::balance::solve::{Curve, Eval, Solution, Solution2};
+use crate::balance::solve::{
+    Curve, Eval, Eval2, NoRootKind, Solution, Solution2, SolveError, Unmet, Unmet2, chi2_2df_95,
+};
 use crate::scenario::Scenario;
 use crate::stats::z;
 use polars::prelude::*;
@@ -364,34 +366,58 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         s.master,
         f.evals.len()
     );
+    let zz = z(0.95);
+    let verdict = |e: &Eval| if e.accepted(zz) { "target not rejected" } else { "target rejected" };
     match f.between {
         Some((a, b)) => {
             let _ = writeln!(
                 out,
-                "  root: {} = {:.2}, between the whole values {} and {}; the nearer, {}, is the solution",
+                "  the gap crosses 0 between the whole values {} and {} ({} takes whole values only):",
+                p.show(a.x),
+                p.show(b.x),
+                p.name
+            );
+            for e in [a, b] {
+                let _ = writeln!(out, "    {} = {}: gap {} ({})", p.name, p.show(e.x), band(&e), verdict(&e));
+            }
+            let _ = writeln!(
+                out,
+                "  solution: {} = {}, the one of the two with the smaller |gap| / se",
                 p.name,
-                f.root,
-                p.show(a),
-                p.show(b),
                 p.show(f.value)
             );
         }
         None => {
-            let _ = writeln!(out, "  solution: {} = {}", p.name, p.show(f.value));
-            let signs = f.evals.iter().filter(|e| e.gap != 0.0).map(|e| e.gap > 0.0).collect::<Vec<_>>();
-            if signs.windows(2).all(|w| w[0] == w[1]) && f.evals.iter().all(|e| e.gap != 0.0) {
+            let _ = writeln!(
+                out,
+                "  solution: {} = {} (gap there {} on the search's seeds)",
+                p.name,
+                p.show(f.value),
+                band(&f.at_value)
+            );
+            if !f.identified {
                 let _ = writeln!(
                     out,
-                    "  (the gap keeps one sign over the range; the target holds within noise at this end, so the root itself is not identified)"
+                    "  (the gap keeps one sign over the range; the target holds within noise at this end, so the root itself is not located)"
                 );
             }
         }
     }
-    let _ = writeln!(
-        out,
-        "  95% interval of the root: {} (the values at which the target is not rejected)",
-        show_interval(s)
-    );
+    if p.integer {
+        let met: Vec<String> = f.whole_values_met().iter().map(|x| p.show(*x)).collect();
+        let _ = writeln!(
+            out,
+            "  95% interval of the crossing: {} (interpolated between evaluations; the whole values played at which the target is not rejected: {})",
+            show_interval(s),
+            met.join(", ")
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "  95% interval of the root: {} (the values at which the target is not rejected)",
+            show_interval(s)
+        );
+    }
     if !f.other_crossings.is_empty() {
         let at: Vec<String> =
             f.other_crossings.iter().map(|(a, b)| format!("{}..{}", p.show(*a), p.show(*b))).collect();
@@ -402,30 +428,82 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         );
     }
     let _ = writeln!(out, "  as a flag: {}", set_flag(s));
-    let held: Vec<String> = c.evals.iter().map(|e| format!("gap {} at {}", band(e), p.show(e.x))).collect();
     let _ = writeln!(
         out,
-        "  held-out seeds (master {}, {} campaigns): {}{}: {}",
+        "  held-out seeds (master {}, {} campaigns): gap {} at {} = {}: the target is {} there (allowed |gap| ≤ {:.4}: {})",
         c.seed,
         s.campaigns,
-        held.join(", "),
-        c.root.map_or(String::new(), |r| format!(", root {r:.2}")),
-        match (c.met, f.between.is_some()) {
-            (true, false) => "the target is met within its interval",
-            (false, false) => "the target is NOT met within its interval",
-            (true, true) => "the held-out root agrees with the root's interval",
-            (false, true) => "the held-out root does NOT agree with the root's interval",
+        band(&c.eval),
+        p.name,
+        p.show(c.eval.x),
+        if c.met { "met" } else { "NOT met" },
+        c.allowed,
+        if p.integer {
+            "the held-out noise"
+        } else {
+            "the held-out noise and the search's, whose estimate the written value is"
         }
     );
+    if c.vacuous {
+        let _ = writeln!(
+            out,
+            "  (the check is vacuous about the root's place: the interval reaches an end of the range, so it only says the target is not rejected at {})",
+            p.show(c.eval.x)
+        );
+    }
     let _ = writeln!(out, "  redo: {command}");
     out
 }
 
-/// The evaluations (the search's, then the held-out ones) as a frame.
+/// The text of a one-key solve that found no root.
+pub fn unmet_text(u: &Unmet, command: &str) -> String {
+    let p = &u.param;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "solve {} over {}={}: {} campaigns per evaluation, master seed {}, {} evaluations",
+        u.goal.text(),
+        p.name,
+        range(p),
+        u.campaigns,
+        u.master,
+        u.found.evals.len()
+    );
+    let _ = writeln!(out, "  no root found: {}", u.summary());
+    let mut rows = vec![vec![p.name.clone(), "metric".into(), "gap (95% interval)".into()]];
+    rows.extend(u.found.evals.iter().map(|e| vec![p.show(e.x), format!("{:.4}", e.metric), band(e)]));
+    out.push_str("  evaluations (search seeds):\n");
+    for line in text_table(&rows).lines() {
+        let _ = writeln!(out, "    {line}");
+    }
+    let _ = writeln!(out, "  nothing written to a scenario; redo: {command}");
+    out
+}
+
+/// `solve.json` of a one-key solve that found no root.
+pub fn unmet_json(u: &Unmet, command: &str) -> String {
+    let ev = |e: &Eval| json!({"value": e.x, "gap": e.gap, "gap_se": e.gap_se, "metric": e.metric, "campaigns": e.campaigns});
+    let v = json!({
+        "target": u.goal.text(),
+        "key": u.param.name,
+        "range": [u.param.lo, u.param.hi],
+        "status": "no root found",
+        "why": u.summary(),
+        "best": ev(&u.found.best),
+        "between": u.found.between.map(|(a, b)| [ev(&a), ev(&b)]),
+        "campaigns": u.campaigns,
+        "master_seed": u.master,
+        "evaluations": u.found.evals.iter().map(ev).collect::<Vec<_>>(),
+        "command": command,
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// The evaluations (the search's, then the held-out one) as a frame.
 pub fn evals_frame(s: &Solution) -> PolarsResult<DataFrame> {
     let zz = z(0.95);
     let rows: Vec<(&Eval, &str)> =
-        s.found.evals.iter().map(|e| (e, "search")).chain(s.confirm.evals.iter().map(|e| (e, "held-out"))).collect();
+        s.found.evals.iter().map(|e| (e, "search")).chain(std::iter::once((&s.confirm.eval, "held-out"))).collect();
     let n = rows.len();
     DataFrame::new(
         n,
@@ -448,13 +526,18 @@ pub fn evals_frame(s: &Solution) -> PolarsResult<DataFrame> {
 pub fn solve_json(s: &Solution, command: &str) -> String {
     let (f, c) = (&s.found, &s.confirm);
     let ev = |e: &Eval| json!({"value": e.x, "gap": e.gap, "gap_se": e.gap_se, "metric": e.metric, "campaigns": e.campaigns});
+    let zz = z(0.95);
     let v = json!({
         "target": s.goal.text(),
         "key": s.param.name,
         "range": [s.param.lo, s.param.hi],
+        "status": "root found",
         "root": f.root,
+        "root_identified": f.identified,
         "solution": f.value,
-        "between": f.between.map(|(a, b)| [a, b]),
+        "at_solution": ev(&f.at_value),
+        "between": f.between.map(|(a, b)| [ev(&a), ev(&b)]),
+        "whole_values_met": if s.param.integer { Some(f.whole_values_met()) } else { None },
         "interval": [f.interval.0, f.interval.1],
         "interval_open_low": f.open_low,
         "interval_open_high": f.open_high,
@@ -465,10 +548,11 @@ pub fn solve_json(s: &Solution, command: &str) -> String {
         "master_seed": s.master,
         "confirm": {
             "master_seed": c.seed,
-            "evaluations": c.evals.iter().map(ev).collect::<Vec<_>>(),
-            "root": c.root,
+            "evaluation": ev(&c.eval),
+            "gap_interval": [c.eval.gap - zz * c.eval.gap_se, c.eval.gap + zz * c.eval.gap_se],
             "allowed": c.allowed,
             "met": c.met,
+            "vacuous": c.vacuous,
         },
         "evaluations": f.evals.iter().map(ev).collect::<Vec<_>>(),
         "command": command,
@@ -511,17 +595,15 @@ pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Re
         "gap".into(),
         "95% interval".into(),
     ])
-    .chain(f.evals.iter().map(|e| ("search", e)).chain(s.confirm.evals.iter().map(|e| ("held-out", e))).map(
-        |(k, e)| {
-            vec![
-                k.to_string(),
-                s.param.show(e.x),
-                format!("{:.4}", e.metric),
-                fmt_gap(e.gap),
-                format!("{} to {}", fmt_gap(e.gap - zz * e.gap_se), fmt_gap(e.gap + zz * e.gap_se)),
-            ]
-        },
-    ))
+    .chain(f.evals.iter().map(|e| ("search", e)).chain(std::iter::once(("held-out", &s.confirm.eval))).map(|(k, e)| {
+        vec![
+            k.to_string(),
+            s.param.show(e.x),
+            format!("{:.4}", e.metric),
+            fmt_gap(e.gap),
+            format!("{} to {}", fmt_gap(e.gap - zz * e.gap_se), fmt_gap(e.gap + zz * e.gap_se)),
+        ]
+    }))
     .collect();
     page.h2("Evaluations");
     page.table(&rows);
@@ -603,9 +685,25 @@ pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
 
 // ------------------------------------------------------- two keys, curve
 
+/// A key's projection of the two-key region, with `≤`/`≥` at a range end
+/// and "at least" where the grid stopped growing.
+fn projection(p: &Param, iv: (f64, f64), open: [bool; 2], truncated: [bool; 2]) -> String {
+    let end = |v: f64, open: bool, trunc: bool, sign: &str| {
+        if open {
+            format!("{sign} {}", p.show(v))
+        } else if trunc {
+            format!("{} (the region goes on past the grid)", p.show(v))
+        } else {
+            p.show(v)
+        }
+    };
+    format!("{} to {}", end(iv.0, open[0], truncated[0], "≤"), end(iv.1, open[1], truncated[1], "≥"))
+}
+
 /// The summary of a two-key solve.
 pub fn solve2_text(s: &Solution2, command: &str) -> String {
-    let f = &s.found;
+    let (f, c) = (&s.found, &s.confirm);
+    let zz = z(0.95);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -620,57 +718,182 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
         s.master,
         f.evals.len()
     );
-    for i in 0..2 {
-        let p = &s.params[i];
+    let e = &f.at_value;
+    let _ = writeln!(
+        out,
+        "  solution: {} = {}, {} = {} (played: gaps {} ± {:.4} and {} ± {:.4} on the search's seeds, joint χ² {:.2} on 2 d.f.)",
+        s.params[0].name,
+        s.params[0].show(f.value[0]),
+        s.params[1].name,
+        s.params[1].show(f.value[1]),
+        fmt_gap(e.gap[0]),
+        zz * e.gap_se[0],
+        fmt_gap(e.gap[1]),
+        zz * e.gap_se[1],
+        e.chi2()
+    );
+    let r = &f.region;
+    let _ = writeln!(
+        out,
+        "  95% confidence region: the points where the joint χ² test of both gaps (their covariance from the same campaigns) is not rejected; {} of a {} × {} grid around the solution are in it",
+        r.points().len(),
+        r.axes[0].len(),
+        r.axes[1].len()
+    );
+    match f.interval {
+        Some(iv) => {
+            for k in 0..2 {
+                let _ = writeln!(
+                    out,
+                    "    {}: {}",
+                    s.params[k].name,
+                    projection(&s.params[k], iv[k], f.open[k], f.truncated[k])
+                );
+            }
+            let _ = writeln!(
+                out,
+                "    (the region's projections on each key: together they cover the root at least 95% of the time)"
+            );
+        }
+        None => {
+            let _ = writeln!(out, "    no point of the grid is in the region");
+        }
+    }
+    if !f.inside {
         let _ = writeln!(
             out,
-            "  {} = {} (root {:.3}, 95% interval {:.3} to {:.3}, delta method)",
-            p.name,
-            p.show(f.value[i]),
-            f.root[i],
-            f.interval[i].0,
-            f.interval[i].1
+            "  the written value is outside the region: each target alone holds within noise there, but the joint test rejects both at once (χ² {:.2} > {:.2})",
+            e.chi2(),
+            chi2_2df_95()
         );
     }
     let flags: Vec<String> = s.params.iter().map(|p| format!("--set {}", p.set_flag(&s.scenario))).collect();
     let _ = writeln!(out, "  as flags: {}", flags.join(" "));
-    let e = &s.confirm.eval;
+    let h = &c.eval;
     let _ = writeln!(
         out,
-        "  held-out seeds (master {}, {} campaigns): gaps {} ± {:.4} and {} ± {:.4} at the written values, χ² = {:.2} (2 d.f.) against what the root predicts there: {}",
-        s.confirm.seed,
+        "  held-out seeds (master {}, {} campaigns): gaps {} ± {:.4} and {} ± {:.4} at the written values, joint χ² {:.2} on 2 d.f. against 0 ({}): the targets are {} there",
+        c.seed,
         s.campaigns,
-        fmt_gap(e.gap[0]),
-        z(0.95) * e.gap_se[0],
-        fmt_gap(e.gap[1]),
-        z(0.95) * e.gap_se[1],
-        s.confirm.chi2,
-        if s.confirm.met {
-            "the held-out seeds agree with the root"
+        fmt_gap(h.gap[0]),
+        zz * h.gap_se[0],
+        fmt_gap(h.gap[1]),
+        zz * h.gap_se[1],
+        c.chi2,
+        if c.widened {
+            "with the held-out covariance plus the search's, whose estimate the written value is"
         } else {
-            "the held-out seeds do NOT agree with the root"
-        }
+            "with the held-out covariance"
+        },
+        if c.met { "met" } else { "NOT met" }
     );
+    if c.vacuous {
+        let _ = writeln!(out, "  (the check is vacuous about the root's place: the region reaches an end of a range)");
+    }
     let _ = writeln!(out, "  redo: {command}");
     out
 }
 
+/// The text of a two-key solve that found no root.
+pub fn unmet2_text(u: &Unmet2, command: &str) -> String {
+    let zz = z(0.95);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "solve {} and {} over {}={} and {}={}: {} campaigns per evaluation, master seed {}, {} evaluations",
+        u.goals[0].text(),
+        u.goals[1].text(),
+        u.params[0].name,
+        range(&u.params[0]),
+        u.params[1].name,
+        range(&u.params[1]),
+        u.campaigns,
+        u.master,
+        u.found.evals.len()
+    );
+    let _ = writeln!(out, "  no root found: {}", u.summary());
+    let mut evals = u.found.evals.clone();
+    evals.sort_by(|a, b| a.chi2().total_cmp(&b.chi2()));
+    let mut rows = vec![vec![
+        u.params[0].name.clone(),
+        u.params[1].name.clone(),
+        "gap 1 (95%)".into(),
+        "gap 2 (95%)".into(),
+        "joint χ²".into(),
+    ]];
+    rows.extend(evals.iter().take(10).map(|e| {
+        vec![
+            u.params[0].show(e.x[0]),
+            u.params[1].show(e.x[1]),
+            format!("{} ± {:.4}", fmt_gap(e.gap[0]), zz * e.gap_se[0]),
+            format!("{} ± {:.4}", fmt_gap(e.gap[1]), zz * e.gap_se[1]),
+            format!("{:.1}", e.chi2()),
+        ]
+    }));
+    out.push_str("  the points played nearest the targets (search seeds):\n");
+    for line in text_table(&rows).lines() {
+        let _ = writeln!(out, "    {line}");
+    }
+    let _ = writeln!(out, "  nothing written to a scenario; redo: {command}");
+    out
+}
+
+fn ev2(e: &Eval2) -> serde_json::Value {
+    json!({"values": e.x, "gaps": e.gap, "gap_se": e.gap_se, "covariance": e.cov, "chi2": e.chi2(), "campaigns": e.campaigns})
+}
+
+/// `solve.json` of a two-key solve that found no root.
+pub fn unmet2_json(u: &Unmet2, command: &str) -> String {
+    let v = json!({
+        "targets": [u.goals[0].text(), u.goals[1].text()],
+        "keys": [u.params[0].name, u.params[1].name],
+        "ranges": [[u.params[0].lo, u.params[0].hi], [u.params[1].lo, u.params[1].hi]],
+        "status": "no root found",
+        "why": u.summary(),
+        "best": ev2(&u.found.best),
+        "campaigns": u.campaigns,
+        "master_seed": u.master,
+        "evaluations": u.found.evals.iter().map(ev2).collect::<Vec<_>>(),
+        "command": command,
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
 pub fn solve2_json(s: &Solution2, command: &str) -> String {
     let f = &s.found;
-    let ev = |e: &crate::balance::solve::Eval2| json!({"values": e.x, "gaps": e.gap, "gap_se": e.gap_se, "campaigns": e.campaigns});
+    let zz = z(0.95);
+    let h = &s.confirm.eval;
     let v = json!({
         "targets": [s.goals[0].text(), s.goals[1].text()],
         "keys": [s.params[0].name, s.params[1].name],
         "ranges": [[s.params[0].lo, s.params[0].hi], [s.params[1].lo, s.params[1].hi]],
-        "root": f.root,
+        "status": "root found",
         "solution": f.value,
-        "intervals": [[f.interval[0].0, f.interval[0].1], [f.interval[1].0, f.interval[1].1]],
+        "at_solution": ev2(&f.at_value),
+        "region": {
+            "level": 0.95,
+            "test": "joint chi-square on 2 d.f. of both gaps, their covariance from the same campaigns",
+            "grid": f.region.axes,
+            "points": f.region.points(),
+            "projections": f.interval.map(|iv| [[iv[0].0, iv[0].1], [iv[1].0, iv[1].1]]),
+            "open": f.open,
+            "truncated": f.truncated,
+            "solution_inside": f.inside,
+        },
         "set": [s.params[0].set_flag(&s.scenario), s.params[1].set_flag(&s.scenario)],
-        "method": "damped Newton on sample-average gaps over common random numbers, finite-difference Jacobian, delta-method intervals (95%)",
+        "method": "damped Newton on sample-average gaps over common random numbers, finite-difference Jacobian; region by test inversion on a grid of evaluated points (95%)",
         "campaigns": s.campaigns,
         "master_seed": s.master,
-        "confirm": {"master_seed": s.confirm.seed, "evaluation": ev(&s.confirm.eval), "chi2": s.confirm.chi2, "met": s.confirm.met},
-        "evaluations": f.evals.iter().map(ev).collect::<Vec<_>>(),
+        "confirm": {
+            "master_seed": s.confirm.seed,
+            "evaluation": ev2(h),
+            "gap_intervals": [[h.gap[0] - zz * h.gap_se[0], h.gap[0] + zz * h.gap_se[0]], [h.gap[1] - zz * h.gap_se[1], h.gap[1] + zz * h.gap_se[1]]],
+            "chi2": s.confirm.chi2,
+            "widened": s.confirm.widened,
+            "met": s.confirm.met,
+            "vacuous": s.confirm.vacuous,
+        },
+        "evaluations": f.evals.iter().map(ev2).collect::<Vec<_>>(),
         "command": command,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -681,7 +904,7 @@ pub fn solve2_json(s: &Solution2, command: &str) -> String {
 pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, String> {
     let f = &s.found;
     let n = f.evals.len() + 1;
-    let rows: Vec<(&crate::balance::solve::Eval2, &str)> =
+    let rows: Vec<(&Eval2, &str)> =
         f.evals.iter().map(|e| (e, "search")).chain(std::iter::once((&s.confirm.eval, "held-out"))).collect();
     let df = DataFrame::new(
         n,
@@ -693,6 +916,12 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
             Column::new("gap_1_se".into(), rows.iter().map(|r| r.0.gap_se[0]).collect::<Vec<_>>()),
             Column::new("gap_2".into(), rows.iter().map(|r| r.0.gap[1]).collect::<Vec<_>>()),
             Column::new("gap_2_se".into(), rows.iter().map(|r| r.0.gap_se[1]).collect::<Vec<_>>()),
+            Column::new("gap_cov".into(), rows.iter().map(|r| r.0.cov[0][1]).collect::<Vec<_>>()),
+            Column::new("chi2".into(), rows.iter().map(|r| r.0.chi2()).collect::<Vec<_>>()),
+            Column::new(
+                "in_region".into(),
+                rows.iter().map(|r| r.1 == "search" && r.0.chi2() <= chi2_2df_95()).collect::<Vec<_>>(),
+            ),
             Column::new("campaigns".into(), rows.iter().map(|r| r.0.campaigns).collect::<Vec<_>>()),
         ],
     )
@@ -708,6 +937,7 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
         s.params[1].name.clone(),
         "gap 1".into(),
         "gap 2".into(),
+        "joint χ²".into(),
     ])
     .chain(rows.iter().map(|(e, k)| {
         vec![
@@ -716,6 +946,7 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
             s.params[1].show(e.x[1]),
             format!("{} ± {:.4}", fmt_gap(e.gap[0]), z(0.95) * e.gap_se[0]),
             format!("{} ± {:.4}", fmt_gap(e.gap[1]), z(0.95) * e.gap_se[1]),
+            format!("{:.2}", e.chi2()),
         ]
     }))
     .collect();
@@ -737,20 +968,32 @@ pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> Strin
         rows.push(match r {
             Ok(s) => vec![
                 c.first.show(*x),
-                if s.found.between.is_some() {
-                    format!("{:.2} (→ {})", s.found.root, second.show(s.found.value))
-                } else {
-                    second.show(s.found.value)
+                match s.found.between {
+                    Some((a, b)) => format!(
+                        "{} (crossing between {} and {})",
+                        second.show(s.found.value),
+                        second.show(a.x),
+                        second.show(b.x)
+                    ),
+                    None => second.show(s.found.value),
                 },
                 show_interval(s),
                 if s.confirm.met { "met".into() } else { "NOT met".into() },
                 format!("--set {} {}", c.first.set_flag(&s.scenario), set_flag(s)),
             ],
             // The full reason is in curve.json.
-            Err(e) if e.contains("not met anywhere") => {
-                vec![c.first.show(*x), "—".into(), "no root in the range".into(), String::new(), String::new()]
-            }
-            Err(e) => vec![c.first.show(*x), "—".into(), e.clone(), String::new(), String::new()],
+            Err(SolveError::NoRoot(u)) => vec![
+                c.first.show(*x),
+                "—".into(),
+                match u.found.kind {
+                    NoRootKind::OneSign => "no root found: not met in the range".into(),
+                    NoRootKind::NoWholeValue => "no root found: no whole value meets it".into(),
+                    NoRootKind::Jump => "no root found: the gap jumps across 0".into(),
+                },
+                String::new(),
+                String::new(),
+            ],
+            Err(e) => vec![c.first.show(*x), "—".into(), e.to_string(), String::new(), String::new()],
         });
     }
     out.push_str(&text_table(&rows));
@@ -785,7 +1028,10 @@ pub fn write_curve(
                 "confirmed".into(),
                 c.points.iter().map(|(_, r)| r.as_ref().ok().map(|s| s.confirm.met)).collect::<Vec<_>>(),
             ),
-            Column::new("error".into(), c.points.iter().map(|(_, r)| r.as_ref().err().cloned()).collect::<Vec<_>>()),
+            Column::new(
+                "error".into(),
+                c.points.iter().map(|(_, r)| r.as_ref().err().map(|e| e.to_string())).collect::<Vec<_>>(),
+            ),
         ],
     )
     .map_err(|e| e.to_string())?;
@@ -796,7 +1042,7 @@ pub fn write_curve(
         "points": c.points.iter().map(|(x, r)| match r {
             Ok(s) => json!({"first": x, "root": s.found.root, "solution": s.found.value, "interval": [s.found.interval.0, s.found.interval.1],
                             "set": [c.first.set_flag(&s.scenario), second.set_flag(&s.scenario)], "confirmed": s.confirm.met}),
-            Err(e) => json!({"first": x, "error": e}),
+            Err(e) => json!({"first": x, "error": e.to_string(), "no_root": matches!(e, SolveError::NoRoot(_))}),
         }).collect::<Vec<_>>(),
         "command": command,
     });
@@ -836,4 +1082,15 @@ pub fn write_curve(
     files.extend(page.files());
     page.finish(dir)?;
     Ok(files)
+}
+
+/// Write `solve.json` (and no scenario) for a solve that found no root.
+pub fn write_unmet(e: &SolveError, command: &str, dir: &Path) -> Result<Vec<String>, String> {
+    let json = match e {
+        SolveError::NoRoot(u) => unmet_json(u, command),
+        SolveError::NoRoot2(u) => unmet2_json(u, command),
+        SolveError::Failed(_) => return Ok(Vec::new()),
+    };
+    write_atomic(&dir.join("solve.json"), json.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(vec!["solve.json".into()])
 }
