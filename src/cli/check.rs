@@ -30,10 +30,13 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
         return Err(CliError::input("--jobs must be at least 1"));
     }
     let dir = a.file.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+    // The baseline run's per-campaign values, for the paired tests.
+    let sidecar = gate::baseline::path_of(&a.file);
+    let stored = gate::baseline::Stored::read(&sidecar).map_err(CliError::input)?;
     // `--jobs` workers take metrics in turn; each metric's campaigns run on
     // rayon's shared pool, so the cores stay busy either way.
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<Option<Result<gate::measure::Measured, String>>>> =
+    let slots: Vec<std::sync::Mutex<Option<Result<gate::measure::Sample, String>>>> =
         file.metric.iter().map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..a.jobs.min(file.metric.len()).max(1) {
@@ -41,7 +44,7 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     let Some(m) = file.metric.get(i) else { break };
-                    let r = gate::measure_one(m, &dir, a.players.as_deref());
+                    let r = gate::measure_sample(m, &dir, a.players.as_deref());
                     if let Ok(mut slot) = slots[i].lock() {
                         *slot = Some(r);
                     }
@@ -49,7 +52,7 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
             });
         }
     });
-    let results: Vec<Result<gate::measure::Measured, String>> = slots
+    let results: Vec<Result<gate::measure::Sample, String>> = slots
         .into_iter()
         .map(|m| m.into_inner().ok().flatten().unwrap_or_else(|| Err("not measured".into())))
         .collect();
@@ -64,13 +67,23 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
     if !errors.is_empty() {
         return Err(CliError::input(errors.join("\n")));
     }
-    let judged = gate::judge(&file, measured);
+    let judged = gate::judge(&file, measured, &stored);
     say!("{}", crate::gate::text::text(&name, file.alpha, &judged));
     if a.update {
         let new = gate::update(&text, &judged).map_err(|e| CliError::input(format!("{name}: {e}")))?;
+        // The values first: a balance file whose baselines the values do not
+        // match falls back to unpaired tests, never to wrong pairs.
+        let values = gate::stored(&judged);
+        if !values.metrics.is_empty() {
+            crate::report::files::write_atomic(&sidecar, values.to_json().as_bytes())
+                .map_err(|e| CliError::io(format!("{}: {e}", sidecar.display())))?;
+        }
         crate::report::files::write_atomic(&a.file, new.as_bytes())
             .map_err(|e| CliError::io(format!("{name}: {e}")))?;
         sayln!("baselines updated in {name}");
+        if !values.metrics.is_empty() {
+            sayln!("per-campaign baseline values ({} metrics) in {}", values.metrics.len(), sidecar.display());
+        }
         return Ok(());
     }
     if judged.iter().any(|j| !j.pass) {

@@ -25,6 +25,26 @@ pub struct Measured {
     pub campaigns: u64,
 }
 
+/// A measured value with what its tests need beyond it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    pub measured: Measured,
+    /// Each campaign's value, campaign `i` of the metric's seed at `i`, for
+    /// a mean over campaigns (what a paired baseline test pairs); empty for
+    /// the others.
+    pub values: Vec<f64>,
+    /// The value is the worst of this many one-sided tests (the seats of
+    /// `max seat deviation`): its bound test is Bonferroni-corrected over
+    /// them. 1 for every other metric.
+    pub worst_of: u32,
+}
+
+impl From<Measured> for Sample {
+    fn from(measured: Measured) -> Sample {
+        Sample { measured, values: Vec::new(), worst_of: 1 }
+    }
+}
+
 /// One value per campaign of `sc` for the metric (`quantity` or `column`).
 fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<f64>, String> {
     let quantity: Option<Metric> = match &m.quantity {
@@ -65,24 +85,25 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec
 /// Measure a Monte Carlo metric of `sc` (and of `variant` for a difference).
 /// Both are seated alike (`rotate_seats`, or the default of
 /// `sim::runner::seating` over both), so the pairs stay paired.
-pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) -> Result<Measured, String> {
+pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) -> Result<Sample, String> {
     let both: Vec<&Scenario> = std::iter::once(sc).chain(variant).collect();
     let rotate = seating(&both, SeatFlag::from_key(m.rotate_seats)).rotate();
     if m.quantity.as_deref() == Some(SEAT_DEVIATION) {
         if variant.is_some() {
             return Err(format!("{SEAT_DEVIATION:?} takes no variant"));
         }
-        return Ok(seat_deviation(&seat_wins(sc, m, rotate)?));
+        let wins = seat_wins(sc, m, rotate)?;
+        return Ok(Sample { worst_of: wins.len().max(1) as u32, ..Sample::from(seat_deviation(&wins)) });
     }
     if let Some(q) = m.quantity.as_deref() {
         if let Some(s) = q.strip_prefix(EQUILIBRIUM) {
-            return meta_mass(sc, m, s, true);
+            return meta_mass(sc, m, s, true).map(Sample::from);
         }
         if let Some(s) = q.strip_prefix(ALPHA_RANK) {
-            return meta_mass(sc, m, s, false);
+            return meta_mass(sc, m, s, false).map(Sample::from);
         }
         if q == RESTRICTION_VALUE {
-            return restriction_value(sc, m);
+            return restriction_value(sc, m).map(Sample::from);
         }
     }
     let a = per_campaign(sc, m, rotate)?;
@@ -93,7 +114,7 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
         }
         None => a,
     };
-    let mean = mean_interval(values, 0.95);
+    let mean = mean_interval(values.iter().copied(), 0.95);
     if mean.n == 0 {
         return Err("no campaign gave a value (is the group empty?)".into());
     }
@@ -104,7 +125,8 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
     } else {
         (mean.low, mean.high)
     };
-    Ok(Measured { value: mean.mean, se, low, high, exact: false, campaigns: mean.n })
+    let measured = Measured { value: mean.mean, se, low, high, exact: false, campaigns: mean.n };
+    Ok(Sample { measured, values, worst_of: 1 })
 }
 
 /// Wins per seat over the metric's campaigns (one winner per campaign).
@@ -130,10 +152,10 @@ fn seat_wins(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<u6
 /// `max seat deviation` from the wins of each seat: the largest
 /// |win rate − 1/seats| over the seats. Its interval runs from the largest
 /// distance of a seat's Wilson 95% interval to 1/seats (0 when it holds
-/// 1/seats) to the largest distance of an interval's far end, so a bound
-/// `max = D` fails only when some seat's whole interval lies more than D
-/// from 1/seats. Its standard error is that of the most deviant seat's
-/// rate (for a baseline's z test).
+/// 1/seats) to the largest distance of an interval's far end. Its standard
+/// error is that of the most deviant seat's rate: the gate tests a bound
+/// `max = D` one-sided at D with it, Bonferroni-corrected over the seats
+/// (`Sample::worst_of`), since the value is the worst of them.
 pub fn seat_deviation(wins: &[u64]) -> Measured {
     let campaigns: u64 = wins.iter().sum();
     let n = campaigns as f64;

@@ -3,44 +3,41 @@
 //! A balance file lists metrics; each is measured (Monte Carlo over seeded
 //! campaigns, or exactly from the tables) and judged:
 //!
-//! - **Bounds** (`min`, `max`): a Monte Carlo metric fails only when its
-//!   whole 95% interval lies outside them, because a code change can shift
-//!   the random stream without changing the balance; an exact metric fails
-//!   when it leaves them by more than 1e-9.
-//! - **A baseline**: a Monte Carlo metric fails when a two-sided z test
-//!   rejects "no change" (standard error of the run and of the stored
-//!   baseline combined) at the file's `alpha`, Holm-corrected across the
-//!   file's baseline metrics, and the change exceeds its `tolerance`; an
-//!   exact metric fails when it moves by more than 1e-9 (or its tolerance).
+//! - **Bounds** (`min`, `max`): a Monte Carlo metric is tested one-sided at
+//!   each bound: it fails on evidence of a breach (the test rejects "the
+//!   value is within the bound"), so a metric truly at its bound fails by
+//!   chance at most the file's `alpha` of the time; a pass whose 95%
+//!   interval reaches past a bound carries a "cannot confirm" warning. An
+//!   exact metric fails when it leaves them by more than 1e-9.
+//! - **A baseline**: a Monte Carlo metric is tested for a change larger
+//!   than its `tolerance` (0: any change). The test is paired on common
+//!   seeds when the baseline's per-campaign values are stored next to the
+//!   file (`baseline::Stored`, written by `--update`): the run and the
+//!   baseline run share seeds, so the per-campaign differences are what
+//!   varies; otherwise the run's and the baseline's standard errors are
+//!   combined. An exact metric fails when it moves by more than 1e-9 (or
+//!   its tolerance).
+//!
+//! Every Monte Carlo test of a file is one family: Holm's step-down holds
+//! the chance that the file fails by chance (every metric within its
+//! bounds, no change beyond tolerance) to at most `alpha`. Each metric
+//! states the smallest breach or change it detects with 80% power.
 //!
 //! `--update` rewrites the baselines in place with `toml_edit`, keeping the
-//! file's comments and layout.
+//! file's comments and layout, and the per-campaign values beside it.
 
+pub mod baseline;
 pub mod measure;
 pub mod spec;
 pub mod text;
 
-use measure::Measured;
+use crate::stats::{detectable_at, detectable_one_sided, holm, p_beyond};
+use measure::{Measured, Sample};
 use spec::{BalanceFile, MetricSpec};
-use statrs::distribution::{ContinuousCDF, Normal};
 use std::path::Path;
 
 /// Exact values agree to this.
 pub const EXACT: f64 = 1e-9;
-
-/// One metric's result.
-#[derive(Clone, Debug)]
-pub struct Judged {
-    pub spec: MetricSpec,
-    pub measured: Measured,
-    /// The baseline test's p-value (Monte Carlo metrics with a baseline).
-    pub p: Option<f64>,
-    /// Holm's threshold for this p-value.
-    pub threshold: Option<f64>,
-    pub pass: bool,
-    /// For a failure: what moved and by how much.
-    pub why: String,
-}
 
 /// Load the scenario of a metric (relative to the balance file's folder).
 pub fn scenario_of(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<crate::scenario::Scenario, String> {
@@ -61,16 +58,22 @@ pub fn scenario_of(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<crate
 /// Measure one metric; `players` makes every seat play that strategy
 /// (`check --players`).
 pub fn measure_one(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<Measured, String> {
+    measure_sample(m, dir, players).map(|s| s.measured)
+}
+
+/// Measure one metric with what its tests need (each campaign's value for
+/// a paired baseline test).
+pub fn measure_sample(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<Sample, String> {
     let seat = |sc: crate::scenario::Scenario| match players {
         Some(s) => sc.with_players(s),
         None => Ok(sc),
     };
     let sc = seat(scenario_of(m, dir, &[])?)?;
     if let Some(t) = &m.table {
-        return measure::exact(&sc, t);
+        return measure::exact(&sc, t).map(Sample::from);
     }
     if let Some(sv) = &m.solve {
-        return measure::solved(&sc, m, sv);
+        return measure::solved(&sc, m, sv).map(Sample::from);
     }
     let variant = match &m.variant {
         Some(v) => Some(seat(scenario_of(m, dir, v)?)?),
@@ -79,62 +82,100 @@ pub fn measure_one(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<
     measure::monte_carlo(&sc, variant.as_ref(), m)
 }
 
-fn two_sided_p(z: f64) -> f64 {
-    let n = Normal::new(0.0, 1.0).expect("standard normal");
-    (2.0 * (1.0 - n.cdf(z.abs()))).clamp(0.0, 1.0)
+/// How a Monte Carlo metric was tested.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Test {
+    /// An exact value: compared within 1e-9, no test.
+    Exact,
+    /// Bounds: one-sided z tests at `min` and `max` (Bonferroni over
+    /// `worst_of` for a worst-of value).
+    Bound,
+    /// A baseline paired on common seeds: the per-campaign differences
+    /// between this run and the stored baseline run.
+    Paired { campaigns: u64 },
+    /// A baseline without stored per-campaign values (or values of other
+    /// campaigns): the run's and the baseline's standard errors combined.
+    Unpaired { why: String },
 }
 
-/// Judge every measured metric of a file.
-pub fn judge(file: &BalanceFile, measured: Vec<Measured>) -> Vec<Judged> {
-    let mut out: Vec<Judged> = file
-        .metric
-        .iter()
-        .zip(measured)
-        .map(|(spec, m)| Judged {
+/// One metric's result.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    pub spec: MetricSpec,
+    pub measured: Measured,
+    /// Each campaign's value (`Sample::values`), kept for `--update`.
+    pub values: Vec<f64>,
+    pub test: Test,
+    /// The test's p-value, unadjusted (Monte Carlo metrics).
+    pub p: Option<f64>,
+    /// Holm's adjusted p-value over the file's Monte Carlo tests: the metric
+    /// fails when it is at most the file's `alpha`.
+    pub p_adj: Option<f64>,
+    /// The change a baseline test compares (the paired mean difference, or
+    /// the value minus the baseline).
+    pub change: Option<f64>,
+    /// The standard error of the test's statistic.
+    pub se: Option<f64>,
+    /// The smallest breach beyond a bound, or change from the baseline,
+    /// found with 80% power at the level of one test of the family
+    /// (alpha/m: Holm rejects at least where Bonferroni does).
+    pub detectable: Option<f64>,
+    /// With a paired baseline test whose differences are all 0 (the game did
+    /// not change), what the test would detect if a change reshuffled every
+    /// campaign's stream (the unpaired figure).
+    pub detectable_reshuffled: Option<f64>,
+    pub pass: bool,
+    /// For a failure: what moved and by how much.
+    pub why: String,
+    /// For a pass the data cannot confirm: the interval reaches past a bound.
+    pub warning: Option<String>,
+}
+
+/// Rejection of the statistic |d| of a change when |change| ≤ `tol` holds:
+/// P(|D| ≥ |d|) at the least favourable change ±tol, Φ(−(|d|−tol)/se) +
+/// Φ(−(|d|+tol)/se); with `tol` 0 the two-sided p-value.
+pub fn p_change(d: f64, se: f64, tol: f64) -> f64 {
+    (p_beyond(d.abs() - tol, se) + p_beyond(d.abs() + tol, se)).min(1.0)
+}
+
+/// Judge every measured metric of a file, pairing baselines with the
+/// per-campaign values in `stored` where it has them.
+pub fn judge(file: &BalanceFile, measured: Vec<Sample>, stored: &baseline::Stored) -> Vec<Judged> {
+    let mut out: Vec<Judged> = Vec::new();
+    let mut worst_of = Vec::new();
+    for (spec, s) in file.metric.iter().zip(measured) {
+        worst_of.push(s.worst_of);
+        out.push(Judged {
             spec: spec.clone(),
-            measured: m,
+            measured: s.measured,
+            values: s.values,
+            test: Test::Exact,
             p: None,
-            threshold: None,
+            p_adj: None,
+            change: None,
+            se: None,
+            detectable: None,
+            detectable_reshuffled: None,
             pass: true,
             why: String::new(),
-        })
-        .collect();
-    // Bounds, and exact baselines.
-    for j in out.iter_mut() {
+            warning: None,
+        });
+    }
+    // Exact metrics: bounds and baselines within 1e-9.
+    for j in out.iter_mut().filter(|j| j.measured.exact) {
         let m = j.measured;
         let mut why = Vec::new();
-        if let Some(lo) = j.spec.min {
-            let below = if m.exact { m.value < lo - EXACT } else { m.high < lo };
-            if below {
-                why.push(if m.exact {
-                    format!("{} is below min {lo} by {:.3e}", m.value, lo - m.value)
-                } else {
-                    format!(
-                        "the whole interval {:.4}–{:.4} is below min {lo} (by {:.4} at its top)",
-                        m.low,
-                        m.high,
-                        lo - m.high
-                    )
-                });
-            }
+        if let Some(lo) = j.spec.min
+            && m.value < lo - EXACT
+        {
+            why.push(format!("{} is below min {lo} by {:.3e}", m.value, lo - m.value));
         }
-        if let Some(hi) = j.spec.max {
-            let above = if m.exact { m.value > hi + EXACT } else { m.low > hi };
-            if above {
-                why.push(if m.exact {
-                    format!("{} is above max {hi} by {:.3e}", m.value, m.value - hi)
-                } else {
-                    format!(
-                        "the whole interval {:.4}–{:.4} is above max {hi} (by {:.4} at its bottom)",
-                        m.low,
-                        m.high,
-                        m.low - hi
-                    )
-                });
-            }
+        if let Some(hi) = j.spec.max
+            && m.value > hi + EXACT
+        {
+            why.push(format!("{} is above max {hi} by {:.3e}", m.value, m.value - hi));
         }
         if let Some(b) = j.spec.baseline
-            && m.exact
             && (m.value - b).abs() > j.spec.tolerance.max(EXACT)
         {
             why.push(format!("moved from the baseline {b} to {} ({:+.3e})", m.value, m.value - b));
@@ -144,44 +185,133 @@ pub fn judge(file: &BalanceFile, measured: Vec<Measured>) -> Vec<Judged> {
             j.why = why.join("; ");
         }
     }
-    // Monte Carlo baselines: z tests, Holm across them.
-    let mut tests: Vec<(usize, f64)> = Vec::new();
-    for (i, j) in out.iter_mut().enumerate() {
-        if let (Some(b), false) = (j.spec.baseline, j.measured.exact) {
-            let se = (j.measured.se.powi(2) + j.spec.baseline_se.unwrap_or(0.0).powi(2)).sqrt();
-            let d = j.measured.value - b;
-            let p = if se > 0.0 {
-                two_sided_p(d / se)
-            } else if d.abs() > 0.0 {
-                0.0
-            } else {
-                1.0
+    // Monte Carlo metrics: one test each (its bounds, or its baseline), then
+    // Holm over the file's tests.
+    let family: Vec<usize> = (0..out.len()).filter(|&i| !out[i].measured.exact).collect();
+    let m = family.len().max(1) as f64;
+    let level = file.alpha / m;
+    for &i in &family {
+        let j = &mut out[i];
+        let v = j.measured;
+        if let Some(b) = j.spec.baseline {
+            let tol = j.spec.tolerance;
+            let unpaired_se = (v.se.powi(2) + j.spec.baseline_se.unwrap_or(0.0).powi(2)).sqrt();
+            let (change, se, test) = match stored.pairs(&j.spec, b, &j.values) {
+                Ok(d) => {
+                    let mean = crate::stats::mean_interval(d.iter().copied(), 0.95);
+                    let se = mean.sd / (mean.n as f64).sqrt();
+                    if se == 0.0 {
+                        j.detectable_reshuffled = Some(tol + detectable_at(unpaired_se, level));
+                    }
+                    (mean.mean, se, Test::Paired { campaigns: mean.n })
+                }
+                Err(why) => (v.value - b, unpaired_se, Test::Unpaired { why }),
             };
-            j.p = Some(p);
-            tests.push((i, p));
+            j.p = Some(p_change(change, se, tol));
+            j.change = Some(change);
+            j.se = Some(se);
+            j.detectable = Some(tol + detectable_at(se, level));
+            j.test = test;
+        } else {
+            // One-sided at each bound; a metric with both can breach only
+            // one, so the smaller p-value is its test (the other side adds
+            // the chance of looking beyond the far bound, negligible when
+            // the bounds are a few standard errors apart).
+            let k = worst_of[i].max(1) as f64;
+            let lo = j.spec.min.map(|lo| (k * p_beyond(lo - v.value, v.se)).min(1.0));
+            let hi = j.spec.max.map(|hi| (k * p_beyond(v.value - hi, v.se)).min(1.0));
+            j.p = lo.into_iter().chain(hi).reduce(f64::min);
+            j.detectable = Some(detectable_one_sided(v.se, level / k));
+            j.test = Test::Bound;
         }
     }
-    tests.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let m = tests.len();
-    let mut still = true;
-    for (k, &(i, p)) in tests.iter().enumerate() {
-        let threshold = file.alpha / (m - k) as f64;
+    let adjusted = holm(&family.iter().map(|&i| out[i].p.unwrap_or(1.0)).collect::<Vec<_>>());
+    for (&i, q) in family.iter().zip(adjusted) {
+        let alpha = file.alpha;
         let j = &mut out[i];
-        j.threshold = Some(threshold);
-        // Holm is step-down: once one is kept, every larger p is kept too.
-        still &= p <= threshold;
-        let b = j.spec.baseline.unwrap_or(0.0);
-        let d = j.measured.value - b;
-        if still && d.abs() > j.spec.tolerance {
+        j.p_adj = Some(q);
+        let v = j.measured;
+        let p = j.p.unwrap_or(1.0);
+        let odds = format!("one-sided p = {}, Holm-adjusted {} ≤ alpha {alpha}", sci(p), sci(q));
+        if q <= alpha {
             j.pass = false;
-            let w = format!(
-                "moved from the baseline {b:.4} to {:.4} ({d:+.4}), p = {p:.2e} below Holm's threshold {threshold:.2e}",
-                j.measured.value
-            );
-            j.why = if j.why.is_empty() { w } else { format!("{}; {w}", j.why) };
+            j.why = match (j.spec.baseline, j.change, j.se) {
+                (Some(b), Some(d), Some(se)) => {
+                    let beyond = if j.spec.tolerance > 0.0 {
+                        format!(" (beyond its tolerance {})", j.spec.tolerance)
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "moved from the baseline {b:.4} to {:.4}: {} change {d:+.4} ± {:.4}{beyond}, p = {}, \
+                         Holm-adjusted {} ≤ alpha {alpha}",
+                        v.value,
+                        if matches!(j.test, Test::Paired { .. }) { "paired" } else { "unpaired" },
+                        1.96 * se,
+                        sci(p),
+                        sci(q)
+                    )
+                }
+                _ => {
+                    let below = j.spec.min.filter(|&lo| v.value < lo);
+                    match below {
+                        Some(lo) => format!(
+                            "{:.4} is below min {lo} (95% interval {:.4}–{:.4}); {odds}",
+                            v.value, v.low, v.high
+                        ),
+                        None => format!(
+                            "{:.4} is above max {} (95% interval {:.4}–{:.4}); {odds}",
+                            v.value,
+                            j.spec.max.unwrap_or(f64::NAN),
+                            v.low,
+                            v.high
+                        ),
+                    }
+                }
+            };
+        } else if j.test == Test::Bound {
+            j.warning = cannot_confirm(&j.spec, &v, q);
         }
     }
     out
+}
+
+/// A bound the 95% interval reaches past, with the campaigns that would
+/// put the interval inside it.
+fn cannot_confirm(spec: &MetricSpec, v: &Measured, q: f64) -> Option<String> {
+    let side = |bound: f64, inside: f64, word: &str| -> String {
+        let sd = v.se * (v.campaigns.max(1) as f64).sqrt();
+        let more = if inside > 0.0 {
+            let n = (1.959_964 * sd / inside).powi(2).ceil();
+            format!("; about {n:.0} campaigns would confirm it if the value stays at {:.4}", v.value)
+        } else {
+            format!(
+                "; the value is on the wrong side but not by more than noise at the file's level (Holm-adjusted p = {})",
+                sci(q)
+            )
+        };
+        format!(
+            "cannot confirm {word} {bound}: the 95% interval {:.4}–{:.4} (n={}) reaches past it{more}",
+            v.low, v.high, v.campaigns
+        )
+    };
+    let mut w = Vec::new();
+    if let Some(lo) = spec.min
+        && v.low < lo
+    {
+        w.push(side(lo, v.value - lo, "≥"));
+    }
+    if let Some(hi) = spec.max
+        && v.high > hi
+    {
+        w.push(side(hi, hi - v.value, "≤"));
+    }
+    if w.is_empty() { None } else { Some(w.join("; ")) }
+}
+
+/// `2.3e-4`.
+fn sci(p: f64) -> String {
+    if p >= 1e-3 { format!("{p:.4}") } else { format!("{p:.1e}") }
 }
 
 /// Rewrite the `baseline` (and `baseline_se`) of every metric that has one,
@@ -202,6 +332,16 @@ pub fn update(text: &str, judged: &[Judged]) -> Result<String, String> {
         }
     }
     Ok(doc.to_string())
+}
+
+/// The per-campaign values of every Monte Carlo baseline metric, as
+/// `--update` stores them beside the file (`baseline::path_of`).
+pub fn stored(judged: &[Judged]) -> baseline::Stored {
+    let mut s = baseline::Stored { format: baseline::FORMAT, ..Default::default() };
+    for j in judged.iter().filter(|j| j.spec.baseline.is_some() && !j.measured.exact && !j.values.is_empty()) {
+        s.insert(&j.spec, j.measured.value, &j.values);
+    }
+    s
 }
 
 fn set_keeping_decor(t: &mut toml_edit::Table, key: &str, x: f64) {

@@ -1,36 +1,96 @@
-//! The `check` table: metric, value, interval, bound or baseline, p-value,
-//! verdict; then what moved for each failure.
+//! The `check` table: metric, value, interval, bound or baseline, the test,
+//! its Holm-adjusted p-value, the smallest change it detects, verdict; then
+//! the warnings and what moved for each failure.
 
-use super::Judged;
+use super::{Judged, Test};
 use std::fmt::Write;
 
 fn num(x: f64) -> String {
     if x.is_finite() { format!("{x:.4}") } else { "—".into() }
 }
 
+fn p_cell(p: Option<f64>) -> String {
+    match p {
+        None => "—".into(),
+        Some(p) if p >= 1e-3 => format!("{p:.4}"),
+        Some(p) => format!("{p:.1e}"),
+    }
+}
+
 pub fn text(file: &str, alpha: f64, judged: &[Judged]) -> String {
-    let mut rows =
-        vec![["metric", "value", "95% interval", "bound or baseline", "p", "verdict"].map(String::from).to_vec()];
+    let mut rows = vec![
+        ["metric", "value", "95% interval", "bound or baseline", "test", "Holm p", "detects (80% power)", "verdict"]
+            .map(String::from)
+            .to_vec(),
+    ];
     for j in judged {
         let m = &j.measured;
         let bound = match (j.spec.min, j.spec.max, j.spec.baseline) {
+            (_, _, Some(b)) if j.spec.tolerance > 0.0 => format!("baseline {} ± {}", num(b), j.spec.tolerance),
             (_, _, Some(b)) => format!("baseline {}", num(b)),
             (Some(lo), Some(hi), None) => format!("{lo} to {hi}"),
             (Some(lo), None, None) => format!("at least {lo}"),
             (None, Some(hi), None) => format!("at most {hi}"),
             _ => String::new(),
         };
+        let test = match &j.test {
+            Test::Exact => "exact".to_string(),
+            Test::Bound => "one-sided".into(),
+            Test::Paired { campaigns } => format!("paired, {campaigns}"),
+            Test::Unpaired { .. } => "unpaired".into(),
+        };
+        let detects = match (&j.test, j.detectable, j.detectable_reshuffled) {
+            (Test::Exact, _, _) => "any change".to_string(),
+            (Test::Bound, Some(d), _) => format!("{} past", num(d)),
+            (_, Some(_), Some(r)) => format!("±{} if reshuffled", num(r)),
+            (_, Some(d), None) => format!("±{}", num(d)),
+            _ => "—".into(),
+        };
+        let verdict = if !j.pass {
+            "FAIL"
+        } else if j.warning.is_some() {
+            "pass, unconfirmed"
+        } else {
+            "pass"
+        };
         rows.push(vec![
             j.spec.name.clone(),
             num(m.value),
             if m.exact { "exact".into() } else { format!("{}–{} (n={})", num(m.low), num(m.high), m.campaigns) },
             bound,
-            j.p.map_or("—".into(), |p| format!("{p:.2e}")),
-            if j.pass { "pass".into() } else { "FAIL".into() },
+            test,
+            p_cell(j.p_adj),
+            detects,
+            verdict.into(),
         ]);
     }
-    let mut out = format!("empires check {file} (alpha {alpha}, Holm-corrected across baseline metrics)\n");
+    let tests = judged.iter().filter(|j| !j.measured.exact).count();
+    let mut out = format!(
+        "empires check {file}: the file fails by chance at most {alpha} of the time (Holm over its {tests} Monte Carlo \
+         tests; bounds one-sided, baselines paired on common seeds where their campaigns are stored)\n"
+    );
     out.push_str(&crate::report::study::text_table(&rows));
+    let _ = writeln!(
+        out,
+        "detects: the smallest breach past a bound, or change from a baseline (beyond its tolerance), found with 80% \
+         power at level {alpha}/{tests} (Holm rejects at least there){}",
+        if judged.iter().any(|j| j.detectable_reshuffled.is_some()) {
+            "; \"if reshuffled\": every paired difference is 0 (the game did not change), so the figure is the \
+             unpaired one, for a change that reshuffles every campaign"
+        } else {
+            ""
+        }
+    );
+    for j in judged {
+        if let Test::Unpaired { why } = &j.test {
+            let _ = writeln!(out, "  unpaired {}: {why}", j.spec.name);
+        }
+    }
+    for j in judged {
+        if let Some(w) = &j.warning {
+            let _ = writeln!(out, "WARN {}: {w}", j.spec.name);
+        }
+    }
     let failed: Vec<&Judged> = judged.iter().filter(|j| !j.pass).collect();
     if failed.is_empty() {
         let _ = writeln!(out, "all {} metrics pass", judged.len());

@@ -25,14 +25,28 @@ fn fmt_diff(m: &Metric, x: f64) -> String {
     if m.is_rate() { format!("{:+.1} pts", 100.0 * x) } else { format!("{x:+.2}") }
 }
 
-/// The verdict of one paired row.
+/// The verdict of one paired row: "higher" or "lower" only when the
+/// adjusted test rejects (the output's correction, at `compare::ALPHA`).
 pub fn verdict(r: &Row) -> String {
-    if r.undetected() {
+    if r.rejected() {
+        if r.diff.mean > 0.0 { "higher".into() } else { "lower".into() }
+    } else if r.undetected() {
         format!("no detectable difference at {} campaigns", r.diff.n)
-    } else if r.diff.mean > 0.0 {
-        "higher".into()
     } else {
-        "lower".into()
+        "not significant after adjustment".into()
+    }
+}
+
+/// A p-value in a table cell: four decimals, scientific when small.
+pub fn p_cell(p: f64) -> String {
+    if !p.is_finite() {
+        "—".into()
+    } else if p == 0.0 {
+        "< 1e-300".into()
+    } else if p < 1e-3 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
     }
 }
 
@@ -44,6 +58,7 @@ pub fn paired_rows(rows: &[Row], a: &str, b: &str) -> Vec<Vec<String>> {
         b.to_string(),
         format!("{b} − {a}"),
         "95% interval".into(),
+        "adjusted p".into(),
         "detectable at 80% power".into(),
         "verdict".into(),
     ]];
@@ -54,11 +69,26 @@ pub fn paired_rows(rows: &[Row], a: &str, b: &str) -> Vec<Vec<String>> {
             fmt(&r.metric, r.b.mean),
             fmt_diff(&r.metric, r.diff.mean),
             format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
+            p_cell(r.p_adj),
             format!("±{}", fmt_diff(&r.metric, r.detectable).trim_start_matches('+')),
             verdict(r),
         ]);
     }
     out
+}
+
+/// What the verdict columns mean, under a table of paired rows.
+fn verdicts_note(line: &str) -> String {
+    format!(
+        "{line}; each interval is the unadjusted 95% one, \"adjusted p\" is the p-value after the adjustment, and \
+         \"higher\"/\"lower\" appear only where it is at most {:.0}%{}\n",
+        100.0 * crate::study::compare::ALPHA,
+        if line.contains("Holm") {
+            "; \"detectable\" is the smallest true difference found with 80% power at the level of Holm's first step"
+        } else {
+            ""
+        }
+    )
 }
 
 /// `23.2% [21.5, 25.2]`: wins of `n` campaigns with the Wilson 95% interval.
@@ -124,6 +154,7 @@ pub fn compare_text(c: &Comparison) -> String {
         if c.rotate_seats { ", seats rotated" } else { "" }
     );
     out.push_str(&text_table(&paired_rows(&c.rows, "A", "B")));
+    out.push_str(&verdicts_note(&c.verdicts_line()));
     out
 }
 
@@ -132,9 +163,12 @@ pub fn compare_page(c: &Comparison, dir: &Path) -> Result<Vec<String>, String> {
     page.p(&format!(
         "A = {}, B = {}. Both played {} campaigns on master seed {}: campaign i of A and of B share their seeds, map and \
          dice stream, so each difference is taken campaign by campaign (95% normal interval). Where the interval holds 0, \
-         the page says there is no detectable difference at this number of campaigns; the last column is the smallest \
-         difference this many campaigns would detect (80% power, 5% level).",
-        c.a_name, c.b_name, c.campaigns, c.seed
+         the page says there is no detectable difference at this number of campaigns. {}",
+        c.a_name,
+        c.b_name,
+        c.campaigns,
+        c.seed,
+        verdicts_note(&c.verdicts_line())
     ));
     page.h2("Win rates: B − A");
     page.chart(
@@ -189,6 +223,36 @@ pub fn sweep_text(s: &Sweep) -> String {
         rows.push(row);
     }
     out.push_str(&text_table(&rows));
+    if s.cells.len() > 1 {
+        let _ = writeln!(out, "\nagainst the first cell ({}), paired campaign by campaign:", cell_name(s, 0));
+        out.push_str(&text_table(&against_rows(s, keep)));
+        out.push_str(&verdicts_note(&s.verdicts_line()));
+    }
+    out
+}
+
+/// `costs.capture=2, costs.pillage=1`: a cell by its values.
+fn cell_name(s: &Sweep, i: usize) -> String {
+    s.axes.iter().zip(&s.cells[i].at).map(|(a, v)| format!("{}={v}", a.key)).collect::<Vec<_>>().join(", ")
+}
+
+/// Every cell but the first against the first, for the metrics `keep`
+/// (indices into `s.metrics`): header first.
+pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
+    let mut out =
+        vec![["cell", "metric", "difference", "95% interval", "adjusted p", "verdict"].map(String::from).to_vec()];
+    for (i, c) in s.cells.iter().enumerate().skip(1) {
+        for r in c.against.iter().filter(|r| keep.iter().any(|&j| s.metrics[j] == r.metric)) {
+            out.push(vec![
+                cell_name(s, i),
+                r.metric.name(),
+                fmt_diff(&r.metric, r.diff.mean),
+                format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
+                p_cell(r.p_adj),
+                verdict(r),
+            ]);
+        }
+    }
     out
 }
 
@@ -271,6 +335,11 @@ pub fn sweep_page(s: &Sweep, dir: &Path) -> Result<Vec<String>, String> {
     }
     page.h2("Every metric");
     page.table(&sweep_rows(s));
+    if s.cells.len() > 1 {
+        page.h2("Every metric against the first cell");
+        page.p(&verdicts_note(&s.verdicts_line()));
+        page.table(&against_rows(s, &(0..s.metrics.len()).collect::<Vec<_>>()));
+    }
     let mut files = page.files();
     page.finish(dir)?;
     files.push("index.html".into());
@@ -392,6 +461,7 @@ pub fn experiment_text(e: &Experiment) -> String {
             .collect();
         out.push_str(&text_table(&paired_rows(&rows, "baseline", v.name)));
     }
+    out.push_str(&verdicts_note(&format!("  {}", e.verdicts)));
     if !e.solo.is_empty() {
         let _ = writeln!(out, "\n{}", solo_title(e));
         out.push_str(&text_table(&solo_rows(e)));
@@ -481,10 +551,11 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
     page.h2("Simulated: restricted play on the same seeds");
     page.p(&format!(
         "{} campaigns per variant, master seed {}, {}. Each variant restricts every strategy of the \
-         scenario the same way; differences are paired campaign by campaign against the baseline, with 95% intervals.",
+         scenario the same way; differences are paired campaign by campaign against the baseline, with 95% intervals. {}",
         e.campaigns,
         e.seed,
-        seats_word(e.rotate_seats)
+        seats_word(e.rotate_seats),
+        verdicts_note(&e.verdicts)
     ));
     for (i, v) in e.variants.iter().enumerate() {
         page.chart(

@@ -26,6 +26,45 @@ fn compare_of_a_scenario_with_itself_is_exactly_zero() {
     }
 }
 
+/// A/A: the same game against itself with the player list rotated (so
+/// campaign i of A and of B seat the strategies differently and the paired
+/// differences are pure noise), on 40 master seeds. Every "higher" or
+/// "lower" is a false verdict. With Holm over the metrics, the chance that
+/// a run prints any is at most 5%, so the count X of runs with one is at
+/// most Binomial(40, 0.05): P(X ≥ 8) = 0.0007, and the bound X ≤ 7 passes
+/// a correct procedure with probability above 0.999. Without the
+/// correction (each metric at 5%) 19 of 40 runs printed one; at that rate
+/// P(X ≤ 7) = 8e-5, so the uncorrected rule fails this test.
+#[test]
+fn a_a_comparisons_hold_the_family_wise_false_verdict_rate() {
+    use statrs::distribution::{Binomial, DiscreteCDF};
+    let a = Scenario::embedded_default();
+    let mut b = a.clone();
+    b.players.rotate_left(1);
+    let (seeds, campaigns, bound) = (40u64, 200u64, 7u64);
+    // The bound's justification, computed rather than quoted.
+    let correct = Binomial::new(0.05, seeds).unwrap();
+    assert!(correct.sf(bound) < 0.001, "{}", correct.sf(bound));
+    let uncorrected = Binomial::new(19.0 / 40.0, seeds).unwrap();
+    assert!(uncorrected.cdf(bound) < 0.001);
+    let (mut adjusted, mut raw, mut metrics) = (0u64, 0u64, 0usize);
+    for seed in 0..seeds {
+        let c = compare(("a", &a), ("b", &b), 1000 + seed, campaigns, true).unwrap();
+        assert!(c.verdicts_line().starts_with("verdicts: Holm-adjusted, family-wise error 5% over"));
+        metrics = c.rows.len();
+        adjusted += c.rows.iter().any(|r| r.rejected()) as u64;
+        raw += c.rows.iter().any(|r| !r.undetected()) as u64;
+        for r in &c.rows {
+            assert!(r.p_adj >= r.p && r.p_adj <= 1.0, "{r:?}");
+            let v = empires::report::study::verdict(r);
+            assert_eq!(v == "higher" || v == "lower", r.rejected(), "{v}");
+        }
+    }
+    // The design has teeth: the unadjusted intervals leave 0 in many runs.
+    assert!(raw > bound, "unadjusted: {raw} of {seeds} runs over {metrics} metrics");
+    assert!(adjusted <= bound, "Holm: {adjusted} of {seeds} runs printed a false verdict (unadjusted: {raw})");
+}
+
 #[test]
 fn compare_cli_reports_paired_differences_and_writes_a_page() {
     let out = tmp("cmp");
@@ -40,7 +79,8 @@ fn compare_cli_reports_paired_differences_and_writes_a_page() {
     // Captures costing 3 EP instead of 2 shrink every empire, clearly.
     let size = text.lines().find(|l| l.trim_start().starts_with("mean empire size")).unwrap();
     assert!(size.trim_end().ends_with("lower"), "{size}");
-    assert!(text.contains("detectable at 80% power"));
+    assert!(text.contains("detectable at 80% power") && text.contains("adjusted p"), "{text}");
+    assert!(text.contains("verdicts: Holm-adjusted, family-wise error 5% over"), "{text}");
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(html.contains("win-rate-diff.svg") && out.join("win-rate-diff.png").exists());
     // Two files compare directly; nothing to compare is an input error.
@@ -81,6 +121,10 @@ fn sweep_cli_draws_a_line_for_one_key_and_heatmaps_for_two() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(text.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).count(), 3, "{text}");
     assert!(one.join("sweep-line.svg").exists());
+    // Every cell against the first, paired, with one Benjamini–Hochberg family.
+    assert!(text.contains("against the first cell (costs.capture=1), paired campaign by campaign"), "{text}");
+    assert!(text.contains("verdicts: Benjamini–Hochberg-adjusted, false discovery rate 5% over"), "{text}");
+    assert!(text.lines().any(|l| l.trim_start().starts_with("costs.capture=3")), "{text}");
     let o = bin()
         .args(["sweep", "--set", "costs.capture=2,3", "--set", "costs.pillage=1,2", "--campaigns", "100", "--out"])
         .arg(&two)
@@ -112,6 +156,7 @@ fn experiment_mine_vs_pillage_has_its_three_parts() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("1. Exact") && text.contains("2. Simulated") && text.contains("3. Observed"), "{text}");
+    assert!(text.contains("verdicts: Holm-adjusted, family-wise error 5% over"), "{text}");
     // A river mine (2D6x10, mean 70) matches a pillage (2D6x10) after one payday.
     assert!(
         text.lines().any(|l| l.contains("river (70 a payday)") && l.contains("0%") && l.contains("1 to 11 (of 12)")),

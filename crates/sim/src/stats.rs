@@ -60,8 +60,126 @@ pub fn min_detectable(sd: f64, n: u64) -> f64 {
     if n == 0 {
         return f64::NAN;
     }
-    let z_power = Normal::new(0.0, 1.0).map_or(0.841_621, |d| d.inverse_cdf(0.80));
-    (z(0.95) + z_power) * sd / (n as f64).sqrt()
+    detectable_at(sd / (n as f64).sqrt(), 0.05)
+}
+
+/// The smallest true difference a test at two-sided level `level` detects
+/// with 80% power, from a standard error: (z(1 − level/2) + z(0.80)) · se.
+/// A study's verdicts are corrected for multiplicity, so it passes the
+/// level its correction can demand of one test (Holm's first step, α/m).
+pub fn detectable_at(se: f64, level: f64) -> f64 {
+    (z(1.0 - level) + z_power()) * se
+}
+
+/// The one-sided version: (z(1 − level) + z(0.80)) · se, for a test at a
+/// bound (the gate's `min` and `max`).
+pub fn detectable_one_sided(se: f64, level: f64) -> f64 {
+    (z(1.0 - 2.0 * level) + z_power()) * se
+}
+
+fn z_power() -> f64 {
+    Normal::new(0.0, 1.0).map_or(0.841_621, |d| d.inverse_cdf(0.80))
+}
+
+/// The two-sided normal p-value of a difference `d` with standard error
+/// `se`: 2·Φ(−|d|/se). With `se` 0 (every campaign gave the same
+/// difference) it is 1 for no difference and 0 for any other.
+pub fn p_two_sided(d: f64, se: f64) -> f64 {
+    p_beyond(d.abs(), se) * 2.0
+}
+
+/// The one-sided p-value that a value `beyond` past a bound (positive: on
+/// the far side) is noise: Φ(−beyond/se), 1 − Φ when it is on the near side.
+pub fn p_beyond(beyond: f64, se: f64) -> f64 {
+    if !beyond.is_finite() || !se.is_finite() {
+        return f64::NAN;
+    }
+    if se <= 0.0 {
+        return if beyond > 0.0 {
+            0.0
+        } else if beyond == 0.0 {
+            0.5
+        } else {
+            1.0
+        };
+    }
+    let n = Normal::new(0.0, 1.0).expect("standard normal");
+    n.cdf(-beyond / se).clamp(0.0, 1.0)
+}
+
+/// How a family of tests in one output is corrected for multiplicity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Correction {
+    /// Holm's step-down: the chance of even one false verdict in the family
+    /// (the family-wise error) is at most α, whatever the dependence.
+    Holm,
+    /// Benjamini–Hochberg: the expected share of false verdicts among the
+    /// verdicts (the false discovery rate) is at most α (for independent or
+    /// positively dependent tests); with no true difference at all it is the
+    /// family-wise error too.
+    BenjaminiHochberg,
+}
+
+impl Correction {
+    /// Adjusted p-values, in the order given: a test's verdict holds at
+    /// level α exactly when its adjusted p-value is at most α. NaN counts
+    /// as 1.
+    pub fn adjust(self, p: &[f64]) -> Vec<f64> {
+        match self {
+            Correction::Holm => holm(p),
+            Correction::BenjaminiHochberg => benjamini_hochberg(p),
+        }
+    }
+
+    /// `verdicts: Holm-adjusted, family-wise error 5% over 14 metrics`.
+    pub fn line(self, alpha: f64, tests: usize, what: &str) -> String {
+        let (name, rate) = match self {
+            Correction::Holm => ("Holm-adjusted", "family-wise error"),
+            Correction::BenjaminiHochberg => ("Benjamini–Hochberg-adjusted", "false discovery rate"),
+        };
+        format!("verdicts: {name}, {rate} {} over {tests} {what}", percent(alpha))
+    }
+}
+
+fn percent(a: f64) -> String {
+    let s = format!("{:.2}", 100.0 * a);
+    format!("{}%", s.trim_end_matches('0').trim_end_matches('.'))
+}
+
+fn sorted(p: &[f64]) -> (Vec<usize>, Vec<f64>) {
+    let clean: Vec<f64> = p.iter().map(|&x| if x.is_nan() { 1.0 } else { x.clamp(0.0, 1.0) }).collect();
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&a, &b| clean[a].total_cmp(&clean[b]));
+    (order, clean)
+}
+
+/// Holm's adjusted p-values: the k-th smallest (from 0) is
+/// max over j ≤ k of min(1, (m − j)·p₍ⱼ₎). Rejecting where it is at most α
+/// is Holm's step-down procedure at family-wise level α.
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let m = p.len();
+    let (order, clean) = sorted(p);
+    let mut out = vec![1.0; m];
+    let mut running = 0.0f64;
+    for (k, &i) in order.iter().enumerate() {
+        running = running.max(((m - k) as f64 * clean[i]).min(1.0));
+        out[i] = running;
+    }
+    out
+}
+
+/// Benjamini–Hochberg adjusted p-values: the k-th smallest (from 1) is
+/// min over j ≥ k of min(1, m·p₍ⱼ₎/j).
+pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
+    let m = p.len();
+    let (order, clean) = sorted(p);
+    let mut out = vec![1.0; m];
+    let mut running = 1.0f64;
+    for (k, &i) in order.iter().enumerate().rev() {
+        running = running.min((m as f64 * clean[i] / (k + 1) as f64).min(1.0));
+        out[i] = running;
+    }
+    out
 }
 
 /// Pearson's chi-square test that every category has the same share.
@@ -138,6 +256,57 @@ mod tests {
         // (1.959964 + 0.841621) * 1 / sqrt(100) = 0.2801585.
         assert!((min_detectable(1.0, 100) - 0.280_158_5).abs() < 1e-6);
         assert!(mean_interval([f64::NAN], 0.95).mean.is_nan());
+    }
+
+    #[test]
+    fn holm_and_benjamini_hochberg_known_values() {
+        // R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.03 0.06 0.06 0.02
+        let p = [0.01, 0.04, 0.03, 0.005];
+        let h = holm(&p);
+        for (a, b) in h.iter().zip([0.03, 0.06, 0.06, 0.02]) {
+            assert!((a - b).abs() < 1e-12, "{h:?}");
+        }
+        // R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "BH") = 0.02 0.04 0.04 0.02
+        let b = benjamini_hochberg(&p);
+        for (a, w) in b.iter().zip([0.02, 0.04, 0.04, 0.02]) {
+            assert!((a - w).abs() < 1e-12, "{b:?}");
+        }
+        // R: p.adjust(c(0.2, 0.6, 0.9, 0.001, 0.04), "holm") = 0.6 1 1 0.005 0.16
+        //    p.adjust(..., "BH") = 0.3333333 0.75 0.9 0.005 0.1
+        let p = [0.2, 0.6, 0.9, 0.001, 0.04];
+        for (a, w) in holm(&p).iter().zip([0.6, 1.0, 1.0, 0.005, 0.16]) {
+            assert!((a - w).abs() < 1e-12, "{a} {w}");
+        }
+        for (a, w) in benjamini_hochberg(&p).iter().zip([0.2 * 5.0 / 3.0, 0.75, 0.9, 0.005, 0.1]) {
+            assert!((a - w).abs() < 1e-12, "{a} {w}");
+        }
+        // Ties, NaN (treated as 1) and the empty family.
+        assert_eq!(holm(&[0.01, 0.01]), vec![0.02, 0.02]);
+        assert_eq!(holm(&[f64::NAN, 0.01]), vec![1.0, 0.02]);
+        assert!(holm(&[]).is_empty() && benjamini_hochberg(&[]).is_empty());
+        assert_eq!(Correction::Holm.adjust(&[0.02]), vec![0.02]);
+        assert_eq!(
+            Correction::Holm.line(0.05, 14, "metrics"),
+            "verdicts: Holm-adjusted, family-wise error 5% over 14 metrics"
+        );
+        assert_eq!(
+            Correction::BenjaminiHochberg.line(0.01, 3, "tests"),
+            "verdicts: Benjamini–Hochberg-adjusted, false discovery rate 1% over 3 tests"
+        );
+    }
+
+    #[test]
+    fn p_values_and_detectable_effects() {
+        // 2·Φ(−1.959964) = 0.05; Φ(−1.644854) = 0.05.
+        assert!((p_two_sided(1.959_963_985, 1.0) - 0.05).abs() < 1e-9);
+        assert!((p_two_sided(-1.959_963_985, 1.0) - 0.05).abs() < 1e-9);
+        assert!((p_beyond(1.644_853_627, 1.0) - 0.05).abs() < 1e-9);
+        assert!((p_beyond(-1.644_853_627, 1.0) - 0.95).abs() < 1e-9);
+        assert_eq!((p_two_sided(0.0, 0.0), p_two_sided(0.1, 0.0)), (1.0, 0.0));
+        // (z(0.975) + z(0.8)) = 2.801585; (z(0.95) + z(0.8)) = 2.486475.
+        assert!((detectable_at(1.0, 0.05) - 2.801_585).abs() < 1e-6);
+        assert!((detectable_one_sided(1.0, 0.05) - 2.486_475).abs() < 1e-6);
+        assert!((detectable_at(0.1, 0.05) - min_detectable(1.0, 100)).abs() < 1e-12);
     }
 
     #[test]

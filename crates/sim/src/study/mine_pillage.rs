@@ -177,6 +177,9 @@ pub struct Experiment {
     pub solo: Vec<Solo>,
     /// The measured chance of losing a mine-able hex in a season.
     pub loss: Option<Loss>,
+    /// The verdicts of the variants' rows are one Holm family over every
+    /// metric of every variant (`compare::adjust`); this says so.
+    pub verdicts: String,
     /// With `--best-response`: each restriction's value under best response
     /// on both sides (`restrict::run` with the players' strategy as field).
     pub best: Vec<super::restrict::Study>,
@@ -257,6 +260,10 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Resu
         let m = measure(&v, seed, campaigns, rotate_seats, &metrics, false)?;
         variants.push(Variant { name, flags, rows: paired(&metrics, &baseline, &m) });
     }
+    let how = crate::stats::Correction::Holm;
+    let tests = super::compare::adjust(variants.iter_mut().flat_map(|v| v.rows.iter_mut()), how);
+    let verdicts =
+        how.line(super::compare::ALPHA, tests, "tests (every metric of every variant; the page lists them all)");
     let one = sc.players.first().map(|p| p.strategy.clone()).filter(|s| sc.players.iter().all(|p| &p.strategy == s));
     let solo = match one {
         Some(name) if sc.players.len() > 1 => solo(sc, &name, seed, campaigns)?,
@@ -272,6 +279,7 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Resu
         variants,
         solo,
         loss: None,
+        verdicts,
         best: Vec::new(),
     })
 }

@@ -1,11 +1,17 @@
 //! A grid of variants over one or two scenario keys, each played on the
-//! same seeds, with every metric's mean and 95% interval per cell.
+//! same seeds, with every metric's mean and 95% interval per cell, and
+//! every cell's paired difference from the first cell. The differences'
+//! verdicts are one family over every (cell, metric) pair, corrected with
+//! Benjamini–Hochberg: a sweep explores, so it controls the share of false
+//! verdicts among its verdicts (at `compare::ALPHA`), and when nothing
+//! differs at all that is the chance of any false verdict.
 
+use super::compare::{ALPHA, Row, adjust, paired};
 use super::metrics::{Metric, measure, standard};
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
 use crate::sim::runner::{SeatFlag, Seating, seating};
-use crate::stats::{Mean, mean_interval, wilson};
+use crate::stats::{Correction, Mean, mean_interval, wilson};
 
 /// One key and the values it takes.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,6 +54,9 @@ pub struct Cell {
     pub at: Vec<String>,
     /// Each metric's mean and interval (Wilson for win rates).
     pub values: Vec<Mean>,
+    /// Paired against the first cell, campaign by campaign (empty for the
+    /// first cell itself); verdicts adjusted over the whole sweep.
+    pub against: Vec<Row>,
 }
 
 #[derive(Clone, Debug)]
@@ -62,6 +71,8 @@ pub struct Sweep {
     /// One seating for every cell, so the cells stay paired.
     pub seating: Seating,
     pub cells: Vec<Cell>,
+    /// How the differences' verdicts are corrected.
+    pub correction: Correction,
 }
 
 /// Every combination of the axes' values, first axis slowest.
@@ -94,8 +105,13 @@ pub fn run<E: From<SetupError>>(
     let seated = seating(&scenarios.iter().collect::<Vec<_>>(), seats);
     let rotate_seats = seated.rotate();
     let mut cells = Vec::new();
+    let mut first = None;
     for (at, sc) in cells_at.into_iter().zip(&scenarios) {
         let m = measure(sc, seed, campaigns, rotate_seats, &metrics, false)?;
+        let against = match &first {
+            None => Vec::new(),
+            Some(f) => paired(&metrics, f, &m),
+        };
         let values = metrics
             .iter()
             .enumerate()
@@ -111,13 +127,35 @@ pub fn run<E: From<SetupError>>(
                 mean
             })
             .collect();
-        cells.push(Cell { at, values });
+        cells.push(Cell { at, values, against });
+        if first.is_none() {
+            first = Some(m);
+        }
     }
+    let correction = Correction::BenjaminiHochberg;
+    adjust(cells.iter_mut().flat_map(|c| c.against.iter_mut()), correction);
     let chosen = (0..metrics.len()).filter(|&j| matches!(metrics[j], Metric::WinStrategy(_))).collect();
-    Ok(Sweep { axes: axes.to_vec(), metrics, chosen, campaigns, seed, seating: seated, cells })
+    Ok(Sweep { axes: axes.to_vec(), metrics, chosen, campaigns, seed, seating: seated, cells, correction })
 }
 
 impl Sweep {
+    /// The tests of the family: every metric of every cell but the first.
+    pub fn tests(&self) -> usize {
+        self.cells.iter().map(|c| c.against.len()).sum()
+    }
+
+    /// `verdicts: Benjamini–Hochberg-adjusted, false discovery rate 5% over N tests ...`.
+    pub fn verdicts_line(&self) -> String {
+        self.correction.line(
+            ALPHA,
+            self.tests(),
+            &format!(
+                "tests ({} cells × every metric, each against the first cell)",
+                self.cells.len().saturating_sub(1)
+            ),
+        )
+    }
+
     /// Show these metrics (by name, as `Metric::name` spells them) instead
     /// of the win rates; an unknown name is an error listing the known ones.
     pub fn choose(&mut self, names: &[String]) -> Result<(), String> {
