@@ -209,12 +209,12 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
         }
         None => sobol_keys,
     };
-    let indices: Vec<sobol::Index> =
-        if sobol_keys.is_empty() { Vec::new() } else { sensitivity::sobol_indices(&plan, &sobol_keys, &points) };
+    let indices: Option<sobol::Indices> =
+        (!sobol_keys.is_empty()).then(|| sensitivity::sobol_indices(&plan, &sobol_keys, &points));
     let s = rb::Sensitivity {
         plan: &plan,
         effects: &effects,
-        sobol: &indices,
+        sobol: indices.as_ref(),
         sobol_keys: &sobol_keys,
         points: &points,
         command,

@@ -76,7 +76,7 @@ pub enum Command {
     Deviate(strength::DeviateArgs),
     /// Round robin of strategies: Bradley–Terry (Elo-scale) ratings with bootstrap intervals.
     Ladder(strength::LadderArgs),
-    /// The game between strategies: Nash equilibrium, α-rank, dominated strategies.
+    /// The game between strategies: Nash equilibria, α-rank, strategies never a best response.
     Metagame(strength::MetagameArgs),
     /// Which scenario numbers move a metric: Morris screening of every key, Sobol' indices for a few.
     Sensitivity(balance::SensitivityArgs),

@@ -351,7 +351,7 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
     write(&out.join("ladder.txt"), text.as_bytes())?;
     rs::write_ladder_tables(&l, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     rs::ladder_page(&l, &text, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
-    sayln!("wrote ladder.parquet, pairs.parquet, ladder.txt and index.html to {}", out.display());
+    sayln!("wrote ladder.parquet, differences.parquet, pairs.parquet, ladder.txt and index.html to {}", out.display());
     Ok(())
 }
 

@@ -11,7 +11,7 @@ use crate::balance::morris::Effect;
 use crate::balance::param::Param;
 use crate::balance::param::Target;
 use crate::balance::sensitivity::{Plan, Point};
-use crate::balance::sobol::Index;
+use crate::balance::sobol::{Index, Indices};
 use crate::balance::solve::{
     Curve, Eval, Eval2, NoRootKind, Solution, Solution2, SolveError, Unmet, Unmet2, chi2_2df_95,
 };
@@ -26,8 +26,9 @@ use std::path::Path;
 pub struct Sensitivity<'a> {
     pub plan: &'a Plan,
     pub effects: &'a [Effect],
-    /// Sobol' indices of the `sobol_keys` (indices into the plan's params).
-    pub sobol: &'a [Index],
+    /// Sobol' indices of the `sobol_keys` (indices into the plan's params),
+    /// if the study had a Sobol' stage.
+    pub sobol: Option<&'a Indices>,
     pub sobol_keys: &'a [usize],
     pub points: &'a [Point],
     /// The command that redoes it.
@@ -53,7 +54,7 @@ pub fn effects_frame(s: &Sensitivity) -> PolarsResult<DataFrame> {
     let e = s.effects;
     let p = |i: usize| &s.plan.params[e[i].input];
     let n = e.len();
-    let sobol = |i: usize| s.sobol_keys.iter().position(|&k| k == e[i].input).map(|j| &s.sobol[j]);
+    let sobol = |i: usize| s.sobol_index(e[i].input);
     let cols = vec![
         Column::new("rank".into(), (1..=n as u32).collect::<Vec<_>>()),
         Column::new("key".into(), (0..n).map(|i| p(i).name.clone()).collect::<Vec<_>>()),
@@ -76,6 +77,17 @@ pub fn effects_frame(s: &Sensitivity) -> PolarsResult<DataFrame> {
         Column::new("sobol_total".into(), (0..n).map(|i| sobol(i).map(|x| x.total)).collect::<Vec<_>>()),
         Column::new("sobol_total_low".into(), (0..n).map(|i| sobol(i).map(|x| x.total_ci.0)).collect::<Vec<_>>()),
         Column::new("sobol_total_high".into(), (0..n).map(|i| sobol(i).map(|x| x.total_ci.1)).collect::<Vec<_>>()),
+        Column::new("sobol_total_raw".into(), (0..n).map(|i| sobol(i).map(|x| x.total_raw)).collect::<Vec<_>>()),
+        Column::new("sobol_noise_floor".into(), (0..n).map(|i| sobol(i).map(|x| x.noise_floor)).collect::<Vec<_>>()),
+        Column::new(
+            "sobol_noise_floor_low".into(),
+            (0..n).map(|i| sobol(i).map(|x| x.noise_floor_ci.0)).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "sobol_noise_floor_high".into(),
+            (0..n).map(|i| sobol(i).map(|x| x.noise_floor_ci.1)).collect::<Vec<_>>(),
+        ),
+        Column::new("sobol_verdict".into(), (0..n).map(|i| sobol(i).map(|x| x.verdict())).collect::<Vec<_>>()),
     ];
     DataFrame::new(n, cols)
 }
@@ -96,6 +108,8 @@ pub fn points_frame(plan: &Plan, points: &[Point]) -> PolarsResult<DataFrame> {
         Column::new("se".into(), points.iter().map(|p| p.se).collect::<Vec<_>>()),
         Column::new("diff".into(), points.iter().map(|p| p.diff).collect::<Vec<_>>()),
         Column::new("diff_se".into(), points.iter().map(|p| p.diff_se).collect::<Vec<_>>()),
+        Column::new("diff_b".into(), points.iter().map(|p| p.diff_b).collect::<Vec<_>>()),
+        Column::new("diff_b_se".into(), points.iter().map(|p| p.diff_b_se).collect::<Vec<_>>()),
     ];
     for (i, p) in plan.params.iter().enumerate() {
         cols.push(Column::new(p.name.as_str().into(), points.iter().map(|x| x.values[i]).collect::<Vec<_>>()));
@@ -112,7 +126,7 @@ pub fn sensitivity_json(s: &Sensitivity) -> String {
         .enumerate()
         .map(|(r, e)| {
             let p = &s.plan.params[e.input];
-            let sobol = s.sobol_keys.iter().position(|&k| k == e.input).map(|j| &s.sobol[j]);
+            let sobol = s.sobol_index(e.input);
             json!({
                 "rank": r + 1, "key": p.name, "base": p.base, "lo": p.lo, "hi": p.hi,
                 "effects": e.n, "mu": e.mu, "mu_star": e.mu_star,
@@ -121,6 +135,9 @@ pub fn sensitivity_json(s: &Sensitivity) -> String {
                 "noise": e.noise, "above_noise": e.above_noise(),
                 "sobol_first": sobol.map(|x| json!({"value": x.first, "ci": [x.first_ci.0, x.first_ci.1]})),
                 "sobol_total": sobol.map(|x| json!({"value": x.total, "ci": [x.total_ci.0, x.total_ci.1]})),
+                "sobol_total_uncorrected": sobol.map(|x| x.total_raw),
+                "sobol_noise_floor": sobol.map(|x| json!({"value": x.noise_floor, "ci": [x.noise_floor_ci.0, x.noise_floor_ci.1]})),
+                "sobol_verdict": sobol.map(|x| x.verdict()),
             })
         })
         .collect();
@@ -133,6 +150,9 @@ pub fn sensitivity_json(s: &Sensitivity) -> String {
         "design_points": s.points.len(),
         "undefined_points": s.points.iter().filter(|p| !p.mean.is_finite()).count(),
         "sobol_rows": s.plan.sobol_rows,
+        "sobol_method": s.sobol.map(|_| SOBOL_METHOD),
+        "sobol_variance": s.sobol.map(|x| json!({"value": x.variance, "ci": [x.variance_ci.0, x.variance_ci.1]})),
+        "sobol_noise_share": s.sobol.map(|x| json!({"value": x.noise_share, "ci": [x.noise_share_ci.0, x.noise_share_ci.1]})),
         "command": s.command,
         "keys": keys,
     });
@@ -169,6 +189,26 @@ pub fn sensitivity_rows(s: &Sensitivity, limit: usize) -> Vec<Vec<String>> {
     rows
 }
 
+/// How the Sobol' indices are estimated, in one sentence.
+const SOBOL_METHOD: &str = "Saltelli design; Jansen difference estimators of V, S and ST corrected for Monte Carlo noise (each paired difference's squared standard error, measured from its campaigns, subtracted from its square); each row plays its own block of campaigns; 95% percentile bootstrap intervals over rows; verdict \"noise\" when ST's interval reaches 0 (2.5% one-sided error per key)";
+
+impl Sensitivity<'_> {
+    /// The Sobol' index of parameter `input`, if measured.
+    fn sobol_index(&self, input: usize) -> Option<&Index> {
+        let j = self.sobol_keys.iter().position(|&k| k == input)?;
+        self.sobol?.indices.get(j)
+    }
+}
+
+/// An interval for people: an unbounded one says so.
+fn ci_text(ci: (f64, f64)) -> String {
+    if ci.0.is_infinite() || ci.1.is_infinite() {
+        "undefined (variance not above noise)".into()
+    } else {
+        format!("{} to {}", g(ci.0), g(ci.1))
+    }
+}
+
 fn sobol_rows(s: &Sensitivity) -> Vec<Vec<String>> {
     let mut rows = vec![vec![
         "key".to_string(),
@@ -176,17 +216,47 @@ fn sobol_rows(s: &Sensitivity) -> Vec<Vec<String>> {
         "95% interval".into(),
         "total ST".into(),
         "95% interval".into(),
+        "ST uncorrected".into(),
+        "noise floor".into(),
+        "95% interval".into(),
+        "verdict".into(),
     ]];
-    for (j, x) in s.sobol.iter().enumerate() {
+    let Some(ix) = s.sobol else { return rows };
+    for (j, x) in ix.indices.iter().enumerate() {
         rows.push(vec![
             s.plan.params[s.sobol_keys[j]].name.clone(),
             g(x.first),
-            format!("{} to {}", g(x.first_ci.0), g(x.first_ci.1)),
+            ci_text(x.first_ci),
             g(x.total),
-            format!("{} to {}", g(x.total_ci.0), g(x.total_ci.1)),
+            ci_text(x.total_ci),
+            g(x.total_raw),
+            g(x.noise_floor),
+            ci_text(x.noise_floor_ci),
+            x.verdict().to_string(),
         ]);
     }
     rows
+}
+
+/// The Sobol' stage's header: what was played and how much of the spread
+/// is noise.
+fn sobol_header(s: &Sensitivity, ix: &Indices) -> String {
+    let mut out = format!(
+        "Sobol' indices ({} rows, each on its own block of {} campaigns, master seed {}), corrected for Monte Carlo noise:\n",
+        s.plan.sobol_rows, s.plan.campaigns, s.plan.master
+    );
+    out += &format!(
+        "  variance of the metric over the ranges {} (95% interval {}); Monte Carlo noise is {:.0}% of the uncorrected variance ({})\n",
+        g(ix.variance),
+        ci_text(ix.variance_ci),
+        100.0 * ix.noise_share,
+        format!("95% interval {:.0}% to {:.0}%", 100.0 * ix.noise_share_ci.0, 100.0 * ix.noise_share_ci.1)
+    );
+    if !ix.varies() {
+        out += "  the metric does not vary beyond Monte Carlo noise over these ranges: every index is noise; play more campaigns per point to resolve it\n";
+    }
+    out += "  noise floor: the ST an input with no effect would read without the correction; verdict \"noise\": ST's interval reaches 0 (2.5% one-sided error per key)\n";
+    out
 }
 
 /// The summary printed by the command.
@@ -211,8 +281,9 @@ pub fn sensitivity_text(s: &Sensitivity, limit: usize) -> String {
         );
     }
     out.push_str(&text_table(&sensitivity_rows(s, limit)));
-    if !s.sobol.is_empty() {
-        let _ = writeln!(out, "\nSobol' indices ({} rows):", s.plan.sobol_rows);
+    if let Some(ix) = s.sobol {
+        out.push('\n');
+        out.push_str(&sobol_header(s, ix));
         out.push_str(&text_table(&sobol_rows(s)));
     }
     out
@@ -275,12 +346,13 @@ pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, Str
     )?;
     page.h2("Keys ranked");
     page.table(&sensitivity_rows(s, usize::MAX));
-    if !s.sobol.is_empty() {
+    if let Some(ix) = s.sobol {
         page.h2("Sobol' indices");
         page.p(&format!(
-            "Saltelli design of {} rows for the keys below, the others at their base values: S is the share of the metric's variance a key explains alone, ST with its interactions (Saltelli 2010 and Jansen estimators, 95% bootstrap intervals).",
+            "Saltelli design of {} rows for the keys below, the others at their base values: S is the share of the metric's variance a key explains alone, ST with its interactions. Method: {SOBOL_METHOD}.",
             s.plan.sobol_rows
         ));
+        page.pre(&sobol_header(s, ix));
         page.table(&sobol_rows(s));
     }
     let mut files = vec!["sensitivity.parquet".into(), "points.parquet".into(), "sensitivity.json".into()];
@@ -650,6 +722,10 @@ pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
     let (stage, moved) = (strs("stage")?, strs("moved")?);
     let (group, position) = (f64s("group")?, f64s("position")?);
     let (mean, se, diff, diff_se) = (f64s("mean")?, f64s("se")?, f64s("diff")?, f64s("diff_se")?);
+    // Shards written before the noise-corrected Sobol' stage have no
+    // `diff_b` columns; their Sobol' points cannot be analysed again.
+    let nans = vec![f64::NAN; df.height()];
+    let (diff_b, diff_b_se) = (f64s("diff_b").unwrap_or_else(|_| nans.clone()), f64s("diff_b_se").unwrap_or(nans));
     let values: Vec<Vec<f64>> = plan
         .params
         .iter()
@@ -678,6 +754,8 @@ pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
                 se: se[r],
                 diff: diff[r],
                 diff_se: diff_se[r],
+                diff_b: diff_b[r],
+                diff_b_se: diff_b_se[r],
             })
         })
         .collect()

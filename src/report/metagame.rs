@@ -6,7 +6,7 @@ use super::charts::{Bar, Chart};
 use super::dataset::write_parquet;
 use super::html::Page;
 use super::study::{share_matrix, text_table};
-use crate::strength::metagame::{Composition, Metagame};
+use crate::strength::metagame::{Composition, Metagame, Resampled};
 use polars::prelude::*;
 use serde_json::json;
 use std::fmt::Write;
@@ -27,30 +27,40 @@ pub fn composition_name(names: &[String], counts: &[u32]) -> String {
         .join(" ")
 }
 
+/// What the bootstrap resamples gave for one mass, in words: how often it
+/// is in the support and the middle 95% of the resampled masses, or, on
+/// the edge (every resample in the middle 95% the same), how many gave it.
+/// Never a degenerate interval such as "[100.0%, 100.0%]".
+pub fn resampled_text(r: &Resampled, support: bool) -> String {
+    if r.degenerate() {
+        return format!("{} in {} of {} resamples", pct(r.low), r.at_estimate, r.of);
+    }
+    let spread = format!("resampled {} to {}", pct(r.low), pct(r.high));
+    if support { format!("{spread}; in the support in {} of {}", r.in_support, r.of) } else { spread }
+}
+
 /// The masses as rows: header first.
 pub fn mass_rows(mg: &Metagame) -> Vec<Vec<String>> {
     let mut rows = vec![vec![
         "strategy".to_string(),
         "equilibrium".into(),
-        "95% interval".into(),
+        "bootstrap".into(),
         "α-rank".into(),
-        "95% interval".into(),
-        "dominated".into(),
+        "bootstrap".into(),
+        "never a best response".into(),
     ]];
     let mut order: Vec<usize> = (0..mg.names.len()).collect();
     order.sort_by(|&a, &b| {
         mg.equilibrium[b].total_cmp(&mg.equilibrium[a]).then(mg.alpha_rank[b].total_cmp(&mg.alpha_rank[a]))
     });
     for i in order {
-        let (el, eh) = mg.equilibrium_ci[i];
-        let (al, ah) = mg.alpha_rank_ci[i];
         rows.push(vec![
             mg.names[i].clone(),
             pct(mg.equilibrium[i]),
-            format!("[{}, {}]", pct(el), pct(eh)),
+            resampled_text(&mg.equilibrium_boot[i], true),
             pct(mg.alpha_rank[i]),
-            format!("[{}, {}]", pct(al), pct(ah)),
-            if mg.dominated[i] { "yes".into() } else { String::new() },
+            resampled_text(&mg.alpha_rank_boot[i], false),
+            if mg.never_best[i] { "yes".into() } else { String::new() },
         ]);
     }
     rows
@@ -88,8 +98,11 @@ pub fn text(mg: &Metagame) -> String {
     );
     let _ = writeln!(
         out,
-        "  symmetric Nash equilibrium by replicator dynamics (regret {:.5}); α-rank with α = {}, population {}; 95% \
-         intervals from {} bootstrap resamples of the campaigns",
+        "  symmetric Nash equilibrium by replicator dynamics (regret {:.5}); α-rank with α = {}, population {}; \
+         bootstrap: what {} resamples of the campaigns gave (how often a strategy is in the equilibrium's support, \
+         and the middle 95% of its resampled masses; a mass on the edge, 0% or 100%, has no valid percentile \
+         interval, so there the count of resamples that gave it); never a best response: a test at every lineup, \
+         family-wise error 5%",
         mg.regret, mg.alpha, mg.population, mg.bootstrap
     );
     out.push_str(&text_table(&mass_rows(mg)));
@@ -108,6 +121,14 @@ pub fn json(mg: &Metagame) -> serde_json::Value {
     let map = |xs: &[f64]| -> serde_json::Map<String, serde_json::Value> {
         mg.names.iter().zip(xs).map(|(n, x)| (n.clone(), json!(x))).collect()
     };
+    let boot = |r: &Resampled| {
+        json!({
+            "middle_95_of_resamples": [r.low, r.high],
+            "resamples_in_support": r.in_support,
+            "resamples_at_estimate": r.at_estimate,
+            "resamples": r.of,
+        })
+    };
     let intervals: serde_json::Map<String, serde_json::Value> = mg
         .names
         .iter()
@@ -116,8 +137,8 @@ pub fn json(mg: &Metagame) -> serde_json::Value {
             (
                 n.clone(),
                 json!({
-                    "equilibrium": [mg.equilibrium_ci[i].0, mg.equilibrium_ci[i].1],
-                    "alpha_rank": [mg.alpha_rank_ci[i].0, mg.alpha_rank_ci[i].1],
+                    "equilibrium": boot(&mg.equilibrium_boot[i]),
+                    "alpha_rank": boot(&mg.alpha_rank_boot[i]),
                 }),
             )
         })
@@ -129,8 +150,10 @@ pub fn json(mg: &Metagame) -> serde_json::Value {
         "alpha_rank": map(&mg.alpha_rank),
         "alpha": mg.alpha,
         "population": mg.population,
-        "dominated": (0..mg.names.len()).filter(|&i| mg.dominated[i]).map(|i| mg.names[i].clone()).collect::<Vec<_>>(),
-        "intervals": intervals,
+        "never_best_response": (0..mg.names.len()).filter(|&i| mg.never_best[i]).map(|i| mg.names[i].clone()).collect::<Vec<_>>(),
+        "equilibria_found": mg.equilibria.iter().map(|s| map(s)).collect::<Vec<_>>(),
+        "equilibrium_search_starts": mg.starts,
+        "bootstrap_resamples": intervals,
         "bootstrap": mg.bootstrap,
         "findings": mg.findings(),
         "seats": mg.seats,
@@ -228,7 +251,7 @@ pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, String
             bars: bars(&mg.equilibrium, &mg.equilibrium_ci),
             reference: None,
         },
-        "The mix of strategies no player gains by leaving, with bootstrap 95% intervals.",
+        "The mix of strategies no player gains by leaving; whiskers: the middle 95% of the bootstrap resamples (not a confidence interval at 0% or 100%).",
     )?;
     page.chart(
         dir,
@@ -239,7 +262,7 @@ pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, String
             bars: bars(&mg.alpha_rank, &mg.alpha_rank_ci),
             reference: None,
         },
-        "Where evolution under strong selection spends its time, with bootstrap 95% intervals.",
+        "Where evolution under strong selection spends its time; whiskers: the middle 95% of the bootstrap resamples.",
     )?;
     page.table(&mass_rows(mg));
     page.chart(

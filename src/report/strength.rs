@@ -8,7 +8,7 @@ use super::dataset::write_parquet;
 use super::html::Page;
 use super::study::{share_matrix, text_table};
 use crate::sim::lineup::Wins;
-use crate::stats::wilson;
+use crate::stats::{format_p, wilson};
 use crate::strength::deviation::{Deviant, Deviation};
 use crate::strength::ladder::{Group, Ladder};
 use crate::strength::tune::{EvalRow, Problem, Record};
@@ -189,6 +189,13 @@ pub fn evaluation_text(p: &Problem<'_>, rec: &Record, s: &Summary) -> String {
         pct(1.0 / seats as f64)
     );
     out.push_str(&text_table(&evaluation_rows(&s.rows, &p.settings.start)));
+    let _ = writeln!(
+        out,
+        "  these intervals are for the player this search found; another --seed runs another search and finds \
+         another player, so a claim about what tuning achieves (not about this player) must add the spread \
+         between searches (`experiment restrict --best-response` repeats its searches with {} seeds and does)",
+        crate::study::restrict::SEARCHES
+    );
     out
 }
 
@@ -476,10 +483,57 @@ pub fn ladder_text(l: &Ladder) -> String {
         l.anchor, l.bootstrap
     );
     out.push_str(&text_table(&ladder_rows(l)));
+    out.push_str(&fit_line(l));
+    let _ = writeln!(
+        out,
+        "\nevery pair's rating difference (row minus column strategy), 95% intervals from the same bootstrap; \
+         \"stronger\" holds a 5% family-wise error over the {} pairs (Holm):",
+        l.differences.len()
+    );
+    out.push_str(&text_table(&difference_rows(l)));
     let (names, grid) = pair_matrix(l);
     let _ = writeln!(out, "\nrow's share of the wins against column:");
     out.push_str(&share_matrix(&names, &grid));
     out
+}
+
+/// The model's goodness of fit, and the warning when it does not fit.
+pub fn fit_line(l: &Ladder) -> String {
+    let f = &l.fit;
+    let mut out = format!(
+        "  fit of the Bradley–Terry model to the pair tables: Pearson X² = {:.1} on {} d.f., {}\n",
+        f.x2,
+        f.df,
+        if f.p.is_nan() { "no test (no degree of freedom)".to_string() } else { format_p(f.p) }
+    );
+    if !f.fits() {
+        out += "  WARNING: the model does not fit (p < 0.05): the ratings are a summary only, not a scale on which \
+                every pair's odds can be read; who beats whom is in the pair table below\n";
+    }
+    out
+}
+
+/// Every pair's rating difference: header first.
+pub fn difference_rows(l: &Ladder) -> Vec<Vec<String>> {
+    let mut rows = vec![vec![
+        "strategy".to_string(),
+        "against".into(),
+        "difference".into(),
+        "95% interval".into(),
+        "p (Holm)".into(),
+        "verdict".into(),
+    ]];
+    for d in &l.differences {
+        rows.push(vec![
+            d.a.clone(),
+            d.b.clone(),
+            signed(d.diff),
+            format!("[{}, {}]", signed(d.low), signed(d.high)),
+            if d.p_holm.is_nan() { "—".into() } else { format!("{:.4}", d.p_holm) },
+            if d.stronger() { "stronger".into() } else { "no detectable difference".into() },
+        ]);
+    }
+    rows
 }
 
 /// `ladder.parquet` (one row per strategy) and `pairs.parquet` (one row per
@@ -499,6 +553,21 @@ pub fn write_ladder_tables(l: &Ladder, dir: &Path) -> PolarsResult<()> {
         ],
     )?;
     write_parquet(dir, "ladder", ladder)?;
+    let d = &l.differences;
+    let differences = DataFrame::new(
+        d.len(),
+        vec![
+            Column::new("a".into(), d.iter().map(|x| x.a.as_str()).collect::<Vec<_>>()),
+            Column::new("b".into(), d.iter().map(|x| x.b.as_str()).collect::<Vec<_>>()),
+            Column::new("difference".into(), d.iter().map(|x| x.diff).collect::<Vec<_>>()),
+            Column::new("low".into(), d.iter().map(|x| x.low).collect::<Vec<_>>()),
+            Column::new("high".into(), d.iter().map(|x| x.high).collect::<Vec<_>>()),
+            Column::new("p".into(), d.iter().map(|x| x.p).collect::<Vec<_>>()),
+            Column::new("p_holm".into(), d.iter().map(|x| x.p_holm).collect::<Vec<_>>()),
+            Column::new("stronger".into(), d.iter().map(|x| x.stronger()).collect::<Vec<_>>()),
+        ],
+    )?;
+    write_parquet(dir, "differences", differences)?;
     let rows: Vec<(&str, &str, Group)> = l
         .pairs
         .iter()
@@ -530,6 +599,10 @@ pub fn ladder_page(l: &Ladder, text: &str, dir: &Path) -> Result<Vec<String>, St
         &format!("Bradley–Terry ratings with bootstrap 95% intervals; {} is 0.", l.anchor),
     )?;
     page.table(&ladder_rows(l));
+    page.pre(&fit_line(l));
+    page.h2("Every pair's rating difference");
+    page.p("Row strategy minus column strategy, with 95% intervals from the bootstrap over campaigns (shared by every pair); \"stronger\" holds a 5% family-wise error over all pairs (Holm).");
+    page.table(&difference_rows(l));
     let (names, grid) = pair_matrix(l);
     page.chart(
         dir,

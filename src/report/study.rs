@@ -713,8 +713,26 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
         let _ = writeln!(
             out,
             "\nbest response: a player tuned under the restriction and one tuned without it, each over every key \
-             against {} ({} tuning campaigns), then both against {} on held-out campaigns (master seed {})",
-            s.players, b.tuning_campaigns, s.players, b.held_out
+             against {}, then both against {} on held-out campaigns (master seed {}); the pair of searches is \
+             repeated with {} search seeds ({} tuning campaigns in all)",
+            s.players,
+            s.players,
+            b.held_out,
+            b.searches.len(),
+            b.tuning_campaigns
+        );
+        let _ = writeln!(
+            out,
+            "  each search's figure: {}; the interval carries the search's own variance: total variance = \
+             evaluation variance (± {:.1} points) + between-search variance (τ = {} points) / {} searches",
+            b.searches.iter().map(|d| format!("{:+.1}", 100.0 * d)).collect::<Vec<_>>().join(", "),
+            100.0 * b.eval_se,
+            if b.search_sd.is_nan() {
+                "not measured with one search".to_string()
+            } else {
+                format!("{:.1}", 100.0 * b.search_sd)
+            },
+            b.searches.len()
         );
         let _ = writeln!(
             out,

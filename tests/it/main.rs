@@ -22,6 +22,7 @@ mod runner;
 mod scaleout;
 mod seats;
 mod seeds;
+mod sensitivity;
 mod standalone;
 mod strategies;
 mod strength;

@@ -278,6 +278,11 @@ fn ladder_orders_random_balanced_tuned_with_intervals_whatever_the_threads() {
         assert_eq!(r.campaigns, 120, "two pairs of 60 each");
     }
     assert_eq!(l.pairs.len(), 3);
+    // Every pair's difference, best first, from the shared bootstrap.
+    assert_eq!(l.differences.len(), 3);
+    let d = l.differences.iter().find(|d| d.a == "tuned" && d.b == "random").unwrap();
+    assert!(d.low <= d.diff && d.diff <= d.high && d.stronger(), "{d:?}");
+    assert!(l.fit.df == 1 && l.fit.p.is_finite(), "{:?}", l.fit);
     assert!(ladder::ladder(&sc, &names, "nobody", 3, 10, 100).unwrap_err().contains("anchor"));
     let twice: Vec<String> = ["random", "random"].map(String::from).to_vec();
     assert!(ladder::ladder(&sc, &twice, "random", 3, 10, 100).unwrap_err().contains("twice"));
@@ -294,7 +299,11 @@ fn the_ladder_command_writes_its_tables_and_page() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("every pair 20 campaigns on master seed 1, 2 seats"), "{text}");
-    for f in ["ladder.parquet", "pairs.parquet", "ladder.txt", "index.html", "ladder.svg", "pairs.svg"] {
+    // The fit of the model is printed with the ratings, and every pair's
+    // difference with its interval.
+    assert!(text.contains("Pearson X² ="), "{text}");
+    assert!(text.contains("every pair's rating difference"), "{text}");
+    for f in ["ladder.parquet", "differences.parquet", "pairs.parquet", "ladder.txt", "index.html", "ladder.svg"] {
         assert!(dir.join(f).is_file(), "{f} missing");
     }
     use polars::prelude::SerReader;
@@ -321,11 +330,24 @@ fn metagame_gives_random_no_mass_next_to_balanced_whatever_the_threads() {
     assert_eq!(mg.game.compositions().len(), 3, "random×2, random+balanced, balanced×2");
     assert!(mg.equilibrium[0] < 1e-6 && mg.equilibrium[1] > 1.0 - 1e-6, "{:?}", mg.equilibrium);
     assert!(mg.alpha_rank[0] < 0.01, "{:?}", mg.alpha_rank);
-    assert_eq!(mg.dominated, vec![true, false]);
+    assert_eq!(mg.never_best, vec![true, false]);
     assert!(mg.regret < 1e-6);
-    assert!(mg.findings()[0].starts_with("balanced is the only equilibrium strategy"), "{:?}", mg.findings());
-    let (lo, hi) = mg.equilibrium_ci[1];
-    assert!(lo <= mg.equilibrium[1] && mg.equilibrium[1] <= hi);
+    assert!(
+        mg.findings()[0].starts_with("every player playing balanced is a symmetric Nash equilibrium"),
+        "{:?}",
+        mg.findings()
+    );
+    // The equilibria are counted, not assumed unique.
+    assert_eq!(mg.equilibria.len(), 1, "{:?}", mg.equilibria);
+    assert!(mg.findings()[1].starts_with("1 distinct symmetric equilibrium found"), "{:?}", mg.findings());
+    // A mass of 100% on the edge: the bootstrap is given as a count of
+    // resamples, never as the degenerate "[100.0%, 100.0%]".
+    let b = &mg.equilibrium_boot[1];
+    assert!(b.degenerate() && b.at_estimate >= 95 && b.of == 100, "{b:?}");
+    let text = empires::report::metagame::text(&mg);
+    assert!(!text.contains("[100.0%, 100.0%]") && !text.contains("[0.0%, 0.0%]"), "{text}");
+    assert!(text.contains(&format!("100.0% in {} of 100 resamples", b.at_estimate)), "{text}");
+    assert!(text.contains("never a best response"), "{text}");
 }
 
 #[test]
@@ -342,7 +364,15 @@ fn the_metagame_command_writes_its_files() {
     }
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("metagame.json")).unwrap()).unwrap();
-    for key in ["strategies", "equilibrium", "alpha_rank", "dominated", "intervals"] {
+    for key in [
+        "strategies",
+        "equilibrium",
+        "alpha_rank",
+        "never_best_response",
+        "equilibria_found",
+        "equilibrium_search_starts",
+        "bootstrap_resamples",
+    ] {
         assert!(json.get(key).is_some(), "metagame.json lacks {key}");
     }
     let total: f64 = json["equilibrium"].as_object().unwrap().values().map(|v| v.as_f64().unwrap()).sum();
@@ -392,4 +422,42 @@ fn metagame_shards_merged_equal_the_unsharded_game() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("a shard is missing"));
+}
+
+/// Best-response figures carry the search's own variance (issue 21, point
+/// 7): the pair of searches is repeated with `SEARCHES` seeds, each
+/// search's figure is kept, and the interval adds the between-search
+/// variance to the evaluation variance; the text says so.
+#[test]
+fn best_response_figures_carry_the_search_variance() {
+    use empires::study::restrict::{Budget, Restriction, SEARCHES, run, total_variance};
+    let sc = load_str(DUEL, &Source::file("duel.toml")).unwrap();
+    let r = Restriction::new(vec![empires::scenario::ActionKind::Mine], vec![]).unwrap();
+    let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1 };
+    let s = run(&sc, &r, "tuned", &[], 5, 40, Some(&budget)).unwrap();
+    let b = s.best.as_ref().unwrap();
+    assert_eq!(SEARCHES, 3);
+    assert_eq!(b.searches.len(), 3);
+    assert!(b.search_sd.is_finite() && b.eval_se.is_finite(), "{b:?}");
+    let mean = b.searches.iter().sum::<f64>() / 3.0;
+    assert!((b.value.mean - mean).abs() < 1e-12);
+    let half = (b.value.high - b.value.low) / 2.0;
+    let total = (b.eval_se.powi(2) + b.search_sd.powi(2) / 3.0).sqrt();
+    assert!((half - 1.959964 * total).abs() < 1e-4, "{half} against {total}");
+    let text = empires::report::study::restrict_text(&s);
+    assert!(text.contains("repeated with 3 search seeds"), "{text}");
+    assert!(text.contains("total variance = evaluation variance"), "{text}");
+    assert!(text.contains("between-search variance (τ ="), "{text}");
+
+    // Searches that disagree by far more than their campaigns' noise widen
+    // the interval; searches that agree exactly add nothing.
+    let same: Vec<Vec<f64>> = (0..3).map(|_| (0..100).map(|c| (c % 2) as f64).collect()).collect();
+    let t = total_variance(&same);
+    assert_eq!(t.search_sd, 0.0);
+    assert!((t.value.high - t.value.low - 2.0 * 1.959964 * t.eval_se).abs() < 1e-4);
+    let apart: Vec<Vec<f64>> =
+        (0..3).map(|i| (0..100).map(|c| if c < 30 * (i + 1) { 1.0 } else { 0.0 }).collect()).collect();
+    let t = total_variance(&apart);
+    assert!(t.search_sd > 0.2, "{}", t.search_sd);
+    assert!(t.value.high - t.value.low > 2.0 * 1.959964 * t.eval_se * 2.0);
 }

@@ -7,16 +7,26 @@
 //! seed (common random numbers), so an effect is a paired difference of
 //! the same campaigns, and its standard error comes from those campaigns.
 //!
+//! The Sobol' stage is different: row `r` of its design plays its `k + 2`
+//! points on its own block of campaigns, `r N .. (r + 1) N` of the master
+//! seed, so the rows are independent (the bootstrap over rows needs it)
+//! while the points of a row stay paired, and each paired difference
+//! carries its Monte Carlo standard error, which the noise-corrected
+//! estimator of [`super::sobol`] subtracts.
+//!
 //! Shards split the trajectories (Morris) or the rows (Sobol'): a shard
-//! plays whole trajectories, so it has every paired difference it needs,
-//! and the shards' points together are the whole design.
+//! plays whole trajectories or rows, so it has every paired difference it
+//! needs, and the shards' points together are the whole design.
 
 use super::morris::{self, Effect, Step, Trajectory};
 use super::param::Param;
 use super::sobol;
 use super::{paired, per_campaign, scenario_at};
+use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
 use crate::seed::mix2;
+use crate::sim::Detail;
+use crate::sim::runner::{Flow, RunConfig, run};
 use crate::study::metrics::Metric;
 use rand_pcg::Pcg64Mcg;
 
@@ -69,9 +79,14 @@ pub struct Point {
     pub mean: f64,
     pub se: f64,
     /// The paired difference from the previous point of the trajectory
-    /// and its standard error (Morris, position > 0).
+    /// and its standard error (Morris, position > 0); for Sobol', from the
+    /// row's A point (B and each A_B^i).
     pub diff: f64,
     pub diff_se: f64,
+    /// Sobol' A_B^i points: the paired difference from the row's B point
+    /// and its standard error (NaN elsewhere).
+    pub diff_b: f64,
+    pub diff_b_se: f64,
 }
 
 /// Play the Morris trajectories of shard `shard.0` of `shard.1` (those
@@ -98,7 +113,20 @@ pub fn play_morris(
             let (mean, se, _) = super::mean_se(&ys);
             let (diff, diff_se) = prev.as_ref().map_or((f64::NAN, f64::NAN), |p| paired(p, &ys));
             let moved = (j > 0).then(|| traj.order[j - 1]);
-            out.push(Point { stage: "morris", group: t, position: j, moved, values, mean, se, diff, diff_se });
+            let (diff_b, diff_b_se) = (f64::NAN, f64::NAN);
+            out.push(Point {
+                stage: "morris",
+                group: t,
+                position: j,
+                moved,
+                values,
+                mean,
+                se,
+                diff,
+                diff_se,
+                diff_b,
+                diff_b_se,
+            });
             prev = Some(ys);
             progress(1);
         }
@@ -112,6 +140,38 @@ pub fn play_morris(
 fn play_point(base: &Scenario, plan: &Plan, varied: &[Param], u: &[f64]) -> Result<(Vec<f64>, Vec<f64>), String> {
     let sc = scenario_at(base, varied, u)?;
     let ys = per_campaign(&sc, &plan.metric, plan.master, plan.campaigns, plan.rotate)?;
+    Ok((plan.params.iter().map(|p| p.get(&sc)).collect(), ys))
+}
+
+/// Play one Sobol' point of row `row` on the row's block of campaigns.
+fn play_block(
+    base: &Scenario,
+    plan: &Plan,
+    varied: &[Param],
+    u: &[f64],
+    row: usize,
+) -> Result<(Vec<f64>, Vec<f64>), String> {
+    let sc = scenario_at(base, varied, u)?;
+    let n = plan.campaigns;
+    let cfg = RunConfig {
+        master: plan.master,
+        range: row as u64 * n..(row as u64 + 1) * n,
+        rotate_seats: plan.rotate,
+        chunk: 2048,
+        detail: Detail::default(),
+    };
+    let players = sc.players.len().max(1);
+    let mut ys = Vec::with_capacity(n as usize);
+    run::<SetupError>(
+        &sc,
+        &cfg,
+        |chunk| {
+            ys.extend(chunk.players.chunks(players).map(|rows| plan.metric.value_of(rows)));
+            Ok(Flow::Continue)
+        },
+        |_| {},
+    )
+    .map_err(|e| e.to_string())?;
     Ok((plan.params.iter().map(|p| p.get(&sc)).collect(), ys))
 }
 
@@ -156,11 +216,34 @@ pub fn play_sobol(
     for row in (0..plan.sobol_rows).filter(|r| r % shard.1 == shard.0) {
         let mut at = vec![&d.a[row], &d.b[row]];
         at.extend(d.ab.iter().map(|m| &m[row]));
+        let (mut ya, mut yb) = (Vec::new(), Vec::new());
         for (pos, u) in at.into_iter().enumerate() {
-            let (values, ys) = play_point(base, plan, &params, u)?;
+            let (values, ys) = play_block(base, plan, &params, u, row)?;
             let (mean, se, _) = super::mean_se(&ys);
-            let (diff, diff_se) = (f64::NAN, f64::NAN);
-            out.push(Point { stage: "sobol", group: row, position: pos, moved: None, values, mean, se, diff, diff_se });
+            let from = |x: &[f64]| {
+                let d = sobol::Diff::paired(x, &ys);
+                (d.d, d.se)
+            };
+            let (diff, diff_se) = if pos == 0 { (f64::NAN, f64::NAN) } else { from(&ya) };
+            let (diff_b, diff_b_se) = if pos < 2 { (f64::NAN, f64::NAN) } else { from(&yb) };
+            out.push(Point {
+                stage: "sobol",
+                group: row,
+                position: pos,
+                moved: None,
+                values,
+                mean,
+                se,
+                diff,
+                diff_se,
+                diff_b,
+                diff_b_se,
+            });
+            match pos {
+                0 => ya = ys,
+                1 => yb = ys,
+                _ => {}
+            }
             progress(1);
         }
     }
@@ -168,16 +251,26 @@ pub fn play_sobol(
 }
 
 /// The Sobol' indices of the `top` parameters from the played rows.
-pub fn sobol_indices(plan: &Plan, top: &[usize], points: &[Point]) -> Vec<sobol::Index> {
+pub fn sobol_indices(plan: &Plan, top: &[usize], points: &[Point]) -> sobol::Indices {
     let k = top.len();
     let n = plan.sobol_rows;
-    let mut y = vec![f64::NAN; n * (k + 2)];
+    let nan = sobol::Diff { d: f64::NAN, se: f64::NAN };
+    let mut rows = vec![sobol::Row { ab: nan, t: vec![nan; k], u: vec![nan; k] }; n];
     for p in points.iter().filter(|p| p.stage == "sobol" && p.group < n) {
-        // `Design::points()` order: A rows, B rows, then A_B^i rows.
-        y[p.position * n + p.group] = p.mean;
+        let r = &mut rows[p.group];
+        let from_a = sobol::Diff { d: p.diff, se: p.diff_se };
+        match p.position {
+            0 => {}
+            1 => r.ab = from_a,
+            i if i - 2 < k => {
+                r.t[i - 2] = from_a;
+                r.u[i - 2] = sobol::Diff { d: p.diff_b, se: p.diff_b_se };
+            }
+            _ => {}
+        }
     }
     let mut rng = Pcg64Mcg::new(mix2(plan.master, BOOT_SALT ^ 1) as u128);
-    sobol::analyse(k, &y, 0.95, RESAMPLES, &mut rng)
+    sobol::analyse(k, &rows, 0.95, RESAMPLES, &mut rng)
 }
 
 /// The `count` parameters with the largest μ* (indices into the plan's).

@@ -10,10 +10,21 @@
 //!   the others'.
 //! - **Symmetric Nash equilibrium.** A mix σ over strategies such that no
 //!   pure strategy does better against `seats − 1` opponents drawn from σ.
-//!   It is found by replicator dynamics (exponential weights) from the
-//!   uniform mix and from each strategy's corner, keeping the mix with the
-//!   smallest regret (the most any pure strategy gains over σ); the regret
-//!   is reported, so an approximate answer says so.
+//!   The one reported is found by replicator dynamics (exponential weights)
+//!   from the uniform mix and from each strategy's corner, keeping the mix
+//!   with the smallest regret (the most any pure strategy gains over σ);
+//!   the regret is reported, so an approximate answer says so.
+//! - **How many equilibria.** A game can have several (a coordination game
+//!   has two pure ones and a mixed one between them), and replicator
+//!   dynamics never finds an unstable one. So every support is searched:
+//!   each pure strategy is checked, and on every support of two or more
+//!   strategies Newton's method solves "every strategy of the support earns
+//!   the same" from the support's centre and from random starts inside it;
+//!   a solution strictly inside the support with no gain for a strategy
+//!   outside it (regret below 1e-6) is an equilibrium. The distinct ones
+//!   (no two within 0.001 of each other) are counted and listed, with the
+//!   number of starts: a count of what was found, never a claim of
+//!   uniqueness beyond it.
 //! - **α-rank** (Omidshafiei et al. 2019), single population: a Markov chain
 //!   over monomorphic populations of `population` players in which a mutant
 //!   strategy takes over with its fixation probability under selection
@@ -22,19 +33,27 @@
 //!   against `seats − 1` opponents drawn without replacement from the rest
 //!   of the population (OpenSpiel's single-population formula for two
 //!   players, generalised with the hypergeometric draw).
-//! - **Dominated**: clearly never a best response to any lineup of
-//!   opponents (for every lineup, another strategy's win rate lies above
-//!   this one's 95% interval).
-//! - **Intervals**: a bootstrap over campaigns. Each composition's
-//!   campaigns are drawn again with replacement, and the equilibrium and
-//!   α-rank are computed again; the 2.5% and 97.5% quantiles of each mass
-//!   are its 95% interval.
+//! - **Never a best response**: for every lineup of opponents, some other
+//!   strategy wins significantly more than this one (a one-sided z test of
+//!   the two win rates, Agresti–Caffo variances). The claim holds only if
+//!   every lineup rejects (an intersection–union test, so no correction
+//!   over lineups), and each lineup's test is Bonferroni-corrected over the
+//!   other strategies and over the strategies claimed: the family-wise
+//!   error of all the claims together is at most 5%.
+//! - **Bootstrap.** Each composition's campaigns are drawn again with
+//!   replacement, and the equilibrium and α-rank are computed again. A mass
+//!   on the edge of the simplex (0% or 100%) has no valid percentile
+//!   interval, so the resamples are reported as what they are: how often
+//!   a strategy is in the equilibrium's support (mass of 1% or more) and
+//!   the middle 95% of its resampled masses, or, when those are all one
+//!   value, how many resamples gave it.
 
 use crate::scenario::{Scenario, StrategySpec};
 use crate::seed::{self, mix2};
 use crate::sim::lineup::Lineup;
 use rand::RngExt;
 use rayon::prelude::*;
+use statrs::distribution::{ContinuousCDF, Normal};
 
 /// One composition: how many seats each strategy holds, and its results.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,6 +75,15 @@ impl Composition {
         }
     }
 }
+
+/// Distinct equilibria are at least this far apart (largest coordinate).
+const DISTINCT: f64 = 1e-3;
+
+/// A mix is an equilibrium when no pure strategy gains more than this.
+const EQ_REGRET: f64 = 1e-6;
+
+/// Random Newton starts per support, besides its centre.
+const STARTS_PER_SUPPORT: usize = 7;
 
 /// Every multiset of `seats` items from `k` kinds, as counts, in
 /// lexicographic order (most of the first kind first).
@@ -180,30 +208,139 @@ impl Game {
         best
     }
 
-    /// Strategies that are clearly a best response to no lineup of
-    /// opponents: against every lineup, some strategy's win rate is above
-    /// the upper end of this one's 95% (Wilson) interval. Without the
-    /// interval, a 99% against a 100% would count as beaten by noise.
-    pub fn dominated(&self) -> Vec<bool> {
-        let mut best_somewhere = vec![false; self.k];
-        for d in &self.others {
-            let mut top = f64::NEG_INFINITY;
-            let mut high = vec![0.0; self.k];
-            for (i, h) in high.iter_mut().enumerate() {
-                let mut c = d.clone();
-                c[i] += 1;
-                let comp = &self.comps[self.index[&c]];
-                top = top.max(comp.payoff(i));
-                let n = comp.campaigns as f64;
-                *h = crate::stats::wilson(comp.wins[i] as f64, n, 0.95).1 / c[i] as f64;
+    /// Every distinct symmetric equilibrium found, and the number of
+    /// starts searched: each pure strategy, and Newton's method on every
+    /// support of two or more strategies from its centre and
+    /// `STARTS_PER_SUPPORT` random starts (a stream of `seed`).
+    pub fn equilibria(&self, seed: u64) -> (Vec<Vec<f64>>, usize) {
+        let k = self.k;
+        let mut rng = seed::rng(mix2(seed, 0x6571_7561), seed::Stream::Map);
+        let mut found: Vec<Vec<f64>> = Vec::new();
+        let add = |s: Vec<f64>, found: &mut Vec<Vec<f64>>| {
+            if !found.iter().any(|f| f.iter().zip(&s).all(|(a, b)| (a - b).abs() < DISTINCT)) {
+                found.push(s);
             }
-            for (i, &h) in high.iter().enumerate() {
-                if h >= top - 1e-12 {
-                    best_somewhere[i] = true;
+        };
+        let mut starts = 0;
+        for mask in 1u64..(1u64 << k) {
+            let support: Vec<usize> = (0..k).filter(|&i| mask >> i & 1 == 1).collect();
+            if support.len() == 1 {
+                starts += 1;
+                let mut s = vec![0.0; k];
+                s[support[0]] = 1.0;
+                if self.regret(&s) <= EQ_REGRET {
+                    add(s, &mut found);
+                }
+                continue;
+            }
+            for t in 0..=STARTS_PER_SUPPORT {
+                starts += 1;
+                let x: Vec<f64> = if t == 0 {
+                    vec![1.0 / support.len() as f64; support.len()]
+                } else {
+                    let e: Vec<f64> = support.iter().map(|_| -(1.0 - rng.random::<f64>()).ln()).collect();
+                    let total: f64 = e.iter().sum();
+                    e.iter().map(|v| v / total).collect()
+                };
+                if let Some(s) = self.newton(&support, x)
+                    && self.regret(&s) <= EQ_REGRET
+                {
+                    add(s, &mut found);
                 }
             }
         }
-        best_somewhere.into_iter().map(|b| !b).collect()
+        (found, starts)
+    }
+
+    /// Newton's method for "every strategy of `support` earns the same",
+    /// from the mix `x` over the support; the mix if it converges strictly
+    /// inside the support.
+    fn newton(&self, support: &[usize], x: Vec<f64>) -> Option<Vec<f64>> {
+        let m = support.len() - 1;
+        let mix = |x: &[f64]| -> Vec<f64> {
+            let mut s = vec![0.0; self.k];
+            for (j, &i) in support.iter().enumerate() {
+                s[i] = x[j];
+            }
+            s
+        };
+        let whole = |free: &[f64]| -> Vec<f64> {
+            let mut x = vec![1.0 - free.iter().sum::<f64>()];
+            x.extend_from_slice(free);
+            x
+        };
+        // The m equations in the m free masses x[1..] (x[0] = 1 − the rest).
+        let f = |free: &[f64]| -> Vec<f64> {
+            let v = self.values(&mix(&whole(free)));
+            (1..=m).map(|j| v[support[j]] - v[support[0]]).collect()
+        };
+        let mut free: Vec<f64> = x[1..].to_vec();
+        for _ in 0..60 {
+            let r = f(&free);
+            if r.iter().all(|v| v.abs() < 1e-13) {
+                break;
+            }
+            let h = 1e-7;
+            let mut jac = vec![vec![0.0; m]; m];
+            for c in 0..m {
+                let (mut up, mut down) = (free.clone(), free.clone());
+                up[c] += h;
+                down[c] -= h;
+                let (fu, fd) = (f(&up), f(&down));
+                for (row, j) in jac.iter_mut().enumerate() {
+                    j[c] = (fu[row] - fd[row]) / (2.0 * h);
+                }
+            }
+            let step = solve_linear(jac, r)?;
+            for (v, d) in free.iter_mut().zip(&step) {
+                *v -= d;
+            }
+            // Far outside the simplex: this start leads nowhere.
+            if free.iter().any(|v| !v.is_finite() || !(-1.0..=2.0).contains(v)) {
+                return None;
+            }
+        }
+        if f(&free).iter().any(|v| v.abs() > 1e-9) {
+            return None;
+        }
+        let x = whole(&free);
+        // On the support's edge, the equilibrium belongs to a smaller one.
+        if x.iter().any(|&v| v < 1e-6) {
+            return None;
+        }
+        Some(mix(&x))
+    }
+
+    /// Strategies never a best response to any lineup of opponents, each
+    /// claim a test: for every lineup, another strategy wins significantly
+    /// more (one-sided z at `alpha / (k (k − 1))`, Agresti–Caffo
+    /// variances), so all the claims together hold a family-wise error of
+    /// at most `alpha`.
+    pub fn never_best_response(&self, alpha: f64) -> Vec<bool> {
+        let k = self.k;
+        let level = alpha / (k * (k - 1).max(1)) as f64;
+        let normal = Normal::new(0.0, 1.0).expect("standard normal");
+        // A player of `i`'s win rate against `d` and its variance.
+        let rate = |i: usize, d: &[u32]| -> (f64, f64) {
+            let mut c = d.to_vec();
+            c[i] += 1;
+            let comp = &self.comps[self.index[&c]];
+            let n = comp.campaigns as f64;
+            let team = (comp.wins[i] as f64 + 2.0) / (n + 4.0);
+            let seats = c[i] as f64;
+            (comp.payoff(i), team * (1.0 - team) / (n * seats * seats))
+        };
+        (0..k)
+            .map(|i| {
+                self.others.iter().all(|d| {
+                    let (ui, vi) = rate(i, d);
+                    (0..k).filter(|&j| j != i).any(|j| {
+                        let (uj, vj) = rate(j, d);
+                        normal.sf((uj - ui) / (vi + vj).sqrt()) < level
+                    })
+                })
+            })
+            .collect()
     }
 
     /// The head-to-head share of `a` against `b`: in the compositions of
@@ -280,6 +417,33 @@ impl Game {
         // 1 / (1 + Σ e^x) = e^{−top} / (e^{−top} + Σ e^{x − top}).
         (-top).exp() / sum
     }
+}
+
+/// Solve `a x = b` by Gaussian elimination with partial pivoting (`None`
+/// when `a` is singular).
+fn solve_linear(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-14 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..n {
+            let factor = a[row][col] / a[col][col];
+            for c in col..n {
+                a[row][c] -= factor * a[col][c];
+            }
+            b[row] -= factor * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let sum: f64 = (row + 1..n).map(|c| a[row][c] * x[c]).sum();
+        x[row] = (b[row] - sum) / a[row][row];
+    }
+    Some(x)
 }
 
 fn factorial(n: u32) -> f64 {
@@ -377,11 +541,52 @@ pub struct Metagame {
     pub alpha_rank: Vec<f64>,
     pub alpha: f64,
     pub population: u32,
-    pub dominated: Vec<bool>,
+    /// Never a best response to any lineup (family-wise error 5%).
+    pub never_best: Vec<bool>,
+    /// Every distinct equilibrium found, and from how many starts.
+    pub equilibria: Vec<Vec<f64>>,
+    pub starts: usize,
     pub bootstrap: u32,
-    /// 95% intervals of each equilibrium mass and each α-rank mass.
+    /// The middle 95% of each resampled equilibrium mass and α-rank mass
+    /// (a percentile bootstrap; not a valid interval at 0% or 100%, where
+    /// the report gives `equilibrium_boot` frequencies instead).
     pub equilibrium_ci: Vec<(f64, f64)>,
     pub alpha_rank_ci: Vec<(f64, f64)>,
+    /// What the resamples gave, as frequencies.
+    pub equilibrium_boot: Vec<Resampled>,
+    pub alpha_rank_boot: Vec<Resampled>,
+}
+
+/// One mass over the bootstrap resamples.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resampled {
+    /// The middle 95% of the resampled masses.
+    pub low: f64,
+    pub high: f64,
+    /// Resamples in which the mass is 1% or more.
+    pub in_support: u32,
+    /// Resamples whose mass is the estimate's, to 0.05 points.
+    pub at_estimate: u32,
+    pub of: u32,
+}
+
+impl Resampled {
+    fn of(xs: &[f64], estimate: f64) -> Resampled {
+        let (low, high) = super::percentile_95(&mut xs.to_vec());
+        Resampled {
+            low,
+            high,
+            in_support: xs.iter().filter(|&&x| x >= 0.01).count() as u32,
+            at_estimate: xs.iter().filter(|&&x| (x - estimate).abs() < 5e-4).count() as u32,
+            of: xs.len() as u32,
+        }
+    }
+
+    /// The middle 95% of the resamples is one value (a mass on the edge):
+    /// no interval to show, only how often.
+    pub fn degenerate(&self) -> bool {
+        self.high - self.low < 1e-3
+    }
 }
 
 /// Play every composition and analyse the game.
@@ -474,7 +679,8 @@ pub fn analyse(
     let game = Game::new(k, seats, comps);
     let (equilibrium, regret) = game.equilibrium();
     let alpha_rank = game.alpha_rank(alpha, population);
-    let dominated = game.dominated();
+    let never_best = game.never_best_response(0.05);
+    let (equilibria, starts) = game.equilibria(master);
     // The bootstrap: every composition's winners drawn again.
     let draws: Vec<(Vec<f64>, Vec<f64>)> = (0..bootstrap)
         .into_par_iter()
@@ -507,6 +713,11 @@ pub fn analyse(
     };
     let equilibrium_ci = ci(&|d| &d.0);
     let alpha_rank_ci = ci(&|d| &d.1);
+    let boot = |pick: &dyn Fn(&(Vec<f64>, Vec<f64>)) -> &Vec<f64>, at: &[f64]| -> Vec<Resampled> {
+        (0..k).map(|i| Resampled::of(&draws.iter().map(|d| pick(d)[i]).collect::<Vec<f64>>(), at[i])).collect()
+    };
+    let equilibrium_boot = boot(&|d| &d.0, &equilibrium);
+    let alpha_rank_boot = boot(&|d| &d.1, &alpha_rank);
     Ok(Metagame {
         names: names.to_vec(),
         seats,
@@ -518,10 +729,14 @@ pub fn analyse(
         alpha_rank,
         alpha,
         population,
-        dominated,
+        never_best,
+        equilibria,
+        starts,
         bootstrap,
         equilibrium_ci,
         alpha_rank_ci,
+        equilibrium_boot,
+        alpha_rank_boot,
     })
 }
 
@@ -531,10 +746,12 @@ impl Metagame {
         let mut out = Vec::new();
         let pct = |x: f64| format!("{:.0}%", 100.0 * x);
         let support: Vec<usize> = (0..self.names.len()).filter(|&i| self.equilibrium[i] >= 0.01).collect();
+        let b = &self.equilibrium_boot;
         match support.as_slice() {
             [one] => out.push(format!(
-                "{} is the only equilibrium strategy: every player playing it is a Nash equilibrium (regret {:.4})",
-                self.names[*one], self.regret
+                "every player playing {} is a symmetric Nash equilibrium (regret {:.4}); the bootstrap's equilibrium \
+                 is that same one in {} of {} resamples",
+                self.names[*one], self.regret, b[*one].at_estimate, b[*one].of
             )),
             many => out.push(format!(
                 "the equilibrium mixes {} (regret {:.4}): no single strategy is dominant",
@@ -545,12 +762,31 @@ impl Metagame {
                 self.regret
             )),
         }
+        let mix = |s: &[f64]| -> String {
+            (0..self.names.len())
+                .filter(|&i| s[i] >= 0.0005)
+                .map(|i| format!("{} {:.1}%", self.names[i], 100.0 * s[i]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        out.push(format!(
+            "{} distinct symmetric equilibri{} found by searching every support from {} starts (a count of what was \
+             found, not a proof that there are no others): {}",
+            self.equilibria.len(),
+            if self.equilibria.len() == 1 { "um" } else { "a" },
+            self.starts,
+            self.equilibria.iter().map(|s| format!("[{}]", mix(s))).collect::<Vec<_>>().join("; ")
+        ));
         let top = (0..self.names.len()).max_by(|&a, &b| self.alpha_rank[a].total_cmp(&self.alpha_rank[b])).unwrap_or(0);
         out.push(format!("α-rank puts {} of its mass on {}", pct(self.alpha_rank[top]), self.names[top]));
-        let dominated: Vec<&str> =
-            (0..self.names.len()).filter(|&i| self.dominated[i]).map(|i| self.names[i].as_str()).collect();
-        if !dominated.is_empty() {
-            out.push(format!("never a best response to any lineup of opponents: {}", dominated.join(", ")));
+        let never: Vec<&str> =
+            (0..self.names.len()).filter(|&i| self.never_best[i]).map(|i| self.names[i].as_str()).collect();
+        if !never.is_empty() {
+            out.push(format!(
+                "never a best response to any lineup of opponents (for every lineup another strategy wins \
+                 significantly more; family-wise error 5%): {}",
+                never.join(", ")
+            ));
         }
         // Cycles of three: a beats b beats c beats a, each head to head and clearly (Wilson).
         let beats = |a: usize, b: usize| {
@@ -621,7 +857,11 @@ mod tests {
         for x in &ar {
             assert!((x - 1.0 / 3.0).abs() < 1e-6, "{ar:?}");
         }
-        assert_eq!(g.dominated(), vec![false; 3]);
+        assert_eq!(g.never_best_response(0.05), vec![false; 3]);
+        // The only equilibrium: a third each.
+        let (all, _) = g.equilibria(1);
+        assert_eq!(all.len(), 1, "{all:?}");
+        assert!(all[0].iter().all(|x| (x - 1.0 / 3.0).abs() < 1e-6), "{all:?}");
     }
 
     /// A strictly dominant strategy takes all the mass.
@@ -636,7 +876,59 @@ mod tests {
         assert!(eq[0] > 0.999 && regret < 1e-6, "{eq:?} {regret}");
         assert!(g.alpha_rank(50.0, 20)[0] > 0.99);
         // 20 of 100 against 80: clearly not a best response.
-        assert_eq!(g.dominated(), vec![false, true]);
+        assert_eq!(g.never_best_response(0.05), vec![false, true]);
+        assert_eq!(g.equilibria(1).0, vec![vec![1.0, 0.0]]);
         assert_eq!(g.head_to_head(0, 1), (80, 100));
+    }
+
+    fn game(campaigns: u64, comps: &[(Vec<u32>, Vec<u64>)]) -> Game {
+        let comps = comps.iter().map(|(c, w)| Composition { counts: c.clone(), campaigns, wins: w.clone() }).collect();
+        Game::new(2, 2, comps)
+    }
+
+    /// A symmetric game with exactly two equilibria: A against A earns
+    /// 0.5 and B against A 0.3, so all-A is strict; against B both earn
+    /// 0.4, so all-B is one too (weak), and no mix is (A always earns more
+    /// against a mix with some A). Both are found, and nothing else.
+    #[test]
+    fn metagame_a_game_with_two_known_equilibria_reports_two() {
+        let g = game(100, &[(vec![2, 0], vec![100, 0]), (vec![1, 1], vec![40, 30]), (vec![0, 2], vec![0, 80])]);
+        let (mut all, starts) = g.equilibria(3);
+        all.sort_by(|a, b| b[0].total_cmp(&a[0]));
+        assert_eq!(all, vec![vec![1.0, 0.0], vec![0.0, 1.0]]);
+        assert_eq!(starts, 2 + (STARTS_PER_SUPPORT + 1));
+    }
+
+    /// A coordination game (a win only when both play alike, a draw
+    /// otherwise) has three: both pure ones, and the mix half and half
+    /// between them, which replicator dynamics never finds (it is
+    /// unstable) but the support search does.
+    #[test]
+    fn metagame_a_coordination_game_has_its_unstable_mixed_equilibrium_found() {
+        let g = game(100, &[(vec![2, 0], vec![100, 0]), (vec![1, 1], vec![0, 0]), (vec![0, 2], vec![0, 100])]);
+        let (mut all, _) = g.equilibria(3);
+        all.sort_by(|a, b| b[0].total_cmp(&a[0]));
+        assert_eq!(all.len(), 3, "{all:?}");
+        assert!((all[1][0] - 0.5).abs() < 1e-9, "{all:?}");
+    }
+
+    /// Never a best response is a test: a strategy behind by less than the
+    /// noise is not claimed, one far behind at every lineup is.
+    #[test]
+    fn metagame_never_a_best_response_needs_a_significant_gap_at_every_lineup() {
+        // 52 against 48 of 100: not significant.
+        let close = game(100, &[(vec![2, 0], vec![100, 0]), (vec![1, 1], vec![52, 48]), (vec![0, 2], vec![0, 100])]);
+        assert_eq!(close.never_best_response(0.05), vec![false, false]);
+        let far = game(1000, &[(vec![2, 0], vec![1000, 0]), (vec![1, 1], vec![700, 300]), (vec![0, 2], vec![0, 1000])]);
+        assert_eq!(far.never_best_response(0.05), vec![false, true]);
+    }
+
+    #[test]
+    fn metagame_resampled_masses_on_the_edge_are_counted_not_given_an_interval() {
+        let r = Resampled::of(&[1.0; 200], 1.0);
+        assert!(r.degenerate());
+        assert_eq!((r.at_estimate, r.in_support, r.of), (200, 200, 200));
+        let inner = Resampled::of(&(0..200).map(|i| 0.2 + 0.001 * i as f64).collect::<Vec<_>>(), 0.3);
+        assert!(!inner.degenerate() && inner.low < 0.21 && inner.high > 0.39);
     }
 }

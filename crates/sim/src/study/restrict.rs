@@ -145,6 +145,16 @@ pub struct Budget {
     pub sigma: f64,
 }
 
+/// Searches behind each best-response figure: the pair of tunings (under
+/// the restriction and without it) is repeated with this many search
+/// seeds, so the figure carries the search's own variance.
+pub const SEARCHES: u32 = 3;
+
+/// The search seed of search `i` (search 0 is the master seed itself).
+pub fn search_seed(seed: u64, i: u32) -> u64 {
+    if i == 0 { seed } else { crate::seed::mix2(seed, 0x5345_4152_4348 + i as u64) }
+}
+
 /// The best-response answer.
 #[derive(Clone, Debug)]
 pub struct Best {
@@ -153,8 +163,18 @@ pub struct Best {
     pub restricted: StrategySpec,
     pub unrestricted: StrategySpec,
     /// Restricted tuned player minus unrestricted tuned player, paired on
-    /// held-out campaigns against the field.
+    /// held-out campaigns against the field: the mean over the searches,
+    /// its interval from the total variance (the held-out campaigns'
+    /// evaluation variance plus the between-search variance over the
+    /// number of searches). The players above are those of the first search.
     pub value: Mean,
+    /// Each search's own figure (restricted minus unrestricted).
+    pub searches: Vec<f64>,
+    /// The standard deviation between searches beyond evaluation noise
+    /// (τ; NaN with one search), and the evaluation's standard error of
+    /// the mean.
+    pub search_sd: f64,
+    pub eval_se: f64,
     pub restricted_wins: u64,
     pub unrestricted_wins: u64,
     pub campaigns: u64,
@@ -219,6 +239,59 @@ fn best_response(
     Ok((p.best_by_reference(&rec), played))
 }
 
+/// The mean of several searches' paired differences on the same held-out
+/// campaigns, with its total variance.
+pub struct Total {
+    pub value: Mean,
+    pub searches: Vec<f64>,
+    pub search_sd: f64,
+    pub eval_se: f64,
+}
+
+/// `y[i][c]`: search `i`'s restricted-minus-unrestricted result in held-out
+/// campaign `c` (every search on the same campaigns). The estimate is the
+/// mean over searches and campaigns. Its evaluation variance comes from the
+/// campaigns (the per-campaign mean over searches, so the searches'
+/// shared campaigns are accounted for); the between-search variance is
+/// the variance of the searches' figures less what evaluation noise alone
+/// puts into it, `τ² = max(0, s² − Σ_i S²_c(y_ic − ȳ_·c) / (n (R − 1)))`,
+/// and enters over `R`. The 95% interval is normal on the sum.
+pub fn total_variance(y: &[Vec<f64>]) -> Total {
+    let r = y.len();
+    let n = y.first().map_or(0, Vec::len);
+    let per_campaign: Vec<f64> = (0..n).map(|c| y.iter().map(|s| s[c]).sum::<f64>() / r as f64).collect();
+    let eval = mean_interval(per_campaign.iter().copied(), 0.95);
+    let eval_se = eval.sd / (n as f64).sqrt();
+    let searches: Vec<f64> = y.iter().map(|s| s.iter().sum::<f64>() / n as f64).collect();
+    let search_sd = if r < 2 {
+        f64::NAN
+    } else {
+        let m = searches.iter().sum::<f64>() / r as f64;
+        let s2 = searches.iter().map(|d| (d - m).powi(2)).sum::<f64>() / (r - 1) as f64;
+        let within: f64 = y
+            .iter()
+            .map(|s| {
+                let dev: Vec<f64> = s.iter().zip(&per_campaign).map(|(a, b)| a - b).collect();
+                let md = dev.iter().sum::<f64>() / n as f64;
+                dev.iter().map(|d| (d - md).powi(2)).sum::<f64>() / (n as f64 - 1.0)
+            })
+            .sum::<f64>()
+            / (n as f64 * (r - 1) as f64);
+        (s2 - within).max(0.0).sqrt()
+    };
+    let between = if search_sd.is_nan() { 0.0 } else { search_sd * search_sd / r as f64 };
+    let se = (eval_se * eval_se + between).sqrt();
+    let z = crate::stats::z(0.95);
+    let value = Mean {
+        n: n as u64,
+        mean: eval.mean,
+        sd: se * (n as f64).sqrt(),
+        low: eval.mean - z * se,
+        high: eval.mean + z * se,
+    };
+    Total { value, searches, search_sd, eval_se }
+}
+
 /// Run the study: the naive value at each level, and with `budget` the
 /// best-response value with `players` as the field.
 pub fn run(
@@ -244,22 +317,38 @@ pub fn run(
                     "--best-response tunes the players' keys: {players:?} must be a weighted strategy"
                 ));
             }
-            let (restricted, c1) = best_response(sc, &r.apply(&field), players, seed, b)?;
-            let (unrestricted, c2) = best_response(sc, &field, players, seed, b)?;
-            // Both against the field, on campaigns tuning never played.
+            // Both against the field, on campaigns no search played.
             let held = held_out_master(seed);
-            let won_r = first_slot_wins(sc, &restricted, &field, held, campaigns)?;
-            let won_u = first_slot_wins(sc, &unrestricted, &field, held, campaigns)?;
-            let v = value_of("best response", &won_r, &won_u);
+            let mut players_of_first = None;
+            let (mut wins, mut base_wins, mut tuning) = (0, 0, 0);
+            let mut diffs: Vec<Vec<f64>> = Vec::new();
+            for i in 0..SEARCHES {
+                let at = search_seed(seed, i);
+                let (restricted, c1) = best_response(sc, &r.apply(&field), players, at, b)?;
+                let (unrestricted, c2) = best_response(sc, &field, players, at, b)?;
+                let won_r = first_slot_wins(sc, &restricted, &field, held, campaigns)?;
+                let won_u = first_slot_wins(sc, &unrestricted, &field, held, campaigns)?;
+                let v = value_of("best response", &won_r, &won_u);
+                wins += v.wins;
+                base_wins += v.base_wins;
+                tuning += c1 + c2;
+                diffs.push(won_r.iter().zip(&won_u).map(|(&w, &u)| w as u8 as f64 - u as u8 as f64).collect());
+                players_of_first.get_or_insert((restricted, unrestricted));
+            }
+            let (restricted, unrestricted) = players_of_first.ok_or("no search")?;
+            let t = total_variance(&diffs);
             Some(Best {
                 restricted,
                 unrestricted,
-                value: v.diff,
-                restricted_wins: v.wins,
-                unrestricted_wins: v.base_wins,
-                campaigns,
+                value: t.value,
+                searches: t.searches,
+                search_sd: t.search_sd,
+                eval_se: t.eval_se,
+                restricted_wins: wins,
+                unrestricted_wins: base_wins,
+                campaigns: campaigns * SEARCHES as u64,
                 held_out: held,
-                tuning_campaigns: c1 + c2,
+                tuning_campaigns: tuning,
             })
         }
     };
