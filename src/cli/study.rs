@@ -118,6 +118,14 @@ pub enum Experiment {
         /// Campaigns of that measurement.
         #[arg(long, default_value_t = 500)]
         loss_campaigns: u64,
+        /// Campaigns of each cell of the readings table: the answer under the
+        /// shipped reading of G-03, G-11 and G-13 and under each alternative
+        /// (default: --campaigns, at most 500; 0 leaves the table out).
+        #[arg(long)]
+        readings_campaigns: Option<u64>,
+        /// The strategy every seat plays in the readings table.
+        #[arg(long, default_value = "tuned")]
+        readings_players: String,
         #[command(flatten)]
         best: BestResponseArgs,
         #[command(flatten)]
@@ -225,8 +233,20 @@ impl From<crate::rules::setup::SetupError> for CliError {
 
 pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
     match e {
-        Experiment::MineVsPillage { scenario, loss_from, loss_campaigns, best, flags } => {
+        Experiment::MineVsPillage {
+            scenario,
+            loss_from,
+            loss_campaigns,
+            readings_campaigns,
+            readings_players,
+            best,
+            flags,
+        } => {
             let pool = flags.check()?;
+            let readings_campaigns = readings_campaigns.unwrap_or(flags.campaigns.min(500));
+            if readings_campaigns == 1 {
+                return Err(CliError::input("--readings-campaigns must be 0 (no table) or at least 2 for an interval"));
+            }
             let file = scenario.load()?;
             let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
@@ -240,6 +260,17 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 x.loss = Some(
                     pool.install(|| mine_pillage::measure_loss(&file, &loss_from, flags.master.seed, loss_campaigns))
                         .map_err(setup_err)?,
+                );
+            }
+            if readings_campaigns > 0 {
+                if file.strategy(&readings_players).is_none() {
+                    return Err(CliError::input(format!("--readings-players: unknown strategy {readings_players:?}")));
+                }
+                x.readings = Some(
+                    pool.install(|| {
+                        mine_pillage::run_readings(&file, &readings_players, flags.master.seed, readings_campaigns)
+                    })
+                    .map_err(setup_err)?,
                 );
             }
             if let Some(budget) = best.budget() {

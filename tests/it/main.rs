@@ -16,6 +16,7 @@ mod merge;
 mod play_cli;
 mod properties;
 mod provenance;
+mod readings;
 mod replay_page;
 mod report;
 mod runner;

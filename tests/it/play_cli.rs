@@ -40,7 +40,7 @@ fn play_json_is_one_object_per_line() {
 
 #[test]
 fn play_runs_every_shipped_scenario() {
-    for f in ["duel.toml", "archipelago.toml"] {
+    for f in ["duel.toml", "archipelago.toml", "straits.toml"] {
         let path = format!("{}/scenarios/{f}", env!("CARGO_MANIFEST_DIR"));
         let s = play(&["--scenario", &path, "--seed", "3"]);
         assert!(s.contains("=== The campaign ends"));
@@ -49,7 +49,7 @@ fn play_runs_every_shipped_scenario() {
 
 #[test]
 fn validate_accepts_the_shipped_scenarios() {
-    for f in ["default.toml", "duel.toml", "archipelago.toml"] {
+    for f in ["default.toml", "duel.toml", "archipelago.toml", "straits.toml"] {
         let path = format!("{}/scenarios/{f}", env!("CARGO_MANIFEST_DIR"));
         let out = bin().args(["validate", &path]).output().unwrap();
         assert!(out.status.success());

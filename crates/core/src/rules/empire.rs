@@ -12,7 +12,8 @@ use crate::scenario::{BattleResult, BuildingKind, TieBreak};
 /// What G-03 and G-02 rank players by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Size {
-    /// Hexes held plus hexes with a castle (a city counts as one).
+    /// Hexes held plus hexes with a castle (a city counts as one): with
+    /// `buildings.<kind>.counts_in_size`.
     pub size: u32,
     pub hexes: u32,
     pub cities: u32,
@@ -28,8 +29,8 @@ pub fn sizes(r: Rules<'_>, st: &State) -> Vec<Size> {
         let s = &mut out[owner as usize];
         s.hexes += 1;
         s.size += 1;
-        let fortified = [hs.main, hs.extra].into_iter().flatten().any(|b| r.sc.building(b).fortified);
-        if fortified {
+        let counted = [hs.main, hs.extra].into_iter().flatten().any(|b| r.sc.building(b).counts_in_size);
+        if counted {
             s.size += 1;
         }
         if let Some(m) = hs.main {

@@ -456,8 +456,12 @@ section! {
         pub defence: i32 = 0,
         /// Structure points; at 0 the building is destroyed (G-15).
         pub pv: i32 = 1,
-        /// Counts as a castle for empire size and for the E-11 surcharge (E-14).
+        /// Counts as a castle for the E-11 surcharge (E-14).
         pub fortified: bool = false,
+        /// G-03: a hex holding it counts twice in empire size (hexes held plus
+        /// hexes with a castle; a city counts as one, E-14). `false` on the
+        /// castle and the city is the reading where size is hexes held only.
+        pub counts_in_size: bool = false,
         /// An army stationed here adds the defence to its score (W-05).
         pub garrison: bool = false,
         /// Recruiting is possible at this hex (G-13).
@@ -477,6 +481,7 @@ section! {
     pub struct BuildingsSpec {
         pub castle: BuildingSpec = BuildingSpec {
             fortified: true,
+            counts_in_size: true,
             garrison: true,
             recruits: true,
             ..bspec(1, &[Terrain::Plains, Terrain::Forest, Terrain::River, Terrain::Mountain], 2, 3)
@@ -484,6 +489,7 @@ section! {
         pub city: BuildingSpec = BuildingSpec {
             requires: Some(BuildingKind::Castle),
             fortified: true,
+            counts_in_size: true,
             garrison: true,
             recruits: true,
             ..bspec(1, &[Terrain::Plains, Terrain::Forest, Terrain::River], 2, 3)

@@ -1134,3 +1134,36 @@ fn g10_both_armies_destroyed_is_a_massacre_for_the_winner_by_gap() {
         assert!(!st.armies[a].alive && !st.armies[d].alive);
     }
 }
+
+#[test]
+fn g03_castles_and_cities_count_in_size_by_their_own_key_not_by_fortified() {
+    // P0 holds its capital (a city) and a castle hex; P1 its capital and two
+    // plain hexes. Shipped reading: 2 + 2 against 2 + 1 + 1, equal cities, P0
+    // has the castle, so P0 ranks first and P1 (smaller on the tie-break)
+    // spends first. Size as hexes held: 2 against 3, P1 first, P0 spends first.
+    for (counted, p0, p1, first) in [(true, 4, 4, 0u8), (false, 2, 3, 1u8)] {
+        let w = world(PLAINS, |sc| {
+            sc.buildings.castle.counts_in_size = counted;
+            sc.buildings.city.counts_in_size = counted;
+        });
+        let mut st = w.bare();
+        let h = w.hex(2, 1);
+        st.hexes[h as usize].owner = empires_core::rules::Owner::of(0);
+        st.hexes[h as usize].main = Some(BuildingKind::Castle);
+        st.hexes[h as usize].main_pv = 3;
+        st.hexes[w.hex(4, 3) as usize].owner = empires_core::rules::Owner::of(1);
+        st.hexes[w.hex(5, 2) as usize].owner = empires_core::rules::Owner::of(1);
+        let s = sizes(w.rules(), &st);
+        assert_eq!((s[0].size, s[1].size), (p0, p1), "counts_in_size = {counted}");
+        assert_eq!((s[0].hexes, s[0].cities, s[0].castles), (2, 1, 1));
+        assert_eq!((s[1].hexes, s[1].cities, s[1].castles), (3, 1, 0));
+        let mut e = w.engine(&[], Script::default());
+        let r = e.ranking(&st, true);
+        assert_eq!((r[0].player, r[0].tie), (first, false));
+        e.set_order(&mut st);
+        assert_eq!(st.order, vec![1 - first, first], "E-04: the smaller empire first");
+        // The E-11 surcharge still follows `fortified`: conquer 3 + castle 1.
+        assert_eq!(e.take_cost(&st, h, true), 4);
+        assert_eq!(e.take_cost(&st, w.hex(5, 3), true), 4, "P1's capital city too");
+    }
+}

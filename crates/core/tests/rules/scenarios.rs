@@ -4,7 +4,7 @@ use empires_core::scenario::{Scenario, Source, load_str};
 
 #[test]
 fn shipped_scenarios_are_valid() {
-    for f in ["default.toml", "duel.toml", "archipelago.toml"] {
+    for f in ["default.toml", "duel.toml", "archipelago.toml", "straits.toml"] {
         let path = format!("{}/../../scenarios/{f}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap();
         let sc = load_str(&text, &Source::file(&path)).unwrap_or_else(|e| panic!("{e}"));

@@ -100,9 +100,28 @@ impl Loss {
 /// Play `campaigns` with every seat playing `players` and count, season by
 /// season, the mine-able hexes held and lost.
 pub fn measure_loss(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Result<Loss, SetupError> {
+    Ok(observe(sc, players, master, campaigns)?.loss)
+}
+
+/// What `players` in every seat do with mines: the loss rate of a mine-able
+/// hex, the mines they build and the share of their gold mines bring.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observed {
+    pub loss: Loss,
+    /// Mines built by a player in a campaign (the mean over the seats of
+    /// each campaign, then over campaigns).
+    pub mines: Mean,
+    /// Of the gold the players earned in a campaign (mines, pillage, loot),
+    /// the share from mines; campaigns without gold are left out.
+    pub mine_share: Mean,
+}
+
+/// Play `campaigns` with every seat playing `players` and observe mines.
+pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Result<Observed, SetupError> {
     use rayon::prelude::*;
     let sc = sc.with_players(players).map_err(SetupError)?;
-    let counts: Vec<(u64, u64)> = (0..campaigns)
+    // Per campaign: (held, lost, mines built a player, share of gold from mines).
+    let counts: Vec<(u64, u64, f64, f64)> = (0..campaigns)
         .into_par_iter()
         .map(|i| {
             let cs = crate::seed::campaign_seed(master, i);
@@ -129,15 +148,168 @@ pub fn measure_loss(sc: &Scenario, players: &str, master: u64, campaigns: u64) -
                 }
                 before = Some(now);
             });
-            Ok((held, lost))
+            let n = names.len().max(1) as f64;
+            let built: u64 = e.players.taken.iter().map(|t| t[ActionKind::Mine.index()] as u64).sum();
+            let (mines, all) = st.players.iter().fold((0i64, 0i64), |(m, a), p| {
+                (m + p.tally.gold_mines, a + p.tally.gold_mines + p.tally.gold_pillage + p.tally.gold_loot)
+            });
+            let share = if all > 0 { mines as f64 / all as f64 } else { f64::NAN };
+            Ok((held, lost, built as f64 / n, share))
         })
         .collect::<Result<_, SetupError>>()?;
-    Ok(Loss {
-        players: players.to_string(),
-        campaigns,
-        held: counts.iter().map(|c| c.0).sum(),
-        lost: counts.iter().map(|c| c.1).sum(),
+    Ok(Observed {
+        loss: Loss {
+            players: players.to_string(),
+            campaigns,
+            held: counts.iter().map(|c| c.0).sum(),
+            lost: counts.iter().map(|c| c.1).sum(),
+        },
+        mines: crate::stats::mean_interval(counts.iter().map(|c| c.2), 0.95),
+        mine_share: crate::stats::mean_interval(counts.iter().map(|c| c.3), 0.95),
     })
+}
+
+/// A reading of the gap rules a mine's worth rests on: the shipped one, or
+/// an alternative made of scenario keys (docs/rules.md marks each G rule
+/// that decides a headline answer).
+#[derive(Clone, Debug)]
+pub struct Reading {
+    pub name: &'static str,
+    /// The keys it changes, as `--set KEY=VALUE` would write them.
+    pub sets: Vec<(&'static str, &'static str)>,
+}
+
+/// One alternative: its name, its keys, and how it changes a scenario.
+type Alternative = (&'static str, &'static [(&'static str, &'static str)], fn(&mut Scenario));
+
+const ALTERNATIVES: [Alternative; 3] = [
+    (
+        "G-03: size = hexes held",
+        &[("buildings.castle.counts_in_size", "false"), ("buildings.city.counts_in_size", "false")],
+        |s| {
+            s.buildings.castle.counts_in_size = false;
+            s.buildings.city.counts_in_size = false;
+        },
+    ),
+    ("G-11: peace pays 1 EP", &[("ep.no_battle", "1")], |s| s.ep.no_battle = 1),
+    ("G-13: 3 recruits a hex", &[("recruit.per_hex", "3")], |s| s.recruit.per_hex = 3),
+];
+
+/// The shipped reading, each alternative alone, then all of them together.
+pub fn readings() -> Vec<Reading> {
+    let mut out = vec![Reading { name: "shipped", sets: Vec::new() }];
+    for (name, sets, _) in ALTERNATIVES {
+        out.push(Reading { name, sets: sets.to_vec() });
+    }
+    out.push(Reading { name: "all three", sets: ALTERNATIVES.iter().flat_map(|a| a.1.iter().copied()).collect() });
+    out
+}
+
+impl Reading {
+    /// `sc` under this reading: each of its keys set, nothing else changed.
+    pub fn apply(&self, sc: &Scenario) -> Scenario {
+        let mut s = sc.clone();
+        for (name, sets, f) in ALTERNATIVES {
+            if self.name == name || self.name == "all three" {
+                debug_assert!(sets.iter().all(|k| self.sets.contains(k)));
+                f(&mut s);
+            }
+        }
+        s
+    }
+
+    /// `KEY=VALUE KEY=VALUE`, or `(the scenario as given)`.
+    pub fn flags(&self) -> String {
+        if self.sets.is_empty() {
+            "(the scenario as given)".into()
+        } else {
+            self.sets.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+        }
+    }
+}
+
+/// The answer under one reading: `players` in every seat.
+#[derive(Clone, Debug)]
+pub struct ReadingRow {
+    pub reading: Reading,
+    pub observed: Observed,
+    /// One player denied mines, against copies that keep them (paired with
+    /// the unrestricted player in the same seat).
+    pub no_mines: super::restrict::Value,
+    /// One player denied pillage.
+    pub no_pillage: super::restrict::Value,
+    /// One player made to build a mine first whenever it can.
+    pub mines_first: super::restrict::Value,
+    /// Holm-adjusted p-value of `mines_first` against 0 over the table's
+    /// rows: whether building a mine whenever it can costs (or gains) a
+    /// player wins under this reading.
+    pub p_holm: f64,
+}
+
+/// The readings table: the answer under the shipped reading and each
+/// alternative (`players` in every seat, `campaigns` a row, the same seeds
+/// in every row).
+#[derive(Clone, Debug)]
+pub struct Readings {
+    pub players: String,
+    pub campaigns: u64,
+    pub seed: u64,
+    pub rows: Vec<ReadingRow>,
+}
+
+/// Two-sided p-value of a paired mean against 0 (normal approximation, as
+/// the intervals are); 1 when there is no spread at all.
+fn p_value(m: &Mean) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    if !(m.sd > 0.0) || m.n < 2 {
+        return if m.mean == 0.0 || !m.mean.is_finite() { 1.0 } else { 0.0 };
+    }
+    let z = m.mean.abs() / (m.sd / (m.n as f64).sqrt());
+    2.0 * (1.0 - Normal::new(0.0, 1.0).expect("standard normal").cdf(z))
+}
+
+/// Holm's step-down adjustment of `p` (family-wise error over all of them).
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let mut idx: Vec<usize> = (0..p.len()).collect();
+    idx.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let mut out = vec![1.0; p.len()];
+    let mut run: f64 = 0.0;
+    for (rank, &i) in idx.iter().enumerate() {
+        run = run.max(((p.len() - rank) as f64 * p[i]).min(1.0));
+        out[i] = run;
+    }
+    out
+}
+
+/// Play the readings table.
+pub fn run_readings(sc: &Scenario, players: &str, seed: u64, campaigns: u64) -> Result<Readings, SetupError> {
+    use super::restrict::{first_slot_wins, value_of};
+    let mut rows = Vec::new();
+    for reading in readings() {
+        let s = reading.apply(&sc.with_players(players).map_err(SetupError)?);
+        let spec = s.strategy(players).ok_or_else(|| SetupError(format!("unknown strategy {players:?}")))?;
+        let play =
+            |me: &crate::scenario::StrategySpec| first_slot_wins(&s, me, &spec, seed, campaigns).map_err(SetupError);
+        let r = restrictions();
+        let base = play(&spec)?;
+        let nm = play(&r[0].apply(&spec))?;
+        let np = play(&r[1].apply(&spec))?;
+        let mf = play(&r[2].apply(&spec))?;
+        let observed = observe(&s, players, seed, campaigns)?;
+        rows.push(ReadingRow {
+            reading,
+            observed,
+            no_mines: value_of("no mines", &nm, &base),
+            no_pillage: value_of("no pillage", &np, &base),
+            mines_first: value_of("mines first", &mf, &base),
+            p_holm: 1.0,
+        });
+    }
+    let p: Vec<f64> = rows.iter().map(|r| p_value(&r.mines_first.diff)).collect();
+    for (r, q) in rows.iter_mut().zip(holm(&p)) {
+        r.p_holm = q;
+    }
+    Ok(Readings { players: players.to_string(), campaigns, seed, rows })
 }
 
 /// One restricted variant against the baseline.
@@ -183,6 +355,8 @@ pub struct Experiment {
     /// With `--best-response`: each restriction's value under best response
     /// on both sides (`restrict::run` with the players' strategy as field).
     pub best: Vec<super::restrict::Study>,
+    /// The answer under each reading of the gap rules it rests on.
+    pub readings: Option<Readings>,
 }
 
 /// The experiment's restrictions, as `restrict` sees them.
@@ -281,5 +455,6 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Resu
         loss: None,
         verdicts,
         best: Vec::new(),
+        readings: None,
     })
 }
