@@ -85,12 +85,12 @@ impl Stored {
     /// The per-campaign differences (this run minus the baseline run) of the
     /// campaigns where both have a value, or why they cannot be paired.
     pub fn pairs(&self, spec: &MetricSpec, baseline: f64, values: &[f64]) -> Result<Vec<f64>, String> {
+        if values.is_empty() {
+            return Err("this metric is not a mean over campaigns, so it has no per-campaign values to pair".into());
+        }
         let Some(r) = self.metrics.get(&spec.name) else {
             return Err("no per-campaign baseline stored (run --update)".into());
         };
-        if values.is_empty() {
-            return Err("this metric is not a mean over campaigns".into());
-        }
         if r.seed != spec.seed || r.campaigns != spec.campaigns || r.values.len() != values.len() {
             return Err(format!(
                 "the stored run is {} campaigns on seed {}, this one {} on seed {}",

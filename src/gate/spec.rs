@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BalanceFile {
-    /// Significance level of the baseline tests, Holm-corrected across the
-    /// file's Monte Carlo metrics.
+    /// The chance that the file fails by chance: every Monte Carlo metric's
+    /// test (one-sided at its bounds, or against its baseline) is one Holm
+    /// family at this level.
     #[serde(default = "default_alpha")]
     pub alpha: f64,
     #[serde(default)]
@@ -116,9 +117,11 @@ pub struct MetricSpec {
     pub min: Option<f64>,
     pub max: Option<f64>,
     pub baseline: Option<f64>,
-    /// The baseline's own standard error (written by `--update`).
+    /// The baseline's own standard error (written by `--update`; the
+    /// unpaired test's, when no per-campaign values are stored).
     pub baseline_se: Option<f64>,
-    /// A change smaller than this is never a failure.
+    /// The change the baseline test allows: it fails when the data show a
+    /// change larger than this (0: any change).
     #[serde(default)]
     pub tolerance: f64,
 }

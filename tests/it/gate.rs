@@ -188,6 +188,11 @@ baseline = 0
     std::fs::remove_file(&sidecar).unwrap();
     let out = String::from_utf8_lossy(&run(&[]).stdout).to_string();
     assert!(out.contains("unpaired miner gold from mines: no per-campaign baseline stored"), "{out}");
+    // A stored file that does not parse is bad input, not a silent fallback.
+    std::fs::write(&sidecar, "{").unwrap();
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("gate.baseline.json"));
 }
 
 #[test]
@@ -335,4 +340,31 @@ fn a_one_point_mine_share_shift_is_caught_paired_and_missed_unpaired() {
     let (ps, us) = (paired.se.unwrap(), unpaired.se.unwrap());
     assert!(ps * 2.0 < us, "paired se {ps}, unpaired {us}");
     assert!(paired.detectable.unwrap() < 0.01 && unpaired.detectable.unwrap() > 0.015, "{paired:?} {unpaired:?}");
+}
+
+/// Stored values pair only with the run they came from; anything else is
+/// the unpaired test, with the reason, and a broken file is bad input.
+#[test]
+fn stored_values_pair_only_with_their_own_run() {
+    let text = "[[metric]]\nname = \"m\"\ncampaigns = 3\nquantity = \"mean empire size\"\nbaseline = 2\n";
+    let f = parse(text, "b.toml").unwrap();
+    let spec = &f.metric[0];
+    let mut s = Stored::default();
+    s.insert(spec, 2.0, &[1.0, 2.0, 3.0]);
+    assert_eq!(s.pairs(spec, 2.0, &[1.5, 2.0, f64::NAN]).unwrap(), vec![0.5, 0.0]);
+    assert!(s.pairs(spec, 2.1, &[1.0, 2.0, 3.0]).unwrap_err().contains("is not the baseline"));
+    assert!(s.pairs(spec, 2.0, &[1.0, 2.0]).unwrap_err().contains("the stored run is 3 campaigns on seed 1"));
+    assert!(s.pairs(spec, 2.0, &[]).unwrap_err().contains("not a mean over campaigns"));
+    let other = parse(&text.replace("name = \"m\"", "name = \"n\""), "b.toml").unwrap();
+    assert!(s.pairs(&other.metric[0], 2.0, &[1.0, 2.0, 3.0]).unwrap_err().contains("run --update"));
+    // Written and read back exactly; NaN is stored as null.
+    let p = tmp("stored.baseline.json", &s.to_json());
+    assert_eq!(Stored::read(&p).unwrap(), s);
+    assert!(Stored::read(&p.with_file_name("absent.json")).unwrap().metrics.is_empty());
+    std::fs::write(&p, "{ not json").unwrap();
+    assert!(Stored::read(&p).is_err());
+    assert_eq!(
+        empires::gate::baseline::path_of(std::path::Path::new("x/balance.toml")),
+        PathBuf::from("x/balance.baseline.json")
+    );
 }
