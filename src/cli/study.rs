@@ -120,7 +120,7 @@ pub enum Experiment {
         loss_campaigns: u64,
         /// Campaigns of each cell of the readings table: the answer under the
         /// shipped reading of G-03, G-11 and G-13 and under each alternative
-        /// (default: --campaigns, at most 500; 0 leaves the table out).
+        /// (default: --campaigns; 0 leaves the table out).
         #[arg(long)]
         readings_campaigns: Option<u64>,
         /// The strategy every seat plays in the readings table.
@@ -243,7 +243,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             flags,
         } => {
             let pool = flags.check()?;
-            let readings_campaigns = readings_campaigns.unwrap_or(flags.campaigns.min(500));
+            let readings_campaigns = readings_campaigns.unwrap_or(flags.campaigns);
             if readings_campaigns == 1 {
                 return Err(CliError::input("--readings-campaigns must be 0 (no table) or at least 2 for an interval"));
             }

@@ -94,6 +94,14 @@ fn the_log_alone_rebuilds_every_season_of_the_duel_and_the_archipelago() {
 }
 
 #[test]
+fn the_log_alone_rebuilds_every_season_of_the_straits() {
+    // scenarios/straits.toml plays naval combat, transport, sieges and spies
+    // in the same campaigns.
+    let seasons = replay_campaigns(&shipped("straits.toml"), 12, 40);
+    assert!(seasons >= 40 * 10, "{seasons} seasons compared");
+}
+
+#[test]
 fn the_log_covers_transport_detachments_sieges_and_ships() {
     // The archipelago sails and the default scenario besieges: the replays
     // above only prove something if those records occur in them.
