@@ -561,7 +561,8 @@ pub fn readings_text(x: &Exact, r: &Readings) -> String {
         out,
         "  denied mines / denied pillage / mines first: one {p} so restricted (never a mine, never a pillage, a mine \
          first whenever it can) against {p} copies, minus the unrestricted {p} in the same seat, campaign by \
-         campaign (win rate points, seats rotated). Below 0 the option (or the forced mine) costs wins. The \
+         campaign (win rate points; seats always rotated here, whatever --fixed-seats says, since the restricted \
+         player must sit in every seat). Below 0 the option (or the forced mine) costs wins. The \
          verdict tests mines first against 0 with Holm's correction over the {n} rows (family-wise error 5%); \
          no detectable cost gives the smallest cost these campaigns detect at 80% power. \"mine beats a \
          pillage\": the exact break-even at the measured loss rate [at its 95% ends].",

@@ -260,7 +260,7 @@ fn studies_say_how_they_seated_the_strategies() {
     // The experiment's text and its page say how its seats were taken.
     let out = tmp("experiment");
     let o = bin()
-        .args(["experiment", "mine-vs-pillage", "--campaigns", "20", "--fixed-seats", "--out"])
+        .args(["experiment", "mine-vs-pillage", "--campaigns", "20", "--fixed-seats", "--readings-campaigns", "0", "--out"])
         .arg(&out)
         .output()
         .unwrap();
@@ -269,6 +269,17 @@ fn studies_say_how_they_seated_the_strategies() {
     assert!(text.contains("(master seed 1, seats fixed)"), "{text}");
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(page.contains("master seed 1, seats fixed.") && !page.contains("seats rotated"));
+    // The readings table always rotates (a restricted player sits in every
+    // seat) and says so, whatever --fixed-seats asked of the main part.
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--campaigns", "20", "--fixed-seats", "--out"])
+        .arg(tmp("experiment-readings"))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("(master seed 1, seats fixed)"), "{text}");
+    assert!(text.contains("seats always rotated here, whatever --fixed-seats says"), "{text}");
 }
 
 #[test]
