@@ -246,11 +246,11 @@ fn sobol_header(s: &Sensitivity, ix: &Indices) -> String {
         s.plan.sobol_rows, s.plan.campaigns, s.plan.master
     );
     out += &format!(
-        "  variance of the metric over the ranges {} (95% interval {}); Monte Carlo noise is {:.0}% of the uncorrected variance ({})\n",
+        "  variance of the metric over the ranges {} (95% interval {}); Monte Carlo noise is {:.1}% of the uncorrected variance ({})\n",
         g(ix.variance),
         ci_text(ix.variance_ci),
         100.0 * ix.noise_share,
-        format!("95% interval {:.0}% to {:.0}%", 100.0 * ix.noise_share_ci.0, 100.0 * ix.noise_share_ci.1)
+        format!("95% interval {:.1}% to {:.1}%", 100.0 * ix.noise_share_ci.0, 100.0 * ix.noise_share_ci.1)
     );
     if !ix.varies() {
         out += "  the metric does not vary beyond Monte Carlo noise over these ranges: every index is noise; play more campaigns per point to resolve it\n";

@@ -122,7 +122,7 @@ pub struct Fit {
 impl Fit {
     /// The model fits (the test does not reject it at 5%).
     pub fn fits(&self) -> bool {
-        !(self.p < 0.05)
+        self.p.is_nan() || self.p >= 0.05
     }
 }
 
