@@ -547,16 +547,28 @@ pub fn readings_rows(x: &Exact, r: &Readings) -> Vec<Vec<String>> {
     rows
 }
 
-/// What the readings table says, in words, with its keys.
+/// What the readings table says, in words, with its keys: its title, the
+/// table, then its notes (the page shows the table as HTML between them).
 pub fn readings_text(x: &Exact, r: &Readings) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = readings_title(r);
+    out.push('\n');
+    out.push_str(&text_table(&readings_rows(x, r)));
+    out.push_str(&readings_notes(r));
+    out
+}
+
+/// The readings table's title line.
+fn readings_title(r: &Readings) -> String {
+    format!(
         "4. What the answer rests on: the gap readings G-03, G-11 and G-13, every seat {} ({} campaigns a row and a \
          column, master seed {}, the same seeds in every row; 95% intervals)",
         r.players, r.campaigns, r.seed
-    );
-    out.push_str(&text_table(&readings_rows(x, r)));
+    )
+}
+
+/// What the readings table's columns mean, and each reading's keys.
+fn readings_notes(r: &Readings) -> String {
+    let mut out = String::new();
     let _ = writeln!(
         out,
         "  denied mines / denied pillage / mines first: one {p} so restricted (never a mine, never a pillage, a mine \
@@ -704,8 +716,9 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
 
     if let Some(r) = &e.readings {
         page.h2("What the answer rests on: the gap readings");
-        page.pre(&readings_text(x, r));
+        page.p(&readings_title(r));
         page.table(&readings_rows(x, r));
+        page.pre(&readings_notes(r));
     }
 
     page.h2("Observed: where the gold came from");
