@@ -346,7 +346,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
         match written {
             Ok(files) => {
                 println!("wrote {} in {}", files.join(", "), out.display());
-                CliError::verdict("no root found (exit 1): the target is not met within noise at any value played")
+                CliError::verdict("no root found (exit 1): no value played meets the target within noise")
             }
             Err(io) => io,
         }

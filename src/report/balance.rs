@@ -820,13 +820,8 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
     );
     match f.interval {
         Some(iv) => {
-            for k in 0..2 {
-                let _ = writeln!(
-                    out,
-                    "    {}: {}",
-                    s.params[k].name,
-                    projection(&s.params[k], iv[k], f.open[k], f.truncated[k])
-                );
+            for (k, p) in s.params.iter().enumerate() {
+                let _ = writeln!(out, "    {}: {}", p.name, projection(p, iv[k], f.open[k], f.truncated[k]));
             }
             let _ = writeln!(
                 out,

@@ -367,3 +367,45 @@ fn solve_with_a_restriction_value_target() {
     assert!(s.found.open_low && s.found.open_high && s.confirm.met);
     assert!(s.confirm.vacuous, "the root's place is not confirmed: {:?}", s.confirm);
 }
+
+/// Two keys and two targets with a known root on the fixture: gold from
+/// mines is the river multiplier times a sum of dice that depends on the
+/// capture cost only, and the mean empire size depends on the capture cost
+/// only (over 1..2: from 3 on the players capture nothing). Targets
+/// measured at (12, 2) on the search's seeds have their root
+/// there exactly: the solver writes it, the region holds it, and the
+/// held-out check decides the exit code.
+#[test]
+fn solve_cli_two_targets_with_a_known_root() {
+    let sc = miners();
+    let mut at = sc.clone();
+    Param::parse("costs.capture", &sc).unwrap().set(&mut at, 2.0);
+    Param::parse("economy.mine.river.mult", &sc).unwrap().set(&mut at, 1.0);
+    let mean = |m: &str, sc: &Scenario| {
+        let v = per_campaign(sc, &metric_named(sc, m).unwrap(), 1, 20, false).unwrap();
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    let (gold, size) = (mean("gold from mines", &at), mean("mean empire size", &at));
+    let out = tmp("two-known");
+    let o = bin()
+        .args(["solve", "--scenario", FIXTURE])
+        .args(["--vary", "economy.mine.river.mult=1..30", "--vary", "costs.capture=1..2"])
+        .args(["--target", &format!("gold from mines = {}", 12.0 * gold)])
+        .args(["--target", &format!("mean empire size = {size}"), "--campaigns", "20", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("solve.json")).unwrap()).unwrap();
+    assert_eq!(json["status"], "root found", "{stdout}{stderr}");
+    assert_eq!(json["solution"], serde_json::json!([12.0, 2.0]), "{stdout}");
+    assert_eq!(json["region"]["solution_inside"], true);
+    assert!(json["region"]["points"].as_array().unwrap().contains(&serde_json::json!([12.0, 2.0])));
+    assert!(stdout.contains("95% confidence region") && stdout.contains("--set economy.mine.river=2D6x12"), "{stdout}");
+    let met = json["confirm"]["met"].as_bool().unwrap();
+    assert_eq!(o.status.code(), Some(if met { 0 } else { 1 }), "{stdout}{stderr}");
+    let text = std::fs::read_to_string(out.join("solved.toml")).unwrap();
+    let solved = load_str(&text, &Source::file("solved.toml")).unwrap();
+    assert_eq!((solved.costs.capture, format!("{}", solved.economy.mine.river.unwrap())), (2, "2D6x12".to_string()));
+}

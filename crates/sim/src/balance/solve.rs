@@ -614,40 +614,44 @@ pub fn find_root(domain: Domain, mut play: impl FnMut(f64) -> Result<Eval, Strin
         Ok(e)
     };
     let (lo, hi) = (eval(&mut evals, domain.lo)?, eval(&mut evals, domain.hi)?);
-    let no_root = |kind: NoRootKind, evals: &mut Vec<Eval>, between: Option<(Eval, Eval)>| -> RootError {
-        evals.sort_by(|p, q| p.x.total_cmp(&q.x));
-        let best = best_of(evals.iter()).unwrap_or(lo);
-        RootError::NoRoot(Box::new(NoRoot {
-            kind,
-            best,
-            ends: (lo, hi),
-            between,
-            crossing: None,
-            evals: evals.clone(),
-        }))
-    };
     let tol = (domain.hi - domain.lo) / 2f64.powi(domain.max_steps as i32);
     let narrow = |a: &Eval, b: &Eval| (b.x - a.x).abs() > if domain.integer { 1.0 } else { tol };
-    // The first pair of neighbouring evaluations whose gaps differ in sign
-    // (or a gap of exactly 0), lower value first.
-    let bracket = |evals: &[Eval]| -> Option<(Eval, Eval)> {
+    // The pairs of neighbouring evaluations whose gaps differ in sign (or a
+    // gap of exactly 0, as a pair with itself), lower value first.
+    let crossings = |evals: &[Eval]| -> Vec<(Eval, Eval)> {
         let mut sorted = evals.to_vec();
         sorted.sort_by(|p, q| p.x.total_cmp(&q.x));
-        if let Some(e) = sorted.iter().find(|e| e.gap == 0.0) {
-            return Some((*e, *e));
-        }
-        sorted.windows(2).find(|w| w[0].gap.signum() != w[1].gap.signum()).map(|w| (w[0], w[1]))
+        let mut out: Vec<(Eval, Eval)> = sorted.iter().filter(|e| e.gap == 0.0).map(|e| (*e, *e)).collect();
+        out.extend(
+            sorted
+                .windows(2)
+                .filter(|w| w[0].gap != 0.0 && w[1].gap != 0.0 && w[0].gap.signum() != w[1].gap.signum())
+                .map(|w| (w[0], w[1])),
+        );
+        out.sort_by(|p, q| p.0.x.total_cmp(&q.0.x));
+        out
     };
-    let (mut a, mut b) = match bracket(&[lo, hi]) {
-        Some(pair) => pair,
-        None if !lo.accepted(z) && !hi.accepted(z) => return Err(no_root(NoRootKind::OneSign, &mut evals, None)),
+    let mut next = match crossings(&[lo, hi]).first() {
+        Some(&pair) => Some(pair),
+        None if !lo.accepted(z) && !hi.accepted(z) => {
+            evals.sort_by(|p, q| p.x.total_cmp(&q.x));
+            let best = best_of(evals.iter()).unwrap_or(lo);
+            return Err(RootError::NoRoot(Box::new(NoRoot {
+                kind: NoRootKind::OneSign,
+                best,
+                ends: (lo, hi),
+                between: None,
+                crossing: None,
+                evals,
+            })));
+        }
         None => {
             // No sign change at the ends, but the target is not rejected at
             // one of them: bisect from that end towards the other for the
             // edge of the values where it holds. A sign change met on the
             // way (the sample-average gap need not be monotone) is a root
             // to find; without one, the answer is that end and the values
-            // around it, and the root itself is not identified.
+            // around it, and the root itself is not located.
             let (near, far) = if lo.t() <= hi.t() { (lo, hi) } else { (hi, lo) };
             if !far.accepted(z) {
                 let (mut inside, mut outside) = (near, far);
@@ -656,61 +660,96 @@ pub fn find_root(domain: Domain, mut play: impl FnMut(f64) -> Result<Eval, Strin
                     if m.accepted(z) { inside = m } else { outside = m }
                 }
             }
-            match bracket(&evals) {
-                Some(pair) => pair,
-                None => {
-                    evals.sort_by(|p, q| p.x.total_cmp(&q.x));
-                    let (interval, open_low, open_high) = band_interval(&evals, near.x, z);
-                    return Ok(Root {
-                        root: near.x,
-                        value: near.x,
-                        at_value: near,
-                        between: None,
-                        identified: false,
-                        integer: domain.integer,
-                        interval,
-                        open_low,
-                        open_high,
-                        slope: 0.0,
-                        other_crossings: Vec::new(),
-                        evals,
-                    });
-                }
+            crossings(&evals).first().copied()
+        }
+    };
+    // Bisection on the sample-average gap between two evaluations whose
+    // gaps differ in sign, down to the resolution (two neighbouring whole
+    // values for a whole-number key). The written value must be played and
+    // meet the target within noise; when the crossing's do not (the gap
+    // jumps across 0 there, or neither whole value meets it), the next
+    // crossing the evaluations show is tried, a few at most.
+    let mut resolved: Vec<(Eval, Eval)> = Vec::new();
+    let mut found = None;
+    while let Some((mut a, mut b)) = next.take() {
+        let a_sign = a.gap.signum();
+        while a.gap != 0.0 && b.gap != 0.0 && narrow(&a, &b) {
+            let m = eval(&mut evals, (a.x + b.x) / 2.0)?;
+            if m.gap == 0.0 {
+                (a, b) = (m, m);
+            } else if m.gap.signum() == a_sign {
+                a = m;
+            } else {
+                b = m;
             }
         }
-    };
-    // Bisection on the sample-average gap between `a` and `b`, whose gaps
-    // differ in sign.
-    let a_sign = a.gap.signum();
-    while a.gap != 0.0 && b.gap != 0.0 && narrow(&a, &b) {
-        let m = eval(&mut evals, (a.x + b.x) / 2.0)?;
-        if m.gap == 0.0 {
-            (a, b) = (m, m);
-        } else if m.gap.signum() == a_sign {
-            a = m;
+        if a.gap == 0.0 {
+            b = a;
+        } else if b.gap == 0.0 {
+            a = b;
+        }
+        if a.x > b.x {
+            (a, b) = (b, a);
+        }
+        let root = if a.x == b.x || a.gap == b.gap { a.x } else { a.x - a.gap * (b.x - a.x) / (b.gap - a.gap) };
+        // The written value: a whole-number key takes the better of its two
+        // bracketing whole values; a real key is played at the root.
+        let at_value = if domain.integer {
+            best_of([&a, &b]).unwrap_or(a)
         } else {
-            b = m;
+            let m = eval(&mut evals, root)?;
+            best_of([&m, &a, &b]).unwrap_or(m)
+        };
+        resolved.push((a, b));
+        if at_value.accepted(z) {
+            found = Some((a, b, root, at_value));
+            break;
+        }
+        if resolved.len() < 8 {
+            next = crossings(&evals)
+                .into_iter()
+                .find(|(p, q)| !resolved.iter().any(|(ra, rb)| p.x >= ra.x && q.x <= rb.x));
         }
     }
-    if a.gap == 0.0 {
-        b = a;
-    } else if b.gap == 0.0 {
-        a = b;
-    }
-    if a.x > b.x {
-        (a, b) = (b, a);
-    }
-    let root = if a.x == b.x || a.gap == b.gap { a.x } else { a.x - a.gap * (b.x - a.x) / (b.gap - a.gap) };
-    // The written value: played, and the target not rejected there. A
-    // whole-number key takes the better of its two bracketing whole
-    // values; a real key is played at the interpolated root.
-    let between = (domain.integer && a.x != b.x).then_some((a, b));
-    let at_value = if domain.integer {
-        best_of([&a, &b]).unwrap_or(a)
-    } else {
-        let m = eval(&mut evals, root)?;
-        best_of([&m, &a, &b]).unwrap_or(m)
+    let Some((a, b, root, at_value)) = found else {
+        evals.sort_by(|p, q| p.x.total_cmp(&q.x));
+        let all_crossings: Vec<(f64, f64)> = crossings(&evals).iter().map(|(p, q)| (p.x, q.x)).collect();
+        // No crossing meets the target, but a value played does: the target
+        // holds within noise there, and the root itself is not located.
+        if let Some(near) = best_of(evals.iter().filter(|e| e.accepted(z))) {
+            let (interval, open_low, open_high) = band_interval(&evals, near.x, z);
+            return Ok(Root {
+                root: near.x,
+                value: near.x,
+                at_value: near,
+                between: None,
+                identified: false,
+                integer: domain.integer,
+                interval,
+                open_low,
+                open_high,
+                slope: 0.0,
+                other_crossings: all_crossings,
+                evals,
+            });
+        }
+        let best = best_of(evals.iter()).unwrap_or(lo);
+        let (kind, between, crossing) = match resolved.first() {
+            Some(&(a, b)) => {
+                // The sample-average gap crosses 0 between `a` and `b` but
+                // the target holds at neither: the crossing is there, no
+                // value meets it.
+                let root = if a.x == b.x || a.gap == b.gap { a.x } else { a.x - a.gap * (b.x - a.x) / (b.gap - a.gap) };
+                let (iv, open_low, open_high) = band_interval(&evals, root, z);
+                let crossing = Crossing { root, interval: (iv.0.min(a.x), iv.1.max(b.x)), open_low, open_high };
+                let kind = if domain.integer { NoRootKind::NoWholeValue } else { NoRootKind::Jump };
+                (kind, Some((a, b)), Some(crossing))
+            }
+            None => (NoRootKind::OneSign, None, None),
+        };
+        return Err(RootError::NoRoot(Box::new(NoRoot { kind, best, ends: (lo, hi), between, crossing, evals })));
     };
+    let between = (domain.integer && a.x != b.x).then_some((a, b));
     // The interval's ends: bisect outward from the root's bracket for the
     // last evaluations at which the target is not rejected, so that the
     // band is evaluated on both sides of each end.
@@ -730,26 +769,9 @@ pub fn find_root(domain: Domain, mut play: impl FnMut(f64) -> Result<Eval, Strin
     }
     evals.sort_by(|p, q| p.x.total_cmp(&q.x));
     let (interval, open_low, open_high) = band_interval(&evals, root, z);
-    if !at_value.accepted(z) {
-        // The sample-average gap crosses 0 between `a` and `b` but the
-        // target holds at neither: the crossing is there, no value meets it.
-        let kind = if domain.integer { NoRootKind::NoWholeValue } else { NoRootKind::Jump };
-        let crossing = Crossing { root, interval: (interval.0.min(a.x), interval.1.max(b.x)), open_low, open_high };
-        return Err(match no_root(kind, &mut evals, Some((a, b))) {
-            RootError::NoRoot(mut n) => {
-                n.crossing = Some(crossing);
-                RootError::NoRoot(n)
-            }
-            e => e,
-        });
-    }
     let slope = if a.x != b.x { (b.gap - a.gap) / (b.x - a.x) } else { 0.0 };
-    let other_crossings = evals
-        .windows(2)
-        .filter(|w| w[0].gap.signum() != w[1].gap.signum() && w[0].gap != 0.0 && w[1].gap != 0.0)
-        .map(|w| (w[0].x, w[1].x))
-        .filter(|&(p, q)| !(p >= a.x && q <= b.x))
-        .collect();
+    let other_crossings =
+        crossings(&evals).into_iter().filter(|(p, q)| !(p.x >= a.x && q.x <= b.x)).map(|(p, q)| (p.x, q.x)).collect();
     Ok(Root {
         root,
         value: at_value.x,
@@ -945,8 +967,8 @@ impl Region {
                 let e = &self.cells[i * m + j];
                 for k in 0..2 {
                     g[k] += w * e.gap[k];
-                    for l in 0..2 {
-                        c[k][l] += w * e.cov[k][l];
+                    for (c, x) in c[k].iter_mut().zip(e.cov[k]) {
+                        *c += w * x;
                     }
                 }
             }
@@ -1059,10 +1081,10 @@ impl Unmet2 {
         let (p, b) = (&self.params, &self.found.best);
         let zz = z(0.95);
         let mut ends = Vec::new();
-        for k in 0..2 {
+        for (param, at_end) in p.iter().zip(self.found.at_end) {
             for (side, word) in [(0, "lower"), (1, "upper")] {
-                if self.found.at_end[k][side] {
-                    ends.push(format!("the {word} end of {}", p[k].name));
+                if at_end[side] {
+                    ends.push(format!("the {word} end of {}", param.name));
                 }
             }
         }
@@ -1546,9 +1568,33 @@ mod tests {
         let (a, b) = n.between.unwrap();
         assert_eq!((a.x, a.gap, b.x, b.gap), (17.0, -0.5, 18.0, 0.5));
         assert!(n.best.x == 17.0 || n.best.x == 18.0, "{n:?}");
+        // The crossing the gate holds is still there, its interval holding
+        // both whole values.
+        let c = n.crossing.unwrap();
+        assert!((c.root - 17.5).abs() < 1e-9 && c.interval.0 <= 17.0 && c.interval.1 >= 18.0, "{c:?}");
         // With noise small enough that both are rejected, the same.
         let n = no_root(find_root(domain(0.0, 40.0, true), noisy(17.5, 1.0, 0.5, 2, 400, true)));
         assert_eq!(n.kind, NoRootKind::NoWholeValue);
+    }
+
+    /// A gap that is not monotone (the duel's first-seat win rate against
+    /// the capture cost, as measured at 4,000 campaigns): the first
+    /// crossing bisection meets, between 4 and 5, has no whole value that
+    /// meets the target, so the next one is tried, between 5 and 6, where
+    /// 6 meets it.
+    #[test]
+    fn a_crossing_without_a_whole_value_gives_way_to_one_with() {
+        let gaps = [0.1303, -0.0605, -0.018, 0.0168, 0.028, -0.0232, 0.002, 0.002, 0.002, 0.002, 0.002, 0.002, 0.002];
+        let play = |x: f64| -> Result<Eval, String> {
+            let gap = gaps[x as usize];
+            Ok(Eval { x, gap, gap_se: 0.0079, metric: gap + 0.5, campaigns: 4000 })
+        };
+        let r = find_root(domain(0.0, 12.0, true), play).unwrap();
+        assert_eq!(r.value, 6.0, "{r:?}");
+        assert!(r.identified && r.at_value.accepted(z(0.95)));
+        let (a, b) = r.between.unwrap();
+        assert_eq!((a.x, b.x), (5.0, 6.0));
+        assert!(r.other_crossings.contains(&(4.0, 5.0)), "{:?}", r.other_crossings);
     }
 
     /// A gap that jumps across 0 (the players switch their play at a
