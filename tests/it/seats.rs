@@ -260,7 +260,16 @@ fn studies_say_how_they_seated_the_strategies() {
     // The experiment's text and its page say how its seats were taken.
     let out = tmp("experiment");
     let o = bin()
-        .args(["experiment", "mine-vs-pillage", "--campaigns", "20", "--fixed-seats", "--readings-campaigns", "0", "--out"])
+        .args([
+            "experiment",
+            "mine-vs-pillage",
+            "--campaigns",
+            "20",
+            "--fixed-seats",
+            "--readings-campaigns",
+            "0",
+            "--out",
+        ])
         .arg(&out)
         .output()
         .unwrap();
