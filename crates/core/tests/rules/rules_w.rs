@@ -214,6 +214,19 @@ fn w10_siege_table_by_gap() {
     }
 }
 
+/// W-10 "-2 unités" against a 1-unit army: the army is destroyed and the
+/// record (so the log) says it lost 1 unit, the units it had.
+#[test]
+fn w10_a_repelled_one_unit_army_loses_the_one_unit_it_had() {
+    let (w, mut st, a, city) = siege_setup(1, 1);
+    // 1 unit + 1 engine + die 1 = 3 against 2 + 1 + die 4 = 7: gap -4.
+    let mut e = w.engine(&[1, 4], Script::default());
+    act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city: city as u16 });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.a_loss, c.a_destroyed), (-4, 1, true));
+    assert!(!st.armies[a].alive);
+}
+
 fn take_city(choice: SiegeChoice) -> (World, State, usize) {
     let (w, mut st, a, city) = siege_setup(3, 1);
     st.cities[city].pv = 1;
@@ -607,6 +620,21 @@ fn w22_a_city_suffers_one_hostile_action_per_season() {
     );
     e.end_of_season(&mut st);
     assert!(act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == cap)));
+}
+
+/// G-28 / docs/log.md: a spy's damage follows its combat line, so the
+/// `building_destroyed` event comes after the `Combat` event.
+#[test]
+fn w20_a_building_a_spy_destroys_is_logged_after_the_combat() {
+    let (w, mut st, s, t) = spy_setup();
+    st.hexes[t as usize].extra = Some(BuildingKind::Tower);
+    st.hexes[t as usize].extra_pv = 1;
+    // 3 + 6 = 9 against tower defence 2 + 1 = 3: success.
+    let mut e = w.engine(&[6, 1], Script::default());
+    act(&mut e, &mut st, 0, Action::SpyAct { spy: s as u16, target: t, kind: SpyKind::DamageExtra });
+    assert_eq!(st.hexes[t as usize].extra, None);
+    let at = |f: fn(&Event) -> bool| e.log.iter().position(f).unwrap();
+    assert!(at(|x| matches!(x, Event::Combat(_))) < at(|x| matches!(x, Event::BuildingDestroyed { .. })));
 }
 
 #[test]
