@@ -57,6 +57,21 @@ fn w03_losses_by_gap() {
     }
 }
 
+/// W-03 at a tie (gap 0): both sides take the tie row's loser column, even
+/// when the scenario gives its winner column another value.
+#[test]
+fn w03_at_a_tie_both_take_the_losers_column() {
+    let w = world(PLAINS, |sc| sc.army.losses.rows[0].winner_loss = 0);
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let mut e = w.engine(&[3, 3], Script::default());
+    act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.a_loss, c.d_loss), (0, 1, 1));
+    assert_eq!((st.armies[a].units, st.armies[d].units), (2, 2));
+}
+
 #[test]
 fn w04_at_most_3_initiative_in_one_combat() {
     let (w, mut st, a, d) = armies(3, 3);
@@ -96,6 +111,30 @@ fn w05_a_garrison_in_its_city_adds_the_city_defence() {
     let mut e = w.engine(&[3, 3], Script::default());
     let c = e.army_combat(&mut st, a, d);
     assert_eq!(c.d.defence, 3);
+}
+
+/// W-05: a city's defence goes to its holder's army only, and only while
+/// `buildings.city.garrison` holds: an army in an ally's city or in a city
+/// without garrison gets nothing.
+#[test]
+fn w05_no_city_defence_for_an_ally_or_without_garrison() {
+    let rows = ["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p3 ~", "~ p  p p p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+    for (garrison, ally, defence) in [(true, false, 3), (false, false, 0), (true, true, 0)] {
+        let w = world(&rows, |sc| {
+            sc.cities.capital.defence = 3;
+            sc.buildings.city.garrison = garrison;
+            sc.players[1].team = Some(1);
+            sc.players[2].team = Some(1);
+        });
+        let mut st = w.bare();
+        let holder = if ally { 2 } else { 1 };
+        let a = army(&mut st, 0, w.hex(4, 3), 3);
+        let d = army(&mut st, holder, w.hex(5, 3), 3);
+        let mut e = w.engine(&[3, 3], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+        let c = combats(&e.log)[0];
+        assert_eq!(c.d.defence, defence, "garrison {garrison}, ally {ally}");
+    }
 }
 
 #[test]
