@@ -4,7 +4,7 @@
 use crate::common::*;
 use empires_core::rules::state::{NOBODY, Slot};
 use empires_core::rules::{Action, Decision, Event, ScoreParts, SpyKind, State};
-use empires_core::scenario::{BuildingKind, FormationChoice, SiegeChoice};
+use empires_core::scenario::{BattleResult, BuildingKind, FormationChoice, SiegeChoice};
 
 fn armies(units_a: i32, units_d: i32) -> (World, State, usize, usize) {
     let w = world(PLAINS, |_| {});
@@ -873,5 +873,31 @@ fn w19_w24_duel_limits_are_a_key() {
         act(&mut e, &mut st, 0, Action::MoveSpy { spy: mine as u16, to: w.hex(4, 2) });
         let opts = act_options(&w, &st, 0);
         assert_eq!(opts.contains(&duel(next)), !limits, "after moving, limits {limits}");
+    }
+}
+
+/// G-10 for the defender: a defender that wins by destroying the attacking
+/// army scores a massacre (also when both armies die, and with
+/// `ep.massacre_if_both_destroyed = false` when only the attacker dies); a
+/// defender that wins without destroying it gets its gap's result.
+#[test]
+fn g10_a_defender_that_destroys_the_attacker_scores_a_massacre() {
+    // (attacker units, defender units, dice, both key, defender result)
+    let cases = [
+        (3, 3, [1, 4], true, BattleResult::Minor),     // gap -3, no one destroyed
+        (1, 3, [1, 4], true, BattleResult::Massacre),  // gap -5 (major), attacker destroyed
+        (1, 1, [1, 3], true, BattleResult::Massacre),  // gap -2, both destroyed
+        (1, 3, [1, 4], false, BattleResult::Massacre), // only the attacker destroyed
+    ];
+    for (ua, ud, dice, both, want) in cases {
+        let w = world(PLAINS, |sc| sc.ep.massacre_if_both_destroyed = both);
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), ua);
+        let d = army(&mut st, 1, w.hex(3, 2), ud);
+        let mut e = w.engine(&dice, Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+        let c = combats(&e.log)[0];
+        assert!(c.gap < 0);
+        assert_eq!((c.a_result, c.d_result), (Some(BattleResult::Defeat), Some(want)), "{ua} vs {ud}, both {both}");
     }
 }
