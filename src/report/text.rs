@@ -298,3 +298,48 @@ pub fn render(n: &Names, events: &[Event]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{Map, Terrain};
+    use crate::rules::CombatRecord;
+    use crate::scenario::Scenario;
+
+    /// E-02: the text log gives a team member's battle EP after the malus,
+    /// as the engine counts them (minor victory 3 - 1 = 2), and a lone
+    /// player's in full.
+    #[test]
+    fn e02_the_text_log_prints_team_ep_after_the_malus() {
+        let mut sc = Scenario::default();
+        sc.players[0].team = Some(1);
+        sc.players[2].team = Some(1);
+        let map = Map::from_hexes(vec![((0, 0), Terrain::Plains), ((1, 0), Terrain::Plains)], Default::default());
+        let n = Names::new(&sc, &map);
+        let c = CombatRecord {
+            kind: CombatKind::Army,
+            attacker: 0,
+            defender: 1,
+            from: 0,
+            target: 1,
+            a_piece: 0,
+            d_piece: 1,
+            a: ScoreParts::default(),
+            d: ScoreParts::default(),
+            gap: 2,
+            row: 1,
+            a_loss: 1,
+            d_loss: 1,
+            a_destroyed: false,
+            d_destroyed: false,
+            a_result: Some(BattleResult::Minor),
+            d_result: Some(BattleResult::Defeat),
+            spy_kind: None,
+            success: true,
+        };
+        let mut out = String::new();
+        combat(&mut out, &n, &c);
+        assert!(out.contains("P1 minor victory (2 EP)"), "{out}");
+        assert!(out.contains("P2 defeat (1 EP)"), "{out}");
+    }
+}

@@ -490,6 +490,20 @@ fn g10_destroying_a_single_unit_is_a_massacre_only_if_the_scenario_says_so() {
         e.earn_ep(&mut st);
         assert_eq!(st.players[0].ep, if single { 5 } else { 3 });
     }
+    // A 2-unit army destroyed (a loss table where the loser of gaps 1-3
+    // loses 2) is a massacre with the key off too.
+    let w = world(PLAINS, |sc| {
+        sc.ep.single_unit_massacre = false;
+        sc.army.losses.rows[1].loser_loss = 2;
+    });
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3) as u16;
+    let d = army(&mut st, 1, w.hex(3, 2), 2) as u16;
+    // 3 + 4 = 7 against 2 + 4 = 6: gap 1, both of the defender's units die.
+    let mut e = w.engine(&[4, 4], Script::default());
+    act(&mut e, &mut st, 0, Action::Attack { army: a, target: d });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.d_loss, c.d_destroyed, c.a_result), (1, 2, true, Some(BattleResult::Massacre)));
 }
 
 /// E-04 read literally (`campaign.reorder_before_spending`): P1, the smaller

@@ -4,7 +4,7 @@
 use crate::common::*;
 use empires_core::rules::state::{NOBODY, Slot};
 use empires_core::rules::{Action, Decision, Event, ScoreParts, SpyKind, State};
-use empires_core::scenario::{BuildingKind, FormationChoice, SiegeChoice};
+use empires_core::scenario::{BattleResult, BuildingKind, FormationChoice, SiegeChoice};
 
 fn armies(units_a: i32, units_d: i32) -> (World, State, usize, usize) {
     let w = world(PLAINS, |_| {});
@@ -57,6 +57,21 @@ fn w03_losses_by_gap() {
     }
 }
 
+/// W-03 at a tie (gap 0): both sides take the tie row's loser column, even
+/// when the scenario gives its winner column another value.
+#[test]
+fn w03_at_a_tie_both_take_the_losers_column() {
+    let w = world(PLAINS, |sc| sc.army.losses.rows[0].winner_loss = 0);
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    let mut e = w.engine(&[3, 3], Script::default());
+    act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.a_loss, c.d_loss), (0, 1, 1));
+    assert_eq!((st.armies[a].units, st.armies[d].units), (2, 2));
+}
+
 #[test]
 fn w04_at_most_3_initiative_in_one_combat() {
     let (w, mut st, a, d) = armies(3, 3);
@@ -96,6 +111,30 @@ fn w05_a_garrison_in_its_city_adds_the_city_defence() {
     let mut e = w.engine(&[3, 3], Script::default());
     let c = e.army_combat(&mut st, a, d);
     assert_eq!(c.d.defence, 3);
+}
+
+/// W-05: a city's defence goes to its holder's army only, and only while
+/// `buildings.city.garrison` holds: an army in an ally's city or in a city
+/// without garrison gets nothing.
+#[test]
+fn w05_no_city_defence_for_an_ally_or_without_garrison() {
+    let rows = ["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p3 ~", "~ p  p p p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+    for (garrison, ally, defence) in [(true, false, 3), (false, false, 0), (true, true, 0)] {
+        let w = world(&rows, |sc| {
+            sc.cities.capital.defence = 3;
+            sc.buildings.city.garrison = garrison;
+            sc.players[1].team = Some(1);
+            sc.players[2].team = Some(1);
+        });
+        let mut st = w.bare();
+        let holder = if ally { 2 } else { 1 };
+        let a = army(&mut st, 0, w.hex(4, 3), 3);
+        let d = army(&mut st, holder, w.hex(5, 3), 3);
+        let mut e = w.engine(&[3, 3], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+        let c = combats(&e.log)[0];
+        assert_eq!(c.d.defence, defence, "garrison {garrison}, ally {ally}");
+    }
 }
 
 #[test]
@@ -212,6 +251,19 @@ fn w10_siege_table_by_gap() {
         assert_eq!(st.cities[city].pv, pv0 - city_pv);
         assert_eq!(st.armies[a].units, 3 - army_loss);
     }
+}
+
+/// W-10 "-2 unités" against a 1-unit army: the army is destroyed and the
+/// record (so the log) says it lost 1 unit, the units it had.
+#[test]
+fn w10_a_repelled_one_unit_army_loses_the_one_unit_it_had() {
+    let (w, mut st, a, city) = siege_setup(1, 1);
+    // 1 unit + 1 engine + die 1 = 3 against 2 + 1 + die 4 = 7: gap -4.
+    let mut e = w.engine(&[1, 4], Script::default());
+    act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city: city as u16 });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.a_loss, c.a_destroyed), (-4, 1, true));
+    assert!(!st.armies[a].alive);
 }
 
 fn take_city(choice: SiegeChoice) -> (World, State, usize) {
@@ -609,6 +661,21 @@ fn w22_a_city_suffers_one_hostile_action_per_season() {
     assert!(act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == cap)));
 }
 
+/// G-28 / docs/log.md: a spy's damage follows its combat line, so the
+/// `building_destroyed` event comes after the `Combat` event.
+#[test]
+fn w20_a_building_a_spy_destroys_is_logged_after_the_combat() {
+    let (w, mut st, s, t) = spy_setup();
+    st.hexes[t as usize].extra = Some(BuildingKind::Tower);
+    st.hexes[t as usize].extra_pv = 1;
+    // 3 + 6 = 9 against tower defence 2 + 1 = 3: success.
+    let mut e = w.engine(&[6, 1], Script::default());
+    act(&mut e, &mut st, 0, Action::SpyAct { spy: s as u16, target: t, kind: SpyKind::DamageExtra });
+    assert_eq!(st.hexes[t as usize].extra, None);
+    let at = |f: fn(&Event) -> bool| e.log.iter().position(f).unwrap();
+    assert!(at(|x| matches!(x, Event::Combat(_))) < at(|x| matches!(x, Event::BuildingDestroyed { .. })));
+}
+
 #[test]
 fn w23_a_garrison_blocks_hostile_actions() {
     let (w, mut st, _, t) = spy_setup();
@@ -806,5 +873,31 @@ fn w19_w24_duel_limits_are_a_key() {
         act(&mut e, &mut st, 0, Action::MoveSpy { spy: mine as u16, to: w.hex(4, 2) });
         let opts = act_options(&w, &st, 0);
         assert_eq!(opts.contains(&duel(next)), !limits, "after moving, limits {limits}");
+    }
+}
+
+/// G-10 for the defender: a defender that wins by destroying the attacking
+/// army scores a massacre (also when both armies die, and with
+/// `ep.massacre_if_both_destroyed = false` when only the attacker dies); a
+/// defender that wins without destroying it gets its gap's result.
+#[test]
+fn g10_a_defender_that_destroys_the_attacker_scores_a_massacre() {
+    // (attacker units, defender units, dice, both key, defender result)
+    let cases = [
+        (3, 3, [1, 4], true, BattleResult::Minor),     // gap -3, no one destroyed
+        (1, 3, [1, 4], true, BattleResult::Massacre),  // gap -5 (major), attacker destroyed
+        (1, 1, [1, 3], true, BattleResult::Massacre),  // gap -2, both destroyed
+        (1, 3, [1, 4], false, BattleResult::Massacre), // only the attacker destroyed
+    ];
+    for (ua, ud, dice, both, want) in cases {
+        let w = world(PLAINS, |sc| sc.ep.massacre_if_both_destroyed = both);
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), ua);
+        let d = army(&mut st, 1, w.hex(3, 2), ud);
+        let mut e = w.engine(&dice, Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+        let c = combats(&e.log)[0];
+        assert!(c.gap < 0);
+        assert_eq!((c.a_result, c.d_result), (Some(BattleResult::Defeat), Some(want)), "{ua} vs {ud}, both {both}");
     }
 }
