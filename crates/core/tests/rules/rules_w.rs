@@ -770,6 +770,42 @@ fn w06_experience_only_for_destroying_the_army_when_read_literally() {
     }
 }
 
+/// W-06 read literally, from the defender's side: a defender that wins
+/// gains experience only when it destroys the whole attacking army; read
+/// as shipped, any victory does. Also the per-player tally of army results
+/// (a reported figure) counts one result per battle.
+#[test]
+fn w06_a_defender_gains_experience_by_the_same_reading() {
+    for literal in [false, true] {
+        let w = world(PLAINS, |sc| sc.army.xp_needs_destroyed = literal);
+        // 3 + 1 = 4 against 3 + 5 = 8: the attacker loses, but keeps units.
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 3);
+        let d = army(&mut st, 1, w.hex(3, 2), 3);
+        let mut e = w.engine(&[1, 5], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+        assert!(st.armies[a].alive && st.armies[d].alive);
+        assert_eq!(st.armies[d].xp, if literal { 0 } else { 1 }, "literal {literal}");
+        assert_eq!(st.armies[a].xp, 0);
+        assert_eq!(st.players[0].tally.army_results.iter().sum::<u32>(), 1);
+        // 1 + 1 = 2 against 3 + 5 = 8: the 1-unit attacker is destroyed, so
+        // the defender gains experience under both readings.
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 1);
+        let d = army(&mut st, 1, w.hex(3, 2), 3);
+        let mut e = w.engine(&[1, 5], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+        assert!(!st.armies[a].alive && st.armies[d].alive);
+        assert_eq!(st.armies[d].xp, 1, "literal {literal}");
+        // A second battle the same season: the attacker's tally holds two.
+        let a2 = army(&mut st, 0, w.hex(2, 1), 3);
+        let d2 = army(&mut st, 1, w.hex(3, 1), 3);
+        let mut e = w.engine(&[5, 3], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a2 as u16, target: d2 as u16 });
+        assert_eq!(st.players[0].tally.army_results.iter().sum::<u32>(), 2, "literal {literal}");
+    }
+}
+
 /// W-07 Assault "+1 force" in a siege only with
 /// `army.formations.assault_in_sieges`.
 #[test]
