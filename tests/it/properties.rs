@@ -1,5 +1,6 @@
-//! Property tests: invariants over many random campaigns of the shipped
-//! scenarios, with random and weighted players in random seats.
+//! Property tests: invariants at every decision of many random campaigns of
+//! every shipped scenario (the folder is read, not listed), with random and
+//! weighted players in random seats.
 
 use empires::rules::setup::{initial_state, make_map};
 use empires::rules::{Action, Decision, Engine, Event, NoLog, PlayerId, Players, RngDice, Rules, State, invariants};
@@ -9,13 +10,45 @@ use empires::strategy::{Seats, build};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
+/// Every game scenario shipped in `scenarios/`, found by reading the folder
+/// (a new scenario is tested without being listed here): every `.toml` file
+/// but the strategy library (`archetypes.toml`) and the balance gate files
+/// (the ones made of `[[metric]]` tables).
+fn shipped() -> &'static [(String, Scenario)] {
+    static SHIPPED: std::sync::OnceLock<Vec<(String, Scenario)>> = std::sync::OnceLock::new();
+    SHIPPED.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(&dir).expect("scenarios/") {
+            let path = e.expect("a folder entry").path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.ends_with(".toml") || name == "archetypes.toml" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("readable");
+            if text.lines().any(|l| l.trim() == "[[metric]]") {
+                continue;
+            }
+            let sc = load_str(&text, &Source::file(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            out.push((name, sc));
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    })
+}
+
+/// The shipped scenario `i` (modulo their number).
 fn scenario(i: usize) -> Scenario {
-    let (name, text) = [
-        ("default.toml", include_str!("../../scenarios/default.toml")),
-        ("duel.toml", include_str!("../../scenarios/duel.toml")),
-        ("archipelago.toml", include_str!("../../scenarios/archipelago.toml")),
-    ][i];
-    load_str(text, &Source::file(name)).expect("shipped scenario loads")
+    let all = shipped();
+    all[i % all.len()].1.clone()
+}
+
+#[test]
+fn every_shipped_scenario_is_found() {
+    let names: Vec<&str> = shipped().iter().map(|(n, _)| n.as_str()).collect();
+    for want in ["archipelago.toml", "default.toml", "duel.toml", "straits.toml"] {
+        assert!(names.contains(&want), "{want} not among {names:?}");
+    }
 }
 
 /// Seats with random players where `random_mask` has a bit set.
@@ -30,14 +63,22 @@ fn seats(sc: &Scenario, cs: u64, random_mask: u8) -> Seats {
     s
 }
 
-/// Records every pick, for the per-season limits.
+/// Records every pick, for the per-season limits, and checks the
+/// invariants in the state of every decision.
 struct Recorder {
     inner: Seats,
     picks: Vec<(PlayerId, Action)>,
+    /// The first invariant broken at a decision.
+    broken: Option<String>,
 }
 
 impl Players for Recorder {
     fn choose(&mut self, r: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
+        if self.broken.is_none()
+            && let Err(m) = invariants::at_decision(r, st, d)
+        {
+            self.broken = Some(format!("at {d:?} of player {p}: {m}"));
+        }
         let i = self.inner.choose(r, st, p, d, options);
         assert!(i < options.len(), "strategy picked option {i} of {}", options.len());
         self.picks.push((p, options[i]));
@@ -73,7 +114,8 @@ fn season_limits(st_before: &State, picks: &[(PlayerId, Action)]) -> Result<(), 
     Ok(())
 }
 
-/// Play one campaign, checking the invariants and limits after every season.
+/// Play one campaign, checking the invariants at every decision and after
+/// every season, and the per-season limits.
 fn run(sc: &Scenario, master: u64, index: u64, mask: u8) -> Result<(), TestCaseError> {
     let cs = seed::campaign_seed(master, index);
     // A generated map that cannot hold the capitals is a clean setup error
@@ -82,12 +124,15 @@ fn run(sc: &Scenario, master: u64, index: u64, mask: u8) -> Result<(), TestCaseE
     let rules = Rules::new(sc, &map);
     let mut st = initial_state(rules);
     invariants::check(rules, &st).map_err(TestCaseError::fail)?;
-    let players = Recorder { inner: seats(sc, cs, mask), picks: Vec::new() };
+    let players = Recorder { inner: seats(sc, cs, mask), picks: Vec::new(), broken: None };
     let mut e = Engine::new(rules, RngDice(seed::rng(cs, Stream::Dice)), players, NoLog);
     loop {
         let before = st.clone();
         e.players.picks.clear();
         let end = e.play_season(&mut st);
+        if let Some(m) = e.players.broken.take() {
+            return Err(TestCaseError::fail(format!("season {}: {m}", before.season)));
+        }
         invariants::check(rules, &st).map_err(|m| TestCaseError::fail(format!("season {}: {m}", before.season)))?;
         season_limits(&before, &e.players.picks)
             .map_err(|m| TestCaseError::fail(format!("season {}: {m}", before.season)))?;
@@ -109,12 +154,12 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     #[test]
-    fn invariants_hold_after_every_season(sc_i in 0usize..3, master in any::<u64>(), index in 0u64..1000, mask in any::<u8>()) {
+    fn invariants_hold_at_every_decision_and_after_every_season(sc_i in 0usize..64, master in any::<u64>(), index in 0u64..1000, mask in any::<u8>()) {
         run(&scenario(sc_i), master, index, mask)?;
     }
 
     #[test]
-    fn same_seed_same_event_log(sc_i in 0usize..3, master in any::<u64>(), index in 0u64..1000) {
+    fn same_seed_same_event_log(sc_i in 0usize..64, master in any::<u64>(), index in 0u64..1000) {
         let sc = scenario(sc_i);
         let a = log_of(&sc, master, index);
         let b = log_of(&sc, master, index);
@@ -125,7 +170,7 @@ proptest! {
 
 #[test]
 fn different_campaign_indices_play_differently() {
-    let sc = scenario(0);
+    let sc = shipped().iter().find(|(n, _)| n == "default.toml").expect("default.toml").1.clone();
     let logs: Vec<Vec<Event>> = (0..4).map(|i| log_of(&sc, 1, i)).collect();
     for i in 0..logs.len() {
         for j in i + 1..logs.len() {
@@ -186,7 +231,7 @@ proptest! {
     /// The engine never panics on a scenario the checks accept.
     #[test]
     fn accepted_scenarios_never_panic(
-        sc_i in 0usize..3,
+        sc_i in 0usize..64,
         edits in proptest::collection::vec((any::<u8>(), -2i32..14), 1..10),
         master in any::<u64>(),
         mask in any::<u8>(),

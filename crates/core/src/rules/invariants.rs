@@ -1,20 +1,39 @@
-//! Invariants that hold after every season. The property tests check them
-//! over many random campaigns; a later soak mode checks them in long runs.
+//! Invariants that hold at every decision and after every season. The
+//! property tests check them over many random campaigns of every shipped
+//! scenario.
 
-use super::Rules;
 use super::state::{Slot, State};
+use super::{Decision, Rules};
 use crate::map::Terrain;
 use crate::scenario::BuildingKind;
 
-/// The first broken invariant, in words.
+/// The first broken invariant at the end of a season, in words: those of
+/// `at_decision`, and no EP kept after construction (E-05).
 pub fn check(r: Rules<'_>, st: &State) -> Result<(), String> {
+    if let Some((i, p)) = st.players.iter().enumerate().find(|(_, p)| p.ep != 0) {
+        return Err(format!("player {i} kept {} EP after construction (E-05)", p.ep));
+    }
+    common(r, st, None)
+}
+
+/// The first broken invariant in the state of decision `d` (every decision,
+/// mid-season and mid-combat included), in words. EP are only spent at
+/// construction, so they are not checked here; and a city whose fall is
+/// being decided (`Decision::SiegeOutcome`, W-11) stands at 0 PV or below
+/// until its attacker picks the outcome.
+pub fn at_decision(r: Rules<'_>, st: &State, d: Decision) -> Result<(), String> {
+    let falling = match d {
+        Decision::SiegeOutcome { city } => Some(city as usize),
+        _ => None,
+    };
+    common(r, st, falling)
+}
+
+fn common(r: Rules<'_>, st: &State, falling: Option<usize>) -> Result<(), String> {
     let sc = r.sc;
     for (i, p) in st.players.iter().enumerate() {
         if p.gold < 0 {
             return Err(format!("player {i} has negative gold {}", p.gold));
-        }
-        if p.ep != 0 {
-            return Err(format!("player {i} kept {} EP after construction (E-05)", p.ep));
         }
         if p.initiative < 0 {
             return Err(format!("player {i} has negative initiative"));
@@ -80,7 +99,7 @@ pub fn check(r: Rules<'_>, st: &State) -> Result<(), String> {
         if st.hexes[c.hex as usize].city != Slot::of(i) {
             continue; // a city record no hex points at (never happens today)
         }
-        if c.pv < 1 || c.pv > sc.cities.max_pv(c.level) {
+        if (c.pv < 1 && falling != Some(i)) || c.pv > sc.cities.max_pv(c.level) {
             return Err(format!("city {i} has {} PV", c.pv));
         }
         if c.stability < sc.cities.stability_min || c.stability > sc.cities.stability_max {
