@@ -71,11 +71,11 @@ proptest! {
     /// junk; load; play what loads.
     #[test]
     fn fuzz_scenario_text(
-        file in 0usize..3,
+        file in 0usize..4,
         edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, value(), "[ -~]{0,8}"), 1..6),
         seed in any::<u64>(),
     ) {
-        let name = ["default.toml", "duel.toml", "archipelago.toml"][file];
+        let name = ["default.toml", "duel.toml", "archipelago.toml", "straits.toml"][file];
         let text = shipped(name);
         let mut lines: Vec<String> = text.lines().map(String::from).collect();
         let targets = assignments(&text);
