@@ -2,9 +2,10 @@
 //! and exact outcomes.
 
 use crate::common::*;
+use empires_core::rules::naval::naval_losses;
 use empires_core::rules::state::{NOBODY, Slot};
 use empires_core::rules::{Action, Decision, Event, ScoreParts, SpyKind, State};
-use empires_core::scenario::{BattleResult, BuildingKind, FormationChoice, SiegeChoice};
+use empires_core::scenario::{BattleResult, BuildingKind, FormationChoice, Scenario, SiegeChoice};
 
 fn armies(units_a: i32, units_d: i32) -> (World, State, usize, usize) {
     let w = world(PLAINS, |_| {});
@@ -426,6 +427,54 @@ fn w13_the_tie_row_and_gap_3_in_play_and_the_record_says_what_sank() {
     assert!(c.d_destroyed && !c.a_destroyed);
     let at = |f: fn(&Event) -> bool| e.log.iter().position(f).unwrap();
     assert!(at(|x| matches!(x, Event::Hit { .. })) < at(|x| matches!(x, Event::Combat(_))));
+}
+
+/// W-12: a stack attacks once a season. After its attack (a tie, so every
+/// ship survives) no naval or coastal attack from its hex is offered
+/// again, and its ships have no movement left.
+#[test]
+fn w12_a_stack_that_attacked_is_offered_no_second_attack() {
+    let (w, mut st) = fleets(2, 1);
+    let (from, to) = (w.hex(2, 2), w.hex(3, 2));
+    let attacks_from = |opts: &[Action]| {
+        opts.iter()
+            .filter(|a| match **a {
+                Action::NavalAttack { from: f, .. } | Action::Coastal { from: f, .. } => f == from,
+                _ => false,
+            })
+            .count()
+    };
+    assert!(attacks_from(&act_options(&w, &st, 0)) > 0);
+    // 2 ships + die 2 = 4 against 1 ship + die 3 = 4: a tie.
+    let mut e = w.engine(&[2, 3], Script::default());
+    act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
+    assert_eq!(combats(&e.log)[0].gap, 0);
+    assert!(st.ships[0].alive && st.ships[1].alive && st.ships[2].alive);
+    assert_eq!(attacks_from(&act_options(&w, &st, 0)), 0);
+    assert!(st.ships[..2].iter().all(|s| s.attacked && s.mp == 0));
+    assert!(!st.ships[2].attacked, "the defender did not attack");
+}
+
+/// W-13: at a tie both sides take the loser's column of the tie row, and a
+/// win reads each side's own column. The shipped table has the same figure
+/// in both columns of the tie row, so a table whose columns differ shows it.
+#[test]
+fn w13_a_tie_takes_the_losers_column_whatever_the_table() {
+    let mut sc = Scenario::default();
+    sc.naval.table.rows[0].winner_pv = 0;
+    sc.naval.table.rows[0].loser_pv = 2;
+    let row0_gap = 0;
+    assert_eq!(naval_losses(&sc, row0_gap), (0, 2, 2));
+    let max_gap_of_row0 = (1..10).take_while(|&g| sc.naval.table.row_index(g) == 0).last();
+    if let Some(g) = max_gap_of_row0 {
+        assert_eq!(naval_losses(&sc, g), (0, 0, 2), "attacker wins by {g}");
+        assert_eq!(naval_losses(&sc, -g), (0, 2, 0), "defender wins by {g}");
+    }
+    let last = sc.naval.table.rows.len() - 1;
+    let big = 50;
+    let row = &sc.naval.table.rows[last];
+    assert_eq!(naval_losses(&sc, big), (last, row.winner_pv, row.loser_pv));
+    assert_eq!(naval_losses(&sc, -big), (last, row.loser_pv, row.winner_pv));
 }
 
 #[test]
