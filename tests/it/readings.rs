@@ -13,7 +13,8 @@ use empires::scenario::{ActionKind, DEFAULT_TOML, Scenario, Source, load_str, lo
 use empires::sim::Detail;
 use empires::sim::record::Coverage;
 use empires::sim::runner::{Flow, RunConfig, run};
-use empires::study::mine_pillage::{holm, readings, run_readings};
+use empires::stats::holm;
+use empires::study::mine_pillage::{readings, run_readings};
 
 /// Every leaf of a scenario as `dotted.path = value`.
 fn leaves(sc: &Scenario) -> std::collections::BTreeMap<String, String> {

@@ -267,27 +267,12 @@ pub struct Readings {
 }
 
 /// Two-sided p-value of a paired mean against 0 (normal approximation, as
-/// the intervals are); 1 when there is no spread at all.
+/// the intervals are; `stats::p_two_sided`); 1 with fewer than 2 campaigns.
 fn p_value(m: &Mean) -> f64 {
-    use statrs::distribution::{ContinuousCDF, Normal};
-    if !(m.sd > 0.0) || m.n < 2 {
-        return if m.mean == 0.0 || !m.mean.is_finite() { 1.0 } else { 0.0 };
+    if m.n < 2 {
+        return 1.0;
     }
-    let z = m.mean.abs() / (m.sd / (m.n as f64).sqrt());
-    2.0 * (1.0 - Normal::new(0.0, 1.0).expect("standard normal").cdf(z))
-}
-
-/// Holm's step-down adjustment of `p` (family-wise error over all of them).
-pub fn holm(p: &[f64]) -> Vec<f64> {
-    let mut idx: Vec<usize> = (0..p.len()).collect();
-    idx.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
-    let mut out = vec![1.0; p.len()];
-    let mut run: f64 = 0.0;
-    for (rank, &i) in idx.iter().enumerate() {
-        run = run.max(((p.len() - rank) as f64 * p[i]).min(1.0));
-        out[i] = run;
-    }
-    out
+    crate::stats::p_two_sided(m.mean, m.sd / (m.n as f64).sqrt())
 }
 
 /// Play the readings table.
@@ -315,7 +300,7 @@ pub fn run_readings(sc: &Scenario, players: &str, seed: u64, campaigns: u64) -> 
         });
     }
     let p: Vec<f64> = rows.iter().map(|r| p_value(&r.mines_first.diff)).collect();
-    for (r, q) in rows.iter_mut().zip(holm(&p)) {
+    for (r, q) in rows.iter_mut().zip(crate::stats::holm(&p)) {
         r.p_holm = q;
     }
     Ok(Readings { players: players.to_string(), campaigns, seed, rows })
