@@ -40,7 +40,7 @@ use crate::seed::{self, mix2};
 use crate::sim::lineup::Lineup;
 use crate::stats::wilson;
 use rand::RngExt;
-use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
+use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 /// One pair's games.
 #[derive(Clone, Debug, PartialEq)]
@@ -352,7 +352,6 @@ pub fn rate(
         .collect();
     ranked.sort_by(|x, y| y.rating.total_cmp(&x.rating).then_with(|| x.name.cmp(&y.name)));
     let order: Vec<usize> = ranked.iter().map(|r| names.iter().position(|n| n == &r.name).unwrap_or(0)).collect();
-    let normal = Normal::new(0.0, 1.0).expect("standard normal");
     let mut differences = Vec::new();
     for (x, &a) in order.iter().enumerate() {
         for &b in &order[x + 1..] {
@@ -361,7 +360,7 @@ pub fn rate(
             let mean = d.iter().sum::<f64>() / n;
             let sd = (d.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
             let diff = point[a] - point[b];
-            let p = if sd > 0.0 { 2.0 * normal.sf((diff / sd).abs()) } else { f64::NAN };
+            let p = if sd > 0.0 { crate::stats::p_two_sided(diff, sd) } else { f64::NAN };
             let (low, high) = super::percentile_95(&mut d);
             differences.push(Difference {
                 a: names[a].clone(),
@@ -378,17 +377,12 @@ pub fn rate(
     (ranked, differences, fit_stat)
 }
 
-/// Holm's step-down adjustment of the differences' p-values (NaN stays NaN
-/// and counts as not rejected).
+/// Holm's step-down adjustment of the differences' p-values
+/// (`stats::holm`; a NaN p-value counts as 1 there and stays NaN here).
 fn holm(ds: &mut [Difference]) {
-    let m = ds.len();
-    let mut idx: Vec<usize> = (0..m).collect();
-    idx.sort_by(|&x, &y| ds[x].p.total_cmp(&ds[y].p));
-    let mut running: f64 = 0.0;
-    for (rank, &i) in idx.iter().enumerate() {
-        let adj = ((m - rank) as f64 * ds[i].p).min(1.0);
-        running = running.max(adj);
-        ds[i].p_holm = if ds[i].p.is_nan() { f64::NAN } else { running };
+    let p: Vec<f64> = ds.iter().map(|d| d.p).collect();
+    for (d, q) in ds.iter_mut().zip(crate::stats::holm(&p)) {
+        d.p_holm = if d.p.is_nan() { f64::NAN } else { q };
     }
 }
 
