@@ -90,12 +90,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
-    /// G-01 step 2: each player, in order, recruits until it says `Done`.
-    pub fn recruiting(&mut self, st: &mut State) {
-        self.recruiting_from(st, 0, false);
-    }
-
-    /// Recruiting from the player at `from` of this season's order on;
+    /// G-01 step 2: each player, in order, recruits until it says `Done`;
+    /// recruiting from the player at `from` of this season's order on;
     /// `done`: that player has just said `Done` (a resumed season).
     pub fn recruiting_from(&mut self, st: &mut State, from: usize, done: bool) {
         for oi in from..st.order.len() {

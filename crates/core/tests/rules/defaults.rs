@@ -1167,3 +1167,159 @@ fn g03_castles_and_cities_count_in_size_by_their_own_key_not_by_fortified() {
         assert_eq!(e.take_cost(&st, w.hex(5, 3), true), 4, "P1's capital city too");
     }
 }
+
+/// G-13: a recruited ship is launched on a sea hex next to its port that no
+/// rival ship holds (its own ships may be there); with every such hex held
+/// by a rival, no ship is offered.
+#[test]
+fn g13_a_ship_is_launched_next_to_its_port_where_no_rival_ship_stands() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    st.players[0].gold = 1000;
+    let cap = w.hex(1, 2);
+    let seas: Vec<_> = w.map.adjacent(cap).filter(|&n| w.map.terrain[n as usize] == Terrain::Sea).collect();
+    assert!(seas.len() >= 3);
+    let ship_at = Action::Recruit { hex: cap, item: Item::Ship };
+    for &s in &seas {
+        ship(&mut st, 1, s, 3);
+    }
+    assert!(!recruit_options(&w, &st, 0).contains(&ship_at), "every sea hex by the port is held");
+    // Free the last: the ship is launched there and only there.
+    let free = *seas.last().unwrap();
+    st.ships.last_mut().unwrap().alive = false;
+    let mut e = w.engine(&[], Script::default());
+    e.recruit_options(&st, 0);
+    assert!(e.options().contains(&ship_at));
+    e.recruit(&mut st, 0, cap, Item::Ship);
+    let new = st.ships.len() - 1;
+    assert_eq!((st.ships[new].owner, st.ships[new].hex, st.ships[new].pv), (0, free, 3));
+    assert_eq!(
+        e.log.last(),
+        Some(&Event::Recruit {
+            player: 0,
+            hex: cap,
+            item: Item::Ship,
+            cost: w.sc.recruit.ship as i64,
+            piece: new as u16,
+            at: free
+        })
+    );
+    // Next season that hex holds P0's own ship, and a second one joins it.
+    e.end_of_season(&mut st);
+    e.recruit(&mut st, 0, cap, Item::Ship);
+    assert_eq!(st.ships.last().unwrap().hex, free);
+}
+
+/// G-13 / E-16: recruiting pays its price (counted as gold spent), and each
+/// new piece is numbered as the log says: a unit joins the army on the hex,
+/// an engine joins it too, a spy is a new piece.
+#[test]
+fn g13_recruiting_pays_and_numbers_the_new_piece() {
+    let w = world(PLAINS, |sc| sc.recruit.per_hex = 3);
+    let mut st = w.start();
+    let cap = w.hex(1, 1);
+    st.players[0].gold = 1000;
+    let a = st.hexes[cap as usize].army.get().unwrap();
+    let (units, spies) = (st.armies[a].units, st.spies.len());
+    let (unit, engine, spy) = (w.sc.recruit.unit as i64, w.sc.recruit.engine as i64, w.sc.recruit.spy as i64);
+    let mut e = w.engine(&[], Script::default());
+    e.recruit(&mut st, 0, cap, Item::Unit);
+    e.recruit(&mut st, 0, cap, Item::Engine);
+    e.recruit(&mut st, 0, cap, Item::Spy);
+    assert_eq!((st.armies[a].units, st.armies[a].engines), (units + 1, 1));
+    assert_eq!(st.spies.len(), spies + 1);
+    assert_eq!(st.players[0].gold, 1000 - unit - engine - spy);
+    assert_eq!(st.players[0].tally.gold_spent, unit + engine + spy);
+    let pieces: Vec<_> = e
+        .log
+        .iter()
+        .filter_map(|x| match x {
+            Event::Recruit { item, piece, at, .. } => Some((*item, *piece, *at)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pieces, [(Item::Unit, a as u16, cap), (Item::Engine, a as u16, cap), (Item::Spy, spies as u16, cap)]);
+    // A unit recruited where no army stands is a new army, numbered last.
+    let x = w.hex(2, 1);
+    st.hexes[x as usize].owner = empires_core::rules::Owner::of(0);
+    st.hexes[x as usize].main = Some(BuildingKind::Castle);
+    st.hexes[x as usize].main_pv = 3;
+    e.recruit(&mut st, 0, x, Item::Unit);
+    let n = st.armies.len() - 1;
+    assert_eq!((st.armies[n].owner, st.armies[n].hex, st.armies[n].units), (0, x, 1));
+    assert!(matches!(e.log.last(), Some(Event::Recruit { piece, at, .. }) if *piece as usize == n && *at == x));
+}
+
+/// G-13: an engine is offered for the player's own army on the hex until
+/// it carries `siege.engine_cap`.
+#[test]
+fn g13_engines_are_offered_up_to_the_cap() {
+    let w = world(PLAINS, |sc| sc.recruit.per_hex = 5);
+    let mut st = w.start();
+    let cap = w.hex(1, 1);
+    st.players[0].gold = 10_000;
+    let a = st.hexes[cap as usize].army.get().unwrap();
+    let engine = Action::Recruit { hex: cap, item: Item::Engine };
+    assert_eq!(w.sc.siege.engine_cap, 2);
+    for n in 0..2 {
+        assert_eq!(st.armies[a].engines, n);
+        assert!(recruit_options(&w, &st, 0).contains(&engine), "{n} engines");
+        w.engine(&[], Script::default()).recruit(&mut st, 0, cap, Item::Engine);
+    }
+    assert_eq!(st.armies[a].engines, 2);
+    assert!(!recruit_options(&w, &st, 0).contains(&engine), "at the cap");
+}
+
+/// G-03: the tie-breaks apply in the scenario's order. P0 (capital and two
+/// castles) and P1 (capital, a second city and two plain hexes) are both of
+/// size 6; P1 has more cities, P0 more castles, so castles first ranks P0
+/// first and cities first ranks P1 first.
+#[test]
+fn g03_tie_breaks_apply_in_the_scenarios_order() {
+    use empires_core::scenario::TieBreak;
+    for (order, first) in [([TieBreak::Castles, TieBreak::Cities], 0u8), ([TieBreak::Cities, TieBreak::Castles], 1u8)] {
+        let w = world(PLAINS, |sc| sc.campaign.tiebreak = order.to_vec());
+        let mut st = w.bare();
+        let own = |st: &mut State, h, p, b: Option<BuildingKind>| {
+            st.hexes[h as usize].owner = empires_core::rules::Owner::of(p);
+            st.hexes[h as usize].main = b;
+            st.hexes[h as usize].main_pv = 3;
+        };
+        own(&mut st, w.hex(2, 1), 0, Some(BuildingKind::Castle));
+        own(&mut st, w.hex(3, 1), 0, Some(BuildingKind::Castle));
+        own(&mut st, w.hex(4, 3), 1, Some(BuildingKind::City));
+        own(&mut st, w.hex(4, 2), 1, None);
+        own(&mut st, w.hex(5, 2), 1, None);
+        let s = sizes(w.rules(), &st);
+        assert_eq!((s[0].size, s[0].cities, s[0].castles), (6, 1, 2));
+        assert_eq!((s[1].size, s[1].cities, s[1].castles), (6, 2, 0));
+        let r = w.engine(&[], Script::default()).ranking(&st, true);
+        assert_eq!((r[0].player, r[0].tie), (first, false), "{order:?}");
+    }
+}
+
+/// G-05: the play dice show every face of the die and nothing else, the
+/// same seed gives the same rolls, and a recorded history replays exactly
+/// through scripted dice (the log replay and the lookahead rely on it).
+#[test]
+fn g05_the_dice_show_every_face_and_a_recorded_history_replays() {
+    use empires_core::rules::dice::{Dice, RecordingDice, RngDice, ScriptedDice};
+    use rand_pcg::Pcg64Mcg;
+    let mut rec = RecordingDice { inner: RngDice(Pcg64Mcg::new(0xE5)), faces: Vec::new() };
+    let rolls: Vec<u8> = (0..600).map(|_| rec.roll(6)).collect();
+    let mut seen = [0u32; 7];
+    for &f in &rolls {
+        seen[f as usize] += 1;
+    }
+    assert_eq!(seen[0], 0);
+    assert!(seen[1..].iter().all(|&n| (60..=140).contains(&n)), "600 D6 rolls, each face about 100 times: {seen:?}");
+    assert_eq!(rec.faces, rolls, "every face recorded, in order");
+    let mut again = RngDice(Pcg64Mcg::new(0xE5));
+    assert!(rolls.iter().all(|&f| again.roll(6) == f), "the same seed rolls the same");
+    let mut replay = ScriptedDice::new(&rec.faces);
+    assert_eq!(replay.used(), 0);
+    let expr = DiceExpr::new(2, 6, 10);
+    let (faces, value) = replay.roll_expr(&expr);
+    assert_eq!((faces, value), ((rolls[0] + rolls[1]) as u32, (rolls[0] + rolls[1]) as i64 * 10));
+    assert_eq!((replay.used(), replay.remaining()), (2, 598));
+}

@@ -13,6 +13,7 @@
 
 mod common;
 mod defaults;
+mod invariants;
 mod reference;
 mod rules_e;
 mod rules_w;

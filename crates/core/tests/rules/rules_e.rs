@@ -377,6 +377,7 @@ fn e15_mines_on_river_or_mountain_pay_at_payday() {
     let gold: i64 = pays.iter().map(|p| p.1).sum();
     assert_eq!(gold, 60 + 70, "mountain 3D6x10 = (1+2+3)x10, river 2D6x10 = (2+5)x10");
     assert_eq!(st.players[0].gold, 100 + 130);
+    assert_eq!(st.players[0].tally.gold_mines, 130, "the tally the reports read");
     assert_eq!(pays.iter().find(|p| p.0 == mountain).unwrap().1, 60);
     assert_eq!(pays.iter().find(|p| p.0 == river).unwrap().1, 70);
 }

@@ -986,3 +986,119 @@ fn g10_a_defender_that_destroys_the_attacker_scores_a_massacre() {
         assert_eq!((c.a_result, c.d_result), (Some(BattleResult::Defeat), Some(want)), "{ua} vs {ud}, both {both}");
     }
 }
+
+/// W-12 / W-15: a naval win is recorded as a success and counted once for
+/// each side (the coverage tables read these tallies), and only the
+/// attacking stack is spent: the attacker's ship on another hex and the
+/// defending ship keep their movement. A tie is no success and counts for
+/// no one.
+#[test]
+fn w12_a_naval_win_is_counted_and_spends_only_the_attacking_stack() {
+    let (w, mut st) = fleets(1, 1);
+    let elsewhere = ship(&mut st, 0, w.hex(2, 1), 3);
+    // 1 ship + die 4 = 5 against 1 ship + die 3 = 4: gap 1, the defender
+    // loses 2 PV and survives, the attacker 1.
+    let mut e = w.engine(&[4, 3], Script::default());
+    let c = e.naval_combat(&mut st, 0, w.hex(2, 2), w.hex(3, 2));
+    assert_eq!((c.gap, c.success, c.a_loss, c.d_loss), (1, true, 1, 2));
+    assert_eq!((st.players[0].tally.naval_won, st.players[0].tally.naval_lost), (1, 0));
+    assert_eq!((st.players[1].tally.naval_won, st.players[1].tally.naval_lost), (0, 1));
+    assert_eq!((st.ships[0].attacked, st.ships[0].mp), (true, 0));
+    assert_eq!((st.ships[elsewhere].attacked, st.ships[elsewhere].mp), (false, 3));
+    assert_eq!((st.ships[1].attacked, st.ships[1].mp, st.ships[1].pv), (false, 3, 1));
+    // A loss: 1 + die 1 against 1 + die 2 (the defender has 1 PV left and
+    // wins, so it loses 1 PV at gap -1 and sinks; the attacker loses 2).
+    let mut e = w.engine(&[1, 2], Script::default());
+    let c = e.naval_combat(&mut st, 0, w.hex(2, 1), w.hex(3, 2));
+    assert_eq!((c.gap, c.success), (-1, false));
+    assert_eq!((st.players[0].tally.naval_won, st.players[0].tally.naval_lost), (1, 1));
+    assert_eq!((st.players[1].tally.naval_won, st.players[1].tally.naval_lost), (1, 1));
+    // A tie.
+    let (w, mut st) = fleets(1, 1);
+    let mut e = w.engine(&[3, 3], Script::default());
+    let c = e.naval_combat(&mut st, 0, w.hex(2, 2), w.hex(3, 2));
+    assert_eq!((c.gap, c.success), (0, false));
+    assert_eq!(st.players[0].tally.naval_won + st.players[0].tally.naval_lost, 0);
+    assert_eq!(st.players[1].tally.naval_won + st.players[1].tally.naval_lost, 0);
+}
+
+/// W-16: a ship attacks the port, tower or bridge of a coastal hex, else
+/// its main building if the scenario makes that kind a coastal target,
+/// never a city (a city falls by siege only), and nothing else.
+#[test]
+fn w16_the_coastal_target_is_the_extra_building_else_a_main_one_the_scenario_names() {
+    let w = world(STRAIT, |sc| {
+        sc.buildings.castle.coastal_target = true;
+        sc.buildings.city.coastal_target = true;
+    });
+    let mut st = w.bare();
+    let e = w.engine(&[], Script::default());
+    let (cap, land) = (w.hex(5, 2), w.hex(5, 1));
+    assert_eq!(e.coastal_target(&st, cap), Some((BuildingKind::Port, false)));
+    st.hexes[cap as usize].extra = None;
+    assert_eq!(e.coastal_target(&st, cap), None, "a city is never a coastal target");
+    st.hexes[land as usize].main = Some(BuildingKind::Castle);
+    assert_eq!(e.coastal_target(&st, land), Some((BuildingKind::Castle, true)));
+    st.hexes[land as usize].main = Some(BuildingKind::Mine);
+    assert_eq!(e.coastal_target(&st, land), None, "a mine is no coastal target");
+    st.hexes[land as usize].extra = Some(BuildingKind::Tower);
+    assert_eq!(e.coastal_target(&st, land), Some((BuildingKind::Tower, false)));
+    // The shipped scenario: a castle is no coastal target.
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    st.hexes[land as usize].main = Some(BuildingKind::Castle);
+    assert_eq!(w.engine(&[], Script::default()).coastal_target(&st, land), None);
+}
+
+/// W-16: only a rival ship next to the building guards it; a rival ship
+/// further off and the attacker's own ships do not.
+#[test]
+fn w16_only_a_rival_ship_next_to_the_building_guards_it() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (sea, port) = (w.hex(4, 2), w.hex(5, 2));
+    ship(&mut st, 0, sea, 3);
+    let coastal = Action::Coastal { from: sea, target: port };
+    ship(&mut st, 1, w.hex(2, 2), 3);
+    assert!(!w.map.are_adjacent(w.hex(2, 2), port));
+    ship(&mut st, 0, w.hex(4, 1), 3);
+    assert!(w.map.are_adjacent(w.hex(4, 1), port));
+    assert!(act_options(&w, &st, 0).contains(&coastal));
+    let e = w.engine(&[], Script::default());
+    assert!(!e.coastal_guarded(&st, 0, port));
+    ship(&mut st, 1, w.hex(4, 3), 3);
+    assert!(w.map.are_adjacent(w.hex(4, 3), port));
+    assert!(e.coastal_guarded(&st, 0, port));
+}
+
+/// W-16 / W-01: a coastal tie damages both sides (the building's PV is
+/// logged), is no success and loots for no one; a win is a success and the
+/// attacker loots.
+#[test]
+fn w16_a_coastal_tie_loots_nothing_and_a_win_loots_for_the_attacker() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (sea, port) = (w.hex(4, 2), w.hex(5, 2));
+    ship(&mut st, 0, sea, 3);
+    // 1 ship + die 3 = 4 against port defence 2 + die 2 = 4: a tie, both
+    // lose 1 PV.
+    let mut e = w.engine(&[3, 2], Script::default());
+    act(&mut e, &mut st, 0, Action::Coastal { from: sea, target: port });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.success, c.a_loss, c.d_loss, c.d_destroyed), (0, false, 1, 1, false));
+    assert_eq!(st.hexes[port as usize].extra_pv, 1);
+    assert!(e.log.contains(&Event::BuildingPv { hex: port, kind: BuildingKind::Port, pv: 1 }));
+    assert_eq!((st.players[0].gold, st.players[1].gold), (100, 100), "a tie loots nothing");
+    // Next season, 1 ship + die 4 = 5 against 2 + die 2 = 4: gap 1, the
+    // port loses 2 PV and falls; the attacker loots.
+    e.end_of_season(&mut st);
+    let mut e = w.engine(&[4, 2], Script::default());
+    act(&mut e, &mut st, 0, Action::Coastal { from: sea, target: port });
+    let c = combats(&e.log)[0];
+    assert_eq!((c.gap, c.success, c.d_destroyed), (1, true, true));
+    assert_eq!((st.players[0].gold, st.players[1].gold), (110, 100));
+    assert!(
+        !e.log.iter().any(|x| matches!(x, Event::BuildingPv { .. })),
+        "a destroyed building is not logged as damaged"
+    );
+}
