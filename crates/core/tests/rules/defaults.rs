@@ -1323,3 +1323,58 @@ fn g05_the_dice_show_every_face_and_a_recorded_history_replays() {
     assert_eq!((faces, value), ((rolls[0] + rolls[1]) as u32, (rolls[0] + rolls[1]) as i64 * 10));
     assert_eq!((replay.used(), replay.remaining()), (2, 598));
 }
+
+/// PLAINS with a third capital at (5,1).
+const THREE: &[&str] =
+    &["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p3 ~", "~ p  p p p p  ~", " ~ p  p p p p2 ~", "~ ~  ~ ~ ~ ~  ~"];
+
+/// G-02 / G-03: the die tie-break is a roll-off. Three players of equal
+/// size (their capitals) roll 4, 4 and 2: the third is last, the first two
+/// roll again, 1 against 3, so the second ranks first. Ranks count from 1
+/// and every one of them is marked tied.
+#[test]
+fn g03_the_die_tie_break_rolls_off_among_those_still_equal() {
+    let w = world(THREE, |_| {});
+    let st = w.bare();
+    let mut e = w.engine(&[4, 4, 2, 1, 3], Script::default());
+    let r = e.ranking(&st, true);
+    let got: Vec<(u8, u8, bool)> = r.iter().map(|s| (s.player, s.rank, s.tie)).collect();
+    assert_eq!(got, [(1, 1, true), (0, 2, true), (2, 3, true)]);
+    assert_eq!(e.dice.remaining(), 0);
+    let rolls: Vec<(u8, i32)> = e
+        .log
+        .iter()
+        .filter_map(|x| if let Event::TieBreak { player, die } = x { Some((*player, *die)) } else { None })
+        .collect();
+    assert_eq!(rolls, [(0, 4), (1, 4), (2, 2), (0, 1), (1, 3)]);
+}
+
+/// G-03: players still equal after `ROLL_OFF_ROUNDS` roll-offs keep seat
+/// order, and no die is rolled beyond that bound.
+#[test]
+fn g03_the_roll_off_stops_after_its_rounds_and_seat_order_decides() {
+    use empires_core::rules::empire::ROLL_OFF_ROUNDS;
+    let w = world(PLAINS, |_| {});
+    let st = w.bare();
+    let faces = vec![3u8; 2 * ROLL_OFF_ROUNDS as usize];
+    let mut e = w.engine(&faces, Script::default());
+    let r = e.ranking(&st, true);
+    assert_eq!((r[0].player, r[1].player), (0, 1));
+    assert!(r[0].tie && r[1].tie);
+    assert_eq!(e.dice.remaining(), 0, "every round rolled, and no more");
+}
+
+/// G-03: without the die among the tie-breaks, tied players keep seat
+/// order and no die is rolled; players of different sizes are not tied.
+#[test]
+fn g03_no_die_without_the_die_tie_break_and_no_tie_between_sizes() {
+    use empires_core::scenario::TieBreak;
+    let w = world(PLAINS, |sc| sc.campaign.tiebreak = vec![TieBreak::Cities, TieBreak::Castles]);
+    let mut st = w.bare();
+    // No dice scripted: a roll would panic.
+    let r = w.engine(&[], Script::default()).ranking(&st, true);
+    assert_eq!((r[0].player, r[0].rank, r[0].tie, r[1].player, r[1].rank, r[1].tie), (0, 1, true, 1, 2, true));
+    st.hexes[w.hex(4, 3) as usize].owner = empires_core::rules::Owner::of(1);
+    let r = w.engine(&[], Script::default()).ranking(&st, true);
+    assert_eq!((r[0].player, r[0].rank, r[0].tie, r[1].player, r[1].rank, r[1].tie), (1, 1, false, 0, 2, false));
+}

@@ -54,14 +54,14 @@ fn invariants_pass_at_their_bounds_and_fail_just_past_them() {
     let cases: Vec<(&str, Break)> = vec![
         ("negative gold", Box::new(move |_, st| st.players[1].gold = -1)),
         ("negative initiative", Box::new(move |_, st| st.players[1].initiative = -1)),
-        ("alive with 0 units", Box::new(move |w, st| st.armies[a].units = 0)),
-        ("engines", Box::new(move |w, st| st.armies[a].engines = -1)),
+        ("alive with 0 units", Box::new(move |_, st| st.armies[a].units = 0)),
+        ("engines", Box::new(move |_, st| st.armies[a].engines = -1)),
         ("engines", Box::new(move |w, st| st.armies[a].engines = w.sc.siege.engine_cap + 1)),
-        ("experience", Box::new(move |w, st| st.armies[a].xp = -1)),
+        ("experience", Box::new(move |_, st| st.armies[a].xp = -1)),
         ("experience", Box::new(move |w, st| st.armies[a].xp = w.sc.army.xp_max + 1)),
         (
             "stands at sea",
-            Box::new(move |w, st| {
+            Box::new(move |_, st| {
                 st.hexes[cap as usize].army = Slot::EMPTY;
                 st.hexes[sea as usize].army = Slot::of(a);
                 st.armies[a].hex = sea;
@@ -102,11 +102,11 @@ fn invariants_pass_at_their_bounds_and_fail_just_past_them() {
                 st.hexes[cap as usize].main_pv = 3;
             }),
         ),
-        ("has 0 PV", Box::new(move |w, st| st.cities[c].pv = 0)),
-        ("PV", Box::new(move |w, st| st.cities[c].pv += 1)),
+        ("has 0 PV", Box::new(move |_, st| st.cities[c].pv = 0)),
+        ("PV", Box::new(move |_, st| st.cities[c].pv += 1)),
         ("stability", Box::new(move |w, st| st.cities[c].stability = w.sc.cities.stability_max + 1)),
         ("stability", Box::new(move |w, st| st.cities[c].stability = w.sc.cities.stability_min - 1)),
-        ("banner 0 but controller 1", Box::new(move |w, st| st.cities[c].controller = Owner::of(1))),
+        ("banner 0 but controller 1", Box::new(move |_, st| st.cities[c].controller = Owner::of(1))),
         ("is alive with 0 PV on sea", Box::new(move |_, st| st.ships.last_mut().unwrap().pv = 0)),
         ("is alive with 4 PV on sea", Box::new(move |_, st| st.ships.last_mut().unwrap().pv = 4)),
         ("on plains", Box::new(move |_, st| st.ships.last_mut().unwrap().hex = land)),

@@ -3,7 +3,7 @@
 
 use crate::common::*;
 use empires_core::map::Terrain;
-use empires_core::rules::{Action, Event, Item};
+use empires_core::rules::{Action, Event, Item, State};
 use empires_core::scenario::{BattleResult, BuildingKind};
 
 /// Two armies side by side on plains, away from the capitals:
@@ -547,4 +547,27 @@ fn e04_the_order_is_set_again_before_spending_when_the_scenario_says_so() {
             assert_eq!(spenders, vec![1, 0]);
         }
     }
+}
+
+/// E-01: each battle's result is counted for both sides (the tallies the
+/// reports read): a win and a loss, then a draw for each.
+#[test]
+fn e01_each_battle_counts_a_win_a_loss_or_a_draw() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    // 3 + 5 against 3 + 3: gap 2, P0 wins.
+    let mut e = w.engine(&[5, 3], Script::default());
+    e.army_combat(&mut st, a, d);
+    let t = |st: &State, p: usize| {
+        let t = st.players[p].tally;
+        (t.battles_won, t.battles_drawn, t.battles_lost)
+    };
+    assert_eq!((t(&st, 0), t(&st, 1)), ((1, 0, 0), (0, 0, 1)));
+    // Next season, a tie: 2 units + 1 XP + 3 against 2 units + 4.
+    e.end_of_season(&mut st);
+    let mut e = w.engine(&[3, 4], Script::default());
+    e.army_combat(&mut st, a, d);
+    assert_eq!((t(&st, 0), t(&st, 1)), ((1, 1, 0), (0, 1, 1)));
 }
