@@ -17,6 +17,7 @@ fn g11_no_battle_ep_is_scenario_data() {
         let mut e = w.engine(&[], Script::default());
         e.earn_ep(&mut st);
         assert_eq!(st.players[0].ep, expect);
+        assert_eq!(st.players[0].tally.ep_earned, expect as i64, "the tally the reports read");
         assert!(e.log.contains(&Event::Ep { player: 0, battles: 0, sum: 0, earned: expect }));
     }
 }
@@ -728,6 +729,13 @@ fn g22_one_castle_city_or_mine_plus_one_port_tower_or_bridge() {
     buy(&mut e, &mut st, 0, Action::Build { hex: river, kind: BuildingKind::Tower });
     assert_eq!(kinds(&st), (Some(BuildingKind::Castle), Some(BuildingKind::Tower)));
     assert_eq!(st.players[0].ep, 0);
+    // A building is never built again on its own hex.
+    st.players[0].ep = 4;
+    let opts = spend_options(&w, &st, 0);
+    assert!(opts.contains(&Action::Build { hex: river, kind: BuildingKind::Bridge }));
+    assert!(!opts.contains(&Action::Build { hex: river, kind: BuildingKind::Tower }));
+    assert!(!opts.contains(&Action::Build { hex: river, kind: BuildingKind::Castle }));
+    st.players[0].ep = 0;
     // Coastal: land next to sea; sea itself is never coastal.
     assert!(w.map.coastal[w.hex(1, 1) as usize]);
     assert!(!w.map.coastal[w.hex(0, 0) as usize]);
@@ -1377,4 +1385,20 @@ fn g03_no_die_without_the_die_tie_break_and_no_tie_between_sizes() {
     st.hexes[w.hex(4, 3) as usize].owner = empires_core::rules::Owner::of(1);
     let r = w.engine(&[], Script::default()).ranking(&st, true);
     assert_eq!((r[0].player, r[0].rank, r[0].tie, r[1].player, r[1].rank, r[1].tie), (1, 1, false, 0, 2, false));
+}
+
+/// E-12 / G-15: a building that `requires` another of its slot is offered
+/// only where that one stands (here a tower only on a bridge).
+#[test]
+fn g15_a_building_that_requires_another_stands_only_on_it() {
+    let w = world(SITES, |sc| sc.buildings.tower.requires = Some(BuildingKind::Bridge));
+    let mut st = w.bare();
+    let river = w.hex(3, 2);
+    st.hexes[river as usize].owner = empires_core::rules::Owner::of(0);
+    st.players[0].ep = 4;
+    let tower = Action::Build { hex: river, kind: BuildingKind::Tower };
+    assert!(!spend_options(&w, &st, 0).contains(&tower), "no bridge yet");
+    let mut e = w.engine(&[], Script::default());
+    buy(&mut e, &mut st, 0, Action::Build { hex: river, kind: BuildingKind::Bridge });
+    assert!(spend_options(&w, &st, 0).contains(&tower), "on the bridge");
 }

@@ -249,7 +249,7 @@ fn e09_pillage_adds_2d6x10_gold() {
     let mut st = w.bare();
     st.players[0].ep = 1;
     let mut e = w.engine(&[3, 4], Script::default());
-    e.spend(&mut st, 0, Action::Pillage);
+    buy(&mut e, &mut st, 0, Action::Pillage);
     assert_eq!(st.players[0].gold, 100 + 70);
     assert_eq!(st.players[0].tally.gold_pillage, 70);
     assert_eq!(st.players[0].ep, 0);
@@ -570,4 +570,15 @@ fn e01_each_battle_counts_a_win_a_loss_or_a_draw() {
     let mut e = w.engine(&[3, 4], Script::default());
     e.army_combat(&mut st, a, d);
     assert_eq!((t(&st, 0), t(&st, 1)), ((1, 1, 0), (0, 1, 1)));
+}
+
+/// E-09: pillage is offered only to a player with its EP cost.
+#[test]
+fn e09_pillage_is_offered_from_its_cost_on() {
+    let w = world(PLAINS, |sc| sc.costs.pillage = 2);
+    let mut st = w.bare();
+    st.players[0].ep = 1;
+    assert!(!spend_options(&w, &st, 0).contains(&Action::Pillage));
+    st.players[0].ep = 2;
+    assert!(spend_options(&w, &st, 0).contains(&Action::Pillage));
 }
