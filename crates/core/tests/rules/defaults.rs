@@ -1402,3 +1402,46 @@ fn g15_a_building_that_requires_another_stands_only_on_it() {
     buy(&mut e, &mut st, 0, Action::Build { hex: river, kind: BuildingKind::Bridge });
     assert!(spend_options(&w, &st, 0).contains(&tower), "on the bridge");
 }
+
+/// G-02: how a campaign ends. The last player standing ends it (with
+/// `end_when_last_standing`), as does the loss of every hex; at the season
+/// limit, `stall_seasons` quiet seasons in a row make it a stall.
+#[test]
+fn g02_the_campaign_ends_last_standing_all_eliminated_or_at_the_limit() {
+    use empires_core::rules::EndReason::*;
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let e = w.engine(&[], Script::default());
+    assert_eq!(e.end_check(&st), None, "both stand");
+    let cap1 = w.hex(5, 3);
+    st.hexes[cap1 as usize].owner = empires_core::rules::Owner::NOBODY;
+    assert_eq!(e.end_check(&st), Some(LastStanding));
+    let w2 = world(PLAINS, |sc| sc.campaign.end_when_last_standing = false);
+    assert_eq!(w2.engine(&[], Script::default()).end_check(&st), None, "the game goes on alone");
+    st.hexes[w.hex(1, 1) as usize].owner = empires_core::rules::Owner::NOBODY;
+    assert_eq!(e.end_check(&st), Some(AllEliminated));
+    // Two allies alone are the last standing together.
+    let w3 = world(THREE, |sc| {
+        sc.players[0].team = Some(1);
+        sc.players[1].team = Some(1);
+    });
+    let mut st3 = w3.bare();
+    let e3 = w3.engine(&[], Script::default());
+    assert_eq!(e3.end_check(&st3), None, "their rival stands");
+    st3.hexes[w3.hex(5, 1) as usize].owner = empires_core::rules::Owner::NOBODY;
+    assert_eq!(e3.end_check(&st3), Some(LastStanding));
+    let mut st = w.bare();
+    // The season limit, stalled or not.
+    let limit = w.sc.campaign.seasons;
+    let stall = w.sc.campaign.stall_seasons;
+    st.season = limit - 1;
+    st.quiet_seasons = stall;
+    assert_eq!(e.end_check(&st), None);
+    st.season = limit;
+    assert_eq!(e.end_check(&st), Some(Stalled));
+    st.quiet_seasons = stall - 1;
+    assert_eq!(e.end_check(&st), Some(SeasonLimit));
+    let w4 = world(PLAINS, |sc| sc.campaign.stall_seasons = 0);
+    st.quiet_seasons = 99;
+    assert_eq!(w4.engine(&[], Script::default()).end_check(&st), Some(SeasonLimit), "stalls not flagged");
+}

@@ -582,3 +582,59 @@ fn e09_pillage_is_offered_from_its_cost_on() {
     st.players[0].ep = 2;
     assert!(spend_options(&w, &st, 0).contains(&Action::Pillage));
 }
+
+/// E-05..E-09: each purchase is counted by its kind (the tallies the
+/// reports read) and logged with what it made of the hex; a player who
+/// spends every EP loses none, and no "EP lost" line is written for it.
+#[test]
+fn e05_each_purchase_is_counted_by_kind_and_logged() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let (free, won, castle) = (w.hex(2, 2), w.hex(2, 1), w.hex(1, 2));
+    for h in [castle] {
+        st.hexes[h as usize].owner = empires_core::rules::Owner::of(0);
+    }
+    st.hexes[won as usize].owner = empires_core::rules::Owner::of(1);
+    st.players[0].beaten = 1 << 1;
+    // Capture 2 + conquer 3 + castle 1 + pillage 1.
+    st.players[0].ep = 7;
+    let mut e = w.engine(&[2, 3], Script::default());
+    buy(&mut e, &mut st, 0, Action::Capture(free));
+    buy(&mut e, &mut st, 0, Action::Conquer(won));
+    buy(&mut e, &mut st, 0, Action::Build { hex: castle, kind: BuildingKind::Castle });
+    buy(&mut e, &mut st, 0, Action::Pillage);
+    let t = st.players[0].tally;
+    assert_eq!((t.ep_capture, t.ep_conquer, t.ep_build, t.ep_pillage, t.gold_pillage), (2, 3, 1, 1, 50));
+    assert!(e.log.contains(&Event::BuildingPv { hex: castle, kind: BuildingKind::Castle, pv: 3 }));
+    st.order = vec![0, 1];
+    let mut e = w.engine(&[], Script::default());
+    e.spending(&mut st);
+    assert_eq!(st.players[0].tally.ep_lost, 0);
+    assert!(!e.log.iter().any(|x| matches!(x, Event::EpLost { .. })), "nothing lost, nothing logged");
+}
+
+/// E-07 / E-08: conquering a city hex and building a city log the city as
+/// it stands after the purchase.
+#[test]
+fn e07_a_conquered_or_built_city_is_logged() {
+    let w = world(PLAINS, |sc| sc.costs.conquer_cities = true);
+    let mut st = w.bare();
+    let cap1 = w.hex(5, 3);
+    let city1 = st.hexes[cap1 as usize].city.get().unwrap();
+    st.hexes[w.hex(4, 3) as usize].owner = empires_core::rules::Owner::of(0);
+    st.players[0].beaten = 1 << 1;
+    st.players[0].ep = 10;
+    let mut e = w.engine(&[], Script::default());
+    buy(&mut e, &mut st, 0, Action::Conquer(cap1));
+    assert!(
+        matches!(e.log.last(), Some(Event::City { city, controller: 0, banner: 0, .. }) if *city as usize == city1),
+        "{:?}",
+        e.log.last()
+    );
+    let x = w.hex(2, 2);
+    st.hexes[x as usize].owner = empires_core::rules::Owner::of(0);
+    st.hexes[x as usize].main = Some(BuildingKind::Castle);
+    st.hexes[x as usize].main_pv = 3;
+    buy(&mut e, &mut st, 0, Action::Build { hex: x, kind: BuildingKind::City });
+    assert!(matches!(e.log.last(), Some(Event::City { hex, controller: 0, .. }) if *hex == x), "{:?}", e.log.last());
+}
