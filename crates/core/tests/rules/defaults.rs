@@ -1445,3 +1445,24 @@ fn g02_the_campaign_ends_last_standing_all_eliminated_or_at_the_limit() {
     st.quiet_seasons = 99;
     assert_eq!(w4.engine(&[], Script::default()).end_check(&st), Some(SeasonLimit), "stalls not flagged");
 }
+
+/// G-31: a log borrowed by the engine (`&mut` a log, as the runner lends
+/// its event buffer) records exactly what an owned log records.
+#[test]
+fn g31_a_borrowed_log_records_what_an_owned_log_records() {
+    let w = world(MINE_MAP, |_| {});
+    let mut st = w.bare();
+    st.hexes[w.hex(2, 1) as usize].owner = empires_core::rules::Owner::of(0);
+    let mut owned = w.engine(&[3, 4], Script::default());
+    owned.play_season(&mut st.clone());
+    let mut events = Vec::new();
+    let mut lent = empires_core::rules::Engine::new(
+        w.rules(),
+        empires_core::rules::ScriptedDice::new(&[3, 4]),
+        Script::default(),
+        &mut events,
+    );
+    lent.play_season(&mut st);
+    assert!(events.len() > 5);
+    assert_eq!(events, owned.log);
+}

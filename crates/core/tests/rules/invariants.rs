@@ -70,6 +70,15 @@ fn invariants_pass_at_their_bounds_and_fail_just_past_them() {
         ("not recorded on its hex", Box::new(move |_, st| st.hexes[cap as usize].army = Slot::EMPTY)),
         ("eliminated player", Box::new(move |_, st| st.players[0].eliminated = true)),
         ("points at army 99", Box::new(move |_, st| st.hexes[land as usize].army = Slot::of(99))),
+        ("which is not there", Box::new(move |_, st| st.armies[a].alive = false)),
+        (
+            "which is not there",
+            Box::new(move |_, st| {
+                // The army is elsewhere: its new hex holds it, the old one still points at it.
+                st.armies[a].hex = land;
+                st.hexes[land as usize].army = Slot::of(a);
+            }),
+        ),
         ("impossible owner", Box::new(move |_, st| st.hexes[land as usize].owner = Owner::of(7))),
         ("impossible owner", Box::new(move |_, st| st.hexes[sea as usize].owner = Owner::of(0))),
         (
