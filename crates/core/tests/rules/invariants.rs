@@ -10,10 +10,12 @@ use empires_core::rules::{Decision, Owner, State};
 use empires_core::scenario::BuildingKind;
 
 /// A valid position on STRAIT: both capitals with their armies, a ship
-/// and a spy of P0, every figure at its upper bound where it has one.
+/// and a spy of P0, a ship of P1 at 1 PV, P1's capital at 1 PV and its
+/// lowest stability, every other figure at its upper bound where it has one.
 fn valid(w: &World) -> State {
     let mut st = w.start();
     let sc = &w.sc;
+    ship(&mut st, 1, w.hex(4, 2), 1);
     ship(&mut st, 0, w.hex(2, 2), sc.naval.ship_pv);
     spy(&mut st, 0, w.hex(1, 1));
     let a = st.hexes[w.hex(1, 2) as usize].army.get().unwrap();
@@ -29,6 +31,7 @@ fn valid(w: &World) -> State {
     st.cities[c].stability = sc.cities.stability_max;
     let c1 = st.hexes[w.hex(5, 2) as usize].city.get().unwrap();
     st.cities[c1].stability = sc.cities.stability_min;
+    st.cities[c1].pv = 1;
     st
 }
 
