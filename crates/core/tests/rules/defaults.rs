@@ -1466,3 +1466,148 @@ fn g31_a_borrowed_log_records_what_an_owned_log_records() {
     assert!(events.len() > 5);
     assert_eq!(events, owned.log);
 }
+
+/// The moves and attacks listed for one army.
+fn army_options(w: &World, st: &State, p: u8, army: usize) -> Vec<Action> {
+    let mut v: Vec<Action> = act_options(w, st, p)
+        .into_iter()
+        .filter(|a| match *a {
+            Action::MoveArmy { army: x, .. } | Action::Attack { army: x, .. } => x as usize == army,
+            _ => false,
+        })
+        .collect();
+    v.sort_by_key(|a| format!("{a:?}"));
+    v
+}
+
+/// G-27 / W-08: an army moves onto an empty land hex, its own city or an
+/// ally's city, never onto a rival's city (cities fall by siege) or a hex
+/// with an army; it attacks a rival army next to it, never an ally's.
+#[test]
+fn g27_an_army_enters_empty_land_and_its_own_or_an_allys_city_only() {
+    // P0 and P1 allies, P2 their rival: P0's army at (4,3) next to P1's
+    // capital (5,3), P2's army at (4,2), P0's other army at (5,2) and sea.
+    let w = world(THREE, |sc| {
+        sc.players[0].team = Some(1);
+        sc.players[1].team = Some(1);
+    });
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(4, 3), 3);
+    let rival = army(&mut st, 2, w.hex(4, 2), 3);
+    army(&mut st, 0, w.hex(5, 2), 3);
+    let mv = |h| Action::MoveArmy { army: a as u16, to: h };
+    let mut want = vec![mv(w.hex(3, 3)), mv(w.hex(5, 3)), Action::Attack { army: a as u16, target: rival as u16 }];
+    want.sort_by_key(|a| format!("{a:?}"));
+    assert_eq!(army_options(&w, &st, 0, a), want, "the ally's capital is open, the rival army is attacked");
+    // Without the alliance P1's capital is closed to P0.
+    let w2 = world(THREE, |_| {});
+    let mut want2 = vec![mv(w.hex(3, 3)), Action::Attack { army: a as u16, target: rival as u16 }];
+    want2.sort_by_key(|a| format!("{a:?}"));
+    assert_eq!(army_options(&w2, &st, 0, a), want2, "a rival's city is taken by siege only");
+    // P0's own capital is open to its army next to it.
+    let b = army(&mut st, 0, w.hex(2, 1), 3);
+    assert!(army_options(&w2, &st, 0, b).contains(&Action::MoveArmy { army: b as u16, to: w.hex(1, 1) }));
+    // An ally's army is not attacked.
+    let ally = army(&mut st, 1, w.hex(3, 3), 3);
+    assert!(!army_options(&w, &st, 0, a).contains(&Action::Attack { army: a as u16, target: ally as u16 }));
+    assert!(army_options(&w2, &st, 0, a).contains(&Action::Attack { army: a as u16, target: ally as u16 }));
+}
+
+/// W-12 / G-26 / G-27: ships move onto free sea hexes or their own ships'
+/// within their movement; a stack's ready ships attack once, listed once
+/// for the hex; dead ships, spent ships and other players' ships offer
+/// nothing; no attack on one's own ships.
+#[test]
+fn g27_ship_moves_and_stack_attacks_are_listed_once_per_stack() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let (home, north) = (w.hex(2, 2), w.hex(2, 1));
+    let spent = ship(&mut st, 0, home, 3);
+    st.ships[spent].attacked = true;
+    st.ships[spent].mp = 0;
+    let a = ship(&mut st, 0, home, 3);
+    let b = ship(&mut st, 0, home, 3);
+    let c = ship(&mut st, 0, north, 3);
+    st.ships[c].mp = 0;
+    let dead = ship(&mut st, 0, w.hex(2, 3), 3);
+    st.ships[dead].alive = false;
+    let enemy = ship(&mut st, 1, w.hex(3, 2), 3);
+    let opts = act_options(&w, &st, 0);
+    let seas = |h: u16| -> Vec<u16> {
+        w.map.adjacent(h).filter(|&n| w.map.terrain[n as usize] == Terrain::Sea && n != w.hex(3, 2)).collect()
+    };
+    for s in [spent, c, dead, enemy] {
+        assert!(!opts.iter().any(|x| matches!(x, Action::MoveShip { ship, .. } if *ship as usize == s)), "ship {s}");
+    }
+    for s in [a, b] {
+        let mut to: Vec<u16> = opts
+            .iter()
+            .filter_map(|x| match x {
+                Action::MoveShip { ship, to } if *ship as usize == s => Some(*to),
+                _ => None,
+            })
+            .collect();
+        to.sort();
+        let mut want = seas(home);
+        want.sort();
+        assert_eq!(to, want, "ship {s}: every free sea hex next to it, the rival's not, its own ships' yes");
+    }
+    let attacks: Vec<&Action> = opts.iter().filter(|x| matches!(x, Action::NavalAttack { .. })).collect();
+    assert_eq!(
+        attacks,
+        [&Action::NavalAttack { from: home, to: w.hex(3, 2) }, &Action::NavalAttack { from: north, to: w.hex(3, 2) }],
+        "one attack per stack, none against one's own ships"
+    );
+    // The other player sees its own ship's moves only.
+    let opts1 = act_options(&w, &st, 1);
+    assert!(opts1.iter().all(|x| !matches!(x, Action::MoveShip { ship, .. } if *ship as usize != enemy)));
+}
+
+/// W-17 / G-27: an army that has not moved boards an own ship next to it
+/// that has not moved; the ship sails through free sea hexes (never
+/// through a rival's ships) within its movement and lands the units on a
+/// hex the army may enter, each landing hex listed once per ship.
+#[test]
+fn w17_transports_reach_within_the_ships_movement_around_rival_ships() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let cap = w.hex(1, 2);
+    let a = army(&mut st, 0, cap, 3);
+    let s = ship(&mut st, 0, w.hex(2, 2), 3);
+    ship(&mut st, 1, w.hex(3, 2), 3);
+    let dead = ship(&mut st, 0, w.hex(0, 2), 3);
+    st.ships[dead].alive = false;
+    ship(&mut st, 1, w.hex(0, 3), 3);
+    let landings = |st: &State| -> Vec<(u16, u16)> {
+        let mut v: Vec<(u16, u16)> = act_options(&w, st, 0)
+            .into_iter()
+            .filter_map(|x| match x {
+                Action::Transport { ship, army, to } if army as usize == a => Some((ship, to)),
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    // One MP: the ship's hex and the free sea next to it; it lands beside.
+    st.ships[s].mp = 1;
+    let s16 = s as u16;
+    let mut near = vec![(s16, w.hex(1, 1)), (s16, w.hex(1, 3))];
+    near.sort();
+    assert_eq!(landings(&st), near);
+    // Three MP: round the rival ship to the far coast, but not onto P1's
+    // capital (a rival's city).
+    st.ships[s].mp = 3;
+    let got = landings(&st);
+    assert!(got.contains(&(s16, w.hex(5, 1))) && got.contains(&(s16, w.hex(5, 3))), "{got:?}");
+    assert!(!got.iter().any(|&(_, to)| to == w.hex(5, 2) || to == cap), "{got:?}");
+    let mut dedup = got.clone();
+    dedup.dedup();
+    assert_eq!(dedup, got, "each landing once");
+    // A ship that moved, or an army that moved, offers no transport.
+    st.ships[s].moved = true;
+    assert!(landings(&st).is_empty());
+    st.ships[s].moved = false;
+    st.armies[a].moved = true;
+    assert!(landings(&st).is_empty());
+}
