@@ -958,6 +958,17 @@ fn w19_w24_duel_limits_are_a_key() {
         act(&mut e, &mut st, 0, Action::MoveSpy { spy: mine as u16, to: w.hex(4, 2) });
         let opts = act_options(&w, &st, 0);
         assert_eq!(opts.contains(&duel(next)), !limits, "after moving, limits {limits}");
+        // W-24 still holds for the spy's actions: none after moving, even
+        // next to P1's castle at (4,1), which an unmoved spy there could hit.
+        let castle = w.hex(4, 1);
+        st.hexes[castle as usize].owner = empires_core::rules::Owner::of(1);
+        st.hexes[castle as usize].main = Some(BuildingKind::Castle);
+        st.hexes[castle as usize].main_pv = 3;
+        let spy_acts = |st: &State| act_options(&w, st, 0).iter().any(|a| matches!(a, Action::SpyAct { .. }));
+        assert!(!spy_acts(&st), "limits {limits}");
+        let mut fresh = st.clone();
+        fresh.spies[mine].moved = false;
+        assert!(spy_acts(&fresh), "limits {limits}");
     }
 }
 
