@@ -1611,3 +1611,18 @@ fn w17_transports_reach_within_the_ships_movement_around_rival_ships() {
     st.armies[a].moved = true;
     assert!(landings(&st).is_empty());
 }
+
+/// G-02: the campaign's winner is the player ranked first at its end.
+#[test]
+fn g02_the_winner_is_the_largest_empire_at_the_end() {
+    let w = world(THREE, |_| {});
+    let mut st = w.bare();
+    st.hexes[w.hex(4, 1) as usize].owner = empires_core::rules::Owner::of(2);
+    // P0 and P1 tie for second: P1 rolls higher.
+    let mut e = w.engine(&[1, 2], Script::default());
+    let out = e.finish(&mut st, empires_core::rules::EndReason::SeasonLimit);
+    assert_eq!((out.winner(), out.standings[0].player, out.standings[0].size.size), (2, 2, 3));
+    let order: Vec<u8> = out.standings.iter().map(|s| s.player).collect();
+    assert_eq!(order, [2, 1, 0]);
+    assert!(matches!(e.log.first(), Some(Event::End { .. })));
+}
