@@ -1626,3 +1626,158 @@ fn g02_the_winner_is_the_largest_empire_at_the_end() {
     assert_eq!(order, [2, 1, 0]);
     assert!(matches!(e.log.first(), Some(Event::End { .. })));
 }
+
+/// G-18: at the end of a season an unharmed city's stability moves one
+/// step (`cities.stability_recover`) toward 0 from either side.
+#[test]
+fn g18_stability_recovers_toward_zero_from_either_side() {
+    let w = world(PLAINS, |sc| {
+        sc.cities.stability_min = -3;
+        sc.cities.stability_max = 3;
+        sc.cities.stability_recover = 1;
+    });
+    let mut st = w.bare();
+    let (c0, c1) =
+        (st.hexes[w.hex(1, 1) as usize].city.get().unwrap(), st.hexes[w.hex(5, 3) as usize].city.get().unwrap());
+    st.cities[c0].stability = 2;
+    st.cities[c1].stability = -2;
+    let mut e = w.engine(&[], Script::default());
+    e.end_of_season(&mut st);
+    assert_eq!((st.cities[c0].stability, st.cities[c1].stability), (1, -1));
+    e.end_of_season(&mut st);
+    e.end_of_season(&mut st);
+    assert_eq!((st.cities[c0].stability, st.cities[c1].stability), (0, 0));
+}
+
+/// G-26: a ship next to its own port recovers PV up to its maximum; a ship
+/// already whole is not repaired (and no repair is logged).
+#[test]
+fn g26_a_whole_ship_in_port_is_not_repaired() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.bare();
+    let whole = ship(&mut st, 0, w.hex(2, 2), w.sc.naval.ship_pv);
+    let hurt = ship(&mut st, 0, w.hex(0, 2), 1);
+    let mut e = w.engine(&[], Script::default());
+    e.end_of_season(&mut st);
+    let repaired: Vec<u16> = e
+        .log
+        .iter()
+        .filter_map(|x| if let Event::ShipRepaired { ship, .. } = x { Some(*ship) } else { None })
+        .collect();
+    assert_eq!(repaired, [hurt as u16]);
+    assert_eq!(st.ships[whole].pv, w.sc.naval.ship_pv);
+    assert_eq!(st.ships[hurt].pv, (1 + w.sc.naval.ship_recover).min(w.sc.naval.ship_pv));
+}
+
+/// G-02 `campaign.stall_seasons`: a season that changes no banner and no
+/// building is quiet; any such change (a banner, a main building, a second
+/// building) starts the count again.
+#[test]
+fn g02_quiet_seasons_count_seasons_without_a_change_of_banner_or_building() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let mut e = w.engine(&[], Script::default());
+    e.end_of_season(&mut st);
+    assert_eq!(st.quiet_seasons, 0, "the first fingerprint");
+    e.end_of_season(&mut st);
+    e.end_of_season(&mut st);
+    assert_eq!(st.quiet_seasons, 2);
+    let h = w.hex(3, 2) as usize;
+    let changes: [fn(&mut State, usize); 4] = [
+        |st, h| st.hexes[h].owner = empires_core::rules::Owner::of(0),
+        |st, h| st.hexes[h].owner = empires_core::rules::Owner::of(1),
+        |st, h| {
+            st.hexes[h].main = Some(BuildingKind::Castle);
+            st.hexes[h].main_pv = 3;
+        },
+        |st, h| {
+            st.hexes[h].extra = Some(BuildingKind::Port);
+            st.hexes[h].extra_pv = 2;
+        },
+    ];
+    for (i, change) in changes.iter().enumerate() {
+        change(&mut st, h);
+        e.end_of_season(&mut st);
+        assert_eq!(st.quiet_seasons, 0, "change {i}");
+        e.end_of_season(&mut st);
+        assert_eq!(st.quiet_seasons, 1, "after change {i}");
+    }
+}
+
+/// G-02: a player left without a hex at the end of a season is eliminated
+/// once, with its armies, ships and spies (no one else's), and its cities
+/// go neutral; a player with a hex stays.
+#[test]
+fn g02_a_player_without_hexes_is_eliminated_with_its_pieces() {
+    let w = world(THREE, |_| {});
+    let mut st = w.bare();
+    let (cap1, cap2) = (w.hex(5, 3), w.hex(5, 1));
+    let a1 = army(&mut st, 1, w.hex(3, 2), 2);
+    let a2 = army(&mut st, 2, w.hex(2, 2), 2);
+    let s1 = spy(&mut st, 1, w.hex(3, 3));
+    let s2 = spy(&mut st, 2, w.hex(3, 1));
+    st.hexes[cap1 as usize].owner = empires_core::rules::Owner::NOBODY;
+    let c1 = st.hexes[cap1 as usize].city.get().unwrap();
+    let mut e = w.engine(&[], Script::default());
+    e.end_of_season(&mut st);
+    assert!(st.players[1].eliminated && !st.players[0].eliminated && !st.players[2].eliminated);
+    assert!(!st.armies[a1].alive && st.armies[a2].alive);
+    assert!(!st.spies[s1].alive && st.spies[s2].alive);
+    assert!(st.cities[c1].controller.is_nobody());
+    assert!(st.hexes[cap2 as usize].owner.is(2));
+    e.end_of_season(&mut st);
+    let n = e.log.iter().filter(|x| matches!(x, Event::Eliminated { .. })).count();
+    assert_eq!(n, 1, "eliminated once");
+}
+
+/// G-24: the starting position follows `[start]`: the armies' units, the
+/// ships (on a sea hex next to the capital), and a port on a coastal
+/// capital only if `coastal_capital_port`.
+#[test]
+fn g24_the_start_places_armies_ships_and_ports_as_the_scenario_says() {
+    let w = world(STRAIT, |sc| {
+        sc.start.ships = 2;
+        sc.start.army_units = 0;
+        sc.start.coastal_capital_port = false;
+    });
+    let st = w.start();
+    assert!(st.armies.is_empty(), "no units, no army");
+    assert_eq!(st.ships.len(), 4);
+    for s in &st.ships {
+        assert_eq!(w.map.terrain[s.hex as usize], Terrain::Sea);
+        let cap = if s.owner == 0 { w.hex(1, 2) } else { w.hex(5, 2) };
+        assert!(w.map.are_adjacent(s.hex, cap));
+    }
+    assert_eq!(st.hexes[w.hex(1, 2) as usize].extra, None, "no port asked for");
+    let w = world(STRAIT, |_| {});
+    let st = w.start();
+    assert!(st.ships.is_empty());
+    assert_eq!(st.hexes[w.hex(1, 2) as usize].extra, Some(BuildingKind::Port));
+    assert_eq!(st.armies.iter().map(|a| a.units).collect::<Vec<_>>(), [3, 3]);
+    // An inland capital gets no port, a coastal one does.
+    let rows = ["~ ~ ~ ~ ~ ~ ~", " ~ p p p p p ~", "~ p p1 p p p ~", " ~ p p p p2 p ~", "~ ~ ~ ~ ~ ~ ~"];
+    let w = world(&rows, |_| {});
+    let st = w.start();
+    let (inland, coast) = (w.hex(2, 2), w.hex(4, 3));
+    assert!(!w.map.coastal[inland as usize] && w.map.coastal[coast as usize]);
+    assert_eq!((st.hexes[inland as usize].extra, st.hexes[coast as usize].extra), (None, Some(BuildingKind::Port)));
+}
+
+/// G-23: a scenario's map is the same for every campaign when it is drawn
+/// or has a fixed seed, and a map that cannot be made says why.
+#[test]
+fn g23_a_drawn_or_seeded_map_is_fixed_and_a_bad_one_says_why() {
+    use empires_core::rules::setup::{make_map, map_is_fixed};
+    let w = world(PLAINS, |_| {});
+    assert!(map_is_fixed(&w.sc));
+    let mut sc = Scenario::default();
+    assert!(!map_is_fixed(&sc));
+    let mut g = sc.map.generator();
+    g.seed = Some(7);
+    sc.map.generate = Some(g);
+    assert!(map_is_fixed(&sc));
+    let mut bad = Scenario::default();
+    bad.map.rows = Some(vec!["~ x ~".into()]);
+    let err = make_map(&bad, 0).unwrap_err();
+    assert!(err.to_string().starts_with("map.rows: "), "{err}");
+}
