@@ -1113,3 +1113,27 @@ fn w16_a_coastal_tie_loots_nothing_and_a_win_loots_for_the_attacker() {
         "a destroyed building is not logged as damaged"
     );
 }
+
+/// W-07 Siege formation: one more city PV lost on a row that damages the
+/// city, and none on a row that does not.
+#[test]
+fn w07_siege_formation_adds_damage_only_where_the_row_does_damage() {
+    use empires_core::rules::siege::siege_effect;
+    let sc = Scenario::default();
+    let extra = sc.army.formations.siege_damage;
+    assert!(extra > 0);
+    let mut seen = (false, false);
+    for gap in -12..=12 {
+        let (row, pv, loss) = siege_effect(&sc, gap, false);
+        let (row_f, pv_f, loss_f) = siege_effect(&sc, gap, true);
+        assert_eq!((row_f, loss_f), (row, loss));
+        if pv > 0 {
+            assert_eq!(pv_f, pv + extra, "gap {gap}");
+            seen.0 = true;
+        } else {
+            assert_eq!(pv_f, pv, "gap {gap}: no damage, no extra");
+            seen.1 = true;
+        }
+    }
+    assert_eq!(seen, (true, true), "both kinds of row are in the table");
+}
