@@ -1137,3 +1137,40 @@ fn w07_siege_formation_adds_damage_only_where_the_row_does_damage() {
     }
     assert_eq!(seen, (true, true), "both kinds of row are in the table");
 }
+
+/// G-10 / G-12 for sieges (`ep.sieges_are_battles`): over every pair of
+/// dice and army sizes 1 to 3, a siege won by gap gives the attacker its
+/// gap's result and the holder a defeat; one lost gives the holder its
+/// gap's result, a massacre if the assault destroyed the army (a lone unit
+/// only with `ep.single_unit_massacre`); a tie is a draw for both. Every
+/// assault is counted once.
+#[test]
+fn g10_siege_results_follow_the_gap_and_the_armys_fate() {
+    let mut seen = std::collections::BTreeSet::new();
+    for single in [true, false] {
+        for units in 1..=3 {
+            for (da, dd) in (1..=6u8).flat_map(|a| (1..=6u8).map(move |d| (a, d))) {
+                let w = world(PLAINS, |sc| sc.ep.single_unit_massacre = single);
+                let mut st = w.bare();
+                let a = army(&mut st, 0, w.hex(4, 3), units);
+                st.armies[a].engines = 1;
+                let city = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
+                let mut e = w.engine(&[da, dd], Script::default());
+                let c = e.siege(&mut st, a, city);
+                assert_eq!(st.players[0].tally.sieges, 1);
+                let r = |g: i32, destroyed: bool| e.result_for_gap(g, destroyed);
+                let want = match c.gap {
+                    g if g > 0 => (r(g, false), BattleResult::Defeat),
+                    g if g < 0 => (BattleResult::Defeat, r(-g, c.a_destroyed && (single || units > 1))),
+                    _ => (r(0, false), r(0, false)),
+                };
+                let ctx = format!("units {units}, dice {da}/{dd}, gap {}, single {single}", c.gap);
+                assert_eq!((c.a_result, c.d_result), (Some(want.0), Some(want.1)), "{ctx}");
+                seen.insert((c.gap.signum(), c.a_destroyed, units > 1));
+            }
+        }
+    }
+    for case in [(1, false, true), (0, false, true), (-1, true, true), (-1, true, false), (-1, false, true)] {
+        assert!(seen.contains(&case), "(gap sign, destroyed, several units) {case:?} never came up: {seen:?}");
+    }
+}
