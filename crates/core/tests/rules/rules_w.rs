@@ -309,6 +309,7 @@ fn w11_pillage_leaves_the_city_neutral_and_pays() {
     assert_eq!(h.extra, None, "the capital's port is destroyed");
     // +10 loot for the assault won, +30 for "+3 resources".
     assert_eq!(st.players[0].gold, 100 + 10 + 30);
+    assert_eq!((st.players[0].tally.gold_loot, st.players[0].tally.cities_taken), (10 + 30, 1));
 }
 
 /// Ships of P0 on (2,2) and of P1 on (3,2), in the strait.
@@ -1165,6 +1166,17 @@ fn g10_siege_results_follow_the_gap_and_the_armys_fate() {
                     _ => (r(0, false), r(0, false)),
                 };
                 let ctx = format!("units {units}, dice {da}/{dd}, gap {}, single {single}", c.gap);
+                // W-01: the winner loots, a tie loots nothing.
+                let loot = w.sc.siege.victory_loot as i64;
+                let gold = (st.players[0].gold - 100, st.players[1].gold - 100);
+                let want_gold = match c.gap.signum() {
+                    1 => (loot, 0),
+                    -1 => (0, loot),
+                    _ => (0, 0),
+                };
+                if !c.d_destroyed {
+                    assert_eq!(gold, want_gold, "{ctx}");
+                }
                 assert_eq!((c.a_result, c.d_result), (Some(want.0), Some(want.1)), "{ctx}");
                 seen.insert((c.gap.signum(), c.a_destroyed, units > 1));
             }
@@ -1173,4 +1185,19 @@ fn g10_siege_results_follow_the_gap_and_the_armys_fate() {
     for case in [(1, false, true), (0, false, true), (-1, true, true), (-1, true, false), (-1, false, true)] {
         assert!(seen.contains(&case), "(gap sign, destroyed, several units) {case:?} never came up: {seen:?}");
     }
+}
+
+/// G-12 / E-07: a holder that repels a siege by `siege_win_gap` has beaten
+/// the attacker this season (here P1 attacks P0's capital).
+#[test]
+fn g12_a_holder_that_repels_a_siege_has_beaten_the_attacker() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 1, w.hex(2, 1), 3);
+    st.armies[a].engines = 1;
+    let city = st.hexes[w.hex(1, 1) as usize].city.get().unwrap();
+    let mut e = w.engine(&[1, 6], Script::default());
+    let c = e.siege(&mut st, a, city);
+    assert!(-c.gap >= w.sc.costs.siege_win_gap, "gap {}", c.gap);
+    assert_eq!((st.players[0].beaten, st.players[1].beaten), (1 << 1, 0));
 }
