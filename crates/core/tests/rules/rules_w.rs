@@ -1201,3 +1201,24 @@ fn g12_a_holder_that_repels_a_siege_has_beaten_the_attacker() {
     assert!(-c.gap >= w.sc.costs.siege_win_gap, "gap {}", c.gap);
     assert_eq!((st.players[0].beaten, st.players[1].beaten), (1 << 1, 0));
 }
+
+/// W-25: the duel table by the size of the gap: at a tie nobody loses and
+/// nobody is spent (row 0); from a gap of 1 either way the loser's spy is
+/// lost and the winner is spent (row 1). The record names the row.
+#[test]
+fn w25_the_duel_table_by_the_size_of_the_gap() {
+    use empires_core::rules::spy::duel_effect;
+    let sc = Scenario::default();
+    assert_eq!(duel_effect(&sc, 0), (0, false, false));
+    for g in [1, 2, 5, -1, -4] {
+        assert_eq!(duel_effect(&sc, g), (1, true, true), "gap {g}");
+    }
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = spy(&mut st, 0, w.hex(3, 2));
+    let d = spy(&mut st, 1, w.hex(4, 2));
+    let mut e = w.engine(&[4, 4], Script::default());
+    let c = e.spy_duel(&mut st, a, d);
+    assert_eq!((c.gap, c.row, c.a_destroyed, c.d_destroyed), (0, 0, false, false));
+    assert!(st.spies[a].alive && st.spies[d].alive && !st.spies[d].acted);
+}
