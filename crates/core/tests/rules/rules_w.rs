@@ -1222,3 +1222,67 @@ fn w25_the_duel_table_by_the_size_of_the_gap() {
     assert_eq!((c.gap, c.row, c.a_destroyed, c.d_destroyed), (0, 0, false, false));
     assert!(st.spies[a].alive && st.spies[d].alive && !st.spies[d].acted);
 }
+
+/// W-21 / G-28: which spy actions apply to what stands on a hex: sabotage
+/// to a mine not yet sabotaged; destabilizing to a city above the lowest
+/// stability; damage to the main building (a city above the spy's PV
+/// floor); damage to the second building; theft wherever a building is.
+#[test]
+fn w21_each_spy_action_applies_to_its_own_targets() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let e = w.engine(&[], Script::default());
+    let kinds = |st: &State, h| -> Vec<SpyKind> {
+        [SpyKind::Sabotage, SpyKind::Destabilize, SpyKind::DamageMain, SpyKind::DamageExtra, SpyKind::Steal]
+            .into_iter()
+            .filter(|&k| e.spy_kind_applies(st, h, k))
+            .collect()
+    };
+    let x = w.hex(3, 2);
+    assert_eq!(kinds(&st, x), [], "an empty hex");
+    st.hexes[x as usize].main = Some(BuildingKind::Mine);
+    st.hexes[x as usize].main_pv = 1;
+    assert_eq!(kinds(&st, x), [SpyKind::Sabotage, SpyKind::DamageMain, SpyKind::Steal]);
+    st.hexes[x as usize].sabotaged = true;
+    assert_eq!(kinds(&st, x), [SpyKind::DamageMain, SpyKind::Steal]);
+    st.hexes[x as usize].main = None;
+    st.hexes[x as usize].extra = Some(BuildingKind::Tower);
+    st.hexes[x as usize].extra_pv = 2;
+    assert_eq!(kinds(&st, x), [SpyKind::DamageExtra, SpyKind::Steal]);
+    // W-20 / G-28: the tower's own defence, not the empty main slot's.
+    assert_eq!(e.spy_defence(&st, x, SpyKind::Steal), (w.sc.buildings.tower.defence, 0));
+    let cap = w.hex(5, 3);
+    let c = st.hexes[cap as usize].city.get().unwrap();
+    let (lo, floor) = (w.sc.cities.stability_min, w.sc.spy.city_pv_floor);
+    st.cities[c].stability = lo + 1;
+    st.cities[c].pv = floor + 1;
+    st.hexes[cap as usize].extra = None;
+    assert_eq!(kinds(&st, cap), [SpyKind::Destabilize, SpyKind::DamageMain, SpyKind::Steal]);
+    st.cities[c].stability = lo;
+    st.cities[c].pv = floor;
+    assert_eq!(kinds(&st, cap), [SpyKind::Steal], "at the lowest stability and the PV floor");
+}
+
+/// W-21: a spy that destabilizes a city takes one stability; one that
+/// damages a city takes one PV.
+#[test]
+fn w21_destabilizing_and_damaging_a_city_take_one_each() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let s = spy(&mut st, 0, w.hex(4, 3));
+    let cap = w.hex(5, 3);
+    let c = st.hexes[cap as usize].city.get().unwrap();
+    st.cities[c].stability = w.sc.cities.stability_max;
+    let (stab, pv) = (st.cities[c].stability, st.cities[c].pv);
+    // A sure success: die 6 against die 1.
+    let mut e = w.engine(&[6, 1], Script::default());
+    let r = e.spy_action(&mut st, s, cap, SpyKind::Destabilize);
+    assert!(r.success);
+    assert_eq!(st.cities[c].stability, stab - 1);
+    let s2 = spy(&mut st, 0, w.hex(4, 3));
+    st.cities[c].hostile = false;
+    let mut e = w.engine(&[6, 1], Script::default());
+    let r = e.spy_action(&mut st, s2, cap, SpyKind::DamageMain);
+    assert!(r.success);
+    assert_eq!(st.cities[c].pv, pv - 1);
+}
