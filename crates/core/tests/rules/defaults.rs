@@ -1000,6 +1000,7 @@ fn g28_steal_takes_steal_gold_at_most_what_the_victim_has() {
             (taken as i32, 100 + taken, has - taken),
             "steal {steal} of {has}"
         );
+        assert_eq!((st.players[0].tally.gold_loot, st.players[0].tally.spy_success), (taken, 1));
     }
 }
 

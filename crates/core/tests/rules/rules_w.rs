@@ -687,6 +687,7 @@ fn w21_a_spy_losing_by_1_survives_by_more_dies() {
     let c = e.spy_action(&mut st, s, t, SpyKind::DamageMain);
     assert_eq!(c.gap, -2);
     assert!(!st.spies[s].alive);
+    assert_eq!((st.players[0].tally.spy_lost, st.players[0].tally.spy_success), (1, 0));
     // A tie fails and the spy survives (G-28).
     let (w, mut st, s, t) = spy_setup();
     let mut e = w.engine(&[2, 3], Script::default());
@@ -1285,4 +1286,47 @@ fn w21_destabilizing_and_damaging_a_city_take_one_each() {
     let r = e.spy_action(&mut st, s2, cap, SpyKind::DamageMain);
     assert!(r.success);
     assert_eq!(st.cities[c].pv, pv - 1);
+}
+
+/// W-21: what a successful spy action did is logged after its combat
+/// line: the city's new values, a damaged building's PV, or the fall of a
+/// building (and then no PV line).
+#[test]
+fn w21_a_spy_actions_effect_is_logged_after_its_combat() {
+    let after_combat = |log: &[Event]| -> Vec<Event> {
+        let i = log.iter().position(|x| matches!(x, Event::Combat(_))).unwrap();
+        log[i + 1..].to_vec()
+    };
+    // The castle at (4,2), 3 PV: damaged to 2.
+    let (w, mut st, s, t) = spy_setup();
+    let mut e = w.engine(&[6, 1], Script::default());
+    e.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    assert_eq!(after_combat(&e.log), [Event::BuildingPv { hex: t, kind: BuildingKind::Castle, pv: 2 }]);
+    // A tower at 2 PV: damaged to 1, then destroyed.
+    let (w, mut st, s, t) = spy_setup();
+    st.hexes[t as usize].extra = Some(BuildingKind::Tower);
+    st.hexes[t as usize].extra_pv = 2;
+    let mut e = w.engine(&[6, 1], Script::default());
+    e.spy_action(&mut st, s, t, SpyKind::DamageExtra);
+    assert_eq!(after_combat(&e.log), [Event::BuildingPv { hex: t, kind: BuildingKind::Tower, pv: 1 }]);
+    let s2 = spy(&mut st, 0, w.hex(3, 2));
+    let mut e = w.engine(&[6, 1], Script::default());
+    e.spy_action(&mut st, s2, t, SpyKind::DamageExtra);
+    assert_eq!(after_combat(&e.log), [Event::BuildingDestroyed { hex: t, kind: BuildingKind::Tower }]);
+    // A city destabilized: its values.
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let s = spy(&mut st, 0, w.hex(4, 3));
+    let cap = w.hex(5, 3);
+    let c = st.hexes[cap as usize].city.get().unwrap();
+    let mut e = w.engine(&[6, 1], Script::default());
+    e.spy_action(&mut st, s, cap, SpyKind::Destabilize);
+    let after = after_combat(&e.log);
+    assert!(matches!(after[..], [Event::City { city, .. }] if city as usize == c), "{after:?}");
+    // A failed action logs nothing after its line.
+    let (w, mut st, s, t) = spy_setup();
+    let mut e = w.engine(&[1, 6], Script::default());
+    e.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    assert_eq!(after_combat(&e.log), []);
+    let _ = w;
 }
