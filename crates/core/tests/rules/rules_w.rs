@@ -791,6 +791,15 @@ fn w25_spy_against_spy() {
     assert!(st.spies[mine].acted, "the winner cannot act again this turn");
     let offered = e.players.last_options(|d| matches!(d, Decision::Bid { .. }));
     assert_eq!(offered.len(), 4, "spy-vs-spy initiative 0 to +3");
+    assert_eq!((c.success, c.a_destroyed, c.d_destroyed), (true, false, true));
+    assert_eq!((st.players[0].tally.spy_success, st.players[1].tally.spy_lost), (1, 1));
+    // The other way: P1's spy wins against P0's next one.
+    let other = spy(&mut st, 0, w.hex(3, 2));
+    let winner = spy(&mut st, 1, w.hex(4, 2));
+    let mut e = w.engine(&[1, 6], Script::default());
+    let c = e.spy_duel(&mut st, other, winner);
+    assert_eq!((c.success, c.a_destroyed, c.d_destroyed), (false, true, false));
+    assert_eq!((st.players[1].tally.spy_success, st.players[0].tally.spy_lost), (1, 1));
 }
 
 // ------------------------------------------------------------------------
