@@ -1605,6 +1605,17 @@ fn w17_transports_reach_within_the_ships_movement_around_rival_ships() {
     let mut dedup = got.clone();
     dedup.dedup();
     assert_eq!(dedup, got, "each landing once");
+    // Walled in by rival ships on every sea hex around it, the ship lands
+    // only on the near coast; with one of the walls its owner's own ship,
+    // it sails through to the far coast again.
+    let walls = [w.hex(2, 1), w.hex(2, 3)];
+    let wall_ships: Vec<usize> = walls.iter().map(|&h| ship(&mut st, 1, h, 3)).collect();
+    assert_eq!(landings(&st), near);
+    st.ships[wall_ships[0]].owner = 0;
+    assert!(landings(&st).contains(&(s16, w.hex(5, 1))));
+    for i in wall_ships {
+        st.ships[i].alive = false;
+    }
     // A ship that moved, or an army that moved, offers no transport.
     st.ships[s].moved = true;
     assert!(landings(&st).is_empty());
