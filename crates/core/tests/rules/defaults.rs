@@ -1553,12 +1553,16 @@ fn g27_ship_moves_and_stack_attacks_are_listed_once_per_stack() {
         want.sort();
         assert_eq!(to, want, "ship {s}: every free sea hex next to it, the rival's not, its own ships' yes");
     }
-    let attacks: Vec<&Action> = opts.iter().filter(|x| matches!(x, Action::NavalAttack { .. })).collect();
-    assert_eq!(
-        attacks,
-        [&Action::NavalAttack { from: home, to: w.hex(3, 2) }, &Action::NavalAttack { from: north, to: w.hex(3, 2) }],
-        "one attack per stack, none against one's own ships"
-    );
+    let attacks = |opts: &[Action]| -> Vec<Action> {
+        opts.iter().copied().filter(|x| matches!(x, Action::NavalAttack { .. })).collect()
+    };
+    let want =
+        [Action::NavalAttack { from: home, to: w.hex(3, 2) }, Action::NavalAttack { from: north, to: w.hex(3, 2) }];
+    assert_eq!(attacks(&opts), want, "one attack per stack, none against one's own ships");
+    // A ready ship of the first stack listed after the other stack's ship
+    // still adds no second attack.
+    ship(&mut st, 0, home, 3);
+    assert_eq!(attacks(&act_options(&w, &st, 0)), want);
     // The other player sees its own ship's moves only.
     let opts1 = act_options(&w, &st, 1);
     assert!(opts1.iter().all(|x| !matches!(x, Action::MoveShip { ship, .. } if *ship as usize != enemy)));
@@ -1728,6 +1732,8 @@ fn g02_a_player_without_hexes_is_eliminated_with_its_pieces() {
     let a2 = army(&mut st, 2, w.hex(2, 2), 2);
     let s1 = spy(&mut st, 1, w.hex(3, 3));
     let s2 = spy(&mut st, 2, w.hex(3, 1));
+    let sh1 = ship(&mut st, 1, w.hex(6, 3), 3);
+    let sh2 = ship(&mut st, 2, w.hex(6, 1), 3);
     st.hexes[cap1 as usize].owner = empires_core::rules::Owner::NOBODY;
     let c1 = st.hexes[cap1 as usize].city.get().unwrap();
     let mut e = w.engine(&[], Script::default());
@@ -1735,6 +1741,7 @@ fn g02_a_player_without_hexes_is_eliminated_with_its_pieces() {
     assert!(st.players[1].eliminated && !st.players[0].eliminated && !st.players[2].eliminated);
     assert!(!st.armies[a1].alive && st.armies[a2].alive);
     assert!(!st.spies[s1].alive && st.spies[s2].alive);
+    assert!(!st.ships[sh1].alive && st.ships[sh2].alive);
     assert!(st.cities[c1].controller.is_nobody());
     assert!(st.hexes[cap2 as usize].owner.is(2));
     e.end_of_season(&mut st);

@@ -334,6 +334,11 @@ fn w12_naval_score_is_ships_bid_die() {
     assert_eq!(c.a, ScoreParts { strength: 2, bid: 1, die: 3, ..ScoreParts::default() });
     assert_eq!(c.d, ScoreParts { strength: 1, bid: 2, die: 4, ..ScoreParts::default() });
     assert_eq!(c.gap, -1);
+    // Two defending ships fight together too.
+    let (w, mut st) = fleets(1, 2);
+    let mut e = w.engine(&[3, 4], Script::default());
+    let c = e.naval_combat(&mut st, 0, w.hex(2, 2), w.hex(3, 2));
+    assert_eq!((c.a.strength, c.d.strength), (1, 2));
 }
 
 /// W-12 / G-26, the archipelago seed 34 season 11 situation: a ship that
@@ -1229,7 +1234,7 @@ fn w25_the_duel_table_by_the_size_of_the_gap() {
     let d = spy(&mut st, 1, w.hex(4, 2));
     let mut e = w.engine(&[4, 4], Script::default());
     let c = e.spy_duel(&mut st, a, d);
-    assert_eq!((c.gap, c.row, c.a_destroyed, c.d_destroyed), (0, 0, false, false));
+    assert_eq!((c.gap, c.row, c.success, c.a_destroyed, c.d_destroyed), (0, 0, false, false, false));
     assert!(st.spies[a].alive && st.spies[d].alive && !st.spies[d].acted);
 }
 
