@@ -1800,3 +1800,35 @@ fn g23_a_drawn_or_seeded_map_is_fixed_and_a_bad_one_says_why() {
     let err = make_map(&bad, 0).unwrap_err();
     assert!(err.to_string().starts_with("map.rows: "), "{err}");
 }
+
+/// G-01 resumed (the lookahead's rollouts): a season resumed just after a
+/// player said `Done` goes on with the next player of the order, in
+/// recruiting, in the action phase and in spending alike.
+#[test]
+fn g01_a_season_resumed_after_a_players_done_goes_on_with_the_next_player() {
+    use empires_core::rules::season::Resume;
+    let w = world(PLAINS, |_| {});
+    for at in [
+        Resume::Recruit { from: 0, done: true },
+        Resume::Act { from: 0, done: true },
+        Resume::Spend { from: 0, done: true },
+    ] {
+        let mut st = w.start();
+        st.order = vec![0, 1];
+        for p in st.players.iter_mut() {
+            p.gold = 1000;
+            p.ep = 2;
+        }
+        let mut e = w.engine(&[], Script::default());
+        e.rest_of_season(&mut st, at);
+        let first = |d: Decision| e.players.asked.iter().find(|x| x.1 == d).map(|x| x.0);
+        let d = match at {
+            Resume::Recruit { .. } => Decision::Recruit,
+            Resume::Act { .. } => Decision::Act,
+            Resume::Spend { .. } => Decision::Spend,
+        };
+        assert_eq!(first(d), Some(1), "{at:?}: the next player first");
+        let asked: Vec<u8> = e.players.asked.iter().filter(|x| x.1 == d).map(|x| x.0).collect();
+        assert!(!asked.contains(&0), "{at:?}: the player that said Done is not asked again: {asked:?}");
+    }
+}
