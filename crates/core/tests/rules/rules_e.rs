@@ -559,7 +559,8 @@ fn e01_each_battle_counts_a_win_a_loss_or_a_draw() {
     let d = army(&mut st, 1, w.hex(3, 2), 3);
     // 3 + 5 against 3 + 3: gap 2, P0 wins.
     let mut e = w.engine(&[5, 3], Script::default());
-    e.army_combat(&mut st, a, d);
+    let c = e.army_combat(&mut st, a, d);
+    assert!(c.success, "the attacker won");
     let t = |st: &State, p: usize| {
         let t = st.players[p].tally;
         (t.battles_won, t.battles_drawn, t.battles_lost)
@@ -568,8 +569,15 @@ fn e01_each_battle_counts_a_win_a_loss_or_a_draw() {
     // Next season, a tie: 2 units + 1 XP + 3 against 2 units + 4.
     e.end_of_season(&mut st);
     let mut e = w.engine(&[3, 4], Script::default());
-    e.army_combat(&mut st, a, d);
+    let c = e.army_combat(&mut st, a, d);
+    assert_eq!((c.gap, c.success), (0, false), "a tie is no success");
     assert_eq!((t(&st, 0), t(&st, 1)), ((1, 1, 0), (0, 1, 1)));
+    // A third season, a loss: 2 units + 1 XP + 1 against 2 units + 6.
+    e.end_of_season(&mut st);
+    let mut e = w.engine(&[1, 6], Script::default());
+    let c = e.army_combat(&mut st, a, d);
+    assert!(c.gap < 0 && !c.success);
+    assert_eq!((t(&st, 0), t(&st, 1)), ((1, 1, 1), (1, 1, 1)));
 }
 
 /// E-09: pillage is offered only to a player with its EP cost.
