@@ -1,8 +1,8 @@
 //! Army against army (W-01..W-07, G-06, G-08, G-09, G-10).
 
-use super::action::{Action, CombatKind, Decision};
+use super::action::CombatKind;
 use super::event::{CombatRecord, Event, ScoreParts};
-use super::state::{PlayerId, Slot, State};
+use super::state::{Fight, PlayerId, Slot, State, Step};
 use super::{Dice, Engine, Log, Players, Rules};
 use crate::scenario::{BattleResult, FormationChoice, Scenario};
 
@@ -71,29 +71,23 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     }
 
     /// W-06 / G-09: +1 experience for a victory, at most once per season; at
-    /// the formation threshold the owner picks a permanent formation (W-07).
-    pub(crate) fn gain_xp(&mut self, st: &mut State, army: usize) {
+    /// the formation threshold the owner picks a permanent formation (W-07):
+    /// then the formation is the step pending, and `true` is returned.
+    pub(crate) fn gain_xp(&mut self, st: &mut State, army: usize) -> bool {
         let sc = self.sc();
         let a = &mut st.armies[army];
         if !a.alive || a.xp_gained || a.xp >= sc.army.xp_max {
-            return;
+            return false;
         }
         a.xp = (a.xp + sc.army.xp_per_win).min(sc.army.xp_max);
         a.xp_gained = true;
         let xp = a.xp;
         self.emit(|| Event::Xp { army: army as u16, xp });
         if st.armies[army].formation.is_none() && xp >= sc.army.formations.at_xp {
-            let owner = st.armies[army].owner;
-            self.buf.clear();
-            for f in [FormationChoice::Light, FormationChoice::Assault, FormationChoice::Siege] {
-                self.buf.push(Action::Formation(f));
-            }
-            if let Action::Formation(f) = self.ask(st, owner, Decision::Formation { army: army as u16 }) {
-                // Light's extra movement applies from the next season's reset.
-                st.armies[army].formation = Some(f);
-                self.emit(|| Event::Formation { army: army as u16, formation: f });
-            }
+            st.step = Step::Formation { army: army as u16 };
+            return true;
         }
+        false
     }
 
     /// W-01 / G-14: victory loot.
@@ -107,21 +101,42 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         self.emit(|| Event::Loot { player: p, gold: gold as i64 });
     }
 
-    /// W-02..W-06: army `att` attacks army `def` on an adjacent hex. The
-    /// combat is resolved at once (W-01); the loser does not move (G-08).
+    /// W-02..W-06: army `att` attacks army `def` on an adjacent hex, whole
+    /// (the players are asked its bids and the formation). The combat is
+    /// resolved at once (W-01); the loser does not move (G-08).
     pub fn army_combat(&mut self, st: &mut State, att: usize, def: usize) -> CombatRecord {
+        let back = st.step;
+        self.begin_army_combat(st, att, def);
+        let rec = self.finish_action(st);
+        st.step = back;
+        rec
+    }
+
+    /// The army combat begins: the attacker is spent, both sides' parts
+    /// are counted, and the bids come next.
+    pub(crate) fn begin_army_combat(&mut self, st: &mut State, att: usize, def: usize) {
         let sc = self.sc();
         let (pa, pd) = (st.armies[att].owner, st.armies[def].owner);
         st.armies[att].attacked = true;
         st.armies[att].mp = 0;
-        let mut a = army_parts(self.rules, st, att, false);
-        let mut d = army_parts(self.rules, st, def, true);
-        let (ab, db) = self.bids(st, pa, pd, CombatKind::Army, sc.army.bid_cap);
-        a.bid = ab;
-        d.bid = db;
-        a.die = self.die();
-        d.die = self.die();
-        let gap = a.total() - d.total();
+        let mut rec = CombatRecord::new(CombatKind::Army, pa, pd, st.armies[att].hex, st.armies[def].hex);
+        rec.a_piece = att as u16;
+        rec.d_piece = def as u16;
+        rec.a = army_parts(self.rules, st, att, false);
+        rec.d = army_parts(self.rules, st, def, true);
+        self.begin_fight(st, Fight::new(rec, sc.army.bid_cap, true));
+    }
+
+    /// The dice, the losses, the results for EP and the winner's
+    /// experience; the loot follows (after the formation, if one is picked).
+    pub(crate) fn resolve_army(&mut self, st: &mut State) {
+        let sc = self.sc();
+        let mut rec = st.fight.rec;
+        let (att, def) = (rec.a_piece as usize, rec.d_piece as usize);
+        let (pa, pd) = (rec.attacker, rec.defender);
+        rec.a.die = self.die();
+        rec.d.die = self.die();
+        let gap = rec.a.total() - rec.d.total();
         let (row_i, a_loss, d_loss) = army_losses(sc, gap);
         // The units each side really loses: a table loss beyond an army's
         // units is not a loss (the record and the log say what happened).
@@ -160,27 +175,13 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         self.record_battle(st, pa, a_res);
         self.record_battle(st, pd, d_res);
         st.players[pa as usize].tally.army_results[a_res.max(d_res) as usize] += 1;
-        let rec = CombatRecord {
-            kind: CombatKind::Army,
-            attacker: pa,
-            defender: pd,
-            from: st.armies[att].hex,
-            target: st.armies[def].hex,
-            a_piece: att as u16,
-            d_piece: def as u16,
-            a,
-            d,
-            gap,
-            row: row_i as u8,
-            a_loss,
-            d_loss,
-            a_destroyed,
-            d_destroyed,
-            a_result: Some(a_res),
-            d_result: Some(d_res),
-            spy_kind: None,
-            success: gap > 0,
-        };
+        rec.gap = gap;
+        rec.row = row_i as u8;
+        (rec.a_loss, rec.d_loss) = (a_loss, d_loss);
+        (rec.a_destroyed, rec.d_destroyed) = (a_destroyed, d_destroyed);
+        (rec.a_result, rec.d_result) = (Some(a_res), Some(d_res));
+        rec.success = gap > 0;
+        st.fight.rec = rec;
         self.emit(|| Event::Combat(rec));
         if gap != 0 {
             let (w, wp, lp) = if gap > 0 { (att, pa, pd) } else { (def, pd, pa) };
@@ -188,11 +189,20 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             // W-06 read literally (`army.xp_needs_destroyed`): only a victory
             // that destroys the whole enemy army gives experience.
             let loser_destroyed = if gap > 0 { d_destroyed } else { a_destroyed };
-            if !sc.army.xp_needs_destroyed || loser_destroyed {
-                self.gain_xp(st, w);
+            if (!sc.army.xp_needs_destroyed || loser_destroyed) && self.gain_xp(st, w) {
+                return; // the formation first, then `army_done`
             }
-            self.loot(st, wp, sc.army.victory_loot);
         }
-        rec
+        self.army_done(st);
+    }
+
+    /// The end of an army combat: the winner's loot (W-01).
+    pub(crate) fn army_done(&mut self, st: &mut State) {
+        let rec = st.fight.rec;
+        if rec.gap != 0 {
+            let wp = if rec.gap > 0 { rec.attacker } else { rec.defender };
+            self.loot(st, wp, self.sc().army.victory_loot);
+        }
+        self.fight_done(st);
     }
 }

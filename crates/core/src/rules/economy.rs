@@ -1,7 +1,7 @@
 //! Payday (E-15, E-16) and recruiting (G-13): the two economic steps of the
 //! season (G-01 steps 1 and 2).
 
-use super::action::{Action, Decision, Item};
+use super::action::{Action, Item};
 use super::event::Event;
 use super::state::{Army, PlayerId, Ship, Slot, Spy, State};
 use super::{Dice, Engine, Log, Players};
@@ -85,29 +85,6 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 };
                 if ok {
                     self.buf.push(Action::Recruit { hex, item });
-                }
-            }
-        }
-    }
-
-    /// G-01 step 2: each player, in order, recruits until it says `Done`;
-    /// recruiting from the player at `from` of this season's order on;
-    /// `done`: that player has just said `Done` (a resumed season).
-    pub fn recruiting_from(&mut self, st: &mut State, from: usize, done: bool) {
-        for oi in from..st.order.len() {
-            let p = st.order[oi];
-            if done && oi == from {
-                continue;
-            }
-            loop {
-                self.recruit_options(st, p);
-                if self.buf.is_empty() {
-                    break;
-                }
-                self.buf.push(Action::Done);
-                match self.ask(st, p, Decision::Recruit) {
-                    Action::Recruit { hex, item } => self.recruit(st, p, hex, item),
-                    _ => break,
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! Empires: size and order (G-03, E-04), empire points earned (E-01..E-03,
 //! G-10, G-11) and spent (E-04..E-14), and the end of the campaign (G-02).
 
-use super::action::{Action, Decision};
+use super::action::Action;
 use super::event::{Event, SpendKind};
 use super::setup::place_city;
 use super::state::{NOBODY, Owner, PlayerId, State};
@@ -317,39 +317,14 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
-    /// G-01 step 6: smallest empire first, each player spends until `Done`;
-    /// what is left is lost (E-05).
-    pub fn spending(&mut self, st: &mut State) {
-        self.spending_from(st, 0, false);
-    }
-
-    /// Spending from the player at `from` in the order on; with `done`,
-    /// that player has just said `Done` (rollouts resume a season midway).
-    pub fn spending_from(&mut self, st: &mut State, from: usize, done: bool) {
-        for oi in from..st.order.len() {
-            let p = st.order[oi];
-            // Every purchase costs EP (checked: pillage and buildings cost at
-            // least 1); the bound guards against a rules change breaking that.
-            let rounds = if done && oi == from { 0 } else { 100_000 };
-            for _ in 0..rounds {
-                self.spend_options(st, p);
-                if self.buf.is_empty() {
-                    break;
-                }
-                self.buf.push(Action::Done);
-                let a = self.ask(st, p, Decision::Spend);
-                if a == Action::Done {
-                    break;
-                }
-                self.spend(st, p, a);
-            }
-            let left = st.players[p as usize].ep;
-            if left > 0 {
-                st.players[p as usize].tally.ep_lost += left as i64;
-                self.emit(|| Event::EpLost { player: p, ep: left });
-            }
-            st.players[p as usize].ep = 0;
+    /// E-05: a player's spending is over; the EP it did not spend are lost.
+    pub(crate) fn close_spending(&mut self, st: &mut State, p: PlayerId) {
+        let left = st.players[p as usize].ep;
+        if left > 0 {
+            st.players[p as usize].tally.ep_lost += left as i64;
+            self.emit(|| Event::EpLost { player: p, ep: left });
         }
+        st.players[p as usize].ep = 0;
     }
 
     /// Apply one purchase. The caller took it from `spend_options`.

@@ -101,6 +101,34 @@ pub struct CombatRecord {
     pub success: bool,
 }
 
+impl CombatRecord {
+    /// A combat about to be fought: who, where and with which pieces;
+    /// everything it resolves is still zero.
+    pub fn new(kind: CombatKind, attacker: PlayerId, defender: PlayerId, from: HexId, target: HexId) -> Self {
+        CombatRecord {
+            kind,
+            attacker,
+            defender,
+            from,
+            target,
+            a_piece: super::state::NONE,
+            d_piece: super::state::NONE,
+            a: ScoreParts::default(),
+            d: ScoreParts::default(),
+            gap: 0,
+            row: 0,
+            a_loss: 0,
+            d_loss: 0,
+            a_destroyed: false,
+            d_destroyed: false,
+            a_result: None,
+            d_result: None,
+            spy_kind: None,
+            success: false,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpendKind {
     Capture,

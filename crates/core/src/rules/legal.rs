@@ -206,8 +206,20 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
-    /// Apply an action of the action phase taken from `act_options`.
+    /// Apply an action of the action phase taken from `act_options`, whole:
+    /// the decisions inside it (a combat's bids, hits, formation, siege
+    /// outcome) are asked of the players. The state machine's `apply` plays
+    /// the same action one decision at a time.
     pub fn apply_act(&mut self, st: &mut State, p: PlayerId, a: Action) {
+        let back = st.step;
+        self.begin_act(st, p, a);
+        self.finish_action(st);
+        st.step = back;
+    }
+
+    /// Begin an action of the action phase: apply it, up to the first
+    /// decision inside it if it has one (`State::step` then says which).
+    pub(crate) fn begin_act(&mut self, st: &mut State, p: PlayerId, a: Action) {
         match a {
             Action::MoveArmy { army, to } => {
                 let cost = self.move_cost(to);
@@ -220,12 +232,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 st.hexes[to as usize].army = Slot::of(army as usize);
                 self.emit(|| Event::Move { player: p, piece: Piece::Army(army), from, to });
             }
-            Action::Attack { army, target } => {
-                self.army_combat(st, army as usize, target as usize);
-            }
-            Action::Siege { army, city } => {
-                self.siege(st, army as usize, city as usize);
-            }
+            Action::Attack { army, target } => self.begin_army_combat(st, army as usize, target as usize),
+            Action::Siege { army, city } => self.begin_siege(st, army as usize, city as usize),
             Action::MoveShip { ship, to } => {
                 let cost = self.move_cost(to);
                 let s = &mut st.ships[ship as usize];
@@ -235,12 +243,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 s.hex = to;
                 self.emit(|| Event::Move { player: p, piece: Piece::Ship(ship), from, to });
             }
-            Action::NavalAttack { from, to } => {
-                self.naval_combat(st, p, from, to);
-            }
-            Action::Coastal { from, target } => {
-                self.coastal_attack(st, p, from, target);
-            }
+            Action::NavalAttack { from, to } => self.begin_naval_combat(st, p, from, to),
+            Action::Coastal { from, target } => self.begin_coastal_attack(st, p, from, target),
             Action::Transport { ship, army, to } => {
                 // The ship ends on the first reachable sea hex next to `to`.
                 let s = st.ships[ship as usize];
@@ -294,39 +298,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             Action::SpyAct { spy, target, kind } => {
                 self.spy_action(st, spy as usize, target, kind);
             }
-            Action::SpyDuel { spy, target } => {
-                self.spy_duel(st, spy as usize, target as usize);
-            }
+            Action::SpyDuel { spy, target } => self.begin_spy_duel(st, spy as usize, target as usize),
             _ => {}
-        }
-    }
-
-    /// G-04: each player in order activates all its pieces until `Done`.
-    pub fn action_phase(&mut self, st: &mut State) {
-        self.action_phase_from(st, 0);
-    }
-
-    /// The action phase from the player at `from` in the order on; that
-    /// player may already have acted (rollouts resume a season midway).
-    pub fn action_phase_from(&mut self, st: &mut State, from: usize) {
-        for oi in from..st.order.len() {
-            let p = st.order[oi];
-            // Every action spends movement, an attack or a spy's action, so
-            // the loop ends; the bound is a guard against a rules change
-            // that would break that.
-            for _ in 0..10_000 {
-                self.act_options(st, p);
-                if self.buf.is_empty() {
-                    break;
-                }
-                self.buf.push(Action::Done);
-                let a = self.ask(st, p, super::Decision::Act);
-                if a == Action::Done {
-                    break;
-                }
-                self.players.action_starts(self.rules, st, p, a);
-                self.apply_act(st, p, a);
-            }
         }
     }
 }

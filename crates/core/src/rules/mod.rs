@@ -22,11 +22,12 @@ pub mod setup;
 pub mod siege;
 pub mod spy;
 pub mod state;
+pub mod step;
 
 pub use action::{Action, CombatKind, Decision, Item, SpyKind};
 pub use dice::{Dice, RngDice, ScriptedDice};
 pub use event::{CombatRecord, Event, Log, NoLog, ScoreParts};
-pub use state::{EndReason, NOBODY, Owner, PlayerId, State};
+pub use state::{EndReason, Fight, NOBODY, Owner, PlayerId, State, Step};
 
 use crate::map::Map;
 use crate::scenario::Scenario;
@@ -98,12 +99,6 @@ pub trait Players {
         decision: Decision,
         options: &[Action],
     ) -> usize;
-
-    /// Told before the engine applies `player`'s `action` in the action
-    /// phase, with the state as it stands before it. A player that thinks
-    /// about the decisions inside an action (bids, formation, siege outcome,
-    /// hits) keeps what it needs to replay it; the default ignores it.
-    fn action_starts(&mut self, _rules: Rules<'_>, _state: &State, _player: PlayerId, _action: Action) {}
 }
 
 /// Drives a campaign: owns the dice, asks the players, writes the log.
@@ -156,7 +151,7 @@ impl<'a, D: Dice, P: Players, L: Log> Engine<'a, D, P, L> {
     }
 
     /// Ask `p` to pick among `self.buf`.
-    fn ask(&mut self, st: &State, p: PlayerId, d: Decision) -> Action {
+    pub(crate) fn ask(&mut self, st: &State, p: PlayerId, d: Decision) -> Action {
         debug_assert!(!self.buf.is_empty());
         let i = self.players.choose(self.rules, st, p, d, &self.buf);
         debug_assert!(i < self.buf.len(), "strategy returned option {i} of {}", self.buf.len());
@@ -168,40 +163,6 @@ impl<'a, D: Dice, P: Players, L: Log> Engine<'a, D, P, L> {
     fn die(&mut self) -> i32 {
         let e = self.rules.sc.combat.die;
         self.dice.roll_expr(&e).1 as i32
-    }
-
-    /// Ask for a secret initiative bid (G-07) and spend it from the pool. Bids
-    /// are asked one after the other but neither side sees the other's, since
-    /// the state passed to the second bidder does not hold the first bid.
-    fn bid(&mut self, st: &State, p: PlayerId, kind: CombatKind, cap: i32, attacking: bool) -> i32 {
-        if p == NOBODY {
-            return 0;
-        }
-        let max = cap.min(st.players[p as usize].initiative).max(0);
-        if max == 0 {
-            return 0;
-        }
-        self.buf.clear();
-        for b in 0..=max {
-            self.buf.push(Action::Bid(b as u8));
-        }
-        match self.ask(st, p, Decision::Bid { kind, attacking }) {
-            Action::Bid(b) => (b as i32).min(max),
-            _ => 0,
-        }
-    }
-
-    /// Both sides bid in secret, then both bids are spent.
-    fn bids(&mut self, st: &mut State, a: PlayerId, d: PlayerId, kind: CombatKind, cap: i32) -> (i32, i32) {
-        let ab = self.bid(st, a, kind, cap, true);
-        let db = self.bid(st, d, kind, cap, false);
-        if a != NOBODY {
-            st.players[a as usize].initiative -= ab;
-        }
-        if d != NOBODY {
-            st.players[d as usize].initiative -= db;
-        }
-        (ab, db)
     }
 }
 

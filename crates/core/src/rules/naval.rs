@@ -1,8 +1,8 @@
 //! Naval combat, coastal attacks and transport (W-12..W-17, G-25, G-26).
 
-use super::action::{Action, CombatKind, Decision};
+use super::action::CombatKind;
 use super::event::{CombatRecord, Event, ScoreParts};
-use super::state::{PlayerId, State};
+use super::state::{Fight, PlayerId, State, Step};
 use super::{Dice, Engine, Log, Players};
 use crate::map::HexId;
 use crate::scenario::{BuildingKind, Scenario};
@@ -41,48 +41,59 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         if near_port { self.sc().naval.port_defence } else { 0 }
     }
 
-    /// Indices of the ships of `p` on `h` still able to attack: the ships
-    /// that fight when the stack attacks (W-12), and so the only ships its
-    /// hits may fall on (G-26).
-    fn ready_fleet(st: &State, p: PlayerId, h: HexId) -> Vec<u16> {
-        (0..st.ships.len() as u16)
-            .filter(|&i| {
-                let s = &st.ships[i as usize];
-                s.alive && s.owner == p && s.hex == h && !s.attacked
-            })
-            .collect()
+    /// The ships of `p` on `h` still able to attack, into `State::fleet`:
+    /// the ships that fight when the stack attacks (W-12), and so the only
+    /// ships its hits may fall on (G-26).
+    fn ready_fleet(st: &mut State, p: PlayerId, h: HexId) {
+        st.fleet.clear();
+        for i in 0..st.ships.len() {
+            let s = &st.ships[i];
+            if s.alive && s.owner == p && s.hex == h && !s.attacked {
+                st.fleet.push(i as u16);
+            }
+        }
     }
 
-    /// G-26: the owner places each point of damage on a ship of its stack
-    /// that fought: `fought` lists them for an attacking stack (a ship on
-    /// the hex that attacked earlier this season did not fight this
-    /// combat); `None` for a defending stack, where every ship fights.
-    fn take_hits(&mut self, st: &mut State, p: PlayerId, h: HexId, hits: i32, fought: Option<&[u16]>) -> bool {
-        let mut destroyed = false;
-        for _ in 0..hits {
-            self.buf.clear();
-            for (i, s) in st.ships.iter().enumerate() {
-                if s.alive && s.owner == p && s.hex == h && fought.is_none_or(|f| f.contains(&(i as u16))) {
-                    self.buf.push(Action::TakeHit { ship: i as u16 });
-                }
+    /// G-26: the owner places one point of damage on a ship of its stack
+    /// (`step::hit_options` lists the ships it may pick).
+    pub(crate) fn take_hit(&mut self, st: &mut State, attacking: bool, i: usize) {
+        let p = st.ships[i].owner;
+        let s = &mut st.ships[i];
+        s.pv -= 1;
+        let pv = s.pv;
+        if pv <= 0 {
+            s.alive = false;
+            if attacking {
+                st.fight.rec.a_destroyed = true;
+            } else {
+                st.fight.rec.d_destroyed = true;
             }
-            if self.buf.is_empty() {
-                break;
-            }
-            let i = match self.ask(st, p, Decision::TakeHit { hex: h }) {
-                Action::TakeHit { ship } => ship as usize,
-                _ => break,
-            };
-            let s = &mut st.ships[i];
-            s.pv -= 1;
-            let pv = s.pv;
-            if pv <= 0 {
-                s.alive = false;
-                destroyed = true;
-            }
-            self.emit(|| Event::Hit { player: p, ship: i as u16, pv });
         }
-        destroyed
+        self.emit(|| Event::Hit { player: p, ship: i as u16, pv });
+    }
+
+    /// G-26: `left` points of damage for one side to place, one decision
+    /// each while it has a ship to place them on; then the other side's
+    /// (naval combat), then the end of the combat. The owners place the
+    /// hits before the combat is logged, so its record says which side
+    /// lost a ship (the `Hit` events before it say which).
+    pub(crate) fn begin_hits(&mut self, st: &mut State, attacking: bool, left: i32) {
+        if left > 0 {
+            let mut any = std::mem::take(&mut self.buf);
+            any.clear();
+            super::step::hit_options(st, attacking, &mut any);
+            let some = !any.is_empty();
+            self.buf = any;
+            if some {
+                st.step = Step::TakeHit { attacking, left: left.min(u8::MAX as i32) as u8 };
+                return;
+            }
+        }
+        match (st.fight.rec.kind, attacking) {
+            (CombatKind::Naval, true) => self.begin_hits(st, false, st.fight.rec.d_loss),
+            (CombatKind::Naval, false) => self.naval_done(st),
+            _ => self.coastal_done(st),
+        }
     }
 
     fn mark_attacked(st: &mut State, p: PlayerId, h: HexId) {
@@ -92,58 +103,61 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
-    /// W-12..W-15: the ready ships on `from` attack the ships on `to`.
+    /// W-12..W-15: the ready ships on `from` attack the ships on `to`,
+    /// whole (the players are asked the bids and where the hits fall).
     pub fn naval_combat(&mut self, st: &mut State, pa: PlayerId, from: HexId, to: HexId) -> CombatRecord {
+        let back = st.step;
+        self.begin_naval_combat(st, pa, from, to);
+        let rec = self.finish_action(st);
+        st.step = back;
+        rec
+    }
+
+    /// The naval combat begins: the fleet is counted and spent, and the
+    /// bids come next.
+    pub(crate) fn begin_naval_combat(&mut self, st: &mut State, pa: PlayerId, from: HexId, to: HexId) {
         let sc = self.sc();
         let pd = st.ship_owner_at(to);
-        let fleet = Self::ready_fleet(st, pa, from);
-        let na = fleet.len() as i32;
+        Self::ready_fleet(st, pa, from);
+        let na = st.fleet.len() as i32;
         let nd = st.ships_at(to).count() as i32;
         Self::mark_attacked(st, pa, from);
-        let mut a = ScoreParts { strength: naval_strength(sc, na), ..ScoreParts::default() };
-        let mut d =
+        let mut rec = CombatRecord::new(CombatKind::Naval, pa, pd, from, to);
+        rec.a = ScoreParts { strength: naval_strength(sc, na), ..ScoreParts::default() };
+        rec.d =
             ScoreParts { strength: naval_strength(sc, nd), port: self.port_bonus(st, pd, to), ..ScoreParts::default() };
-        let (ab, db) = self.bids(st, pa, pd, CombatKind::Naval, sc.naval.bid_cap);
-        a.bid = ab;
-        d.bid = db;
-        a.die = self.die();
-        d.die = self.die();
-        let gap = a.total() - d.total();
+        self.begin_fight(st, Fight::new(rec, sc.naval.bid_cap, true));
+    }
+
+    /// The dice and the table; the hits follow.
+    pub(crate) fn resolve_naval(&mut self, st: &mut State) {
+        let sc = self.sc();
+        let mut rec = st.fight.rec;
+        rec.a.die = self.die();
+        rec.d.die = self.die();
+        let gap = rec.a.total() - rec.d.total();
         let (row_i, a_loss, d_loss) = naval_losses(sc, gap);
-        let rec_base = CombatRecord {
-            kind: CombatKind::Naval,
-            attacker: pa,
-            defender: pd,
-            from,
-            target: to,
-            a_piece: super::state::NONE,
-            d_piece: super::state::NONE,
-            a,
-            d,
-            gap,
-            row: row_i as u8,
-            a_loss,
-            d_loss,
-            a_destroyed: false,
-            d_destroyed: false,
-            a_result: None,
-            d_result: None,
-            spy_kind: None,
-            success: gap > 0,
-        };
-        // The owners place the hits first, so the record says which side
-        // lost a ship (the `Hit` events before it say which).
-        let a_destroyed = self.take_hits(st, pa, from, a_loss, Some(&fleet));
-        let d_destroyed = self.take_hits(st, pd, to, d_loss, None);
-        let rec = CombatRecord { a_destroyed, d_destroyed, ..rec_base };
+        rec.gap = gap;
+        rec.row = row_i as u8;
+        (rec.a_loss, rec.d_loss) = (a_loss, d_loss);
+        rec.success = gap > 0;
+        st.fight.rec = rec;
+        self.begin_hits(st, true, a_loss);
+    }
+
+    /// The end of a naval combat, its hits placed: the record, the tallies
+    /// and the winner's loot (W-15).
+    fn naval_done(&mut self, st: &mut State) {
+        let sc = self.sc();
+        let rec = st.fight.rec;
         self.emit(|| Event::Combat(rec));
-        if gap != 0 {
-            let (w, l) = if gap > 0 { (pa, pd) } else { (pd, pa) };
+        if rec.gap != 0 {
+            let (w, l) = if rec.gap > 0 { (rec.attacker, rec.defender) } else { (rec.defender, rec.attacker) };
             st.players[w as usize].tally.naval_won += 1;
             st.players[l as usize].tally.naval_lost += 1;
             self.loot(st, w, sc.naval.victory_loot);
         }
-        rec
+        self.fight_done(st);
     }
 
     /// The building a ship may attack on a coastal hex (W-16): the port,
@@ -169,50 +183,47 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         self.map().adjacent(h).any(|n| st.ships.iter().any(|s| s.alive && s.hex == n && r.rivals(attacker, s.owner)))
     }
 
-    /// W-16: the ready ships on `from` attack the coastal building on `target`
-    /// with the naval formula; the building's defence stands for strength.
+    /// W-16: the ready ships on `from` attack the coastal building on
+    /// `target` with the naval formula, whole (the players are asked the
+    /// bids and where the hits fall); the building's defence stands for
+    /// strength.
     pub fn coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: HexId, target: HexId) -> CombatRecord {
+        let back = st.step;
+        self.begin_coastal_attack(st, pa, from, target);
+        let rec = self.finish_action(st);
+        st.step = back;
+        rec
+    }
+
+    pub(crate) fn begin_coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: HexId, target: HexId) {
         let sc = self.sc();
         // The building's holder; `NOBODY` for an unowned hex.
         let pd = st.hexes[target as usize].owner.id();
-        let fleet = Self::ready_fleet(st, pa, from);
-        let na = fleet.len() as i32;
+        Self::ready_fleet(st, pa, from);
+        let na = st.fleet.len() as i32;
         Self::mark_attacked(st, pa, from);
         let (kind, main) = self.coastal_target(st, target).unwrap_or((BuildingKind::Port, false));
-        let mut a = ScoreParts { strength: naval_strength(sc, na), ..ScoreParts::default() };
-        let mut d = ScoreParts { defence: sc.building(kind).defence, ..ScoreParts::default() };
-        let (ab, db) = self.bids(st, pa, pd, CombatKind::Coastal, sc.naval.bid_cap);
-        a.bid = ab;
-        d.bid = db;
-        a.die = self.die();
-        d.die = self.die();
-        let gap = a.total() - d.total();
+        let mut rec = CombatRecord::new(CombatKind::Coastal, pa, pd, from, target);
+        rec.a = ScoreParts { strength: naval_strength(sc, na), ..ScoreParts::default() };
+        rec.d = ScoreParts { defence: sc.building(kind).defence, ..ScoreParts::default() };
+        let fight = Fight { building: Some(kind), main, ..Fight::new(rec, sc.naval.bid_cap, true) };
+        self.begin_fight(st, fight);
+    }
+
+    /// The dice, the table and the building's damage; the attacker's hits
+    /// follow.
+    pub(crate) fn resolve_coastal(&mut self, st: &mut State) {
+        let sc = self.sc();
+        let mut rec = st.fight.rec;
+        let main = st.fight.main;
+        rec.a.die = self.die();
+        rec.d.die = self.die();
+        let gap = rec.a.total() - rec.d.total();
         let (row_i, a_loss, d_loss) = naval_losses(sc, gap);
-        let hs = &mut st.hexes[target as usize];
+        let hs = &mut st.hexes[rec.target as usize];
         let pv = if main { &mut hs.main_pv } else { &mut hs.extra_pv };
         *pv -= d_loss;
         let d_destroyed = *pv <= 0;
-        let rec_base = CombatRecord {
-            kind: CombatKind::Coastal,
-            attacker: pa,
-            defender: pd,
-            from,
-            target,
-            a_piece: super::state::NONE,
-            d_piece: super::state::NONE,
-            a,
-            d,
-            gap,
-            row: row_i as u8,
-            a_loss,
-            d_loss,
-            a_destroyed: false,
-            d_destroyed,
-            a_result: None,
-            d_result: None,
-            spy_kind: None,
-            success: gap > 0,
-        };
         if d_destroyed {
             if main {
                 hs.main = None;
@@ -222,20 +233,33 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 hs.extra_pv = 0;
             }
         }
-        let a_destroyed = self.take_hits(st, pa, from, a_loss, Some(&fleet));
-        let rec = CombatRecord { a_destroyed, ..rec_base };
+        rec.gap = gap;
+        rec.row = row_i as u8;
+        (rec.a_loss, rec.d_loss) = (a_loss, d_loss);
+        rec.d_destroyed = d_destroyed;
+        rec.success = gap > 0;
+        st.fight.rec = rec;
+        self.begin_hits(st, true, a_loss);
+    }
+
+    /// The end of a coastal attack, its hits placed: the record, what
+    /// became of the building, and the loot.
+    fn coastal_done(&mut self, st: &mut State) {
+        let sc = self.sc();
+        let rec = st.fight.rec;
+        let (kind, main) = (st.fight.building.unwrap_or(BuildingKind::Port), st.fight.main);
         self.emit(|| Event::Combat(rec));
-        if d_destroyed {
-            self.emit(|| Event::BuildingDestroyed { hex: target, kind });
-        } else if d_loss != 0 {
-            self.log_building(st, target, main);
+        if rec.d_destroyed {
+            self.emit(|| Event::BuildingDestroyed { hex: rec.target, kind });
+        } else if rec.d_loss != 0 {
+            self.log_building(st, rec.target, main);
         }
         // W-01: every victory loots, the building holder's included.
-        if gap > 0 {
-            self.loot(st, pa, sc.naval.coastal_loot);
-        } else if gap < 0 {
-            self.loot(st, pd, sc.naval.coastal_loot);
+        if rec.gap > 0 {
+            self.loot(st, rec.attacker, sc.naval.coastal_loot);
+        } else if rec.gap < 0 {
+            self.loot(st, rec.defender, sc.naval.coastal_loot);
         }
-        rec
+        self.fight_done(st);
     }
 }

@@ -2,19 +2,9 @@
 
 use super::empire::Standing;
 use super::event::Event;
-use super::state::{EndReason, Owner, State};
+use super::state::{EndReason, Owner, State, Step};
 use super::{Dice, Engine, Log, Players};
 use crate::scenario::BuildingKind;
-
-/// Where a season picks up again in `rest_of_season`: the phase, the
-/// position in this season's order (`State::order`) of the player to go on,
-/// and whether that player has just said `Done`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Resume {
-    Recruit { from: usize, done: bool },
-    Act { from: usize, done: bool },
-    Spend { from: usize, done: bool },
-}
 
 /// How a campaign ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,73 +23,55 @@ impl Outcome {
 }
 
 impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
-    /// Play one season, G-01 steps 1 to 7. Returns the end reason if the
-    /// campaign ends with it.
+    /// Play the current season to its end, G-01 steps 1 to 7, asking the
+    /// players every decision; from its start, or from wherever `st.step`
+    /// stands inside it. Returns the end reason if the campaign ends with
+    /// it.
     pub fn play_season(&mut self, st: &mut State) -> Option<EndReason> {
+        while let Some((p, d)) = self.next_decision(st) {
+            let a = self.ask(st, p, d);
+            self.apply(st, a);
+        }
+        st.ended
+    }
+
+    /// G-01 step 1 (with the order of E-04): the season begins.
+    pub(crate) fn begin_season(&mut self, st: &mut State) {
         let season = st.season;
         self.emit(|| Event::SeasonStart { season });
         self.set_order(st);
-        // 1. payday
         self.payday(st);
-        // 2. to 7.
-        self.rest_of_season(st, Resume::Recruit { from: 0, done: false })
+        (st.step, st.turn) = (Step::Recruit, 0);
     }
 
     /// G-01 step 3: initiative pools refilled, no carry-over (G-07).
-    fn refill_pools(&mut self, st: &mut State) {
+    pub(crate) fn refill_pools(&mut self, st: &mut State) {
         let pool = self.sc().initiative.pool;
         for p in st.players.iter_mut() {
             p.initiative = if p.eliminated { 0 } else { pool };
         }
     }
 
-    /// The season from a decision point on: G-01 steps 2 to 7 starting in
-    /// recruiting, the action phase or spending at the player `from` of this
-    /// season's order. Rollouts (the `lookahead` strategy) use it to play a
-    /// copy of the state to the season's end; `play_season` is the same from
-    /// the first recruit, so a rollout follows exactly the rules of a real
-    /// season.
-    pub fn rest_of_season(&mut self, st: &mut State, at: Resume) -> Option<EndReason> {
-        match at {
-            Resume::Recruit { from, done } => {
-                // 2. recruiting
-                self.recruiting_from(st, from, done);
-                // 3. initiative pools
-                self.refill_pools(st);
-                // 4. action phase
-                self.action_phase_from(st, 0);
-                // 5. empire points
-                self.earn_ep(st);
-                // 6. conquest and construction
-                self.reorder_for_spending(st);
-                self.spending(st);
-            }
-            Resume::Act { from, done } => {
-                // 4. action phase
-                let next = if done { from + 1 } else { from };
-                self.action_phase_from(st, next);
-                // 5. empire points
-                self.earn_ep(st);
-                // 6. conquest and construction
-                self.reorder_for_spending(st);
-                self.spending(st);
-            }
-            Resume::Spend { from, done } => self.spending_from(st, from, done),
-        }
-        // 7. end of season
+    /// G-01 step 7 and G-02: the end of the season, and of the campaign if
+    /// it ends here.
+    pub(crate) fn end_season(&mut self, st: &mut State) {
         self.end_of_season(st);
         let end = self.end_check(st);
-        if end.is_none() {
-            st.season += 1;
-        }
         st.ended = end;
-        end
+        match end {
+            None => {
+                st.season += 1;
+                st.step = Step::SeasonStart;
+            }
+            Some(r) => st.step = Step::Over(r),
+        }
+        st.turn = 0;
     }
 
     /// E-04 read literally (`campaign.reorder_before_spending`): the players
     /// spend smallest empire first as the empires stand after the action
     /// phase, not as they stood at payday (G-03).
-    fn reorder_for_spending(&mut self, st: &mut State) {
+    pub(crate) fn reorder_for_spending(&mut self, st: &mut State) {
         if self.sc().campaign.reorder_before_spending {
             self.set_order(st);
         }

@@ -75,6 +75,17 @@ pub fn initial_state(r: Rules<'_>) -> State {
         ended: None,
         quiet_seasons: 0,
         map_print: 0,
+        step: super::state::Step::SeasonStart,
+        turn: 0,
+        fight: super::state::Fight {
+            rec: super::event::CombatRecord::new(super::action::CombatKind::Army, NOBODY, NOBODY, 0, 0),
+            bid_cap: 0,
+            defender_bids: false,
+            attacker_bid: 0,
+            building: None,
+            main: false,
+        },
+        fleet: Vec::new(),
     };
     for &(h, kind) in &map.placements.buildings {
         let spec = sc.building(kind);

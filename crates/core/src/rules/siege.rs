@@ -1,8 +1,8 @@
 //! Sieges of cities (W-08..W-11, G-12, G-16..G-20).
 
-use super::action::{Action, CombatKind, Decision};
+use super::action::CombatKind;
 use super::event::{CombatRecord, Event, ScoreParts};
-use super::state::{NOBODY, Owner, PlayerId, Slot, State};
+use super::state::{Fight, NOBODY, Owner, PlayerId, Slot, State, Step};
 use super::{Dice, Engine, Log, Players, Rules};
 use crate::scenario::{BattleResult, FormationChoice, OutcomeSpec, Scenario, SiegeChoice};
 
@@ -48,8 +48,20 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             && self.map().are_adjacent(a.hex, c.hex)
     }
 
-    /// W-09..W-11: one siege assault.
+    /// W-09..W-11: one siege assault, whole (the players are asked the
+    /// attacker's bid and, if the city falls, its outcome).
     pub fn siege(&mut self, st: &mut State, army: usize, city: usize) -> CombatRecord {
+        let back = st.step;
+        self.begin_siege(st, army, city);
+        let rec = self.finish_action(st);
+        st.step = back;
+        rec
+    }
+
+    /// The siege begins: the army is spent, the city marked besieged, both
+    /// sides' parts counted; the attacker's bid comes next (the city itself
+    /// never bids: W-09 gives it no initiative).
+    pub(crate) fn begin_siege(&mut self, st: &mut State, army: usize, city: usize) {
         let sc = self.sc();
         let pa = st.armies[army].owner;
         // The city's holder; `NOBODY` for a neutral city.
@@ -62,20 +74,30 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         let ar = &st.armies[army];
         // W-07 Assault "+1 force" in a siege only if the scenario says so.
         let assault = sc.army.formations.assault_in_sieges && ar.formation == Some(FormationChoice::Assault);
-        let mut a = ScoreParts {
+        let mut rec = CombatRecord::new(CombatKind::Siege, pa, pd, ar.hex, hex);
+        rec.a_piece = army as u16;
+        rec.d_piece = city as u16;
+        rec.a = ScoreParts {
             units: ar.units,
             xp: ar.xp,
             engines: ar.engines.min(sc.siege.engine_cap),
             order: if assault { sc.army.formations.assault_strength } else { 0 },
             ..ScoreParts::default()
         };
-        let mut d = city_parts(self.rules, st, city);
-        // The city itself never bids (W-09 gives it no initiative).
-        let (ab, _) = self.bids(st, pa, NOBODY, CombatKind::Siege, sc.siege.bid_cap);
-        a.bid = ab;
-        a.die = self.die();
-        d.die = self.die();
-        let gap = a.total() - d.total();
+        rec.d = city_parts(self.rules, st, city);
+        self.begin_fight(st, Fight::new(rec, sc.siege.bid_cap, false));
+    }
+
+    /// The dice, the damage to the city and the army, the results; if the
+    /// city falls, its outcome is the step pending (W-11).
+    pub(crate) fn resolve_siege(&mut self, st: &mut State) {
+        let sc = self.sc();
+        let mut rec = st.fight.rec;
+        let (army, city) = (rec.a_piece as usize, rec.d_piece as usize);
+        let (pa, pd) = (rec.attacker, rec.defender);
+        rec.a.die = self.die();
+        rec.d.die = self.die();
+        let gap = rec.a.total() - rec.d.total();
         let siege_formation = st.armies[army].formation == Some(FormationChoice::Siege);
         let (row_i, pv_loss, a_loss) = siege_effect(sc, gap, siege_formation);
         st.cities[city].pv -= pv_loss;
@@ -110,27 +132,13 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         } else {
             (None, None)
         };
-        let rec = CombatRecord {
-            kind: CombatKind::Siege,
-            attacker: pa,
-            defender: pd,
-            from: st.armies[army].hex,
-            target: hex,
-            a_piece: army as u16,
-            d_piece: city as u16,
-            a,
-            d,
-            gap,
-            row: row_i as u8,
-            a_loss,
-            d_loss: pv_loss,
-            a_destroyed,
-            d_destroyed: taken,
-            a_result,
-            d_result,
-            spy_kind: None,
-            success: won,
-        };
+        rec.gap = gap;
+        rec.row = row_i as u8;
+        (rec.a_loss, rec.d_loss) = (a_loss, pv_loss);
+        (rec.a_destroyed, rec.d_destroyed) = (a_destroyed, taken);
+        (rec.a_result, rec.d_result) = (a_result, d_result);
+        rec.success = won;
+        st.fight.rec = rec;
         self.emit(|| Event::Combat(rec));
         self.log_city(st, city);
         if won {
@@ -145,22 +153,11 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             self.loot(st, pd, sc.siege.victory_loot);
         }
         if taken {
-            self.take_city(st, pa, city);
+            // W-11: the attacker picks what taking the city does.
+            st.step = Step::SiegeOutcome { city: city as u16 };
+            return;
         }
-        rec
-    }
-
-    /// W-11: the attacker picks what taking the city does.
-    fn take_city(&mut self, st: &mut State, p: PlayerId, city: usize) {
-        self.buf.clear();
-        for c in [SiegeChoice::Conquer, SiegeChoice::Federate, SiegeChoice::Pillage] {
-            self.buf.push(Action::Outcome(c));
-        }
-        let choice = match self.ask(st, p, Decision::SiegeOutcome { city: city as u16 }) {
-            Action::Outcome(c) => c,
-            _ => SiegeChoice::Conquer,
-        };
-        self.apply_outcome(st, p, city, choice);
+        self.fight_done(st);
     }
 
     /// W-11 / G-19: apply a siege outcome as the scenario defines it.

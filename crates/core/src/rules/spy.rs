@@ -2,7 +2,7 @@
 
 use super::action::{CombatKind, SpyKind};
 use super::event::{CombatRecord, Event, ScoreParts};
-use super::state::{NOBODY, PlayerId, State};
+use super::state::{Fight, NOBODY, PlayerId, State};
 use super::{Dice, Engine, Log, Players};
 use crate::map::HexId;
 use crate::scenario::{BuildingKind, Scenario};
@@ -189,20 +189,36 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         rec
     }
 
-    /// W-25: `spy` fights the enemy spy `target`.
+    /// W-25: `spy` fights the enemy spy `target`, whole (the players are
+    /// asked the bids).
     pub fn spy_duel(&mut self, st: &mut State, spy: usize, target: usize) -> CombatRecord {
+        let back = st.step;
+        self.begin_spy_duel(st, spy, target);
+        let rec = self.finish_action(st);
+        st.step = back;
+        rec
+    }
+
+    pub(crate) fn begin_spy_duel(&mut self, st: &mut State, spy: usize, target: usize) {
         let sc = self.sc();
         let (pa, pd) = (st.spies[spy].owner, st.spies[target].owner);
         st.spies[spy].acted = true;
         st.spies[spy].mp = 0;
-        let mut a = ScoreParts::default();
-        let mut d = ScoreParts::default();
-        let (ab, db) = self.bids(st, pa, pd, CombatKind::SpyDuel, sc.spy.duel_bid_cap);
-        a.bid = ab;
-        d.bid = db;
-        a.die = self.die();
-        d.die = self.die();
-        let gap = a.total() - d.total();
+        let mut rec = CombatRecord::new(CombatKind::SpyDuel, pa, pd, st.spies[spy].hex, st.spies[target].hex);
+        rec.a_piece = spy as u16;
+        rec.d_piece = target as u16;
+        self.begin_fight(st, Fight::new(rec, sc.spy.duel_bid_cap, true));
+    }
+
+    /// The dice and the duel table (W-25), then the winner's loot if the
+    /// scenario reads W-01 so.
+    pub(crate) fn resolve_duel(&mut self, st: &mut State) {
+        let sc = self.sc();
+        let mut rec = st.fight.rec;
+        let (spy, target) = (rec.a_piece as usize, rec.d_piece as usize);
+        rec.a.die = self.die();
+        rec.d.die = self.die();
+        let gap = rec.a.total() - rec.d.total();
         let (row_i, loser_lost, winner_spent) = duel_effect(sc, gap);
         let (mut a_destroyed, mut d_destroyed) = (false, false);
         let mut winner = None;
@@ -221,27 +237,12 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             st.players[wp as usize].tally.spy_success += 1;
             winner = Some(wp);
         }
-        let rec = CombatRecord {
-            kind: CombatKind::SpyDuel,
-            attacker: pa,
-            defender: pd,
-            from: st.spies[spy].hex,
-            target: st.spies[target].hex,
-            a_piece: spy as u16,
-            d_piece: target as u16,
-            a,
-            d,
-            gap,
-            row: row_i as u8,
-            a_loss: a_destroyed as i32,
-            d_loss: d_destroyed as i32,
-            a_destroyed,
-            d_destroyed,
-            a_result: None,
-            d_result: None,
-            spy_kind: None,
-            success: gap > 0,
-        };
+        rec.gap = gap;
+        rec.row = row_i as u8;
+        (rec.a_loss, rec.d_loss) = (a_destroyed as i32, d_destroyed as i32);
+        (rec.a_destroyed, rec.d_destroyed) = (a_destroyed, d_destroyed);
+        rec.success = gap > 0;
+        st.fight.rec = rec;
         self.emit(|| Event::Combat(rec));
         // W-01 "chaque victoire" read for spy duels too, if the scenario says so.
         if let Some(wp) = winner
@@ -249,6 +250,6 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         {
             self.loot(st, wp, sc.army.victory_loot);
         }
-        rec
+        self.fight_done(st);
     }
 }

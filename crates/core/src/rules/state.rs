@@ -287,6 +287,73 @@ impl EndReason {
     }
 }
 
+/// Where the campaign stands between two decisions: OpenSpiel's "current
+/// player" and the position inside a rule, held in the state itself so a
+/// copy of the state can be played on from any decision (a search does
+/// that) and no rule keeps its place on the call stack.
+///
+/// The three turn loops of a season (recruit, act, spend) name the player
+/// by `State::turn`, a position in `State::order`; the steps inside an
+/// action name theirs through `State::fight`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Before a season: its start, the order (E-04) and payday (E-15) come
+    /// next.
+    SeasonStart,
+    /// G-01 step 2: the player at `turn` recruits or says `Done`.
+    Recruit,
+    /// G-01 step 4: the player at `turn` acts or says `Done`.
+    Act,
+    /// G-01 step 6: the player at `turn` spends EP or says `Done`.
+    Spend,
+    /// A combat's secret initiative bid (G-07): the attacker's, then the
+    /// defender's.
+    Bid { attacking: bool },
+    /// G-26: a side of a naval or coastal combat places its next point of
+    /// damage; `left` points are still to place.
+    TakeHit { attacking: bool, left: u8 },
+    /// W-07: the owner of the winning army picks its formation.
+    Formation { army: u16 },
+    /// W-11: the attacker picks what taking the city does.
+    SiegeOutcome { city: u16 },
+    /// The campaign is over.
+    Over(EndReason),
+}
+
+impl Step {
+    /// A step inside an action (a combat under way).
+    pub fn inside_action(self) -> bool {
+        matches!(self, Step::Bid { .. } | Step::TakeHit { .. } | Step::Formation { .. } | Step::SiegeOutcome { .. })
+    }
+}
+
+/// A combat between its first decision and its end: what it has resolved
+/// so far, in the record it will log. Meaningful only while `State::step`
+/// is inside an action; the last combat's record stays until the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fight {
+    pub rec: super::event::CombatRecord,
+    /// The cap on this combat's bids (G-07).
+    pub bid_cap: i32,
+    /// Whether the defender bids (a city never does, W-09).
+    pub defender_bids: bool,
+    /// Hidden information: the attacker's bid, kept until the defender has
+    /// bid (G-07 bids are secret). A player deciding the defender's bid
+    /// must not read it; a search guesses it (`rules::step`).
+    pub attacker_bid: i32,
+    /// Coastal attacks: the building under attack, and whether it is the
+    /// hex's main building.
+    pub building: Option<BuildingKind>,
+    pub main: bool,
+}
+
+impl Fight {
+    /// A combat with its record so far and its bid rules.
+    pub fn new(rec: super::event::CombatRecord, bid_cap: i32, defender_bids: bool) -> Fight {
+        Fight { rec, bid_cap, defender_bids, attacker_bid: 0, building: None, main: false }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
     /// The current season, from 1.
@@ -305,6 +372,16 @@ pub struct State {
     /// fingerprint they are compared by.
     pub quiet_seasons: u32,
     pub map_print: u64,
+    /// What happens next (see `Step`).
+    pub step: Step,
+    /// The position in `order` of the player whose recruit, act or spend
+    /// turn it is.
+    pub turn: u8,
+    /// The combat under way, when `step` is inside an action.
+    pub fight: Fight,
+    /// G-26: the attacking ships of the naval or coastal combat under way
+    /// (the only ships the attacker's hits may fall on).
+    pub fleet: Vec<u16>,
 }
 
 impl State {

@@ -4,7 +4,7 @@ use crate::common::*;
 use empires_core::map::Terrain;
 use empires_core::rules::empire::{Size, sizes};
 use empires_core::rules::state::{NOBODY, Slot};
-use empires_core::rules::{Action, CombatKind, Decision, Event, Item, SpyKind, State};
+use empires_core::rules::{Action, CombatKind, Decision, Event, Item, SpyKind, State, Step};
 use empires_core::scenario::{
     BattleResult, BuildingKind, CityStats, DiceExpr, FormationChoice, GenerateSpec, ResultRow, Scenario, SiegeChoice,
 };
@@ -323,7 +323,7 @@ fn g04_each_player_activates_all_its_pieces_in_turn() {
         let mut e = w.engine(&[], Script::picks(&picks));
         e.set_order(&mut st);
         assert_eq!(st.order, order, "smallest empire first (E-04)");
-        e.action_phase(&mut st);
+        e.play_phase(&mut st, Step::Act);
         let moved: Vec<u8> = e
             .log
             .iter()
@@ -1801,34 +1801,68 @@ fn g23_a_drawn_or_seeded_map_is_fixed_and_a_bad_one_says_why() {
     assert!(err.to_string().starts_with("map.rows: "), "{err}");
 }
 
-/// G-01 resumed (the lookahead's rollouts): a season resumed just after a
-/// player said `Done` goes on with the next player of the order, in
-/// recruiting, in the action phase and in spending alike.
+/// G-01 on the state machine: a player that says `Done` is not asked
+/// again in that phase, and the season goes on with the next player of the
+/// order, in recruiting, in the action phase and in spending alike.
 #[test]
-fn g01_a_season_resumed_after_a_players_done_goes_on_with_the_next_player() {
-    use empires_core::rules::season::Resume;
+fn g01_after_a_players_done_the_season_goes_on_with_the_next_player() {
     let w = world(PLAINS, |_| {});
-    for at in [
-        Resume::Recruit { from: 0, done: true },
-        Resume::Act { from: 0, done: true },
-        Resume::Spend { from: 0, done: true },
-    ] {
+    for (step, d) in [(Step::Recruit, Decision::Recruit), (Step::Act, Decision::Act), (Step::Spend, Decision::Spend)] {
         let mut st = w.start();
         st.order = vec![0, 1];
         for p in st.players.iter_mut() {
             p.gold = 1000;
             p.ep = 2;
         }
+        (st.step, st.turn) = (step, 0);
         let mut e = w.engine(&[], Script::default());
-        e.rest_of_season(&mut st, at);
-        let first = |d: Decision| e.players.asked.iter().find(|x| x.1 == d).map(|x| x.0);
-        let d = match at {
-            Resume::Recruit { .. } => Decision::Recruit,
-            Resume::Act { .. } => Decision::Act,
-            Resume::Spend { .. } => Decision::Spend,
-        };
-        assert_eq!(first(d), Some(1), "{at:?}: the next player first");
+        assert_eq!(e.next_decision(&mut st), Some((0, d)));
+        e.apply(&mut st, Action::Done);
+        e.play_season(&mut st);
         let asked: Vec<u8> = e.players.asked.iter().filter(|x| x.1 == d).map(|x| x.0).collect();
-        assert!(!asked.contains(&0), "{at:?}: the player that said Done is not asked again: {asked:?}");
+        assert_eq!(asked.first(), Some(&1), "{step:?}: the next player first");
+        assert!(!asked.contains(&0), "{step:?}: the player that said Done is not asked again: {asked:?}");
+    }
+}
+
+/// G-30 and the state machine: an attack played through `next_decision`
+/// and `apply` stops at each decision inside the combat, which the state
+/// names (the attacker's bid, then the defender's, secret), and returns to
+/// the attacker's turn when the combat is over. A copy of the state taken
+/// at the defender's bid plays on to the same end.
+#[test]
+fn g30_the_state_names_each_decision_inside_a_combat() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let d = army(&mut st, 1, w.hex(3, 2), 3);
+    pools_of(&mut st, 2);
+    (st.step, st.turn) = (Step::Act, 0);
+    st.order = vec![0, 1];
+    let mut e = w.engine(&[5, 3], Script::default());
+    assert_eq!(e.next_decision(&mut st), Some((0, Decision::Act)));
+    e.apply(&mut st, Action::Attack { army: a as u16, target: d as u16 });
+    assert_eq!(st.step, Step::Bid { attacking: true });
+    assert_eq!(e.next_decision(&mut st), Some((0, Decision::Bid { kind: CombatKind::Army, attacking: true })));
+    assert_eq!(e.options(), (0..=2).map(Action::Bid).collect::<Vec<_>>());
+    e.apply(&mut st, Action::Bid(2));
+    assert_eq!((st.step, st.fight.attacker_bid, st.players[0].initiative), (Step::Bid { attacking: false }, 2, 2));
+    assert_eq!(e.next_decision(&mut st), Some((1, Decision::Bid { kind: CombatKind::Army, attacking: false })));
+    let at_defender = st.clone();
+    e.apply(&mut st, Action::Bid(1));
+    // 3 + 2 + 5 against 3 + 1 + 3: gap 3. Both bids spent; back to P0's turn.
+    assert_eq!(st.step, Step::Act);
+    assert_eq!((st.fight.rec.a.bid, st.fight.rec.d.bid, st.fight.rec.gap), (2, 1, 3));
+    assert_eq!((st.players[0].initiative, st.players[1].initiative), (0, 1));
+    let mut copy = at_defender;
+    let mut e2 = w.engine(&[5, 3], Script::default());
+    e2.apply(&mut copy, Action::Bid(1));
+    assert_eq!(copy, st);
+    assert_eq!(e2.log, e.log);
+}
+
+fn pools_of(st: &mut State, n: i32) {
+    for p in st.players.iter_mut() {
+        p.initiative = n;
     }
 }

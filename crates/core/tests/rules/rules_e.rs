@@ -124,7 +124,7 @@ fn e05_unspent_ep_are_lost() {
     let mut st = w.bare();
     st.players[0].ep = 3;
     let mut e = w.engine(&[], Script::picks(&[Action::Capture(w.hex(2, 1))]));
-    e.spending(&mut st);
+    e.play_phase(&mut st, empires_core::rules::Step::Spend);
     assert_eq!(st.players[0].ep, 0);
     assert_eq!(st.players[0].tally.ep_capture, 2);
     assert_eq!(st.players[0].tally.ep_lost, 1);
@@ -616,7 +616,7 @@ fn e05_each_purchase_is_counted_by_kind_and_logged() {
     assert!(e.log.contains(&Event::BuildingPv { hex: castle, kind: BuildingKind::Castle, pv: 3 }));
     st.order = vec![0, 1];
     let mut e = w.engine(&[], Script::default());
-    e.spending(&mut st);
+    e.play_phase(&mut st, empires_core::rules::Step::Spend);
     assert_eq!(st.players[0].tally.ep_lost, 0);
     assert!(!e.log.iter().any(|x| matches!(x, Event::EpLost { .. })), "nothing lost, nothing logged");
 }

@@ -10,16 +10,16 @@
 //! empire-size margin over its strongest rival. Every other decision is its
 //! own weights'.
 //!
-//! - **Decisions between actions** (recruit, act, spend) resume the season
-//!   from the decision with `Engine::rest_of_season`.
-//! - **Decisions inside an action** (bids, formation, siege outcome, hits)
-//!   cannot be resumed from the middle of a combat, so the action is
-//!   replayed: the engine tells every player when an action starts
-//!   (`Players::action_starts`), the lookahead keeps that state, and a
-//!   rollout applies the same action again from it with this player's
-//!   answer to the same decision pinned to the candidate. A rollout whose
-//!   dice never reach that decision (a siege that does not take the city)
-//!   is the same game for every candidate, so it cannot change the ranking.
+//! The engine is a state machine (`rules::step`): the state it hands to a
+//! player holds the position inside the rule being played, a combat's bids
+//! and hits included, so a rollout is a copy of that state with the
+//! candidate applied and the campaign played on from there. Every
+//! candidate starts from the very same position; nothing is replayed.
+//!
+//! One decision hides information: a defender bids without knowing the
+//! attacker's secret bid (G-07), which the state holds. A rollout of a
+//! defender's bid first replaces it by the bid the `base` strategy makes in
+//! the attacker's place, so the lookahead never reads the real one.
 //!
 //! Rollouts are the strategy's imagination, not the game: they roll their
 //! own dice from the strategy's stream (seeded from the campaign seed), so
@@ -31,8 +31,7 @@
 use super::Strategy;
 use super::weighted::Weighted;
 use crate::rules::empire::sizes;
-use crate::rules::season::Resume;
-use crate::rules::{Action, Decision, Engine, NoLog, PlayerId, Players, RngDice, Rules, State};
+use crate::rules::{Action, Decision, Engine, NoLog, PlayerId, Players, RngDice, Rules, State, Step};
 use crate::scenario::{Scenario, StrategySpec};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
@@ -84,32 +83,19 @@ pub struct Lookahead {
     horizon: u32,
     width: usize,
     look: LookAt,
-    /// The state before the action being applied, and whose action it is:
-    /// what a rollout of a decision inside that action replays.
-    started: Option<(State, PlayerId, Action)>,
     rng: Pcg64Mcg,
     scores: Vec<f64>,
     cands: Vec<usize>,
     seeds: Vec<u128>,
 }
 
-/// The rollout players, as the engine sees them: the crowd, except that
-/// `pin` answers the first matching decision of its player with its action.
+/// The rollout players, as the engine sees them: every seat plays `base`.
 struct Crowd<'a> {
     crowd: &'a mut [Box<dyn Strategy>],
-    pin: Option<(PlayerId, Decision, Action)>,
 }
 
 impl Players for Crowd<'_> {
     fn choose(&mut self, r: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
-        if let Some((me, pd, a)) = self.pin
-            && me == p
-            && pd == d
-            && let Some(i) = options.iter().position(|o| *o == a)
-        {
-            self.pin = None;
-            return i;
-        }
         self.crowd[p as usize].choose(r, st, p, d, options)
     }
 }
@@ -117,11 +103,6 @@ impl Players for Crowd<'_> {
 /// An attack of the action phase.
 fn is_attack(a: &Action) -> bool {
     matches!(a, Action::Attack { .. } | Action::Siege { .. } | Action::NavalAttack { .. } | Action::Coastal { .. })
-}
-
-/// An action that may ask decisions inside it (a combat of any kind).
-fn asks_inside(a: &Action) -> bool {
-    is_attack(a) || matches!(a, Action::SpyAct { .. } | Action::SpyDuel { .. })
 }
 
 impl Lookahead {
@@ -139,7 +120,6 @@ impl Lookahead {
             horizon: spec.horizon.max(1),
             width: spec.width.max(1) as usize,
             look: LookAt::of(&spec.look_at),
-            started: None,
             rng,
             scores: Vec::new(),
             cands: Vec::new(),
@@ -160,7 +140,7 @@ impl Lookahead {
             Decision::Recruit => l.recruit,
             Decision::Act => l.act || (l.attack && attack_decision),
             Decision::Spend => l.spend,
-            _ => l.inline(d) && self.started.is_some(),
+            _ => l.inline(d),
         };
         if !wanted {
             return;
@@ -195,49 +175,13 @@ impl Lookahead {
     /// size minus my strongest rival's at the end.
     fn rollout(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, a: Action, seed: u128) -> f64 {
         let dice = RngDice(Pcg64Mcg::new(seed));
-        let done = a == Action::Done;
-        let (mut s, at, pin) = match d {
-            Decision::Recruit | Decision::Act | Decision::Spend => {
-                let from = st.order.iter().position(|&p| p == me).unwrap_or(0);
-                let at = match d {
-                    Decision::Recruit => Resume::Recruit { from, done },
-                    Decision::Act => Resume::Act { from, done },
-                    _ => Resume::Spend { from, done },
-                };
-                (st.clone(), at, None)
-            }
-            _ => {
-                // Replay the action this decision is part of, this answer pinned.
-                let Some((s0, who, _)) = &self.started else { return 0.0 };
-                let from = s0.order.iter().position(|&p| p == *who).unwrap_or(0);
-                (s0.clone(), Resume::Act { from, done: false }, Some((me, d, a)))
-            }
-        };
-        let replay = self.started.as_ref().map(|(_, who, act)| (*who, *act));
-        let mut eng = Engine::new(r, dice, Crowd { crowd: &mut self.crowd, pin }, NoLog);
-        match d {
-            Decision::Recruit => {
-                if let Action::Recruit { hex, item } = a {
-                    eng.recruit(&mut s, me, hex, item);
-                }
-            }
-            Decision::Act => {
-                if !done {
-                    eng.apply_act(&mut s, me, a);
-                }
-            }
-            Decision::Spend => {
-                if !done {
-                    eng.spend(&mut s, me, a);
-                }
-            }
-            _ => {
-                if let Some((who, act)) = replay {
-                    eng.apply_act(&mut s, who, act);
-                }
-            }
+        let mut s = st.clone();
+        let mut eng = Engine::new(r, dice, Crowd { crowd: &mut self.crowd }, NoLog);
+        if let Decision::Bid { attacking: false, .. } = d {
+            guess_attacker_bid(&mut eng, &mut s);
         }
-        let mut end = eng.rest_of_season(&mut s, at);
+        eng.apply(&mut s, a);
+        let mut end = eng.play_season(&mut s);
         for _ in 1..self.horizon {
             if end.is_some() {
                 break;
@@ -246,6 +190,26 @@ impl Lookahead {
         }
         margin(r, &s, me)
     }
+}
+
+/// G-07 bids are secret: in a copy of the state at the defender's bid,
+/// replace the attacker's real bid by the one the rollout's own player for
+/// the attacker's seat makes, from the same position.
+fn guess_attacker_bid(eng: &mut Engine<'_, RngDice, Crowd<'_>, NoLog>, s: &mut State) {
+    s.step = Step::Bid { attacking: true };
+    let guess = match eng.next_decision(s) {
+        Some((p, d)) => {
+            let options = eng.options().to_vec();
+            let i = eng.players.choose(eng.rules, s, p, d, &options);
+            match options.get(i) {
+                Some(Action::Bid(b)) => *b as i32,
+                _ => 0,
+            }
+        }
+        None => 0,
+    };
+    s.fight.attacker_bid = guess;
+    s.step = Step::Bid { attacking: false };
 }
 
 /// Empire size of `me` minus that of its largest rival (G-02's measure).
@@ -260,17 +224,6 @@ fn margin(r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
 }
 
 impl Strategy for Lookahead {
-    fn listens(&self) -> bool {
-        let l = self.look;
-        l.bid || l.formation || l.siege_outcome || l.take_hit
-    }
-
-    fn action_starts(&mut self, _r: Rules<'_>, st: &State, who: PlayerId, action: Action) {
-        // Only a combat asks decisions inside it; keep its start only when
-        // one of those decisions is looked at.
-        self.started = if self.listens() && asks_inside(&action) { Some((st.clone(), who, action)) } else { None };
-    }
-
     fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
         self.candidates(r, st, me, d, options);
         if self.cands.len() < 2 {

@@ -16,16 +16,6 @@ use rand_pcg::Pcg64Mcg;
 
 pub trait Strategy: Send {
     fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, decision: Decision, options: &[Action]) -> usize;
-
-    /// Any player's action is about to be applied (`Players::action_starts`).
-    fn action_starts(&mut self, _r: Rules<'_>, _st: &State, _who: PlayerId, _action: Action) {}
-
-    /// Whether `action_starts` does anything: `Seats` only calls the
-    /// strategies that listen, so a game of weighted players pays nothing
-    /// for the notice on its hot path.
-    fn listens(&self) -> bool {
-        false
-    }
 }
 
 /// Build a strategy from its spec with its own random stream. `sc` names
@@ -50,8 +40,6 @@ pub struct Seats {
     /// mechanics coverage of a run. Counting here, at the players' side of
     /// the engine, keeps the rules core free of bookkeeping.
     pub taken: Vec<[u32; ACTION_KIND_COUNT]>,
-    /// The seats whose strategy listens to `action_starts`.
-    listeners: Vec<usize>,
 }
 
 impl Seats {
@@ -73,18 +61,11 @@ impl Seats {
                 build(sc, &spec, seed::rng(campaign_seed, Stream::Strategy(i as u8)))
             })
             .collect();
-        let listeners = (0..seats.len()).filter(|&i| seats[i].listens()).collect();
-        Seats { seats, taken: vec![[0; ACTION_KIND_COUNT]; names.len()], listeners }
+        Seats { seats, taken: vec![[0; ACTION_KIND_COUNT]; names.len()] }
     }
 }
 
 impl Players for Seats {
-    fn action_starts(&mut self, r: Rules<'_>, st: &State, who: PlayerId, action: Action) {
-        for &i in &self.listeners {
-            self.seats[i].action_starts(r, st, who, action);
-        }
-    }
-
     #[inline]
     fn choose(&mut self, r: Rules<'_>, st: &State, player: PlayerId, d: Decision, options: &[Action]) -> usize {
         let i = self.seats[player as usize].choose(r, st, player, d, options);

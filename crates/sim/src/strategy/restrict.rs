@@ -32,14 +32,6 @@ impl Restricted {
 }
 
 impl Strategy for Restricted {
-    fn action_starts(&mut self, r: Rules<'_>, st: &State, who: PlayerId, action: Action) {
-        self.inner.action_starts(r, st, who, action);
-    }
-
-    fn listens(&self) -> bool {
-        self.inner.listens()
-    }
-
     fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
         // Forced kinds, in list order: the first one with a legal option wins,
         // and the inner strategy picks which of those options.
