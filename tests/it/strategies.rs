@@ -307,9 +307,10 @@ impl Dice for Counting {
     }
 }
 
-/// A player with no memory but a decision counter: `Done` at every third
-/// recruiting, action or spending decision and the first option otherwise;
-/// inside an action, the option the counter names. At decision `snap` it
+/// A player with no memory but a decision counter: any attack it is
+/// offered, else `Done` at every third recruiting, action or spending
+/// decision and the first option otherwise; inside an action, the option
+/// the counter names. At decision `snap` it
 /// records the state, the dice used so far and its pick.
 struct Plain {
     n: usize,
@@ -321,7 +322,15 @@ struct Plain {
 impl Players for Plain {
     fn choose(&mut self, _: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
         self.n += 1;
+        let attack = options.iter().position(|a| {
+            matches!(
+                a,
+                Action::Attack { .. } | Action::Siege { .. } | Action::NavalAttack { .. } | Action::SpyDuel { .. }
+            )
+        });
         let i = match d {
+            // Any attack it is offered, so that combats ask their bids.
+            Decision::Act if attack.is_some() => attack.unwrap_or(0),
             Decision::Act | Decision::Spend | Decision::Recruit => {
                 if self.n % 3 == 0 {
                     options.len() - 1
@@ -351,7 +360,7 @@ fn g01_a_copy_of_the_state_plays_on_from_any_decision_exactly() {
     let r = Rules::new(&sc, &map);
     let used = Rc::new(Cell::new(0));
     // The first seasons once, to learn their dice and their end state.
-    let seasons = 3;
+    let seasons = 4;
     let play = |snap: usize| {
         let mut st = empires::rules::setup::initial_state(r);
         let dice = empires::rules::dice::RecordingDice {
