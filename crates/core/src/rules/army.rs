@@ -105,11 +105,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// (the players are asked its bids and the formation). The combat is
     /// resolved at once (W-01); the loser does not move (G-08).
     pub fn army_combat(&mut self, st: &mut State, att: usize, def: usize) -> CombatRecord {
-        let back = st.step;
-        self.begin_army_combat(st, att, def);
-        let rec = self.finish_action(st);
-        st.step = back;
-        rec
+        self.whole(st, |e, st| e.begin_army_combat(st, att, def))
     }
 
     /// The army combat begins: the attacker is spent, both sides' parts

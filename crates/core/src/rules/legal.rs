@@ -211,10 +211,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// outcome) are asked of the players. The state machine's `apply` plays
     /// the same action one decision at a time.
     pub fn apply_act(&mut self, st: &mut State, p: PlayerId, a: Action) {
-        let back = st.step;
-        self.begin_act(st, p, a);
-        self.finish_action(st);
-        st.step = back;
+        self.whole(st, |e, st| e.begin_act(st, p, a));
     }
 
     /// Begin an action of the action phase: apply it, up to the first

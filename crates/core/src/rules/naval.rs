@@ -106,11 +106,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// W-12..W-15: the ready ships on `from` attack the ships on `to`,
     /// whole (the players are asked the bids and where the hits fall).
     pub fn naval_combat(&mut self, st: &mut State, pa: PlayerId, from: HexId, to: HexId) -> CombatRecord {
-        let back = st.step;
-        self.begin_naval_combat(st, pa, from, to);
-        let rec = self.finish_action(st);
-        st.step = back;
-        rec
+        self.whole(st, |e, st| e.begin_naval_combat(st, pa, from, to))
     }
 
     /// The naval combat begins: the fleet is counted and spent, and the
@@ -188,11 +184,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// bids and where the hits fall); the building's defence stands for
     /// strength.
     pub fn coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: HexId, target: HexId) -> CombatRecord {
-        let back = st.step;
-        self.begin_coastal_attack(st, pa, from, target);
-        let rec = self.finish_action(st);
-        st.step = back;
-        rec
+        self.whole(st, |e, st| e.begin_coastal_attack(st, pa, from, target))
     }
 
     pub(crate) fn begin_coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: HexId, target: HexId) {

@@ -51,11 +51,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// W-09..W-11: one siege assault, whole (the players are asked the
     /// attacker's bid and, if the city falls, its outcome).
     pub fn siege(&mut self, st: &mut State, army: usize, city: usize) -> CombatRecord {
-        let back = st.step;
-        self.begin_siege(st, army, city);
-        let rec = self.finish_action(st);
-        st.step = back;
-        rec
+        self.whole(st, |e, st| e.begin_siege(st, army, city))
     }
 
     /// The siege begins: the army is spent, the city marked besieged, both

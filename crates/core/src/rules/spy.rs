@@ -192,11 +192,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// W-25: `spy` fights the enemy spy `target`, whole (the players are
     /// asked the bids).
     pub fn spy_duel(&mut self, st: &mut State, spy: usize, target: usize) -> CombatRecord {
-        let back = st.step;
-        self.begin_spy_duel(st, spy, target);
-        let rec = self.finish_action(st);
-        st.step = back;
-        rec
+        self.whole(st, |e, st| e.begin_spy_duel(st, spy, target))
     }
 
     pub(crate) fn begin_spy_duel(&mut self, st: &mut State, spy: usize, target: usize) {

@@ -205,9 +205,21 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
+    /// Play an action whole: `begin` starts it, the players are asked the
+    /// decisions inside it, and `st.step` is left as it was (the rule tests
+    /// call a combat from any position). The record of its combat (the last
+    /// one's, for an action without combat). `army_combat`, `apply_act` and
+    /// the other whole-action helpers are this.
+    pub(crate) fn whole(&mut self, st: &mut State, begin: impl FnOnce(&mut Self, &mut State)) -> CombatRecord {
+        let back = st.step;
+        begin(self, st);
+        let rec = self.finish_action(st);
+        st.step = back;
+        rec
+    }
+
     /// Ask the players the decisions left inside the action under way, up
-    /// to its end; the record of its combat. The whole-action helpers
-    /// (`army_combat`, `apply_act`, ...) end with it.
+    /// to its end; the record of its combat.
     pub(crate) fn finish_action(&mut self, st: &mut State) -> CombatRecord {
         while st.step.inside_action() {
             let (p, d) = self.inside_options(st);

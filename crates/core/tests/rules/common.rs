@@ -82,6 +82,13 @@ pub fn ship(st: &mut State, owner: PlayerId, hex: HexId, pv: i32) -> usize {
     st.ships.len() - 1
 }
 
+/// Every player's initiative pool at `n` (G-07).
+pub fn pools(st: &mut State, n: i32) {
+    for p in st.players.iter_mut() {
+        p.initiative = n;
+    }
+}
+
 pub fn spy(st: &mut State, owner: PlayerId, hex: HexId) -> usize {
     st.spies.push(Spy { owner, hex, mp: 1, moved: false, acted: false, alive: true });
     st.spies.len() - 1

@@ -192,12 +192,6 @@ fn g12_a_siege_with_gap_1_wins_the_battle_for_conquest() {
     assert!(spend_options(&w, &st, 0).contains(&Action::Conquer(w.hex(5, 3))));
 }
 
-fn pools(st: &mut State, n: i32) {
-    for p in st.players.iter_mut() {
-        p.initiative = n;
-    }
-}
-
 /// The step of the season (G-01) an event belongs to.
 fn step(e: &Event) -> &'static str {
     match e {
@@ -1836,7 +1830,7 @@ fn g30_the_state_names_each_decision_inside_a_combat() {
     let mut st = w.bare();
     let a = army(&mut st, 0, w.hex(2, 2), 3);
     let d = army(&mut st, 1, w.hex(3, 2), 3);
-    pools_of(&mut st, 2);
+    pools(&mut st, 2);
     (st.step, st.turn) = (Step::Act, 0);
     st.order = vec![0, 1];
     let mut e = w.engine(&[5, 3], Script::default());
@@ -1859,10 +1853,4 @@ fn g30_the_state_names_each_decision_inside_a_combat() {
     e2.apply(&mut copy, Action::Bid(1));
     assert_eq!(copy, st);
     assert_eq!(e2.log, e.log);
-}
-
-fn pools_of(st: &mut State, n: i32) {
-    for p in st.players.iter_mut() {
-        p.initiative = n;
-    }
 }

@@ -15,12 +15,6 @@ fn armies(units_a: i32, units_d: i32) -> (World, State, usize, usize) {
     (w, st, a, d)
 }
 
-fn pools(st: &mut State, n: i32) {
-    for p in st.players.iter_mut() {
-        p.initiative = n;
-    }
-}
-
 #[test]
 fn w01_a_victory_gives_10_gold_of_loot() {
     let (w, mut st, a, d) = armies(3, 3);
