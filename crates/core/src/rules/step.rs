@@ -258,7 +258,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         if a != NOBODY {
             st.players[a as usize].initiative -= ab;
         }
-        if f.defender_bids && d != NOBODY {
+        // `defender_bid` is 0 when the defender does not bid.
+        if d != NOBODY {
             st.players[d as usize].initiative -= defender_bid;
         }
         st.fight.rec.a.bid = ab;

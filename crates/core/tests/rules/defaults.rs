@@ -1854,3 +1854,52 @@ fn g30_the_state_names_each_decision_inside_a_combat() {
     assert_eq!(copy, st);
     assert_eq!(e2.log, e.log);
 }
+
+/// E-05 on the state machine: a player with EP and nothing it can buy is
+/// done spending at once, and loses its EP.
+#[test]
+fn e05_a_player_with_nothing_to_buy_loses_its_ep() {
+    let w = world(PLAINS, |sc| {
+        sc.costs.pillage = 5;
+        for b in [&mut sc.buildings.castle, &mut sc.buildings.city, &mut sc.buildings.mine] {
+            b.cost = 3;
+        }
+        for b in [&mut sc.buildings.port, &mut sc.buildings.tower, &mut sc.buildings.bridge] {
+            b.cost = 3;
+        }
+    });
+    let mut st = w.bare();
+    st.order = vec![0, 1];
+    st.players[0].ep = 1;
+    let mut e = w.engine(&[], Script::default());
+    e.play_phase(&mut st, Step::Spend);
+    assert!(e.players.asked.is_empty(), "nothing to buy, nothing asked");
+    assert_eq!((st.players[0].ep, st.players[0].tally.ep_lost), (0, 1));
+    assert!(e.log.contains(&Event::EpLost { player: 0, ep: 1 }));
+}
+
+/// G-07 on the state machine: a side with an empty pool is not asked to
+/// bid; the other side still is.
+#[test]
+fn g07_a_side_with_an_empty_pool_is_not_asked_to_bid() {
+    let w = world(PLAINS, |_| {});
+    for (p0, p1, want) in [(0, 0, vec![]), (2, 0, vec![true]), (0, 2, vec![false]), (1, 1, vec![true, false])] {
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 3);
+        let d = army(&mut st, 1, w.hex(3, 2), 3);
+        st.players[0].initiative = p0;
+        st.players[1].initiative = p1;
+        let mut e = w.engine(&[3, 3], Script::default());
+        e.army_combat(&mut st, a, d);
+        let asked: Vec<bool> = e
+            .players
+            .asked
+            .iter()
+            .filter_map(|x| match x.1 {
+                Decision::Bid { attacking, .. } => Some(attacking),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(asked, want, "pools {p0} and {p1}");
+    }
+}

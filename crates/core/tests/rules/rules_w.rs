@@ -328,11 +328,23 @@ fn w12_naval_score_is_ships_bid_die() {
     assert_eq!(c.a, ScoreParts { strength: 2, bid: 1, die: 3, ..ScoreParts::default() });
     assert_eq!(c.d, ScoreParts { strength: 1, bid: 2, die: 4, ..ScoreParts::default() });
     assert_eq!(c.gap, -1);
-    // Two defending ships fight together too.
+    // Two defending ships fight together too; the defender's ship on
+    // another hex neither fights nor takes a hit.
     let (w, mut st) = fleets(1, 2);
-    let mut e = w.engine(&[3, 4], Script::default());
+    let away = ship(&mut st, 1, w.hex(4, 1), 3);
+    let mut e = w.engine(&[6, 1], Script::default());
     let c = e.naval_combat(&mut st, 0, w.hex(2, 2), w.hex(3, 2));
     assert_eq!((c.a.strength, c.d.strength), (1, 2));
+    assert!(c.d_loss > 0);
+    let offered: Vec<Action> = e
+        .players
+        .asked
+        .iter()
+        .filter(|x| x.0 == 1 && matches!(x.1, Decision::TakeHit { .. }))
+        .flat_map(|x| x.2.clone())
+        .collect();
+    assert!(!offered.is_empty() && !offered.contains(&Action::TakeHit { ship: away as u16 }), "{offered:?}");
+    assert_eq!(st.ships[away].pv, 3);
 }
 
 /// W-12 / G-26, the archipelago seed 34 season 11 situation: a ship that
