@@ -317,7 +317,8 @@ fn buildings(s: &Scenario, f: &mut Found) {
         if let Some(req) = b.requires
             && (req == kind || req.is_main() != kind.is_main())
         {
-            f.push(p(&format!("{key}.requires")), "must name another building of the same slot (castle, city, mine)");
+            let slot = if kind.is_main() { "castle, city, mine" } else { "port, tower, bridge" };
+            f.push(p(&format!("{key}.requires")), format!("must name another building of the same slot ({slot})"));
         }
     }
     for t in s.buildings.mine.terrain.iter() {

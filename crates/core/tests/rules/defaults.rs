@@ -1903,3 +1903,16 @@ fn g07_a_side_with_an_empty_pool_is_not_asked_to_bid() {
         assert_eq!(asked, want, "pools {p0} and {p1}");
     }
 }
+
+/// E-12 / G-15: a building may only require another of its own slot, and
+/// the error names that slot.
+#[test]
+fn g15_a_requirement_from_the_other_slot_is_refused_with_the_slot_named() {
+    let mut sc = Scenario::default();
+    sc.buildings.tower.requires = Some(BuildingKind::Castle);
+    sc.buildings.mine.requires = Some(BuildingKind::Port);
+    let problems = empires_core::scenario::check::check(&sc);
+    let msgs: Vec<&str> = problems.iter().map(|p| p.1.as_str()).collect();
+    assert!(msgs.contains(&"must name another building of the same slot (port, tower, bridge)"), "{msgs:?}");
+    assert!(msgs.contains(&"must name another building of the same slot (castle, city, mine)"), "{msgs:?}");
+}
