@@ -108,6 +108,41 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
+    /// The legal actions of the decision the state rests at, into
+    /// `options()`, without running anything (OpenSpiel's
+    /// `legal_actions`): its player and kind, or `None` when the state is
+    /// not at a decision (a season's start, the end, or a turn whose player
+    /// has nothing to do, which `next_decision` would pass over).
+    /// `next_decision` leaves the state at a decision, so after it this
+    /// lists the same actions again.
+    pub fn legal_actions(&mut self, st: &State) -> Option<(PlayerId, Decision)> {
+        let p = st.order.get(st.turn as usize).copied();
+        let d = match (st.step, p) {
+            (Step::Recruit, Some(p)) => {
+                self.recruit_options(st, p);
+                Decision::Recruit
+            }
+            (Step::Act, Some(p)) => {
+                self.act_options(st, p);
+                Decision::Act
+            }
+            (Step::Spend, Some(p)) => {
+                self.spend_options(st, p);
+                Decision::Spend
+            }
+            (s, _) if s.inside_action() => return Some(self.inside_options(st)),
+            _ => {
+                self.buf.clear();
+                return None;
+            }
+        };
+        if self.buf.is_empty() {
+            return None;
+        }
+        self.buf.push(Action::Done);
+        Some((p.unwrap_or(NOBODY), d))
+    }
+
     /// The player and legal actions of a decision inside an action.
     fn inside_options(&mut self, st: &State) -> (PlayerId, Decision) {
         let f = &st.fight;

@@ -1916,3 +1916,28 @@ fn g15_a_requirement_from_the_other_slot_is_refused_with_the_slot_named() {
     assert!(msgs.contains(&"must name another building of the same slot (port, tower, bridge)"), "{msgs:?}");
     assert!(msgs.contains(&"must name another building of the same slot (castle, city, mine)"), "{msgs:?}");
 }
+
+/// G-30, OpenSpiel's `legal_actions`: at every decision `next_decision`
+/// stops at, listing the legal actions again from the state alone gives
+/// the same player, decision and actions, and runs nothing.
+#[test]
+fn g30_legal_actions_lists_again_what_next_decision_listed() {
+    let w = world(STRAIT, |_| {});
+    let mut st = w.start();
+    let mut e = w.engine(&[6; 400], Script::default());
+    let mut checked = 0;
+    while st.season <= 2 && st.ended.is_none() {
+        let Some((p, d)) = e.next_decision(&mut st) else { continue };
+        let listed = e.options().to_vec();
+        let before = st.clone();
+        assert_eq!(e.legal_actions(&st), Some((p, d)));
+        assert_eq!(e.options(), listed);
+        assert_eq!(st, before);
+        // The first action listed: moves and attacks before `Done`.
+        let a = listed[0];
+        e.apply(&mut st, a);
+        checked += 1;
+    }
+    assert!(checked > 10, "{checked} decisions");
+    assert_eq!(e.legal_actions(&st), None, "a season's start is no decision");
+}
