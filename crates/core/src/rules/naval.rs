@@ -79,12 +79,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// lost a ship (the `Hit` events before it say which).
     pub(crate) fn begin_hits(&mut self, st: &mut State, attacking: bool, left: i32) {
         if left > 0 {
-            let mut any = std::mem::take(&mut self.buf);
-            any.clear();
-            super::step::hit_options(st, attacking, &mut any);
-            let some = !any.is_empty();
-            self.buf = any;
-            if some {
+            self.buf.clear();
+            super::step::hit_options(st, attacking, &mut self.buf);
+            if !self.buf.is_empty() {
                 st.step = Step::TakeHit { attacking, left: left.min(u8::MAX as i32) as u8 };
                 return;
             }

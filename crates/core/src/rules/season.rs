@@ -58,12 +58,11 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         self.end_of_season(st);
         let end = self.end_check(st);
         st.ended = end;
-        match end {
-            None => {
-                st.season += 1;
-                st.step = Step::SeasonStart;
-            }
-            Some(r) => st.step = Step::Over(r),
+        if end.is_some() {
+            st.step = Step::Over;
+        } else {
+            st.season += 1;
+            st.step = Step::SeasonStart;
         }
         st.turn = 0;
     }

@@ -316,8 +316,8 @@ pub enum Step {
     Formation { army: u16 },
     /// W-11: the attacker picks what taking the city does.
     SiegeOutcome { city: u16 },
-    /// The campaign is over.
-    Over(EndReason),
+    /// The campaign is over (`State::ended` says why).
+    Over,
 }
 
 impl Step {

@@ -34,7 +34,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
         loop {
             match st.step {
-                Step::SeasonStart | Step::Over(_) => return None,
+                Step::SeasonStart | Step::Over => return None,
                 Step::Recruit | Step::Act | Step::Spend => {
                     if let Some(next) = self.turn_decision(st) {
                         return Some(next);
@@ -69,20 +69,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     fn turn_decision(&mut self, st: &mut State) -> Option<(PlayerId, Decision)> {
         while (st.turn as usize) < st.order.len() {
             let p = st.order[st.turn as usize];
-            let d = match st.step {
-                Step::Recruit => {
-                    self.recruit_options(st, p);
-                    Decision::Recruit
-                }
-                Step::Act => {
-                    self.act_options(st, p);
-                    Decision::Act
-                }
-                _ => {
-                    self.spend_options(st, p);
-                    Decision::Spend
-                }
-            };
+            let d = self.turn_options(st, p);
             if !self.buf.is_empty() {
                 self.buf.push(Action::Done);
                 return Some((p, d));
@@ -93,6 +80,25 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             st.turn += 1;
         }
         None
+    }
+
+    /// The options of `p`'s turn in the phase `st.step` names (recruit,
+    /// act or spend), into `options()`, without `Done`.
+    fn turn_options(&mut self, st: &State, p: PlayerId) -> Decision {
+        match st.step {
+            Step::Recruit => {
+                self.recruit_options(st, p);
+                Decision::Recruit
+            }
+            Step::Act => {
+                self.act_options(st, p);
+                Decision::Act
+            }
+            _ => {
+                self.spend_options(st, p);
+                Decision::Spend
+            }
+        }
     }
 
     /// Play one phase's turn loop (`Step::Recruit`, `Act` or `Spend`) from
@@ -116,31 +122,19 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// `next_decision` leaves the state at a decision, so after it this
     /// lists the same actions again.
     pub fn legal_actions(&mut self, st: &State) -> Option<(PlayerId, Decision)> {
-        let p = st.order.get(st.turn as usize).copied();
-        let d = match (st.step, p) {
-            (Step::Recruit, Some(p)) => {
-                self.recruit_options(st, p);
-                Decision::Recruit
+        self.buf.clear();
+        match (st.step, st.order.get(st.turn as usize)) {
+            (Step::Recruit | Step::Act | Step::Spend, Some(&p)) => {
+                let d = self.turn_options(st, p);
+                if self.buf.is_empty() {
+                    return None;
+                }
+                self.buf.push(Action::Done);
+                Some((p, d))
             }
-            (Step::Act, Some(p)) => {
-                self.act_options(st, p);
-                Decision::Act
-            }
-            (Step::Spend, Some(p)) => {
-                self.spend_options(st, p);
-                Decision::Spend
-            }
-            (s, _) if s.inside_action() => return Some(self.inside_options(st)),
-            _ => {
-                self.buf.clear();
-                return None;
-            }
-        };
-        if self.buf.is_empty() {
-            return None;
+            (s, _) if s.inside_action() => Some(self.inside_options(st)),
+            _ => None,
         }
-        self.buf.push(Action::Done);
-        Some((p.unwrap_or(NOBODY), d))
     }
 
     /// The player and legal actions of a decision inside an action.
@@ -236,7 +230,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 self.apply_outcome(st, st.fight.rec.attacker, city as usize, choice);
                 self.fight_done(st);
             }
-            Step::SeasonStart | Step::Over(_) => debug_assert!(false, "no decision is pending at {:?}", st.step),
+            Step::SeasonStart | Step::Over => debug_assert!(false, "no decision is pending at {:?}", st.step),
         }
     }
 
@@ -268,7 +262,6 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// resolution at once when neither side can bid.
     pub(crate) fn begin_fight(&mut self, st: &mut State, fight: Fight) {
         st.fight = fight;
-        st.fight.attacker_bid = 0;
         if bid_max(st, fight.rec.attacker, fight.bid_cap) > 0 {
             st.step = Step::Bid { attacking: true };
             return;

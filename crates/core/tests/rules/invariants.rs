@@ -50,7 +50,6 @@ fn invariants_pass_at_their_bounds_and_fail_just_past_them() {
     let ok = valid(&w);
     assert_eq!(check(r, &ok), Ok(()));
     assert_eq!(at_decision(r, &ok, Decision::Act), Ok(()));
-    let sc = &w.sc;
     let (cap, sea, land) = (w.hex(1, 2), w.hex(2, 2), w.hex(1, 1));
     let (a, c) = (army_of(&w, &ok), city_of(&w, &ok));
     type Break = Box<dyn Fn(&World, &mut State)>;
@@ -130,7 +129,6 @@ fn invariants_pass_at_their_bounds_and_fail_just_past_them() {
         ),
         ("spy", Box::new(move |_, st| st.spies.last_mut().unwrap().hex = sea)),
     ];
-    let _ = sc;
     for (want, break_it) in &cases {
         let mut st = ok.clone();
         break_it(&w, &mut st);

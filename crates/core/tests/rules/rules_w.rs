@@ -1348,5 +1348,4 @@ fn w21_a_spy_actions_effect_is_logged_after_its_combat() {
     let mut e = w.engine(&[1, 6], Script::default());
     e.spy_action(&mut st, s, t, SpyKind::DamageMain);
     assert_eq!(after_combat(&e.log), []);
-    let _ = w;
 }
