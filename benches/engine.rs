@@ -36,7 +36,7 @@ fn campaign(c: &mut Criterion) {
     )
     .unwrap();
     let duel_map = make_map(&duel, 0).unwrap();
-    for seats in [["balanced", "balanced"], ["lookahead", "balanced"]] {
+    for seats in [["balanced", "balanced"], ["lookahead", "balanced"], ["search", "tuned"]] {
         c.bench_function(&format!("campaign/duel/{}-vs-{}", seats[0], seats[1]), |b| {
             b.iter(|| {
                 i += 1;

@@ -68,6 +68,7 @@ fn g30_every_archetype_plays_a_campaign_by_name() {
         "tuned",
         "lookahead",
         "lookahead_tuned",
+        "search",
     ] {
         let sets = vec![("players[2].strategy".to_string(), name.to_string())];
         let sc = load_with_overrides(&text, &Source::file(&path), &sets).unwrap();
@@ -429,31 +430,36 @@ fn g30_lookahead_beats_balanced_on_duel() {
 /// (G-02).
 #[test]
 fn g30_lookahead_thinks_inside_a_siege_and_conquers() {
-    let outcome = |look: bool| {
-        let w = crate::common::world(crate::common::PLAINS, |sc| {
-            let mut thinker = StrategySpec { siege_outcome: SiegeChoice::Pillage, ..StrategySpec::default() };
-            if look {
-                thinker.kind = StrategyKind::Lookahead;
-                thinker.look_at = vec!["siege_outcome".into()];
-                thinker.horizon = 1;
-            }
-            sc.strategies.insert("thinker".into(), thinker);
-        });
-        let mut st = w.bare();
-        let a = crate::common::army(&mut st, 0, w.hex(4, 3), 3);
-        st.armies[a].engines = 1;
-        let city = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
-        st.cities[city].pv = 1;
-        let players = empires::strategy::Seats::named(&w.sc, 5, &["thinker", "balanced"]);
-        let mut e = Engine::new(w.rules(), empires::rules::ScriptedDice::new(&[6, 1]), players, NoLog);
-        let siege = Action::Siege { army: a as u16, city: city as u16 };
-        e.apply_act(&mut st, 0, siege);
-        let c = &st.cities[city];
-        (c.controller.id(), c.influence)
+    let pillager = StrategySpec { siege_outcome: SiegeChoice::Pillage, ..StrategySpec::default() };
+    let lookahead = StrategySpec {
+        kind: StrategyKind::Lookahead,
+        look_at: vec!["siege_outcome".into()],
+        horizon: 1,
+        ..pillager.clone()
     };
     use empires::rules::NOBODY;
-    assert_eq!(outcome(false), (NOBODY, 0), "the weights alone pillage");
-    assert_eq!(outcome(true), (0, 6), "the lookahead conquers");
+    assert_eq!(fallen_city(pillager), (NOBODY, 0), "the weights alone pillage");
+    assert_eq!(fallen_city(lookahead), (0, 6), "the lookahead conquers");
+}
+
+/// Player 0, playing `thinker`, takes a neutral city by siege (scripted
+/// dice) and picks the outcome (W-11): the city's controller and influence
+/// after it.
+fn fallen_city(thinker: StrategySpec) -> (PlayerId, i32) {
+    let w = crate::common::world(crate::common::PLAINS, |sc| {
+        sc.strategies.insert("thinker".into(), thinker);
+    });
+    let mut st = w.bare();
+    let a = crate::common::army(&mut st, 0, w.hex(4, 3), 3);
+    st.armies[a].engines = 1;
+    let city = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
+    st.cities[city].pv = 1;
+    let players = empires::strategy::Seats::named(&w.sc, 5, &["thinker", "balanced"]);
+    let mut e = Engine::new(w.rules(), empires::rules::ScriptedDice::new(&[6, 1]), players, NoLog);
+    let siege = Action::Siege { army: a as u16, city: city as u16 };
+    e.apply_act(&mut st, 0, siege);
+    let c = &st.cities[city];
+    (c.controller.id(), c.influence)
 }
 
 #[test]
@@ -482,6 +488,98 @@ fn g31_lookahead_campaigns_replay_exactly() {
         let c = empires::sim::play_on_map_as(&sc, &map, 100, &seats, NoLog).unwrap();
         assert_ne!(a.0, c.0, "another seed, another game");
     }
+}
+
+// ------------------------------------------------------------ search
+
+/// The search judges by campaigns won: a player whose weights say
+/// "pillage" at a fallen city keeps it when it searches the siege outcome,
+/// because its rollouts of the kept city end with the larger empire
+/// (G-02), whatever the weights say. Horizon 0: every rollout plays to the
+/// campaign's end.
+#[test]
+fn g30_search_judges_a_siege_outcome_by_the_campaigns_it_wins() {
+    let pillager = StrategySpec { siege_outcome: SiegeChoice::Pillage, ..StrategySpec::default() };
+    let search = StrategySpec {
+        kind: StrategyKind::Search,
+        look_at: vec!["siege_outcome".into()],
+        horizon: 0,
+        budget: 12,
+        ..pillager.clone()
+    };
+    use empires::rules::NOBODY;
+    assert_eq!(fallen_city(pillager), (NOBODY, 0), "the weights alone pillage");
+    assert_eq!(fallen_city(search), (0, 6), "the search conquers");
+}
+
+/// A rollout's value: 1 for the largest empire, a share of 1 for a tie for
+/// it, 0 otherwise, plus a quarter of the size margin as a share of the
+/// land.
+#[test]
+fn g30_search_values_a_rollout_by_win_and_margin() {
+    use empires::strategy::search::outcome;
+    let w = crate::common::world(crate::common::PLAINS, |_| {});
+    let land = w.map.land_count as f64;
+    let mut st = w.bare();
+    let hexes: Vec<u16> = (0..st.hexes.len() as u16).filter(|&h| w.map.terrain[h as usize].is_land()).collect();
+    for &h in &hexes {
+        st.hexes[h as usize].owner = empires::rules::state::Owner::NOBODY;
+        st.hexes[h as usize].main = None;
+        st.hexes[h as usize].city = empires::rules::state::Slot::EMPTY;
+    }
+    let own = |st: &mut State, p: u8, n: usize, from: usize| {
+        for &h in &hexes[from..from + n] {
+            st.hexes[h as usize].owner = empires::rules::state::Owner::of(p);
+        }
+    };
+    own(&mut st, 0, 5, 0);
+    own(&mut st, 1, 3, 5);
+    assert_eq!(outcome(w.rules(), &st, 0), 1.0 + 0.25 * 2.0 / land);
+    assert_eq!(outcome(w.rules(), &st, 1), 0.25 * -2.0 / land);
+    own(&mut st, 1, 2, 8);
+    assert_eq!(outcome(w.rules(), &st, 0), 0.5, "a tie for the largest empire is shared");
+}
+
+#[test]
+fn g30_search_keys_are_checked() {
+    let e =
+        load_str("[strategies.a]\nkind = \"search\"\nbase = \"a\"\n", &Source::file("x.toml")).unwrap_err().to_string();
+    assert!(e.contains("strategies.a.base") && e.contains("rollouts would nest"), "{e}");
+    let e =
+        load_str("[strategies.a]\nkind = \"search\"\ntop_k = 0\n", &Source::file("x.toml")).unwrap_err().to_string();
+    assert!(e.contains("strategies.a.top_k") && e.contains("must be from 1 to 64 (found 0)"), "{e}");
+    let e = load_str("[strategies.a]\nkind = \"search\"\ntemperature = 0.0\n", &Source::file("x.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("strategies.a.temperature") && e.contains("above 0"), "{e}");
+    // Horizon 0: to the campaign's end, for a search as for a lookahead.
+    for kind in ["search", "lookahead"] {
+        let ok = format!("[strategies.a]\nkind = \"{kind}\"\nhorizon = 0\n");
+        assert!(load_str(&ok, &Source::file("x.toml")).is_ok(), "{kind}");
+        let far = format!("[strategies.a]\nkind = \"{kind}\"\nhorizon = 51\n");
+        let e = load_str(&far, &Source::file("x.toml")).unwrap_err().to_string();
+        assert!(e.contains("strategies.a.horizon") && e.contains("must be from 0 to 50 (found 51)"), "{kind}: {e}");
+    }
+    let a = archetypes();
+    assert_eq!(a["search"].kind, StrategyKind::Search);
+    assert_eq!(a["search"].capture, a["tuned"].capture, "the shipped search's policy is tuned's weights");
+    assert_eq!((a["search"].budget, a["search"].top_k, a["search"].horizon), (64, 6, 0));
+}
+
+/// Same seed, same game; the search's rollouts draw from its own stream
+/// and leave the campaign's dice alone.
+#[test]
+fn g31_search_campaigns_replay_exactly() {
+    let path = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
+    let sets = vec![("strategies.search.budget".to_string(), "8".to_string())];
+    let sc = load_with_overrides(&std::fs::read_to_string(&path).unwrap(), &Source::file(&path), &sets).unwrap();
+    let map = empires::rules::setup::make_map(&sc, 0).unwrap();
+    let seats = ["search", "tuned"];
+    let a = empires::sim::play_on_map_as(&sc, &map, 99, &seats, NoLog).unwrap();
+    let b = empires::sim::play_on_map_as(&sc, &map, 99, &seats, NoLog).unwrap();
+    assert_eq!(a.0, b.0);
+    let c = empires::sim::play_on_map_as(&sc, &map, 100, &seats, NoLog).unwrap();
+    assert_ne!(a.0, c.0, "another seed, another game");
 }
 
 /// docs/scenario.md gives each numeric strategy key the range of

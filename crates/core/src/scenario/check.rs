@@ -363,10 +363,10 @@ fn strategies(s: &Scenario, f: &mut Found) {
                 f.push(p(&format!("{key}.{}", k.key)), format!("must be from {} to {} (found {v})", k.lo, k.hi));
             }
         }
-        if st.kind == StrategyKind::Lookahead {
+        if matches!(st.kind, StrategyKind::Lookahead | StrategyKind::Search) {
             match s.strategies.get(&st.base) {
                 None => f.push(p(&format!("{key}.base")), unknown_strategy(s, &st.base)),
-                Some(b) if b.kind == StrategyKind::Lookahead => f.push(
+                Some(b) if matches!(b.kind, StrategyKind::Lookahead | StrategyKind::Search) => f.push(
                     p(&format!("{key}.base")),
                     format!("the rollout strategy {:?} must not look ahead itself (rollouts would nest)", st.base),
                 ),
@@ -380,14 +380,30 @@ fn strategies(s: &Scenario, f: &mut Found) {
                     );
                 }
             }
-            for (k, v, max) in [
-                ("rollouts", st.rollouts, MAX_ROLLOUTS),
-                ("horizon", st.horizon, MAX_HORIZON),
-                ("width", st.width, MAX_WIDTH),
-            ] {
-                if v < 1 || v > max {
-                    f.push(p(&format!("{key}.{k}")), format!("must be from 1 to {max} (found {v})"));
+            // Horizon 0 plays every rollout to the campaign's end.
+            let bounds: &[(&str, u32, u32, u32)] = if st.kind == StrategyKind::Lookahead {
+                &[
+                    ("rollouts", st.rollouts, 1, MAX_ROLLOUTS),
+                    ("horizon", st.horizon, 0, MAX_HORIZON),
+                    ("width", st.width, 1, MAX_WIDTH),
+                ]
+            } else {
+                &[
+                    ("budget", st.budget, 1, MAX_ROLLOUTS),
+                    ("horizon", st.horizon, 0, MAX_HORIZON),
+                    ("top_k", st.top_k, 1, MAX_WIDTH),
+                ]
+            };
+            for &(k, v, min, max) in bounds {
+                if v < min || v > max {
+                    f.push(p(&format!("{key}.{k}")), format!("must be from {min} to {max} (found {v})"));
                 }
+            }
+            if st.kind == StrategyKind::Search && !(st.temperature > 0.0 && st.temperature <= 1000.0) {
+                f.push(
+                    p(&format!("{key}.temperature")),
+                    format!("must be above 0 and at most 1000 (found {})", st.temperature),
+                );
             }
         }
     }

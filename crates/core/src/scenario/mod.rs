@@ -986,6 +986,12 @@ pub enum StrategyKind {
     /// A weighted player that tries its best candidates at the decisions of
     /// `look_at` with rollouts of `base` (`rollouts`, `horizon`, `width`).
     Lookahead,
+    /// A rollout search: at the decisions of `look_at` it samples `top_k`
+    /// options from its weights taken as a policy (every legal option has a
+    /// chance), splits `budget` rollouts of `base` among them by sequential
+    /// halving, and keeps the one whose rollouts win most, played to the
+    /// campaign's end (or `horizon` seasons).
+    Search,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -1105,12 +1111,23 @@ section! {
         pub base: String = "balanced".into(),
         /// Rollouts per candidate.
         pub rollouts: u32 = 8,
-        /// Seasons each rollout plays: 1 ends with the current season.
+        /// Seasons each rollout plays: 1 ends with the current season, 0 plays to the campaign's end.
         pub horizon: u32 = 2,
         /// Candidates tried per decision: the best by the weights, plus `Done`.
         pub width: u32 = 4,
         /// The decisions that get rollouts (`LOOK_AT`); the others follow the weights.
         pub look_at: Vec<String> = LOOK_AT_ALL.iter().map(|s| s.to_string()).collect(),
+
+        // Search only (`base`, `horizon` and `look_at` above too).
+        /// Rollouts per decision, shared among the candidates by sequential
+        /// halving.
+        pub budget: u32 = 64,
+        /// Options sampled per decision from the policy (Gumbel top-k),
+        /// plus `Done` where stopping is an option.
+        pub top_k: u32 = 6,
+        /// Temperature of the policy: its logits are the weights' scores
+        /// divided by this. Larger spreads the sample over more options.
+        pub temperature: f64 = 1.0,
 
         /// Restricted play (Jaffe et al. 2012): action kinds this player never
         /// takes, e.g. `["pillage"]`. Names are those of `ActionKind`.

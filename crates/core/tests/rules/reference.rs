@@ -501,8 +501,15 @@ fn the_ranges_in_the_docs_are_the_ranges_checked() {
             continue;
         }
         for (k, _) in expand(&key) {
-            // Strategy keys are written bare; `lookahead` takes all of them.
-            let k = if k.contains('.') { k } else { format!("strategies.lookahead.{k}") };
+            // Strategy keys are written bare; `lookahead` takes all of them
+            // but the search's own, which `search` takes.
+            let k = if k.contains('.') {
+                k
+            } else if ["budget", "top_k", "temperature"].contains(&k.as_str()) {
+                format!("strategies.search.{k}")
+            } else {
+                format!("strategies.lookahead.{k}")
+            };
             let step = if int { 1.0 } else { 1e-6 };
             if let Some(lo) = lo {
                 if !loads(&k, lo, int) {

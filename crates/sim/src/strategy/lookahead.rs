@@ -29,80 +29,26 @@
 //! candidates is not drowned in dice noise.
 
 use super::Strategy;
+use super::rollout::{LookAt, is_attack, margin, play_out};
 use super::weighted::Weighted;
-use crate::rules::empire::sizes;
-use crate::rules::{Action, Decision, Engine, NoLog, PlayerId, Players, RngDice, Rules, State, Step};
+use crate::rules::{Action, Decision, PlayerId, Rules, State};
 use crate::scenario::{Scenario, StrategySpec};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
-
-/// Which decisions get rollouts (`look_at`).
-#[derive(Clone, Copy, Debug, Default)]
-struct LookAt {
-    recruit: bool,
-    act: bool,
-    attack: bool,
-    spend: bool,
-    bid: bool,
-    formation: bool,
-    siege_outcome: bool,
-    take_hit: bool,
-}
-
-impl LookAt {
-    fn of(names: &[String]) -> LookAt {
-        let has = |n: &str| names.iter().any(|x| x == n);
-        LookAt {
-            recruit: has("recruit"),
-            act: has("act"),
-            attack: has("attack"),
-            spend: has("spend"),
-            bid: has("bid"),
-            formation: has("formation"),
-            siege_outcome: has("siege_outcome"),
-            take_hit: has("take_hit"),
-        }
-    }
-
-    fn inline(&self, d: Decision) -> bool {
-        match d {
-            Decision::Bid { .. } => self.bid,
-            Decision::Formation { .. } => self.formation,
-            Decision::SiegeOutcome { .. } => self.siege_outcome,
-            Decision::TakeHit { .. } => self.take_hit,
-            _ => false,
-        }
-    }
-}
 
 pub struct Lookahead {
     own: Weighted,
     /// One `base` player per seat, reused across rollouts.
     crowd: Vec<Box<dyn Strategy>>,
     rollouts: u32,
-    horizon: u32,
+    /// Seasons a rollout plays; `None` to the campaign's end.
+    horizon: Option<u32>,
     width: usize,
     look: LookAt,
     rng: Pcg64Mcg,
     scores: Vec<f64>,
     cands: Vec<usize>,
     seeds: Vec<u128>,
-}
-
-/// The rollout players, as the engine sees them: every seat plays `base`.
-struct Crowd<'a> {
-    crowd: &'a mut [Box<dyn Strategy>],
-}
-
-impl Players for Crowd<'_> {
-    fn choose(&mut self, r: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
-        self.crowd[p as usize].choose(r, st, p, d, options)
-    }
-}
-
-/// An attack of the action phase.
-fn is_attack(a: &Action) -> bool {
-    matches!(a, Action::Attack { .. } | Action::Siege { .. } | Action::NavalAttack { .. } | Action::Coastal { .. })
 }
 
 impl Lookahead {
@@ -117,7 +63,7 @@ impl Lookahead {
             own,
             crowd,
             rollouts: spec.rollouts.max(1),
-            horizon: spec.horizon.max(1),
+            horizon: (spec.horizon > 0).then_some(spec.horizon),
             width: spec.width.max(1) as usize,
             look: LookAt::of(&spec.look_at),
             rng,
@@ -135,14 +81,7 @@ impl Lookahead {
             return;
         }
         let l = self.look;
-        let attack_decision = d == Decision::Act && options.iter().any(is_attack);
-        let wanted = match d {
-            Decision::Recruit => l.recruit,
-            Decision::Act => l.act || (l.attack && attack_decision),
-            Decision::Spend => l.spend,
-            _ => l.inline(d),
-        };
-        if !wanted {
+        if !l.wants(d, options) {
             return;
         }
         let mut scores = std::mem::take(&mut self.scores);
@@ -174,53 +113,9 @@ impl Lookahead {
     /// Play `a` and the rest of the horizon on a copy of the state; my empire
     /// size minus my strongest rival's at the end.
     fn rollout(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, a: Action, seed: u128) -> f64 {
-        let dice = RngDice(Pcg64Mcg::new(seed));
-        let mut s = st.clone();
-        let mut eng = Engine::new(r, dice, Crowd { crowd: &mut self.crowd }, NoLog);
-        if let Decision::Bid { attacking: false, .. } = d {
-            guess_attacker_bid(&mut eng, &mut s);
-        }
-        eng.apply(&mut s, a);
-        let mut end = eng.play_season(&mut s);
-        for _ in 1..self.horizon {
-            if end.is_some() {
-                break;
-            }
-            end = eng.play_season(&mut s);
-        }
+        let s = play_out(r, st, d, a, seed, &mut self.crowd, self.horizon);
         margin(r, &s, me)
     }
-}
-
-/// G-07 bids are secret: in a copy of the state at the defender's bid,
-/// replace the attacker's real bid by the one the rollout's own player for
-/// the attacker's seat makes, from the same position.
-fn guess_attacker_bid(eng: &mut Engine<'_, RngDice, Crowd<'_>, NoLog>, s: &mut State) {
-    s.step = Step::Bid { attacking: true };
-    let guess = match eng.next_decision(s) {
-        Some((p, d)) => {
-            let options = eng.options().to_vec();
-            let i = eng.players.choose(eng.rules, s, p, d, &options);
-            match options.get(i) {
-                Some(Action::Bid(b)) => *b as i32,
-                _ => 0,
-            }
-        }
-        None => 0,
-    };
-    s.fight.attacker_bid = guess;
-    s.step = Step::Bid { attacking: false };
-}
-
-/// Empire size of `me` minus that of its largest rival (G-02's measure).
-fn margin(r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
-    let sz = sizes(r, st);
-    let mine = sz[me as usize].size as f64;
-    let rival = (0..sz.len())
-        .filter(|&p| r.rivals(me, p as PlayerId))
-        .map(|p| sz[p].size as f64)
-        .fold(f64::NEG_INFINITY, f64::max);
-    if rival.is_finite() { mine - rival } else { mine }
 }
 
 impl Strategy for Lookahead {

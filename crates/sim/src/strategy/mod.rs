@@ -6,6 +6,8 @@
 pub mod lookahead;
 pub mod random;
 pub mod restrict;
+pub mod rollout;
+pub mod search;
 pub mod weighted;
 
 use crate::rules::{Action, Decision, PlayerId, Players, Rules, State};
@@ -25,6 +27,7 @@ pub fn build(sc: &Scenario, spec: &StrategySpec, rng: Pcg64Mcg) -> Box<dyn Strat
         StrategyKind::Random => Box::new(random::RandomStrategy::new(rng)),
         StrategyKind::Weighted => Box::new(weighted::Weighted::new(spec.clone(), rng)),
         StrategyKind::Lookahead => Box::new(lookahead::Lookahead::new(sc, spec, rng)),
+        StrategyKind::Search => Box::new(search::Search::new(sc, spec, rng)),
     };
     if spec.forbid.is_empty() && spec.force.is_empty() {
         inner

@@ -1,0 +1,139 @@
+//! What the searching players share: which decisions they search
+//! (`look_at`), the players of their imagined games, and playing a copy of
+//! the state on from a decision with one option applied.
+//!
+//! A rollout rolls its own dice from a seed the searching player draws
+//! from its own stream, so the real campaign's dice are untouched and its
+//! result still depends only on (scenario, master seed, campaign index).
+
+use super::Strategy;
+use crate::rules::empire::sizes;
+use crate::rules::{Action, Decision, Engine, NoLog, PlayerId, Players, RngDice, Rules, State, Step};
+use rand_pcg::Pcg64Mcg;
+
+/// Which decisions get rollouts (`look_at`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct LookAt {
+    pub recruit: bool,
+    pub act: bool,
+    pub attack: bool,
+    pub spend: bool,
+    pub bid: bool,
+    pub formation: bool,
+    pub siege_outcome: bool,
+    pub take_hit: bool,
+}
+
+impl LookAt {
+    pub fn of(names: &[String]) -> LookAt {
+        let has = |n: &str| names.iter().any(|x| x == n);
+        LookAt {
+            recruit: has("recruit"),
+            act: has("act"),
+            attack: has("attack"),
+            spend: has("spend"),
+            bid: has("bid"),
+            formation: has("formation"),
+            siege_outcome: has("siege_outcome"),
+            take_hit: has("take_hit"),
+        }
+    }
+
+    /// A decision inside an action (a combat's bid, formation, siege
+    /// outcome or hit) that is searched.
+    pub fn inline(&self, d: Decision) -> bool {
+        match d {
+            Decision::Bid { .. } => self.bid,
+            Decision::Formation { .. } => self.formation,
+            Decision::SiegeOutcome { .. } => self.siege_outcome,
+            Decision::TakeHit { .. } => self.take_hit,
+            _ => false,
+        }
+    }
+
+    /// Whether decision `d`, with these options, is searched.
+    pub fn wants(&self, d: Decision, options: &[Action]) -> bool {
+        match d {
+            Decision::Recruit => self.recruit,
+            Decision::Act => self.act || (self.attack && options.iter().any(is_attack)),
+            Decision::Spend => self.spend,
+            _ => self.inline(d),
+        }
+    }
+}
+
+/// An attack of the action phase.
+pub(super) fn is_attack(a: &Action) -> bool {
+    matches!(a, Action::Attack { .. } | Action::Siege { .. } | Action::NavalAttack { .. } | Action::Coastal { .. })
+}
+
+/// The rollout players, as the engine sees them: one strategy per seat.
+pub(super) struct Crowd<'a> {
+    pub crowd: &'a mut [Box<dyn Strategy>],
+}
+
+impl Players for Crowd<'_> {
+    fn choose(&mut self, r: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
+        self.crowd[p as usize].choose(r, st, p, d, options)
+    }
+}
+
+/// A copy of `st`, at decision `d`, with `a` applied and played on with
+/// rollout dice from `seed`: the rest of this season, then up to
+/// `horizon` seasons in all (`None`: to the campaign's end).
+pub(super) fn play_out(
+    r: Rules<'_>,
+    st: &State,
+    d: Decision,
+    a: Action,
+    seed: u128,
+    crowd: &mut [Box<dyn Strategy>],
+    horizon: Option<u32>,
+) -> State {
+    let dice = RngDice(Pcg64Mcg::new(seed));
+    let mut s = st.clone();
+    let mut eng = Engine::new(r, dice, Crowd { crowd }, NoLog);
+    if let Decision::Bid { attacking: false, .. } = d {
+        guess_attacker_bid(&mut eng, &mut s);
+    }
+    eng.apply(&mut s, a);
+    let mut end = eng.play_season(&mut s);
+    let mut played = 1;
+    while end.is_none() && horizon.is_none_or(|h| played < h) {
+        end = eng.play_season(&mut s);
+        played += 1;
+    }
+    s
+}
+
+/// G-07 bids are secret: in a copy of the state at the defender's bid,
+/// replace the attacker's real bid by the one the rollout's own player for
+/// the attacker's seat makes, from the same position.
+fn guess_attacker_bid(eng: &mut Engine<'_, RngDice, Crowd<'_>, NoLog>, s: &mut State) {
+    s.step = Step::Bid { attacking: true };
+    let guess = match eng.next_decision(s) {
+        Some((p, d)) => {
+            let options = eng.options().to_vec();
+            let i = eng.players.choose(eng.rules, s, p, d, &options);
+            match options.get(i) {
+                Some(Action::Bid(b)) => *b as i32,
+                _ => 0,
+            }
+        }
+        None => 0,
+    };
+    s.fight.attacker_bid = guess;
+    s.step = Step::Bid { attacking: false };
+}
+
+/// Empire size of `me` minus that of its largest rival (G-02's measure),
+/// and that largest rival's size.
+pub(super) fn margin(r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
+    let sz = sizes(r, st);
+    let mine = sz[me as usize].size as f64;
+    let rival = (0..sz.len())
+        .filter(|&p| r.rivals(me, p as PlayerId))
+        .map(|p| sz[p].size as f64)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if rival.is_finite() { mine - rival } else { mine }
+}
