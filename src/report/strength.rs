@@ -306,7 +306,15 @@ fn deviant_row(d: &Deviant, fair: f64) -> Vec<String> {
         rate_ci(d.wins, d.campaigns),
         format!("{:+.1}", 100.0 * (d.rate - fair)),
         format!("{:.3}", d.p_holm),
-        if d.beats() { "BEATS".into() } else { String::new() },
+        d.changed.to_string(),
+        d.note.clone(),
+        if d.beats() {
+            "BEATS".into()
+        } else if !d.tested() {
+            "changed no game".into()
+        } else {
+            String::new()
+        },
     ]
 }
 
@@ -318,6 +326,8 @@ fn deviation_rows(dv: &Deviation) -> Vec<Vec<String>> {
         "deviant's win rate".into(),
         "vs fair (points)".into(),
         "p (Holm)".into(),
+        "games changed".into(),
+        "deviant".into(),
         String::new(),
     ]];
     rows.extend(dv.deviants.iter().map(|d| deviant_row(d, dv.fair())));
@@ -340,6 +350,21 @@ pub fn deviation_text(dv: &Deviation, top: usize) -> String {
         pct(dv.fair())
     );
     let _ = writeln!(out, "  {} itself in that seat: {}", dv.strategy, rate_ci(dv.baseline.wins, dv.campaigns));
+    let idle = dv.deviants.len() - dv.tested();
+    let _ = writeln!(
+        out,
+        "  {idle} of {} deviants changed no game (not evidence either way; left out of the test); {} tested",
+        dv.deviants.len(),
+        dv.tested()
+    );
+    let _ = writeln!(
+        out,
+        "  power: a deviant winning {} points above the fair share would be found with 80% probability ({} \
+         campaigns, {} tests, Holm, 5% family-wise error)",
+        if dv.detectable.is_finite() { format!("{:.1}", 100.0 * dv.detectable) } else { "no".into() },
+        dv.campaigns,
+        dv.tested()
+    );
     let beaten = dv.beaten_by();
     if let Some(best) = dv.deviants.first() {
         let _ = writeln!(
@@ -375,14 +400,15 @@ pub fn deviation_text(dv: &Deviation, top: usize) -> String {
 
 /// `deviations.csv`: every row.
 pub fn deviation_csv(dv: &Deviation) -> String {
-    let mut out = String::from("key,from,to,campaigns,wins,win_rate,low,high,p,p_holm,beats\n");
+    let mut out = String::from("key,from,to,note,campaigns,wins,win_rate,low,high,p,p_holm,changed,beats\n");
     for d in &dv.deviants {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{}",
+            "{},\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{}",
             d.key,
             d.from,
             d.to,
+            d.note,
             d.campaigns,
             d.wins,
             d.rate,
@@ -390,6 +416,7 @@ pub fn deviation_csv(dv: &Deviation) -> String {
             d.high,
             d.p,
             d.p_holm,
+            d.changed,
             d.beats()
         );
     }
@@ -398,7 +425,7 @@ pub fn deviation_csv(dv: &Deviation) -> String {
 
 pub fn deviation_page(dv: &Deviation, text: &str, dir: &Path) -> Result<Vec<String>, String> {
     let mut page = Page::new(&format!("empires deviate: {}", dv.strategy));
-    page.pre(text.lines().take(5).collect::<Vec<_>>().join("\n").as_str());
+    page.pre(text.lines().take(7).collect::<Vec<_>>().join("\n").as_str());
     let bars: Vec<Bar> = dv
         .deviants
         .iter()

@@ -150,11 +150,46 @@ fn deviate_finds_the_key_that_beats_a_weak_strategy() {
         .install(|| deviation::check(&sc, "lazy", 4.0, Some(&["capture".into(), "mine".into()]), 5, 200))
         .unwrap();
     let top = &dv.deviants[0];
-    assert_eq!((top.key.as_str(), top.to.as_str()), ("capture", "2.5"));
+    assert_eq!(top.key.as_str(), "capture");
     assert!(top.beats(), "{top:?}");
     assert_eq!(dv.baseline.campaigns, 200);
-    // capture 0 → 2.5 (0 deviates to hi / factor); mine 2.8 → 10 and 0.7.
-    assert_eq!(dv.deviants.len(), 3);
+    // capture 0 → 2.5 (0 deviates to hi / factor); mine 2.8 → 10 and 0.7;
+    // each set just above the strongest other purchase (conquer 5 → 5.5).
+    let mut made: Vec<(&str, &str, &str)> =
+        dv.deviants.iter().map(|d| (d.key.as_str(), d.to.as_str(), d.note.as_str())).collect();
+    made.sort();
+    assert_eq!(
+        made,
+        [
+            ("capture", "2.5", ""),
+            ("capture", "5.5", "top purchase"),
+            ("mine", "0.7", ""),
+            ("mine", "10", ""),
+            ("mine", "5.5", "top purchase")
+        ]
+    );
+    assert!(dv.deviants.iter().filter(|d| d.key == "capture").all(|d| d.beats() && d.changed > 0));
+    assert!(dv.detectable > 0.0 && dv.detectable < 0.2, "{}", dv.detectable);
+}
+
+/// A deviant that changes no game is no evidence: `bridge` 0.3 ÷ 4 = 0.075
+/// still beats `Done` (0) and is still below every other purchase (the
+/// lowest, `tower`, is 0.5), so every spending decision, and every game,
+/// is the same as the strategy's own. Its row says so and is left out of
+/// the test.
+#[test]
+fn deviate_counts_the_games_a_deviant_changed() {
+    let sc = duel();
+    let dv = pool(2).install(|| deviation::check(&sc, "balanced", 4.0, Some(&["bridge".into()]), 5, 60)).unwrap();
+    let idle = dv.deviants.iter().find(|d| d.to == "0.075").unwrap();
+    assert_eq!(idle.changed, 0);
+    assert!(!idle.tested() && !idle.beats());
+    assert_eq!(idle.p_holm, 1.0);
+    assert_eq!(idle.wins, dv.baseline.wins, "the same games, the same wins");
+    assert_eq!(dv.tested(), dv.deviants.iter().filter(|d| d.changed > 0).count());
+    let text = empires::report::strength::deviation_text(&dv, 10);
+    assert!(text.contains("changed no game"), "{text}");
+    assert!(text.contains("power: a deviant winning"), "{text}");
 }
 
 #[test]

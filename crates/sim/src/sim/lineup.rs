@@ -34,6 +34,26 @@ pub struct Wins {
     pub by_slot: Vec<u64>,
 }
 
+/// One campaign of a lineup: the slot that won it, and a fingerprint of
+/// how it ended (every player's tallies and the map's banners, buildings,
+/// armies and cities): two lineups whose fingerprints agree on a campaign
+/// played the same game there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub winner: usize,
+    pub print: u64,
+}
+
+/// A fingerprint of the final state for `Game::print`. The state's Debug
+/// text is hashed, so every field counts without a hash derived on each
+/// type; a lineup plays hundreds of times more than this costs.
+fn fingerprint(st: &crate::rules::State) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    format!("{:?}{:?}{:?}{:?}{:?}", st.players, st.hexes, st.armies, st.cities, st.season).hash(&mut h);
+    h.finish()
+}
+
 impl Wins {
     pub fn rate(&self, slot: usize) -> f64 {
         if self.campaigns == 0 { f64::NAN } else { self.by_slot[slot] as f64 / self.campaigns as f64 }
@@ -70,6 +90,11 @@ impl Lineup {
 
     /// The slot that won campaign `i` of master seed `master`.
     pub fn winner(&self, master: u64, i: u64) -> Result<usize, SetupError> {
+        Ok(self.game(master, i)?.winner)
+    }
+
+    /// Campaign `i` of master seed `master`: who won, and how it ended.
+    pub fn game(&self, master: u64, i: u64) -> Result<Game, SetupError> {
         let n = self.names.len();
         let cs = seed::campaign_seed(master, i);
         let shift = (i % n as u64) as usize;
@@ -83,8 +108,14 @@ impl Lineup {
                 &made
             }
         };
-        let (_, outcome) = play_on_map_as(&self.sc, map, cs, &seated, NoLog)?;
-        Ok((outcome.winner() as usize + shift) % n)
+        let (st, outcome) = play_on_map_as(&self.sc, map, cs, &seated, NoLog)?;
+        Ok(Game { winner: (outcome.winner() as usize + shift) % n, print: fingerprint(&st) })
+    }
+
+    /// Every campaign of `range`, in campaign order (played in parallel;
+    /// the order and values do not depend on threads).
+    pub fn games(&self, master: u64, range: Range<u64>) -> Result<Vec<Game>, SetupError> {
+        range.into_par_iter().map(|i| self.game(master, i)).collect()
     }
 
     /// The winning slot of each campaign of `range`, in campaign order
