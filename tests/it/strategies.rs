@@ -239,6 +239,56 @@ fn g30_mine_against_pillage_is_the_weights() {
     assert_eq!(pick(&mut { nothing }, &w, &st, 0, Decision::Spend, &opts), Action::Done);
 }
 
+/// Season-aware weights: a mine's utility grows by `mine_slope` times the
+/// share of the 12 seasons still to come. mine 1.0 + 2.0 × 11/12 = 2.83
+/// beats pillage 1.5 in season 1; 1.0 + 2.0 × 2/12 = 1.33 loses to it in
+/// season 10. Without a slope the choice is the same in every season.
+#[test]
+fn e15_g30_a_season_aware_player_builds_mines_early_and_pillages_late() {
+    let w = world(RIVERS, |_| {});
+    let mut st = w.bare();
+    let river = w.hex(2, 1);
+    st.hexes[river as usize].owner = empires::rules::Owner::of(0);
+    st.players[0].ep = 1;
+    let opts = with_done(spend_options(&w, &st, 0));
+    let mine = Action::Build { hex: river, kind: BuildingKind::Mine };
+    let timed = |season: u32, slope: f64| {
+        let mut st = st.clone();
+        st.season = season;
+        let mut s = weighted(|s| {
+            s.mine = 1.0;
+            s.mine_slope = slope;
+            s.pillage = 1.5;
+            s.castle = 0.0;
+            s.tower = 0.0;
+            s.bridge = 0.0;
+        });
+        pick(&mut s, &w, &st, 0, Decision::Spend, &opts)
+    };
+    assert_eq!(w.sc.campaign.seasons, 12);
+    assert_eq!(timed(1, 2.0), mine);
+    assert_eq!(timed(8, 2.0), mine, "1 + 2 × 4/12 = 1.67");
+    assert_eq!(timed(10, 2.0), Action::Pillage);
+    assert_eq!(timed(12, 2.0), Action::Pillage);
+    for season in [1, 6, 12] {
+        assert_eq!(timed(season, 0.0), Action::Pillage, "no slope: the same choice in season {season}");
+    }
+    // Slopes the other way round: pillage early (0.5 + 0.5 × 11/12 = 0.96
+    // against a castle's 1 − 11/12 = 0.08), castles late (1 against 0.5).
+    let mut late = weighted(|s| {
+        s.pillage = 0.5;
+        s.pillage_slope = 0.5;
+        s.castle = 1.0;
+        s.castle_slope = -1.0;
+        s.mine = 0.0;
+    });
+    st.season = 12;
+    let last = pick(&mut late, &w, &st, 0, Decision::Spend, &opts);
+    assert!(matches!(last, Action::Build { kind: BuildingKind::Castle, .. }), "{last:?}");
+    st.season = 1;
+    assert_eq!(pick(&mut late, &w, &st, 0, Decision::Spend, &opts), Action::Pillage);
+}
+
 #[test]
 fn g30_mine_site_makes_river_captures_first() {
     let w = world(RIVERS, |_| {});

@@ -1050,6 +1050,19 @@ section! {
         pub fortified: f64 = 1.0,
         /// Taken off a main building that replaces another one.
         pub replace: f64 = 2.0,
+        /// Season-aware purchases: each purchase's utility above grows by
+        /// its slope times the share of the campaign's seasons still to
+        /// come, (seasons − season) ÷ seasons, so a positive slope buys it
+        /// early (a mine's paydays) and a negative one late.
+        pub capture_slope: f64 = 0.0,
+        pub conquer_slope: f64 = 0.0,
+        pub castle_slope: f64 = 0.0,
+        pub city_slope: f64 = 0.0,
+        pub mine_slope: f64 = 0.0,
+        pub port_slope: f64 = 0.0,
+        pub tower_slope: f64 = 0.0,
+        pub bridge_slope: f64 = 0.0,
+        pub pillage_slope: f64 = 0.0,
 
         // Recruiting (G-13).
         pub unit: f64 = 3.0,

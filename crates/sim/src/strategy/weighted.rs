@@ -344,33 +344,38 @@ impl Weighted {
 
     fn spend_score(&self, r: Rules<'_>, st: &State, a: &Action) -> f64 {
         let terrain = |h: HexId| r.map.terrain[h as usize];
+        // The share of the campaign still to come after this season's
+        // spending: 11/12 in the first season of 12, 0 in the last.
+        let seasons = r.sc.campaign.seasons.max(1);
+        let left = seasons.saturating_sub(st.season) as f64 / seasons as f64;
+        let w = &self.w;
         match *a {
-            Action::Pillage => self.w.pillage,
+            Action::Pillage => w.pillage + w.pillage_slope * left,
             Action::Capture(h) => {
                 let site = r.sc.buildings.mine.terrain.contains(terrain(h));
-                self.w.capture + if site { self.w.mine_site } else { 0.0 }
+                w.capture + w.capture_slope * left + if site { w.mine_site } else { 0.0 }
             }
             Action::Conquer(h) => {
                 let fortified = st.hexes[h as usize].main.is_some_and(|m| r.sc.building(m).fortified);
-                self.w.conquer + if fortified { self.w.fortified } else { 0.0 }
+                w.conquer + w.conquer_slope * left + if fortified { w.fortified } else { 0.0 }
             }
             Action::Build { hex, kind } => {
                 let base = match kind {
-                    BuildingKind::Castle => self.w.castle,
-                    BuildingKind::City => self.w.city,
+                    BuildingKind::Castle => w.castle + w.castle_slope * left,
+                    BuildingKind::City => w.city + w.city_slope * left,
                     BuildingKind::Mine => {
                         // Scaled by the yield of this terrain against what
                         // one pillage brings, the other use of an EP.
                         let y = r.sc.economy.mine.get(terrain(hex)).map_or(0.0, |d| d.mean());
-                        self.w.mine * y / r.sc.economy.pillage.mean().max(1.0)
+                        (w.mine + w.mine_slope * left) * y / r.sc.economy.pillage.mean().max(1.0)
                     }
-                    BuildingKind::Port => self.w.port,
-                    BuildingKind::Tower => self.w.tower,
-                    BuildingKind::Bridge => self.w.bridge,
+                    BuildingKind::Port => w.port + w.port_slope * left,
+                    BuildingKind::Tower => w.tower + w.tower_slope * left,
+                    BuildingKind::Bridge => w.bridge + w.bridge_slope * left,
                 };
                 // Replacing a building throws its value away.
                 let replacing = kind.is_main() && st.hexes[hex as usize].main.is_some() && kind != BuildingKind::City;
-                if replacing { base - self.w.replace } else { base }
+                if replacing { base - w.replace } else { base }
             }
             _ => 0.0,
         }
