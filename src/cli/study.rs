@@ -58,6 +58,25 @@ pub struct CompareArgs {
     pub set: Vec<String>,
     #[command(flatten)]
     pub flags: StudyFlags,
+    #[command(flatten)]
+    pub best: CompareBestArgs,
+}
+
+/// `compare --best-response`: strong play re-tuned for each variant.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct CompareBestArgs {
+    /// Re-tune the players (`--players`, default tuned) in self-play under
+    /// each variant's rules, warm-started from them with the same budget,
+    /// and compare the variants with every seat playing its variant's
+    /// re-tuned player.
+    #[arg(long)]
+    pub best_response: bool,
+    /// Tuning generations of each variant's search.
+    #[arg(long, default_value_t = 20, requires = "best_response")]
+    pub generations: u32,
+    /// Campaigns per candidate of each variant's search.
+    #[arg(long, default_value_t = 400, requires = "best_response")]
+    pub campaigns_per_eval: u64,
 }
 
 #[derive(Args, Debug)]
@@ -193,12 +212,31 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
         }
     };
     let (sa, sb) = (a.flags.seat(sa)?, a.flags.seat(sb)?);
+    let (sa, sb, best) = if a.best.best_response {
+        let start = a.flags.players.clone().unwrap_or_else(|| "tuned".into());
+        // Near the start: it is already a tuned player.
+        let budget = restrict::Budget {
+            generations: a.best.generations,
+            per_eval: a.best.campaigns_per_eval,
+            population: None,
+            sigma: 0.1,
+        };
+        let (sa, sb, br) = pool
+            .install(|| compare::best_response(&sa, &sb, &start, a.flags.master.seed, &budget))
+            .map_err(CliError::input)?;
+        (sa, sb, Some(br))
+    } else {
+        (sa, sb, None)
+    };
     // A and B are seated alike, so campaign i stays one paired game.
     let seated = seating(&[&sa, &sb], a.flags.seats.flag());
     let c = pool
         .install(|| compare::compare((&na, &sa), (&nb, &sb), a.flags.master.seed, a.flags.campaigns, seated.rotate()))
         .map_err(setup_err)?;
     sayln!("{}", seated.describe());
+    if let Some(br) = &best {
+        say!("{}", study::best_response_text(br));
+    }
     say!("{}", study::compare_text(&c));
     let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/compare"));
     write_page(&out, |d| study::compare_page(&c, d))

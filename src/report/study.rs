@@ -4,7 +4,7 @@
 use super::charts::{Bar, Chart, Series};
 use super::html::Page;
 use crate::stats::Mean;
-use crate::study::compare::{Comparison, Row};
+use crate::study::compare::{BestResponse, Comparison, Row};
 use crate::study::metrics::Metric;
 use crate::study::mine_pillage::{Exact, Experiment, LOSS_CHANCES, Readings, break_even, mine_gold};
 use crate::study::sweep::Sweep;
@@ -142,6 +142,31 @@ fn diff_bars(rows: &[Row], pick: impl Fn(&Metric) -> bool) -> Vec<Bar> {
             high: r.diff.high,
         })
         .collect()
+}
+
+/// What `compare --best-response` tuned, before the comparison's table.
+pub fn best_response_text(br: &BestResponse) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "best response: every seat plays {} re-tuned in self-play under its variant's rules (every numeric key, \
+         {} generations, {} campaigns a candidate, step 0.1 of each range; {} and {} campaigns of search on master \
+         seed {}, never the comparison's); player family: weighted",
+        br.start,
+        br.budget.generations,
+        br.budget.per_eval,
+        br.tuning_campaigns.0,
+        br.tuning_campaigns.1,
+        br.tuning_seed
+    );
+    let moved = br.moved(6);
+    if moved.is_empty() {
+        let _ = writeln!(out, "  the two searches found the same player");
+    } else {
+        let keys: Vec<String> = moved.iter().map(|(k, a, b)| format!("{k} {a:.3} (A) / {b:.3} (B)")).collect();
+        let _ = writeln!(out, "  keys that differ most between the variants' players: {}", keys.join(", "));
+    }
+    out
 }
 
 pub fn compare_text(c: &Comparison) -> String {

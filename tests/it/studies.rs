@@ -96,6 +96,60 @@ fn compare_cli_reports_paired_differences_and_writes_a_page() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--set costs.capture=-1"));
 }
 
+/// `compare --best-response`: each variant's players are re-tuned in
+/// self-play under its own rules (on seeds the comparison does not play)
+/// and every seat plays them; the same flags give the same players and
+/// the same table.
+#[test]
+fn compare_best_response_retunes_the_players_for_each_variant() {
+    use empires::study::compare::{BEST_RESPONSE, best_response, tuning_seed};
+    use empires::study::restrict::Budget;
+    let duel = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&duel).unwrap();
+    let source = empires::scenario::Source::file(&duel);
+    let a = empires::scenario::load_str(&text, &source).unwrap();
+    let b =
+        empires::scenario::load_with_overrides(&text, &source, &[("economy.pillage".into(), "6D6x10".into())]).unwrap();
+    let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1 };
+    let (sa, sb, br) = best_response(&a, &b, "tuned", 1, &budget).unwrap();
+    for sc in [&sa, &sb] {
+        assert!(sc.players.iter().all(|p| p.strategy == BEST_RESPONSE));
+    }
+    assert_eq!(sa.strategy(BEST_RESPONSE), Some(br.a.clone()));
+    assert_eq!(sb.strategy(BEST_RESPONSE), Some(br.b.clone()));
+    assert_ne!(br.tuning_seed, 1, "tuned on other seeds than the comparison's");
+    assert_eq!(br.tuning_seed, tuning_seed(1));
+    // (2 generations × (4 candidates + 1 mean) + 1 reference) × 20 campaigns.
+    assert_eq!(br.tuning_campaigns, (220, 220));
+    let again = best_response(&a, &b, "tuned", 1, &budget).unwrap().2;
+    assert_eq!((again.a, again.b), (br.a.clone(), br.b.clone()), "the same flags, the same players");
+
+    let out = tmp("cmp-br");
+    let args = [
+        "compare",
+        duel.as_str(),
+        "--set",
+        "economy.pillage=6D6x10",
+        "--best-response",
+        "--generations",
+        "2",
+        "--campaigns-per-eval",
+        "20",
+        "--campaigns",
+        "40",
+        "--out",
+    ];
+    let o = bin().args(args).arg(&out).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("best response: every seat plays tuned re-tuned in self-play"), "{text}");
+    assert!(text.contains("player family: weighted"), "{text}");
+    assert!(text.contains("40 campaigns each on master seed 1"), "{text}");
+    // The budget flags mean nothing without --best-response.
+    let o = bin().args(["compare", "--set", "costs.capture=3", "--generations", "2"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
 #[test]
 fn sweep_axes_split_at_top_level_commas() {
     let a = parse_axis("economy.pillage=1D6x10, 2D6x10,3D6x10").unwrap();

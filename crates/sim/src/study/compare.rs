@@ -7,9 +7,12 @@
 //! comparison prints a false verdict in at most `ALPHA` of runs.
 
 use super::metrics::{Measured, Metric, measure, standard};
+use super::restrict::{Budget, tune_from};
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
+use crate::scenario::StrategySpec;
 use crate::stats::{Correction, Mean, detectable_at, mean_interval, p_two_sided};
+use crate::strength::tune::Field;
 
 /// The error rate every study's verdicts hold (family-wise for Holm, the
 /// false discovery rate for Benjamini–Hochberg).
@@ -104,6 +107,85 @@ impl Comparison {
     /// `verdicts: Holm-adjusted, family-wise error 5% over 17 metrics`.
     pub fn verdicts_line(&self) -> String {
         self.correction.line(ALPHA, self.rows.len(), "metrics")
+    }
+}
+
+/// What `compare --best-response` played: in each variant, every seat
+/// plays `start` re-tuned in self-play under that variant's rules.
+#[derive(Clone, Debug)]
+pub struct BestResponse {
+    /// The strategy the searches started from.
+    pub start: String,
+    pub a: StrategySpec,
+    pub b: StrategySpec,
+    /// Campaigns each search played, and its master seed (never the
+    /// comparison's: the players are measured on campaigns they were not
+    /// tuned on).
+    pub tuning_campaigns: (u64, u64),
+    pub tuning_seed: u64,
+    pub budget: Budget,
+}
+
+/// The name the re-tuned player has in each variant.
+pub const BEST_RESPONSE: &str = "best response";
+
+/// The master seed of the best-response searches of a comparison on
+/// master seed `seed`.
+pub fn tuning_seed(seed: u64) -> u64 {
+    crate::seed::mix2(seed, 0x4252_4553_504f_4e53)
+}
+
+/// Re-tune `start` in self-play under each variant's rules (warm-started
+/// from it, the same budget and search seed for both), and seat the result
+/// in every seat of its variant: the scenarios to compare, and what was
+/// tuned.
+pub fn best_response(
+    a: &Scenario,
+    b: &Scenario,
+    start: &str,
+    seed: u64,
+    budget: &Budget,
+) -> Result<(Scenario, Scenario, BestResponse), String> {
+    let tuning_seed = tuning_seed(seed);
+    let mut tuned = Vec::new();
+    let mut seated = Vec::new();
+    for sc in [a, b] {
+        let spec = sc.strategy(start).ok_or_else(|| format!("--players: unknown strategy {start:?}"))?;
+        let (best, played) = tune_from(sc, &spec, Field::SelfPlay, tuning_seed, budget)?;
+        let mut out = sc.clone();
+        out.strategies.insert(BEST_RESPONSE.to_string(), best.clone());
+        seated.push(out.with_players(BEST_RESPONSE)?);
+        tuned.push((best, played));
+    }
+    let (sb, sa) = (seated.pop().unwrap_or_default(), seated.pop().unwrap_or_default());
+    let (tb, ta) = (tuned.pop().unwrap_or_default(), tuned.pop().unwrap_or_default());
+    let br = BestResponse {
+        start: start.to_string(),
+        a: ta.0,
+        b: tb.0,
+        tuning_campaigns: (ta.1, tb.1),
+        tuning_seed,
+        budget: budget.clone(),
+    };
+    Ok((sa, sb, br))
+}
+
+impl BestResponse {
+    /// The keys whose tuned values differ most between the variants, as a
+    /// share of each key's range: (key, A's value, B's value), largest
+    /// first.
+    pub fn moved(&self, top: usize) -> Vec<(&'static str, f64, f64)> {
+        let mut d: Vec<(&'static str, f64, f64, f64)> = crate::scenario::knobs::KNOBS
+            .iter()
+            .map(|k| {
+                let (va, vb) = ((k.get)(&self.a), (k.get)(&self.b));
+                let span = if k.hi.is_finite() && k.hi > k.lo { k.hi - k.lo } else { 1.0 };
+                (k.key, va, vb, (vb - va).abs() / span)
+            })
+            .filter(|x| x.3 > 0.0)
+            .collect();
+        d.sort_by(|x, y| y.3.total_cmp(&x.3).then(x.0.cmp(y.0)));
+        d.into_iter().take(top).map(|(k, a, b, _)| (k, a, b)).collect()
     }
 }
 

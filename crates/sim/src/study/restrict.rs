@@ -216,6 +216,19 @@ fn best_response(
     seed: u64,
     budget: &Budget,
 ) -> Result<(StrategySpec, u64), String> {
+    tune_from(sc, start, Field::Fixed(vec![field.to_string()]), seed, budget)
+}
+
+/// Tune `start` (a spec) over every numeric key against `field` (fixed
+/// opponents, or itself) under `sc`'s rules with `budget`: the tuned
+/// spec, and the campaigns the search played.
+pub fn tune_from(
+    sc: &Scenario,
+    start: &StrategySpec,
+    field: Field,
+    seed: u64,
+    budget: &Budget,
+) -> Result<(StrategySpec, u64), String> {
     let mut sc = sc.clone();
     let name = "best-response start".to_string();
     sc.strategies.insert(name.clone(), start.clone());
@@ -225,7 +238,7 @@ fn best_response(
     let per_eval = budget.per_eval.div_ceil(seats) * seats;
     let settings = Settings {
         start: name,
-        field: Field::Fixed(vec![field.to_string()]),
+        field,
         keys,
         per_eval,
         generations: budget.generations,
