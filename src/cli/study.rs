@@ -30,7 +30,25 @@ pub struct StudyFlags {
     pub players: Option<String>,
 }
 
+impl CompareBestArgs {
+    /// The tuning budget of each variant, when `--best-response` asks for one.
+    fn budget(self) -> Option<restrict::Budget> {
+        self.best_response.then(|| near_start(self.generations, self.campaigns_per_eval))
+    }
+}
+
+/// A best response's tuning budget: every search starts from a tuned
+/// player, so it steps 0.1 of each key's range around it.
+fn near_start(generations: u32, per_eval: u64) -> restrict::Budget {
+    restrict::Budget { generations, per_eval, population: None, sigma: 0.1 }
+}
+
 impl StudyFlags {
+    /// The strategy a best response starts from: `--players`, or `tuned`.
+    fn start(&self) -> String {
+        self.players.clone().unwrap_or_else(|| "tuned".into())
+    }
+
     /// The scenario as the study plays it: `--players` applied.
     fn seat(&self, sc: Scenario) -> Result<Scenario, CliError> {
         match &self.players {
@@ -62,7 +80,8 @@ pub struct CompareArgs {
     pub best: CompareBestArgs,
 }
 
-/// `compare --best-response`: strong play re-tuned for each variant.
+/// `compare` and `sweep --best-response`: strong play re-tuned for each
+/// variant (each cell of a sweep).
 #[derive(Args, Debug, Clone, Copy)]
 pub struct CompareBestArgs {
     /// Re-tune the players (`--players`, default tuned) in self-play under
@@ -89,11 +108,15 @@ pub struct SweepArgs {
     #[arg(long = "set", value_name = "KEY=V1,V2,...", required = true)]
     pub set: Vec<String>,
     /// A metric to show, e.g. "mean empire size" or "win rate: seat 0"
-    /// (default: every strategy's win rate). Repeatable.
+    /// (default: every strategy's win rate; with --best-response, the
+    /// mean empire size and the shares of gold from mines and pillage).
+    /// Repeatable.
     #[arg(long = "metric", value_name = "NAME")]
     pub metric: Vec<String>,
     #[command(flatten)]
     pub flags: StudyFlags,
+    #[command(flatten)]
+    pub best: CompareBestArgs,
 }
 
 /// The best-response flags of `experiment restrict` and `mine-vs-pillage`.
@@ -115,13 +138,7 @@ pub struct BestResponseArgs {
 impl BestResponseArgs {
     /// The tuning budget, when `--best-response` asks for one.
     fn budget(self) -> Option<restrict::Budget> {
-        self.best_response.then_some(restrict::Budget {
-            generations: self.generations,
-            per_eval: self.campaigns_per_eval,
-            population: None,
-            // The start is already a tuned player: search near it.
-            sigma: 0.1,
-        })
+        self.best_response.then(|| near_start(self.generations, self.campaigns_per_eval))
     }
 }
 
@@ -212,15 +229,8 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
         }
     };
     let (sa, sb) = (a.flags.seat(sa)?, a.flags.seat(sb)?);
-    let (sa, sb, best) = if a.best.best_response {
-        let start = a.flags.players.clone().unwrap_or_else(|| "tuned".into());
-        // Near the start: it is already a tuned player.
-        let budget = restrict::Budget {
-            generations: a.best.generations,
-            per_eval: a.best.campaigns_per_eval,
-            population: None,
-            sigma: 0.1,
-        };
+    let (sa, sb, best) = if let Some(budget) = a.best.budget() {
+        let start = a.flags.start();
         let (sa, sb, br) = pool
             .install(|| compare::best_response(&sa, &sb, &start, a.flags.master.seed, &budget))
             .map_err(CliError::input)?;
@@ -249,15 +259,45 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         return Err(CliError::input("sweep takes one or two --set KEY=V1,V2,... (a line or a heatmap)"));
     }
     let file = a.scenario.clone();
+    let budget = a.best.budget();
+    let start = a.flags.start();
+    let mut tuned: Vec<(String, u64)> = Vec::new();
     let s = pool.install(|| {
         sweep::run::<CliError>(&axes, a.flags.master.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
             let sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            a.flags.seat(load_scenario(file.as_deref(), &sets)?)
+            let sc = a.flags.seat(load_scenario(file.as_deref(), &sets)?)?;
+            match &budget {
+                None => Ok(sc),
+                Some(b) => {
+                    let (sc, _, played) =
+                        compare::retuned(&sc, &start, a.flags.master.seed, b).map_err(CliError::input)?;
+                    tuned.push((sets.join(" "), played));
+                    Ok(sc)
+                }
+            }
         })
     });
     let mut s = s?;
-    s.choose(&a.metric).map_err(CliError::input)?;
+    let metrics = if a.metric.is_empty() && budget.is_some() {
+        // Every seat plays the re-tuned player: its win rate is 1 ÷ seats.
+        ["mean empire size", "share of gold from mines", "share of gold from pillage"].map(String::from).to_vec()
+    } else {
+        a.metric.clone()
+    };
+    s.choose(&metrics).map_err(CliError::input)?;
     sayln!("{}", s.seating.describe());
+    if let Some(b) = &budget {
+        let played: u64 = tuned.iter().map(|t| t.1).sum();
+        sayln!(
+            "best response: in every cell, every seat plays {start} re-tuned in self-play under that cell's rules \
+             (every numeric key, {} generations, {} campaigns a candidate, step 0.1 of each range; {} cells, {played} \
+             campaigns of search on master seed {}, never the sweep's); player family: weighted",
+            b.generations,
+            b.per_eval,
+            tuned.len(),
+            compare::tuning_seed(a.flags.master.seed)
+        );
+    }
     say!("{}", study::sweep_text(&s));
     let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/sweep"));
     write_page(&out, |d| study::sweep_page(&s, d))

@@ -148,6 +148,32 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     // The budget flags mean nothing without --best-response.
     let o = bin().args(["compare", "--set", "costs.capture=3", "--generations", "2"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
+
+    // sweep: every cell re-tuned, and by default the metrics that still
+    // mean something when every seat plays the same player.
+    let out = tmp("sweep-br");
+    let args = [
+        "sweep",
+        "--scenario",
+        duel.as_str(),
+        "--set",
+        "economy.pillage=1D6x10,6D6x10",
+        "--best-response",
+        "--generations",
+        "1",
+        "--campaigns-per-eval",
+        "20",
+        "--campaigns",
+        "40",
+        "--out",
+    ];
+    let o = bin().args(args).arg(&out).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("best response: in every cell, every seat plays tuned re-tuned"), "{text}");
+    assert!(text.contains("2 cells"), "{text}");
+    assert!(text.contains("mean empire size") && text.contains("share of gold from pillage"), "{text}");
+    assert!(!text.contains("win rate: best response"), "{text}");
 }
 
 #[test]

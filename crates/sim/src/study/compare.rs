@@ -135,6 +135,24 @@ pub fn tuning_seed(seed: u64) -> u64 {
     crate::seed::mix2(seed, 0x4252_4553_504f_4e53)
 }
 
+/// Re-tune `start` in self-play under `sc`'s rules, warm-started from it,
+/// on the best-response search seed of master seed `seed`, and seat the
+/// result in every seat: the scenario to play, the tuned player, and the
+/// campaigns the search played. One variant of `best_response`; `sweep
+/// --best-response` calls it per cell.
+pub fn retuned(
+    sc: &Scenario,
+    start: &str,
+    seed: u64,
+    budget: &Budget,
+) -> Result<(Scenario, StrategySpec, u64), String> {
+    let spec = sc.strategy(start).ok_or_else(|| format!("--players: unknown strategy {start:?}"))?;
+    let (best, played) = tune_from(sc, &spec, Field::SelfPlay, tuning_seed(seed), budget)?;
+    let mut out = sc.clone();
+    out.strategies.insert(BEST_RESPONSE.to_string(), best.clone());
+    Ok((out.with_players(BEST_RESPONSE)?, best, played))
+}
+
 /// Re-tune `start` in self-play under each variant's rules (warm-started
 /// from it, the same budget and search seed for both), and seat the result
 /// in every seat of its variant: the scenarios to compare, and what was
@@ -146,25 +164,14 @@ pub fn best_response(
     seed: u64,
     budget: &Budget,
 ) -> Result<(Scenario, Scenario, BestResponse), String> {
-    let tuning_seed = tuning_seed(seed);
-    let mut tuned = Vec::new();
-    let mut seated = Vec::new();
-    for sc in [a, b] {
-        let spec = sc.strategy(start).ok_or_else(|| format!("--players: unknown strategy {start:?}"))?;
-        let (best, played) = tune_from(sc, &spec, Field::SelfPlay, tuning_seed, budget)?;
-        let mut out = sc.clone();
-        out.strategies.insert(BEST_RESPONSE.to_string(), best.clone());
-        seated.push(out.with_players(BEST_RESPONSE)?);
-        tuned.push((best, played));
-    }
-    let (sb, sa) = (seated.pop().unwrap_or_default(), seated.pop().unwrap_or_default());
-    let (tb, ta) = (tuned.pop().unwrap_or_default(), tuned.pop().unwrap_or_default());
+    let (sa, ta, na) = retuned(a, start, seed, budget)?;
+    let (sb, tb, nb) = retuned(b, start, seed, budget)?;
     let br = BestResponse {
         start: start.to_string(),
-        a: ta.0,
-        b: tb.0,
-        tuning_campaigns: (ta.1, tb.1),
-        tuning_seed,
+        a: ta,
+        b: tb,
+        tuning_campaigns: (na, nb),
+        tuning_seed: tuning_seed(seed),
         budget: budget.clone(),
     };
     Ok((sa, sb, br))
