@@ -128,10 +128,10 @@ pub struct BestResponseArgs {
     #[arg(long)]
     pub best_response: bool,
     /// Tuning generations of each best response.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, requires = "best_response")]
     pub generations: u32,
     /// Campaigns per candidate of each best response.
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 400, requires = "best_response")]
     pub campaigns_per_eval: u64,
 }
 
@@ -244,12 +244,13 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
         .install(|| compare::compare((&na, &sa), (&nb, &sb), a.flags.master.seed, a.flags.campaigns, seated.rotate()))
         .map_err(setup_err)?;
     sayln!("{}", seated.describe());
-    if let Some(br) = &best {
-        say!("{}", study::best_response_text(br));
+    let best = best.as_ref().map(study::best_response_text);
+    if let Some(b) = &best {
+        say!("{b}");
     }
     say!("{}", study::compare_text(&c));
     let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/compare"));
-    write_page(&out, |d| study::compare_page(&c, d))
+    write_page(&out, |d| study::compare_page(&c, d, best.as_deref()))
 }
 
 pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
@@ -286,9 +287,9 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     };
     s.choose(&metrics).map_err(CliError::input)?;
     sayln!("{}", s.seating.describe());
-    if let Some(b) = &budget {
+    let best = budget.as_ref().map(|b| {
         let played: u64 = tuned.iter().map(|t| t.1).sum();
-        sayln!(
+        format!(
             "best response: in every cell, every seat plays {start} re-tuned in self-play under that cell's rules \
              (every numeric key, {} generations, {} campaigns a candidate, step 0.1 of each range; {} cells, {played} \
              campaigns of search on master seed {}, never the sweep's); player family: weighted",
@@ -296,11 +297,14 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
             b.per_eval,
             tuned.len(),
             compare::tuning_seed(a.flags.master.seed)
-        );
+        )
+    });
+    if let Some(b) = &best {
+        sayln!("{b}");
     }
     say!("{}", study::sweep_text(&s));
     let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/sweep"));
-    write_page(&out, |d| study::sweep_page(&s, d))
+    write_page(&out, |d| study::sweep_page(&s, d, best.as_deref()))
 }
 
 impl From<crate::rules::setup::SetupError> for CliError {

@@ -183,7 +183,9 @@ pub fn compare_text(c: &Comparison) -> String {
     out
 }
 
-pub fn compare_page(c: &Comparison, dir: &Path) -> Result<Vec<String>, String> {
+/// `best`: what `--best-response` tuned (`best_response_text`), shown
+/// under the opening paragraph so the page says which players it rests on.
+pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Vec<String>, String> {
     let mut page = Page::new(&format!("empires compare: {} against {}", c.b_name, c.a_name));
     page.p(&format!(
         "A = {}, B = {}. Both played {} campaigns on master seed {}: campaign i of A and of B share their seeds, map and \
@@ -195,6 +197,9 @@ pub fn compare_page(c: &Comparison, dir: &Path) -> Result<Vec<String>, String> {
         c.seed,
         verdicts_note(&c.verdicts_line())
     ));
+    if let Some(b) = best {
+        page.pre(b);
+    }
     page.h2("Win rates: B − A");
     page.chart(
         dir,
@@ -281,7 +286,8 @@ pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
     out
 }
 
-pub fn sweep_page(s: &Sweep, dir: &Path) -> Result<Vec<String>, String> {
+/// `best`: what `--best-response` tuned, as for `compare_page`.
+pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<String>, String> {
     let keys: Vec<&str> = s.axes.iter().map(|a| a.key.as_str()).collect();
     let mut page = Page::new(&format!("empires sweep: {}", keys.join(" × ")));
     page.p(&format!(
@@ -289,6 +295,9 @@ pub fn sweep_page(s: &Sweep, dir: &Path) -> Result<Vec<String>, String> {
          (Wilson for win rates).",
         s.campaigns, s.seed
     ));
+    if let Some(b) = best {
+        page.pre(b);
+    }
     let wins = &s.chosen;
     let rates = wins.iter().all(|&j| s.metrics[j].is_rate());
     if s.axes.len() == 1 {

@@ -145,6 +145,8 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     assert!(text.contains("best response: every seat plays tuned re-tuned in self-play"), "{text}");
     assert!(text.contains("player family: weighted"), "{text}");
     assert!(text.contains("40 campaigns each on master seed 1"), "{text}");
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("best response: every seat plays tuned re-tuned"), "the page names its players");
     // The budget flags mean nothing without --best-response.
     let o = bin().args(["compare", "--set", "costs.capture=3", "--generations", "2"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
@@ -174,6 +176,8 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     assert!(text.contains("2 cells"), "{text}");
     assert!(text.contains("mean empire size") && text.contains("share of gold from pillage"), "{text}");
     assert!(!text.contains("win rate: best response"), "{text}");
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("best response: in every cell"), "the page names its players");
 }
 
 #[test]
