@@ -213,15 +213,21 @@ fn g30_bids_formation_and_siege_outcome_follow_the_spec() {
     );
 }
 
-#[test]
-fn g30_mine_against_pillage_is_the_weights() {
+/// Player 0 holds a river hex with 1 EP to spend: the world, the state,
+/// the spending options (with `Done`) and the mine on that hex.
+fn river_spending() -> (World, State, Vec<Action>, Action) {
     let w = world(RIVERS, |_| {});
     let mut st = w.bare();
     let river = w.hex(2, 1);
     st.hexes[river as usize].owner = empires::rules::Owner::of(0);
     st.players[0].ep = 1;
     let opts = with_done(spend_options(&w, &st, 0));
-    let mine = Action::Build { hex: river, kind: BuildingKind::Mine };
+    (w, st, opts, Action::Build { hex: river, kind: BuildingKind::Mine })
+}
+
+#[test]
+fn g30_mine_against_pillage_is_the_weights() {
+    let (w, st, opts, mine) = river_spending();
     assert!(opts.contains(&mine) && opts.contains(&Action::Pillage), "{opts:?}");
     // A river mine yields 2D6x10, as much as a pillage: mine 2.8 > pillage 1.5.
     assert_eq!(pick(&mut weighted(|_| {}), &w, &st, 0, Decision::Spend, &opts), mine);
@@ -245,13 +251,7 @@ fn g30_mine_against_pillage_is_the_weights() {
 /// season 10. Without a slope the choice is the same in every season.
 #[test]
 fn e15_g30_a_season_aware_player_builds_mines_early_and_pillages_late() {
-    let w = world(RIVERS, |_| {});
-    let mut st = w.bare();
-    let river = w.hex(2, 1);
-    st.hexes[river as usize].owner = empires::rules::Owner::of(0);
-    st.players[0].ep = 1;
-    let opts = with_done(spend_options(&w, &st, 0));
-    let mine = Action::Build { hex: river, kind: BuildingKind::Mine };
+    let (w, mut st, opts, mine) = river_spending();
     let timed = |season: u32, slope: f64| {
         let mut st = st.clone();
         st.season = season;

@@ -44,14 +44,23 @@ pub struct Game {
     pub print: u64,
 }
 
-/// A fingerprint of the final state for `Game::print`. The state's Debug
-/// text is hashed, so every field counts without a hash derived on each
-/// type; a lineup plays hundreds of times more than this costs.
+/// A fingerprint of the final state for `Game::print`: the state's Debug
+/// text fed straight into a hasher (no string is built), so every field
+/// counts without a hash derived on each type. Only `Lineup::game` pays
+/// for it; `winner` and `wins` (tuning, the ladder) do not.
 fn fingerprint(st: &crate::rules::State) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    format!("{:?}{:?}{:?}{:?}{:?}", st.players, st.hexes, st.armies, st.cities, st.season).hash(&mut h);
-    h.finish()
+    use std::fmt::Write;
+    use std::hash::Hasher;
+    struct Feed(std::collections::hash_map::DefaultHasher);
+    impl Write for Feed {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.write(s.as_bytes());
+            Ok(())
+        }
+    }
+    let mut h = Feed(std::collections::hash_map::DefaultHasher::new());
+    let _ = write!(h, "{:?}{:?}{:?}{:?}{:?}", st.players, st.hexes, st.armies, st.cities, st.season);
+    h.0.finish()
 }
 
 impl Wins {
@@ -90,11 +99,18 @@ impl Lineup {
 
     /// The slot that won campaign `i` of master seed `master`.
     pub fn winner(&self, master: u64, i: u64) -> Result<usize, SetupError> {
-        Ok(self.game(master, i)?.winner)
+        Ok(self.play(master, i)?.1)
     }
 
     /// Campaign `i` of master seed `master`: who won, and how it ended.
     pub fn game(&self, master: u64, i: u64) -> Result<Game, SetupError> {
+        let (st, winner) = self.play(master, i)?;
+        Ok(Game { winner, print: fingerprint(&st) })
+    }
+
+    /// Play campaign `i` of master seed `master`: its final state and the
+    /// winning slot.
+    fn play(&self, master: u64, i: u64) -> Result<(crate::rules::State, usize), SetupError> {
         let n = self.names.len();
         let cs = seed::campaign_seed(master, i);
         let shift = (i % n as u64) as usize;
@@ -109,7 +125,7 @@ impl Lineup {
             }
         };
         let (st, outcome) = play_on_map_as(&self.sc, map, cs, &seated, NoLog)?;
-        Ok(Game { winner: (outcome.winner() as usize + shift) % n, print: fingerprint(&st) })
+        Ok((st, (outcome.winner() as usize + shift) % n))
     }
 
     /// Every campaign of `range`, in campaign order (played in parallel;

@@ -29,7 +29,7 @@
 //! candidates is not drowned in dice noise.
 
 use super::Strategy;
-use super::rollout::{LookAt, is_attack, margin, play_out};
+use super::rollout::{LookAt, is_attack, margin, play_out, searcher};
 use super::weighted::Weighted;
 use crate::rules::{Action, Decision, PlayerId, Rules, State};
 use crate::scenario::{Scenario, StrategySpec};
@@ -55,10 +55,7 @@ impl Lookahead {
     /// `spec` is the lookahead's own entry; `sc` supplies its base strategy
     /// (checked to exist and not to look ahead itself).
     pub fn new(sc: &Scenario, spec: &StrategySpec, mut rng: Pcg64Mcg) -> Self {
-        let base = sc.strategy(&spec.base).unwrap_or_default();
-        let own = Weighted::new(spec.clone(), Pcg64Mcg::new(rng.random::<u128>()));
-        let crowd =
-            (0..sc.players.len()).map(|_| super::build(sc, &base, Pcg64Mcg::new(rng.random::<u128>()))).collect();
+        let (own, crowd) = searcher(sc, spec, &mut rng);
         Lookahead {
             own,
             crowd,

@@ -78,6 +78,21 @@ impl Players for Crowd<'_> {
     }
 }
 
+/// A searching player's parts, drawn from its stream in this order: its
+/// own weights (`spec`), then one `spec.base` player per seat for the
+/// rollouts.
+pub(super) fn searcher(
+    sc: &crate::scenario::Scenario,
+    spec: &crate::scenario::StrategySpec,
+    rng: &mut Pcg64Mcg,
+) -> (super::weighted::Weighted, Vec<Box<dyn Strategy>>) {
+    use rand::RngExt;
+    let base = sc.strategy(&spec.base).unwrap_or_default();
+    let own = super::weighted::Weighted::new(spec.clone(), Pcg64Mcg::new(rng.random::<u128>()));
+    let crowd = (0..sc.players.len()).map(|_| super::build(sc, &base, Pcg64Mcg::new(rng.random::<u128>()))).collect();
+    (own, crowd)
+}
+
 /// A copy of `st`, at decision `d`, with `a` applied and played on with
 /// rollout dice from `seed`: the rest of this season, then up to
 /// `horizon` seasons in all (`None`: to the campaign's end).
@@ -126,10 +141,13 @@ fn guess_attacker_bid(eng: &mut Engine<'_, RngDice, Crowd<'_>, NoLog>, s: &mut S
     s.step = Step::Bid { attacking: false };
 }
 
-/// Empire size of `me` minus that of its largest rival (G-02's measure),
-/// and that largest rival's size.
+/// Empire size of `me` minus that of its largest rival (G-02's measure).
 pub(super) fn margin(r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
-    let sz = sizes(r, st);
+    margin_of(r, &sizes(r, st), me)
+}
+
+/// `margin` from sizes already worked out.
+pub(super) fn margin_of(r: Rules<'_>, sz: &[crate::rules::empire::Size], me: PlayerId) -> f64 {
     let mine = sz[me as usize].size as f64;
     let rival = (0..sz.len())
         .filter(|&p| r.rivals(me, p as PlayerId))

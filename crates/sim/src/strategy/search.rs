@@ -36,7 +36,7 @@
 //! come from the strategy's own stream.
 
 use super::Strategy;
-use super::rollout::{LookAt, margin, play_out};
+use super::rollout::{LookAt, margin_of, play_out, searcher};
 use super::weighted::Weighted;
 use crate::rules::empire::sizes;
 use crate::rules::{Action, Decision, PlayerId, Rules, State};
@@ -85,12 +85,12 @@ impl Candidate {
 /// A rollout's value for `me`: a win (½ for a tie for the largest empire)
 /// plus `MARGIN_WEIGHT` times the size margin as a share of the land.
 pub fn outcome(r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
-    let m = margin(r, st, me);
+    let sz = sizes(r, st);
+    let m = margin_of(r, &sz, me);
     let win = if m > 0.0 {
         1.0
     } else if m == 0.0 {
         // Tied with the largest rival: shared between the tied players.
-        let sz = sizes(r, st);
         let top = sz[me as usize].size;
         let tied = sz.iter().filter(|s| s.size == top).count().max(1);
         1.0 / tied as f64
@@ -105,10 +105,7 @@ impl Search {
     /// `spec` is the search's own entry; `sc` supplies its base strategy
     /// (checked to exist and not to search itself).
     pub fn new(sc: &Scenario, spec: &StrategySpec, mut rng: Pcg64Mcg) -> Self {
-        let base = sc.strategy(&spec.base).unwrap_or_default();
-        let own = Weighted::new(spec.clone(), Pcg64Mcg::new(rng.random::<u128>()));
-        let crowd =
-            (0..sc.players.len()).map(|_| super::build(sc, &base, Pcg64Mcg::new(rng.random::<u128>()))).collect();
+        let (own, crowd) = searcher(sc, spec, &mut rng);
         Search {
             own,
             crowd,
