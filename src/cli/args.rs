@@ -75,3 +75,49 @@ impl ThreadsArg {
             .map_err(|e| CliError::io(format!("cannot start {n} worker threads: {e}")))
     }
 }
+
+/// `--best-response` and its budget, on every command that answers under
+/// strong play (`compare`, `sweep`, `solve`, `experiment`): the players
+/// (`--players`, default `tuned`) re-tuned under the rules being asked
+/// about. What is re-tuned, and against whom, is each command's to say in
+/// its help.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct BestResponseArgs {
+    /// Answer under best response: re-tune the players (--players, default
+    /// tuned) under the rules being asked about, warm-started from them,
+    /// with the budget below (see the command's help for what is re-tuned).
+    #[arg(long)]
+    pub best_response: bool,
+    /// Tuning generations of each best response.
+    #[arg(long, default_value_t = 20, requires = "best_response")]
+    pub generations: u32,
+    /// Campaigns per candidate of each best response.
+    #[arg(long, default_value_t = 400, requires = "best_response")]
+    pub campaigns_per_eval: u64,
+}
+
+impl BestResponseArgs {
+    /// The tuning budget, when `--best-response` asks for one: every search
+    /// starts from a tuned player, so it steps 0.1 of each key's range
+    /// around it.
+    pub fn budget(self) -> Option<crate::study::restrict::Budget> {
+        self.best_response.then(|| crate::study::restrict::Budget {
+            generations: self.generations,
+            per_eval: self.campaigns_per_eval,
+            population: None,
+            sigma: 0.1,
+        })
+    }
+
+    /// The flags that redo this choice, for a page's command line.
+    pub fn redo(self) -> String {
+        if self.best_response {
+            format!(
+                " --best-response --generations {} --campaigns-per-eval {}",
+                self.generations, self.campaigns_per_eval
+            )
+        } else {
+            String::new()
+        }
+    }
+}

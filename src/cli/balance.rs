@@ -1,12 +1,12 @@
 //! `empires sensitivity` and `empires solve`: flags, files and progress
 //! around `balance::{sensitivity, solve}`.
 
-use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::args::{BestResponseArgs, ScenarioArgs, SeedArg, ThreadsArg};
 use super::shard::ShardArgs;
 use super::{CliError, SeatArgs, create_out_dir};
 use crate::balance::param::{self, Param};
 use crate::balance::sensitivity::{self, Plan};
-use crate::balance::solve::{self, Budget, Goal};
+use crate::balance::solve::{self, Budget, Goal, Players};
 use crate::balance::{metric_named, sobol};
 use crate::report::balance as rb;
 use crate::scenario::Scenario;
@@ -280,6 +280,13 @@ pub struct SolveArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub flags: BalanceFlags,
+    /// With --best-response, every point the solve plays seats the players
+    /// re-tuned in self-play under that point's rules; a restriction's
+    /// field is the re-tuned player, and its restricted player that player
+    /// with the restriction (not re-tuned under it: `experiment restrict
+    /// --best-response` does that).
+    #[command(flatten)]
+    pub best: BestResponseArgs,
 }
 
 pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
@@ -320,8 +327,22 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
         command += &format!(" --curve-points {}", a.curve_points);
     }
     command += &a.flags.redo();
+    command += &a.best.redo();
     let pool = a.flags.threads.pool()?;
-    let budget = Budget { campaigns: a.campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1) };
+    let players = match a.best.budget() {
+        None => Players::AsSeated,
+        Some(budget) => {
+            Players::BestResponse { start: a.flags.players.clone().unwrap_or_else(|| "tuned".into()), budget }
+        }
+    };
+    let budget =
+        Budget { campaigns: a.campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1), players };
+    if let Players::BestResponse { start, .. } = &budget.players
+        && base.strategy(start).is_none()
+    {
+        return Err(CliError::input(format!("--players: unknown strategy {start:?}")));
+    }
+    let players_line = budget.players.line(budget.master);
     let quiet = a.flags.quiet;
     let out = a.out.clone().unwrap_or_else(|| {
         let name: Vec<String> = params.iter().map(|p| slug(&p.name)).collect();
@@ -334,6 +355,9 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
             "Played with these overrides too: {}",
             a.flags.scenario.set.iter().map(|s| format!("--set '{s}'")).collect::<Vec<_>>().join(" ")
         ));
+    }
+    if let Some(l) = &players_line {
+        header.push(format!("Solved with {l}"));
     }
     // No root is a negative answer (exit 1), with what the search played;
     // anything else that stops a solve is bad input (exit 2).

@@ -1,7 +1,7 @@
 //! `empires compare`, `empires sweep` and `empires experiment`: studies
 //! played on the same seeds, printed as text and written as HTML pages.
 
-use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::args::{BestResponseArgs, ScenarioArgs, SeedArg, ThreadsArg};
 use super::{CliError, SeatArgs, load_scenario};
 use crate::report::study;
 use crate::scenario::{ActionKind, Scenario};
@@ -28,19 +28,6 @@ pub struct StudyFlags {
     /// Every seat plays this strategy (e.g. `tuned`), in every variant.
     #[arg(long, value_name = "STRATEGY")]
     pub players: Option<String>,
-}
-
-impl CompareBestArgs {
-    /// The tuning budget of each variant, when `--best-response` asks for one.
-    fn budget(self) -> Option<restrict::Budget> {
-        self.best_response.then(|| near_start(self.generations, self.campaigns_per_eval))
-    }
-}
-
-/// A best response's tuning budget: every search starts from a tuned
-/// player, so it steps 0.1 of each key's range around it.
-fn near_start(generations: u32, per_eval: u64) -> restrict::Budget {
-    restrict::Budget { generations, per_eval, population: None, sigma: 0.1 }
 }
 
 impl StudyFlags {
@@ -77,25 +64,7 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub flags: StudyFlags,
     #[command(flatten)]
-    pub best: CompareBestArgs,
-}
-
-/// `compare` and `sweep --best-response`: strong play re-tuned for each
-/// variant (each cell of a sweep).
-#[derive(Args, Debug, Clone, Copy)]
-pub struct CompareBestArgs {
-    /// Re-tune the players (`--players`, default tuned) in self-play under
-    /// each variant's rules, warm-started from them with the same budget,
-    /// and compare the variants with every seat playing its variant's
-    /// re-tuned player.
-    #[arg(long)]
-    pub best_response: bool,
-    /// Tuning generations of each variant's search.
-    #[arg(long, default_value_t = 20, requires = "best_response")]
-    pub generations: u32,
-    /// Campaigns per candidate of each variant's search.
-    #[arg(long, default_value_t = 400, requires = "best_response")]
-    pub campaigns_per_eval: u64,
+    pub best: BestResponseArgs,
 }
 
 #[derive(Args, Debug)]
@@ -116,30 +85,7 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub flags: StudyFlags,
     #[command(flatten)]
-    pub best: CompareBestArgs,
-}
-
-/// The best-response flags of `experiment restrict` and `mine-vs-pillage`.
-#[derive(Args, Debug, Clone, Copy)]
-pub struct BestResponseArgs {
-    /// Also tune a restricted and an unrestricted player against the
-    /// players (`--players`, default tuned), the same budget each, and
-    /// compare them on held-out campaigns.
-    #[arg(long)]
-    pub best_response: bool,
-    /// Tuning generations of each best response.
-    #[arg(long, default_value_t = 20, requires = "best_response")]
-    pub generations: u32,
-    /// Campaigns per candidate of each best response.
-    #[arg(long, default_value_t = 400, requires = "best_response")]
-    pub campaigns_per_eval: u64,
-}
-
-impl BestResponseArgs {
-    /// The tuning budget, when `--best-response` asks for one.
-    fn budget(self) -> Option<restrict::Budget> {
-        self.best_response.then(|| near_start(self.generations, self.campaigns_per_eval))
-    }
+    pub best: BestResponseArgs,
 }
 
 #[derive(Subcommand, Debug)]

@@ -293,7 +293,13 @@ pub fn solved(sc: &Scenario, m: &MetricSpec, sv: &SolveRef) -> Result<Measured, 
     let param = Param::parse(&sv.vary, sc).map_err(|e| format!("solve.vary: {e}"))?;
     let goal = solve::Goal::parse(&sv.target, sc)?;
     let rotate = seating(&[sc], SeatFlag::from_key(m.rotate_seats)).rotate();
-    let budget = solve::Budget { campaigns: m.campaigns, master: m.seed, rotate, max_steps: sv.steps.max(1) };
+    let budget = solve::Budget {
+        campaigns: m.campaigns,
+        master: m.seed,
+        rotate,
+        max_steps: sv.steps.max(1),
+        players: solve::Players::AsSeated,
+    };
     let f = solve::crossing(sc, &param, &goal, budget)?;
     let se = f.root_se();
     Ok(Measured {

@@ -438,6 +438,9 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         s.master,
         f.evals.len()
     );
+    if let Some(l) = &s.players {
+        let _ = writeln!(out, "  {l}");
+    }
     let zz = z(0.95);
     let verdict = |e: &Eval| if e.accepted(zz) { "target not rejected" } else { "target rejected" };
     match f.between {
@@ -541,6 +544,9 @@ pub fn unmet_text(u: &Unmet, command: &str) -> String {
         u.master,
         u.found.evals.len()
     );
+    if let Some(l) = &u.players {
+        let _ = writeln!(out, "  {l}");
+    }
     let _ = writeln!(out, "  no root found: {}", u.summary());
     let mut rows = vec![vec![p.name.clone(), "metric".into(), "gap (95% interval)".into()]];
     rows.extend(u.found.evals.iter().map(|e| vec![p.show(e.x), format!("{:.4}", e.metric), band(e)]));
@@ -566,6 +572,7 @@ pub fn unmet_json(u: &Unmet, command: &str) -> String {
         "campaigns": u.campaigns,
         "master_seed": u.master,
         "evaluations": u.found.evals.iter().map(ev).collect::<Vec<_>>(),
+        "players": u.players,
         "command": command,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -627,6 +634,7 @@ pub fn solve_json(s: &Solution, command: &str) -> String {
             "vacuous": c.vacuous,
         },
         "evaluations": f.evals.iter().map(ev).collect::<Vec<_>>(),
+        "players": s.players,
         "command": command,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -796,6 +804,9 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
         s.master,
         f.evals.len()
     );
+    if let Some(l) = &s.players {
+        let _ = writeln!(out, "  {l}");
+    }
     let e = &f.at_value;
     let _ = writeln!(
         out,
@@ -884,6 +895,9 @@ pub fn unmet2_text(u: &Unmet2, command: &str) -> String {
         u.master,
         u.found.evals.len()
     );
+    if let Some(l) = &u.players {
+        let _ = writeln!(out, "  {l}");
+    }
     let _ = writeln!(out, "  no root found: {}", u.summary());
     let mut evals = u.found.evals.clone();
     evals.sort_by(|a, b| a.chi2().total_cmp(&b.chi2()));
@@ -927,6 +941,7 @@ pub fn unmet2_json(u: &Unmet2, command: &str) -> String {
         "campaigns": u.campaigns,
         "master_seed": u.master,
         "evaluations": u.found.evals.iter().map(ev2).collect::<Vec<_>>(),
+        "players": u.players,
         "command": command,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -967,6 +982,7 @@ pub fn solve2_json(s: &Solution2, command: &str) -> String {
             "vacuous": s.confirm.vacuous,
         },
         "evaluations": f.evals.iter().map(ev2).collect::<Vec<_>>(),
+        "players": s.players,
         "command": command,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()

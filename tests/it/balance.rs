@@ -8,7 +8,7 @@
 use crate::play_cli::bin;
 use empires::balance::param::{self, Param};
 use empires::balance::sensitivity::{self, Plan};
-use empires::balance::solve::{Budget, Goal, SolveError, solve};
+use empires::balance::solve::{Budget, Goal, Players, SolveError, solve};
 use empires::balance::{metric_named, per_campaign};
 use empires::scenario::{Scenario, Source, load_str};
 use std::path::PathBuf;
@@ -63,7 +63,7 @@ fn solve_finds_the_known_multiplier() {
     let g1 = gold_at(&sc, 1.0);
     let param = Param::parse("economy.mine.river.mult=1..40", &sc).unwrap();
     let goal = Goal::parse(&format!("gold from mines = {}", 15.25 * g1), &sc).unwrap();
-    let budget = Budget { campaigns: CAMPAIGNS, master: 1, rotate: false, max_steps: 12 };
+    let budget = Budget { campaigns: CAMPAIGNS, master: 1, rotate: false, max_steps: 12, players: Players::AsSeated };
     let s = solve(&sc, &param, &goal, budget, |_| {}).unwrap();
     let f = &s.found;
     assert!((f.root - 15.25).abs() < 1e-9, "{f:?}");
@@ -87,7 +87,7 @@ fn solve_says_no_root_for_a_target_out_of_reach() {
     let sc = miners();
     let param = Param::parse("economy.mine.river.mult=1..5", &sc).unwrap();
     let goal = Goal::parse("gold from mines = 1000000", &sc).unwrap();
-    let budget = Budget { campaigns: 20, master: 1, rotate: false, max_steps: 12 };
+    let budget = Budget { campaigns: 20, master: 1, rotate: false, max_steps: 12, players: Players::AsSeated };
     let e = solve(&sc, &param, &goal, budget, |_| {}).unwrap_err();
     assert!(matches!(e, SolveError::NoRoot(_)), "{e}");
     let e = e.to_string();
@@ -360,7 +360,7 @@ fn solve_with_a_restriction_value_target() {
     let sc = miners();
     let param = Param::parse("economy.mine.river.mult=1..9", &sc).unwrap();
     let goal = Goal::parse("value of forbid conquer against only_mines = 0", &sc).unwrap();
-    let budget = Budget { campaigns: 20, master: 1, rotate: false, max_steps: 12 };
+    let budget = Budget { campaigns: 20, master: 1, rotate: false, max_steps: 12, players: Players::AsSeated };
     let s = solve(&sc, &param, &goal, budget, |_| {}).unwrap();
     assert!(s.found.evals.iter().all(|e| e.gap == 0.0 && e.gap_se == 0.0), "{:?}", s.found.evals);
     assert_eq!((s.found.value, s.found.interval), (1.0, (1.0, 9.0)));
@@ -408,4 +408,68 @@ fn solve_cli_two_targets_with_a_known_root() {
     let text = std::fs::read_to_string(out.join("solved.toml")).unwrap();
     let solved = load_str(&text, &Source::file("solved.toml")).unwrap();
     assert_eq!((solved.costs.capture, format!("{}", solved.economy.mine.river.unwrap())), (2, "2D6x12".to_string()));
+}
+
+/// `solve --best-response`: at each point the solve plays, every seat plays
+/// the start re-tuned in self-play under that point's rules (under the
+/// start's own name, so targets naming it name the re-tuned player), on the
+/// best-response search seed, and the result says so.
+#[test]
+fn solve_best_response_retunes_the_players_at_each_point() {
+    use empires::balance::scenario_with;
+    use empires::balance::solve::scenario_at;
+    use empires::strength::tune::Field;
+    use empires::study::compare::tuning_seed;
+    use empires::study::restrict::{Budget as Tune, tune_from};
+    let duel = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
+    let sc = load_str(&std::fs::read_to_string(&duel).unwrap(), &Source::file(&duel)).unwrap();
+    let tune = Tune { generations: 8, per_eval: 100, population: Some(6), sigma: 0.1 };
+    let players = Players::BestResponse { start: "tuned".into(), budget: tune.clone() };
+    let budget = Budget { campaigns: 20, master: 1, rotate: true, max_steps: 4, players };
+    let param = Param::parse("costs.capture=1..3", &sc).unwrap();
+    let at = |x: f64| scenario_at(&sc, std::slice::from_ref(&param), &[x], &budget).unwrap();
+    let (one, three) = (at(1.0), at(3.0));
+    for s in [&one, &three] {
+        assert!(s.players.iter().all(|p| p.strategy == "tuned"), "{:?}", s.players);
+        assert_ne!(s.strategy("tuned"), sc.strategy("tuned"), "re-tuned");
+    }
+    let rules3 = scenario_with(&sc, std::slice::from_ref(&param), &[3.0]).unwrap();
+    let start = sc.strategy("tuned").unwrap();
+    let expected = tune_from(&rules3, &start, Field::SelfPlay, tuning_seed(1), &tune).unwrap().0;
+    assert_eq!(three.strategy("tuned"), Some(expected), "tuned under that point's rules, on the search seed");
+    assert_ne!(one.strategy("tuned"), three.strategy("tuned"), "each point's players are its own");
+    assert_eq!(at(3.0).strategy("tuned"), three.strategy("tuned"), "a function of the point alone");
+
+    // The result names its players, root or not.
+    let goal = Goal::parse("mean empire size = 12", &sc).unwrap();
+    let line = match solve(&sc, &param, &goal, budget.clone(), |_| {}) {
+        Ok(s) => s.players,
+        Err(SolveError::NoRoot(u)) => u.players,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(line, budget.players.line(1));
+    let line = line.unwrap();
+    assert!(line.contains("tuned re-tuned in self-play") && line.contains("player family: weighted"), "{line}");
+    assert!(line.contains(&format!("search seed {}", tuning_seed(1))), "{line}");
+    assert_eq!(Players::AsSeated.line(1), None);
+
+    let out = tmp("solve-br");
+    let o = bin()
+        .args(["solve", "--scenario", &duel, "--vary", "costs.capture=1..3", "--target", "mean empire size = 12"])
+        .args(["--campaigns", "20", "--best-response", "--generations", "1", "--campaigns-per-eval", "10", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("players: tuned re-tuned in self-play under the rules at each point played (1 generations, 10 campaigns a candidate"), "{text}");
+    assert!(text.contains("--best-response --generations 1 --campaigns-per-eval 10"), "the redo line: {text}");
+    let json = std::fs::read_to_string(out.join("solve.json")).unwrap();
+    assert!(json.contains("\"players\": \"players: tuned re-tuned"), "{json}");
+    // The budget flags mean nothing without --best-response.
+    let o = bin()
+        .args(["solve", "--vary", "costs.capture=1..3", "--target", "mean empire size = 12", "--generations", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
 }

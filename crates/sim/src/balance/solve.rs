@@ -39,9 +39,12 @@ use crate::scenario::ActionKind;
 use crate::scenario::Scenario;
 use crate::seed::mix2;
 use crate::stats::z;
+use crate::strength::tune::Field;
+use crate::study::compare::tuning_seed;
 use crate::study::metrics::Metric;
 use crate::study::metrics::measure;
-use crate::study::restrict::{Restriction, first_slot_wins};
+use crate::study::restrict::{self, Restriction, first_slot_wins, tune_from};
+use std::cell::RefCell;
 
 /// The salt of the held-out master seed.
 const HOLDOUT_SALT: u64 = 0x0048_4F4C_444F_5554;
@@ -375,7 +378,8 @@ impl Crossing {
 /// and interval when it finds one, else the crossing it saw; "no root
 /// found" when the gap does not change sign in the range.
 pub fn crossing(base: &Scenario, param: &Param, goal: &Goal, budget: Budget) -> Result<Crossing, SolveError> {
-    match search(base, param, goal, budget, |_| {}) {
+    let points = Points::new(base, std::slice::from_ref(param), &budget);
+    match search(&points, param, goal, &budget, |_| {}) {
         Ok(f) => Ok(Crossing { root: f.root, interval: f.interval, open_low: f.open_low, open_high: f.open_high }),
         Err(SolveError::NoRoot(u)) => match u.found.crossing {
             Some(c) => Ok(c),
@@ -416,6 +420,9 @@ pub struct Solution {
     pub master: u64,
     /// The solved scenario (the key at `found.value`).
     pub scenario: Scenario,
+    /// Who played at each point, when not the scenario's seats
+    /// (`Players::line`).
+    pub players: Option<String>,
 }
 
 /// A one-key solve that found no root, with what it played.
@@ -426,6 +433,9 @@ pub struct Unmet {
     pub found: NoRoot,
     pub campaigns: u64,
     pub master: u64,
+    /// Who played at each point, when not the scenario's seats
+    /// (`Players::line`).
+    pub players: Option<String>,
 }
 
 impl Unmet {
@@ -500,13 +510,98 @@ impl From<SolveError> for String {
 }
 
 /// The settings of a solve.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Budget {
     pub campaigns: u64,
     pub master: u64,
     pub rotate: bool,
     /// Bisection steps for a key that is not a whole number.
     pub max_steps: usize,
+    /// Who plays at each point the solve evaluates.
+    pub players: Players,
+}
+
+/// Who plays at each point a solve evaluates.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Players {
+    /// The scenario's seats as they are, at every point.
+    #[default]
+    AsSeated,
+    /// `start` re-tuned in self-play under each point's rules (warm-started
+    /// from it, every numeric key, `budget`, on the best-response search
+    /// seed of the solve's master seed, which no evaluation plays), and
+    /// played in every seat under `start`'s own name, so a target naming
+    /// `start` (a restriction's field, a strategy's win rate) names the
+    /// re-tuned player. The tuned player is a function of the point alone:
+    /// the held-out check plays the player the search tuned there.
+    ///
+    /// The gap is then measured with the players of each point, so it
+    /// carries the search's own variance from point to point: a root is
+    /// still reported only where the target holds within noise with the
+    /// players tuned there, and a gap that jumps across 0 between two
+    /// points (the players change their play) is "no root found".
+    BestResponse { start: String, budget: restrict::Budget },
+}
+
+impl Players {
+    /// `tuned, re-tuned at each point (20 generations × 400 campaigns a
+    /// candidate, search seed S); player family: weighted`, or None.
+    pub fn line(&self, master: u64) -> Option<String> {
+        match self {
+            Players::AsSeated => None,
+            Players::BestResponse { start, budget } => Some(format!(
+                "players: {start} re-tuned in self-play under the rules at each point played ({} generations, {} campaigns a candidate, step {} of each key's range, search seed {}); player family: weighted",
+                budget.generations,
+                budget.per_eval,
+                budget.sigma,
+                tuning_seed(master)
+            )),
+        }
+    }
+}
+
+/// The scenario a solve plays at `x`: `params` set to `x`, and under best
+/// response every seat playing `start` re-tuned under those rules (under
+/// `start`'s own name).
+pub fn scenario_at(base: &Scenario, params: &[Param], x: &[f64], budget: &Budget) -> Result<Scenario, String> {
+    let sc = scenario_with(base, params, x)?;
+    let Players::BestResponse { start, budget: tune } = &budget.players else {
+        return Ok(sc);
+    };
+    let spec = sc.strategy(start).ok_or_else(|| format!("--players: unknown strategy {start:?}"))?;
+    let (best, _) = tune_from(&sc, &spec, Field::SelfPlay, tuning_seed(budget.master), tune)?;
+    let mut out = sc;
+    out.strategies.insert(start.clone(), best);
+    out.with_players(start)
+}
+
+/// The scenario at each point a solve plays, with its players: under best
+/// response, tuned once per point (the root finder and the held-out check
+/// may ask for the same point twice; a search costs far more than an
+/// evaluation).
+struct Points<'a> {
+    base: &'a Scenario,
+    params: &'a [Param],
+    budget: &'a Budget,
+    tuned: RefCell<Vec<(Vec<f64>, Scenario)>>,
+}
+
+impl<'a> Points<'a> {
+    fn new(base: &'a Scenario, params: &'a [Param], budget: &'a Budget) -> Self {
+        Points { base, params, budget, tuned: RefCell::new(Vec::new()) }
+    }
+
+    fn at(&self, x: &[f64]) -> Result<Scenario, String> {
+        if let Some((_, s)) = self.tuned.borrow().iter().find(|(y, _)| y.as_slice() == x) {
+            return Ok(s.clone());
+        }
+        let out = scenario_at(self.base, self.params, x, self.budget)?;
+        if self.budget.players == Players::AsSeated {
+            return Ok(out);
+        }
+        self.tuned.borrow_mut().push((x.to_vec(), out.clone()));
+        Ok(out)
+    }
 }
 
 /// The key's domain as the root finder sees it.
@@ -528,11 +623,11 @@ pub fn solve(
     budget: Budget,
     progress: impl FnMut(&Eval),
 ) -> Result<Solution, SolveError> {
-    let play = |x: f64, master: u64| play1(base, param, goal, budget, x, master);
-    let found = search(base, param, goal, budget, progress)?;
+    let points = Points::new(base, std::slice::from_ref(param), &budget);
+    let found = search(&points, param, goal, &budget, progress)?;
     let seed = holdout_seed(budget.master);
-    let confirm = confirm(&found, |x| play(x, seed), seed)?;
-    let scenario = scenario_with(base, std::slice::from_ref(param), &[found.value])?;
+    let confirm = confirm(&found, |x| play1(&points, param, goal, &budget, x, seed), seed)?;
+    let scenario = points.at(&[found.value])?;
     Ok(Solution {
         param: param.clone(),
         goal: goal.clone(),
@@ -540,21 +635,22 @@ pub fn solve(
         confirm,
         campaigns: budget.campaigns,
         master: budget.master,
+        players: budget.players.line(budget.master),
         scenario,
     })
 }
 
 /// The one-key search on the search's seeds, without the held-out check.
 fn search(
-    base: &Scenario,
+    points: &Points,
     param: &Param,
     goal: &Goal,
-    budget: Budget,
+    budget: &Budget,
     mut progress: impl FnMut(&Eval),
 ) -> Result<Root, SolveError> {
     let domain = Domain { lo: param.lo, hi: param.hi, integer: param.integer, max_steps: budget.max_steps };
     find_root(domain, |x| {
-        let e = play1(base, param, goal, budget, x, budget.master)?;
+        let e = play1(points, param, goal, budget, x, budget.master)?;
         progress(&e);
         Ok(e)
     })
@@ -565,14 +661,15 @@ fn search(
             found: *found,
             campaigns: budget.campaigns,
             master: budget.master,
+            players: budget.players.line(budget.master),
         })),
         RootError::Eval(m) => SolveError::Failed(m),
     })
 }
 
 /// One evaluation of `goal` with `param` at `x`, on `master`'s campaigns.
-fn play1(base: &Scenario, param: &Param, goal: &Goal, budget: Budget, x: f64, master: u64) -> Result<Eval, String> {
-    let sc = scenario_with(base, std::slice::from_ref(param), &[x])?;
+fn play1(points: &Points, param: &Param, goal: &Goal, budget: &Budget, x: f64, master: u64) -> Result<Eval, String> {
+    let sc = points.at(&[x])?;
     let (lhs, gaps) = goal.gaps(&sc, master, budget.campaigns, budget.rotate)?;
     let (gap, gap_se, _) = mean_se(&gaps);
     if !gap.is_finite() {
@@ -1074,6 +1171,9 @@ pub struct Unmet2 {
     pub found: NoRoot2,
     pub campaigns: u64,
     pub master: u64,
+    /// Who played at each point, when not the scenario's seats
+    /// (`Players::line`).
+    pub players: Option<String>,
 }
 
 impl Unmet2 {
@@ -1407,6 +1507,9 @@ pub struct Solution2 {
     pub campaigns: u64,
     pub master: u64,
     pub scenario: Scenario,
+    /// Who played at each point, when not the scenario's seats
+    /// (`Players::line`).
+    pub players: Option<String>,
 }
 
 /// Find the values of two keys at which two targets hold at once.
@@ -1417,8 +1520,9 @@ pub fn solve2(
     budget: Budget,
     mut progress: impl FnMut(&Eval2),
 ) -> Result<Solution2, SolveError> {
+    let points = Points::new(base, params, &budget);
     let play = |x: [f64; 2], master: u64| -> Result<Eval2, String> {
-        let sc = scenario_with(base, params, &x)?;
+        let sc = points.at(&x)?;
         let g = gaps_of(goals, &sc, master, budget.campaigns, budget.rotate)?;
         Ok(Eval2::from_gaps(x, &g[0].1, &g[1].1))
     };
@@ -1440,12 +1544,13 @@ pub fn solve2(
             found: *found,
             campaigns: budget.campaigns,
             master: budget.master,
+            players: budget.players.line(budget.master),
         })),
         Root2Error::Failed(m) => SolveError::Failed(m),
     })?;
     let seed = holdout_seed(budget.master);
     let confirm = confirm2(&found, |x| play(x, seed), seed)?;
-    let scenario = scenario_with(base, params, &found.value)?;
+    let scenario = points.at(&found.value)?;
     Ok(Solution2 {
         params: params.clone(),
         goals: goals.clone(),
@@ -1453,6 +1558,7 @@ pub fn solve2(
         confirm,
         campaigns: budget.campaigns,
         master: budget.master,
+        players: budget.players.line(budget.master),
         scenario,
     })
 }
@@ -1480,7 +1586,7 @@ pub fn curve(
     let mut out = Vec::new();
     for x in xs {
         let at = scenario_with(base, std::slice::from_ref(first), &[x])?;
-        let s = solve(&at, second, goal, budget, |e| progress(x, e));
+        let s = solve(&at, second, goal, budget.clone(), |e| progress(x, e));
         out.push((x, s));
     }
     Ok(Curve { first: first.clone(), points: out })
