@@ -80,8 +80,8 @@ fn holm_adjusts_step_down() {
 #[test]
 fn readings_table_plays_each_reading_on_the_same_seeds() {
     let sc = Scenario::embedded_default();
-    let r = run_readings(&sc, "tuned", 3, 40).unwrap();
-    assert_eq!((r.players.as_str(), r.campaigns, r.seed, r.rows.len()), ("tuned", 40, 3, 5));
+    let r = run_readings(&sc, "balanced", 3, 40).unwrap();
+    assert_eq!((r.players.as_str(), r.campaigns, r.seed, r.rows.len()), ("balanced", 40, 3, 5));
     for row in &r.rows {
         assert_eq!(row.observed.loss.campaigns, 40);
         assert_eq!(row.no_mines.campaigns, 40);
@@ -99,7 +99,7 @@ fn readings_table_plays_each_reading_on_the_same_seeds() {
         "G-13 at 3 recruits played the same campaigns as the shipped reading"
     );
     // The same table on the same seed is the same table.
-    let again = run_readings(&sc, "tuned", 3, 40).unwrap();
+    let again = run_readings(&sc, "balanced", 3, 40).unwrap();
     for (x, y) in r.rows.iter().zip(&again.rows) {
         assert_eq!(
             (x.no_mines.wins, x.mines_first.wins, x.observed.loss.lost),

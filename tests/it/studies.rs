@@ -380,8 +380,8 @@ fn mine_loss_is_measured_from_play_the_same_on_any_thread_count() {
     use empires::study::mine_pillage::measure_loss;
     let sc = Scenario::embedded_default();
     let pool = |t| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap();
-    let a = pool(2).install(|| measure_loss(&sc, "tuned", 3, 40).unwrap());
-    let b = pool(1).install(|| measure_loss(&sc, "tuned", 3, 40).unwrap());
+    let a = pool(2).install(|| measure_loss(&sc, "balanced", 3, 40).unwrap());
+    let b = pool(1).install(|| measure_loss(&sc, "balanced", 3, 40).unwrap());
     assert_eq!(a, b);
     assert!(a.held > 0 && a.lost > 0 && a.lost < a.held, "{a:?}");
     let (lo, hi) = a.interval();
