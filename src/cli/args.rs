@@ -57,6 +57,17 @@ pub struct ThreadsArg {
     pub threads: Option<usize>,
 }
 
+/// A whole-number count of at least `MIN` (campaigns, generations...), with
+/// a message that names the expected form; `allow_negative_numbers` on the
+/// flag lets `-5` reach it rather than read as an unknown flag.
+pub fn count<const MIN: u64>(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if n >= MIN as i128 && n <= u64::MAX as i128 => Ok(n as u64),
+        Ok(n) => Err(format!("{n}: give a whole number, at least {MIN}")),
+        Err(_) => Err(format!("{s:?}: give a whole number, at least {MIN}")),
+    }
+}
+
 fn at_least_one(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
@@ -92,7 +103,7 @@ pub struct BestResponseArgs {
     #[arg(long, default_value_t = 20, requires = "best_response")]
     pub generations: u32,
     /// Campaigns per candidate of each best response.
-    #[arg(long, default_value_t = 400, requires = "best_response")]
+    #[arg(long, default_value_t = 400, requires = "best_response", allow_negative_numbers = true, value_parser = count::<1>)]
     pub campaigns_per_eval: u64,
 }
 

@@ -2,6 +2,7 @@
 //! around `balance::{sensitivity, solve}`.
 
 use super::args::{BestResponseArgs, ScenarioArgs, SeedArg, ThreadsArg};
+use super::out::{self, OverwriteArg, Request};
 use super::shard::ShardArgs;
 use super::{CliError, SeatArgs, create_out_dir};
 use crate::balance::param::{self, Param};
@@ -60,7 +61,7 @@ impl BalanceFlags {
     }
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct SensitivityArgs {
     /// The metric, e.g. "share of gold from mines" or "win rate: seat 0".
     #[arg(long)]
@@ -75,7 +76,7 @@ pub struct SensitivityArgs {
     #[arg(long, default_value_t = 10)]
     pub trajectories: usize,
     /// Campaigns per design point.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns: u64,
     /// Sobol' indices for these keys (a short list of the --keys), after
     /// the screening.
@@ -93,9 +94,13 @@ pub struct SensitivityArgs {
     pub merge: Vec<PathBuf>,
     #[command(flatten)]
     pub shard: ShardArgs,
-    /// Output directory (default: reports/sensitivity/METRIC-sSEED).
+    /// Output directory (default: reports/sensitivity/METRIC-sSEED-<key>,
+    /// the key naming every flag that changes the result; shard-I-of-K/
+    /// under it for a shard).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: OverwriteArg,
     #[command(flatten)]
     pub flags: BalanceFlags,
 }
@@ -142,13 +147,25 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
             "--sobol-top needs the whole screening first; with shards, name the keys with --sobol-keys",
         ));
     }
-    let out = a.out.clone().unwrap_or_else(|| {
-        let p = PathBuf::from("reports/sensitivity").join(format!("{}-s{}", slug(&a.metric), plan.master));
-        match shard {
-            Some((i, k)) => p.join(format!("shard-{i}-of-{k}")),
-            None => p,
-        }
-    });
+    let out = {
+        let mut x = a.clone();
+        (x.out, x.overwrite, x.shard) = (None, Default::default(), Default::default());
+        (x.flags.threads, x.flags.quiet) = (Default::default(), false);
+        let what = format!("sensitivity {x:?}");
+        let request = Request::of(&what, &[&base]);
+        let name = format!("{}-s{}", slug(&a.metric), plan.master);
+        let (dir, request) = match (&a.out, shard) {
+            (Some(o), None) => (o.clone(), request),
+            (Some(o), Some((i, k))) => (o.clone(), Request::of(&format!("{what} shard {i}/{k}"), &[&base])),
+            (None, None) => (request.default_dir("sensitivity", &name), request),
+            (None, Some((i, k))) => (
+                request.default_dir("sensitivity", &name).join(format!("shard-{i}-of-{k}")),
+                Request::of(&format!("{what} shard {i}/{k}"), &[&base]),
+            ),
+        };
+        out::claim(&dir, &request, a.overwrite.overwrite)?;
+        dir
+    };
     let mut command = format!(
         "empires sensitivity --metric '{}' --keys {} --trajectories {} --campaigns {}",
         a.metric,
@@ -255,7 +272,7 @@ fn read_points(dirs: &[PathBuf], plan: &Plan) -> Result<Vec<sensitivity::Point>,
     Ok(points)
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct SolveArgs {
     /// A key and the range to search, KEY=LO..HI (a dice key with .mult or
     /// .count). One or two.
@@ -266,7 +283,7 @@ pub struct SolveArgs {
     #[arg(long, required = true)]
     pub target: Vec<String>,
     /// Campaigns per evaluation (and of the held-out confirmation).
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns: u64,
     /// Bisection steps for a key that is not a whole number.
     #[arg(long, default_value_t = 12)]
@@ -275,9 +292,12 @@ pub struct SolveArgs {
     /// second is solved.
     #[arg(long, default_value_t = 5)]
     pub curve_points: usize,
-    /// Output directory (default: reports/solve/KEY-sSEED).
+    /// Output directory (default: reports/solve/KEY-sSEED-<key>, the key
+    /// naming every flag that changes the result).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: OverwriteArg,
     #[command(flatten)]
     pub flags: BalanceFlags,
     /// With --best-response, every point the solve plays seats the players
@@ -344,10 +364,19 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     }
     let players_line = budget.players.line(budget.master);
     let quiet = a.flags.quiet;
-    let out = a.out.clone().unwrap_or_else(|| {
+    let out = {
+        let mut x = a.clone();
+        (x.out, x.overwrite, x.flags.threads, x.flags.quiet) = (None, Default::default(), Default::default(), false);
         let name: Vec<String> = params.iter().map(|p| slug(&p.name)).collect();
-        PathBuf::from("reports/solve").join(format!("{}-s{}", name.join("+"), budget.master))
-    });
+        let request = Request::of(&format!("solve {x:?}"), &[&base]);
+        out::resolve(
+            a.out.as_deref(),
+            "solve",
+            &format!("{}-s{}", name.join("+"), budget.master),
+            &request,
+            a.overwrite,
+        )?
+    };
     let text = base_text(a.flags.scenario.scenario.as_deref())?;
     let mut header = vec![format!("Solved by: {command}")];
     if !a.flags.scenario.set.is_empty() {

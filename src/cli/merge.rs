@@ -19,6 +19,8 @@ pub struct MergeArgs {
     /// Output directory for the merged dataset, summary and manifest.
     #[arg(long)]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub overwrite: super::out::OverwriteArg,
 }
 
 /// Expand the arguments: a pattern becomes its matches, sorted.
@@ -43,12 +45,15 @@ fn expand(args: &[String]) -> Result<Vec<PathBuf>, CliError> {
 pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
     let t0 = Instant::now();
     let dirs = expand(&a.dirs)?;
+    let claim =
+        || super::out::claim(&a.out, &super::out::Request::new(&format!("merge {dirs:?}"), ""), a.overwrite.overwrite);
     // Shards of `empires metagame` join the same way as runs.
     if dirs.first().is_some_and(|d| d.join("metagame-shard.json").is_file()) {
-        return super::strength::merge_metagame(&dirs, &a.out);
+        return super::strength::merge_metagame(&dirs, &a.out, claim);
     }
     let shards = dirs.iter().map(|d| read_shard(d)).collect::<Result<Vec<_>, _>>().map_err(CliError::input)?;
     let shards = check(shards).map_err(CliError::input)?;
+    claim()?;
     let first = &shards[0];
     let sc: Scenario = first
         .manifest

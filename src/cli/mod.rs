@@ -24,6 +24,7 @@ mod check;
 pub mod exit;
 mod interrupt;
 mod merge;
+mod out;
 mod play;
 mod progress;
 mod report;

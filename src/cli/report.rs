@@ -8,14 +8,20 @@ use std::path::PathBuf;
 pub struct ReportArgs {
     /// A run directory written by `empires run` (or `merge`).
     pub run: PathBuf,
-    /// Output directory (default: reports/<run directory name>).
+    /// Output directory (default: RUN/report, beside the data it shows).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: super::out::OverwriteArg,
 }
 
 pub fn run(a: ReportArgs) -> Result<(), CliError> {
-    let name = a.run.file_name().map_or("run".to_string(), |n| n.to_string_lossy().to_string());
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports").join(name));
+    // The page shows one run's data: its request is that run's manifest.
+    let manifest = std::fs::read_to_string(a.run.join("manifest.json")).map_err(|e| {
+        CliError::input(format!("{}: not a finished run directory (no manifest.json: {e})", a.run.display()))
+    })?;
+    let out = a.out.clone().unwrap_or_else(|| a.run.join("report"));
+    super::out::claim(&out, &super::out::Request::new(&format!("report {manifest}"), ""), a.overwrite.overwrite)?;
     let files = crate::report::run_page::build(&a.run, &out).map_err(CliError::input)?;
     sayln!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
     Ok(())

@@ -1,6 +1,7 @@
 //! `empires run`: many campaigns in parallel into a polars dataset.
 
 use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::out::Request;
 use super::shard::ShardArgs;
 use super::{CliError, SeatArgs, run_dir};
 use crate::report::{dataset::RunWriters, manifest};
@@ -14,21 +15,24 @@ use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct RunArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
-    /// Number of campaigns (before sharding).
-    #[arg(long, default_value_t = 10_000)]
+    /// Number of campaigns (before sharding), at least 1.
+    #[arg(long, default_value_t = 10_000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns: u64,
     #[command(flatten)]
     pub master: SeedArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/runs/<scenario>-s<seed>/, plus
+    /// Output directory (default: reports/runs/<scenario>-s<seed>-<key>/,
+    /// the key naming every other flag that changes the result; plus
     /// shard-I-of-K/ for a shard).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: super::out::OverwriteArg,
     #[command(flatten)]
     pub seats: SeatArgs,
     #[command(flatten)]
@@ -40,7 +44,7 @@ pub struct RunArgs {
     pub resume: bool,
     /// Run batches until every strategy's win-rate 95% interval half-width
     /// is at most P (e.g. 0.01), instead of a fixed --campaigns.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", conflicts_with = "campaigns")]
     pub precision: Option<f64>,
     /// With --precision: stop after this many campaigns even if P is not reached.
     #[arg(long, value_name = "M")]
@@ -113,6 +117,32 @@ fn plan(a: &RunArgs, shard: Option<(u64, u64)>) -> Result<Plan, CliError> {
     }
 }
 
+/// The run's folder, claimed for its request (`out`): the key leaves out
+/// what changes nothing in the result (the folder, the threads, the bar,
+/// `--resume`, `--overwrite`) and the shard, so every shard of one run lands
+/// under one folder, each shard's own folder claimed for the shard.
+fn out_dir(a: &RunArgs, sc: &crate::scenario::Scenario, shard: Option<(u64, u64)>) -> Result<PathBuf, CliError> {
+    let mut x = a.clone();
+    (x.out, x.threads, x.quiet, x.resume, x.overwrite, x.shards) =
+        (None, Default::default(), false, false, Default::default(), Default::default());
+    let what = format!("run {x:?}");
+    let hash = manifest::scenario_hash(sc);
+    let request = Request::new(&what, &hash);
+    let dir = match (&a.out, shard) {
+        (Some(o), _) => o.clone(),
+        (None, None) => request.default_dir("runs", &format!("{}-s{}", sc.name, a.master.seed)),
+        (None, Some((i, k))) => {
+            request.default_dir("runs", &format!("{}-s{}", sc.name, a.master.seed)).join(format!("shard-{i}-of-{k}"))
+        }
+    };
+    let request = match shard {
+        Some((i, k)) => Request::new(&format!("{what} shard {i}/{k}"), &hash),
+        None => request,
+    };
+    super::out::claim(&dir, &request, a.overwrite.overwrite)?;
+    Ok(dir)
+}
+
 /// Wins and player-campaigns per strategy, for the precision rule.
 #[derive(Default)]
 struct WinCount(BTreeMap<String, (u64, u64)>);
@@ -149,8 +179,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         combats: a.detail.contains(&DetailKind::Combats),
         check_invariants: a.check_invariants,
     };
-    let out = a.out.clone().unwrap_or_else(|| run_dir::default_dir(&sc.name, seed, shard));
-    super::create_out_dir(&out)?;
+    let out = out_dir(&a, &sc, shard)?;
     if a.resume && plan.precision.is_none() {
         let expect = run_dir::data_files(detail, a.csv);
         if run_dir::already_complete(&out, &sc, seed, &plan.range, seated.rotate(), &expect) {

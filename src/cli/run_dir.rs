@@ -6,17 +6,7 @@ use super::CliError;
 use crate::report::{coverage, files::write_atomic, manifest, summary};
 use crate::sim::Detail;
 use crate::sim::runner::Seating;
-use std::path::{Path, PathBuf};
-
-/// `reports/runs/<scenario>-s<seed>/`, and `shard-I-of-K/` under it for a
-/// shard.
-pub fn default_dir(scenario: &str, seed: u64, shard: Option<(u64, u64)>) -> PathBuf {
-    let p = PathBuf::from("reports/runs").join(format!("{scenario}-s{seed}"));
-    match shard {
-        Some((i, k)) => p.join(format!("shard-{i}-of-{k}")),
-        None => p,
-    }
-}
+use std::path::Path;
 
 /// The data files a run with these detail tables writes.
 pub fn data_files(detail: Detail, csv: bool) -> Vec<String> {

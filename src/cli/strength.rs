@@ -3,6 +3,7 @@
 
 use super::CliError;
 use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::out::{self, OverwriteArg, Request};
 use super::shard::ShardArgs;
 use crate::report::files::write_atomic;
 use crate::report::strength as rs;
@@ -15,7 +16,7 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct TuneArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
@@ -36,7 +37,7 @@ pub struct TuneArgs {
     #[arg(long)]
     pub generations: Option<u32>,
     /// Campaigns per candidate (a multiple of the seat count).
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns_per_eval: u64,
     /// Candidates per generation (default: CMA-ES's 4 + 3 ln(keys)).
     #[arg(long)]
@@ -47,7 +48,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     pub master: SeedArg,
     /// Campaigns per row of the held-out evaluation.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub eval_campaigns: u64,
     /// Master seed of the held-out evaluation (default: derived from --seed,
     /// never one the search plays).
@@ -58,9 +59,12 @@ pub struct TuneArgs {
     /// Name of the tuned strategy.
     #[arg(long, default_value = "tuned")]
     pub name: String,
-    /// Output directory (default: reports/tune/NAME).
+    /// Output directory (default: reports/tune/NAME-<key>, the key naming
+    /// every flag that changes the result).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: OverwriteArg,
     /// Continue the run recorded in the output directory.
     #[arg(long)]
     pub resume: bool,
@@ -118,8 +122,10 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     if a.eval_campaigns < 2 {
         return Err(CliError::input("--eval-campaigns must be at least 2 for an interval"));
     }
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/tune").join(&a.name));
-    super::create_out_dir(&out)?;
+    let mut x = a.clone();
+    (x.out, x.threads, x.quiet, x.resume, x.overwrite) = (None, Default::default(), false, false, Default::default());
+    let request = Request::of(&format!("tune {x:?}"), &[&sc]);
+    let out = out::resolve(a.out.as_deref(), "tune", &a.name, &request, a.overwrite)?;
     let record_path = out.join("record.json");
     let previous: Option<Record> = if a.resume {
         let text = std::fs::read_to_string(&record_path)
@@ -232,7 +238,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct DeviateArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
@@ -246,7 +252,7 @@ pub struct DeviateArgs {
     #[arg(long)]
     pub keys: Option<String>,
     /// Campaigns per deviant (a multiple of the seat count is fairest).
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns: u64,
     #[command(flatten)]
     pub master: SeedArg,
@@ -255,9 +261,12 @@ pub struct DeviateArgs {
     pub top: usize,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/deviate/STRATEGY).
+    /// Output directory (default: reports/deviate/STRATEGY-<key>, the key
+    /// naming every flag that changes the result).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: OverwriteArg,
     /// Exit with code 1 when a deviant wins clearly more than the fair share
     /// (for a CI check).
     #[arg(long)]
@@ -278,13 +287,20 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
             }
         }
     }
+    let mut x = a.clone();
+    (x.out, x.threads, x.overwrite) = (None, Default::default(), Default::default());
+    let out = out::resolve(
+        a.out.as_deref(),
+        "deviate",
+        &a.strategy,
+        &Request::of(&format!("deviate {x:?}"), &[&sc]),
+        a.overwrite,
+    )?;
     let dv = pool
         .install(|| deviation::check(&sc, &a.strategy, a.factor, keys.as_deref(), a.master.seed, a.campaigns))
         .map_err(CliError::input)?;
     let text = rs::deviation_text(&dv, a.top);
     say!("{text}");
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/deviate").join(&a.strategy));
-    super::create_out_dir(&out)?;
     write(&out.join("deviations.csv"), rs::deviation_csv(&dv).as_bytes())?;
     write(&out.join("deviation.txt"), text.as_bytes())?;
     rs::deviation_page(&dv, &text, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
@@ -299,7 +315,7 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct LadderArgs {
     /// The strategies (A,B,C,...): every pair plays.
     #[arg(long, required = true)]
@@ -310,7 +326,7 @@ pub struct LadderArgs {
     #[arg(long)]
     pub duels: bool,
     /// Campaigns per pair.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns: u64,
     #[command(flatten)]
     pub master: SeedArg,
@@ -322,9 +338,12 @@ pub struct LadderArgs {
     pub bootstrap: u32,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/ladder).
+    /// Output directory (default: reports/ladder/<scenario>-<key>, the key
+    /// naming every flag that changes the result).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: OverwriteArg,
 }
 
 pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
@@ -341,13 +360,20 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
     if a.bootstrap < 100 {
         return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
     }
+    let mut x = a.clone();
+    (x.out, x.threads, x.overwrite) = (None, Default::default(), Default::default());
+    let out = out::resolve(
+        a.out.as_deref(),
+        "ladder",
+        &sc.name,
+        &Request::of(&format!("ladder {x:?}"), &[&sc]),
+        a.overwrite,
+    )?;
     let l = pool
         .install(|| ladder::ladder(&sc, &names, &anchor, a.master.seed, a.campaigns, a.bootstrap))
         .map_err(CliError::input)?;
     let text = rs::ladder_text(&l);
     say!("{text}");
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/ladder"));
-    super::create_out_dir(&out)?;
     write(&out.join("ladder.txt"), text.as_bytes())?;
     rs::write_ladder_tables(&l, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     rs::ladder_page(&l, &text, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
@@ -355,7 +381,7 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct MetagameArgs {
     /// The strategies (A,B,C,...): every composition of them over the seats plays.
     #[arg(long, required = true)]
@@ -363,7 +389,7 @@ pub struct MetagameArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Campaigns per composition.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns: u64,
     #[command(flatten)]
     pub master: SeedArg,
@@ -378,10 +404,13 @@ pub struct MetagameArgs {
     pub population: u32,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/metagame, or
-    /// reports/metagame/shard-I-of-K for a shard).
+    /// Output directory (default: reports/metagame/<scenario>-<key>, the
+    /// key naming every flag that changes the result, with shard-I-of-K/
+    /// under it for a shard).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: OverwriteArg,
     /// Play one shard of the compositions (`empires merge` joins them), as
     /// for `run`.
     #[command(flatten)]
@@ -428,7 +457,13 @@ fn write_metagame(mg: &metagame::Metagame, out: &Path) -> Result<(), CliError> {
 
 /// `empires merge` of meta-game shards: check they belong together and tile
 /// the compositions, then analyse the whole game.
-pub fn merge_metagame(dirs: &[PathBuf], out: &Path) -> Result<(), CliError> {
+/// Join meta-game shards into `out`, claimed (`claim`) once the shards
+/// are checked to be one meta-game.
+pub fn merge_metagame(
+    dirs: &[PathBuf],
+    out: &Path,
+    claim: impl FnOnce() -> Result<(), CliError>,
+) -> Result<(), CliError> {
     let mut shards: Vec<(PathBuf, MetagameShard)> = Vec::new();
     for d in dirs {
         let p = d.join(SHARD_FILE);
@@ -464,6 +499,7 @@ pub fn merge_metagame(dirs: &[PathBuf], out: &Path) -> Result<(), CliError> {
             first.total
         )));
     }
+    claim()?;
     let mut comps = Vec::with_capacity(first.total);
     for (d, m) in &shards {
         let part = crate::report::metagame::read_payoffs(&d.join("payoffs.parquet"), &first.strategies)
@@ -495,22 +531,29 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
         return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
     }
     let shard = a.shards.resolve()?;
+    let mut x = a.clone();
+    (x.out, x.threads, x.overwrite, x.shards) = (None, Default::default(), Default::default(), Default::default());
+    let what = format!("metagame {x:?}");
+    let request = Request::of(&what, &[&sc]);
     let Some((i, k)) = shard else {
+        let out = out::resolve(a.out.as_deref(), "metagame", &sc.name, &request, a.overwrite)?;
         let mg = pool
             .install(|| metagame::metagame(&sc, &names, a.master.seed, a.campaigns, a.bootstrap, a.alpha, a.population))
             .map_err(CliError::input)?;
-        let out = a.out.clone().unwrap_or_else(|| PathBuf::from("reports/metagame"));
         return write_metagame(&mg, &out);
     };
     // A shard: play its compositions and record them; `merge` analyses.
+    let out = match &a.out {
+        Some(o) => o.clone(),
+        None => request.default_dir("metagame", &sc.name).join(format!("shard-{i}-of-{k}")),
+    };
+    out::claim(&out, &Request::of(&format!("{what} shard {i}/{k}"), &[&sc]), a.overwrite.overwrite)?;
     let total = metagame::compositions_of(&sc, &names).map_err(CliError::input)?;
     let r = crate::sim::runner::shard_range(total as u64, i, k);
     let (start, end) = (r.start as usize, r.end as usize);
     let comps = pool
         .install(|| metagame::play(&sc, &names, a.master.seed, a.campaigns, start..end))
         .map_err(CliError::input)?;
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("reports/metagame/shard-{i}-of-{k}")));
-    super::create_out_dir(&out)?;
     crate::report::metagame::write_payoffs(&names, &comps, start, &out)
         .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     let m = MetagameShard {

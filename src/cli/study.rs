@@ -2,6 +2,7 @@
 //! played on the same seeds, printed as text and written as HTML pages.
 
 use super::args::{BestResponseArgs, ScenarioArgs, SeedArg, ThreadsArg};
+use super::out::{self, OverwriteArg, Request};
 use super::{CliError, SeatArgs, load_scenario};
 use crate::report::study;
 use crate::scenario::{ActionKind, Scenario};
@@ -14,15 +15,19 @@ use std::path::{Path, PathBuf};
 #[derive(Args, Debug, Clone)]
 pub struct StudyFlags {
     /// Campaigns per variant.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns: u64,
     #[command(flatten)]
     pub master: SeedArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory of the HTML page and its charts.
+    /// Output directory of the HTML page and its charts (default:
+    /// reports/<command>/<scenario>-<key>/, the key naming every flag that
+    /// changes the result).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: OverwriteArg,
     #[command(flatten)]
     pub seats: SeatArgs,
     /// Every seat plays this strategy (e.g. `tuned`), in every variant.
@@ -42,6 +47,17 @@ impl StudyFlags {
             Some(s) => sc.with_players(s).map_err(CliError::input),
             None => Ok(sc),
         }
+    }
+
+    /// The study's folder, claimed before anything is played (`out`):
+    /// `--out`, or `reports/<kind>/<name>-<key>`, the key naming `what`
+    /// (the command's own flags), these flags but the result-neutral ones,
+    /// and the scenarios played.
+    fn out_dir(&self, kind: &str, name: &str, what: String, scenarios: &[&Scenario]) -> Result<PathBuf, CliError> {
+        let mut f = self.clone();
+        (f.out, f.threads, f.overwrite) = (None, Default::default(), Default::default());
+        let request = Request::of(&format!("{kind} {what} {f:?}"), scenarios);
+        out::resolve(self.out.as_deref(), kind, name, &request, self.overwrite)
     }
 
     fn check(&self) -> Result<rayon::ThreadPool, CliError> {
@@ -97,8 +113,8 @@ pub enum Experiment {
         /// The players whose play measures the chance of losing a mine's hex.
         #[arg(long, default_value = "tuned")]
         loss_from: String,
-        /// Campaigns of that measurement.
-        #[arg(long, default_value_t = 500)]
+        /// Campaigns of that measurement (0 leaves it out).
+        #[arg(long, default_value_t = 500, allow_negative_numbers = true, value_parser = super::args::count::<0>)]
         loss_campaigns: u64,
         /// Campaigns of each cell of the readings table: the answer under the
         /// shipped reading of G-03, G-11 and G-13 and under each alternative
@@ -175,6 +191,8 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
         }
     };
     let (sa, sb) = (a.flags.seat(sa)?, a.flags.seat(sb)?);
+    let name = name_of(a.files.first().map(PathBuf::as_path));
+    let out = a.flags.out_dir("compare", &name, format!("{:?} {:?} {:?}", a.files, a.set, a.best), &[&sa, &sb])?;
     let (sa, sb, best) = if let Some(budget) = a.best.budget() {
         let start = a.flags.start();
         let (sa, sb, br) = pool
@@ -195,7 +213,6 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
         say!("{b}");
     }
     say!("{}", study::compare_text(&c));
-    let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/compare"));
     write_page(&out, |d| study::compare_page(&c, d, best.as_deref()))
 }
 
@@ -206,6 +223,9 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         return Err(CliError::input("sweep takes one or two --set KEY=V1,V2,... (a line or a heatmap)"));
     }
     let file = a.scenario.clone();
+    let base = load_scenario(file.as_deref(), &[])?;
+    let what = format!("{:?} {:?} {:?}", a.set, a.metric, a.best);
+    let out = a.flags.out_dir("sweep", &name_of(file.as_deref()), what, &[&base])?;
     let budget = a.best.budget();
     let start = a.flags.start();
     let mut tuned: Vec<(String, u64)> = Vec::new();
@@ -249,7 +269,6 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         sayln!("{b}");
     }
     say!("{}", study::sweep_text(&s));
-    let out = a.flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/sweep"));
     write_page(&out, |d| study::sweep_page(&s, d, best.as_deref()))
 }
 
@@ -276,6 +295,11 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 return Err(CliError::input("--readings-campaigns must be 0 (no table) or at least 2 for an interval"));
             }
             let file = scenario.load()?;
+            let what = format!(
+                "{loss_from:?} {loss_campaigns} {readings_campaigns} {readings_players:?} {best:?} {:?}",
+                scenario.set
+            );
+            let out = flags.out_dir("mine-vs-pillage", &name_of(scenario.scenario.as_deref()), what, &[&file])?;
             let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
             let mut x = pool
@@ -322,7 +346,6 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             }
             sayln!("{}", seated.describe());
             say!("{}", study::experiment_text(&x));
-            let out = flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/mine-vs-pillage"));
             write_page(&out, |d| study::experiment_page(&x, d))
         }
         Experiment::Restrict { scenario, forbid, force, levels, best, flags } => {
@@ -332,6 +355,8 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             };
             let r = restrict::Restriction::new(forbid, force).map_err(CliError::input)?;
             let sc: Scenario = scenario.load()?;
+            let what = format!("{:?} {levels:?} {best:?} {:?}", r, scenario.set);
+            let out = flags.out_dir("restrict", &name_of(scenario.scenario.as_deref()), what, &[&sc])?;
             let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
             let budget = best.budget();
             let s = pool
@@ -349,7 +374,6 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 .map_err(CliError::input)?;
             let text = study::restrict_text(&s);
             say!("{text}");
-            let out = flags.out.clone().unwrap_or_else(|| PathBuf::from("reports/restrict"));
             write_page(&out, |d| study::restrict_page(&s, &text, d))
         }
     }

@@ -28,6 +28,8 @@ pub struct TablesArgs {
     /// heatmaps into this directory.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: super::out::OverwriteArg,
     /// Compare the combats of a run (written with --detail combats) with
     /// the exact tables: of the run's own scenario, or of --scenario if given.
     #[arg(long, value_name = "RUN_DIR")]
@@ -110,7 +112,7 @@ pub fn run(a: TablesArgs) -> Result<(), CliError> {
     let e = exact(&sc);
     let as_json = || serde_json::to_string_pretty(&json(&sc, &e)).unwrap_or_default() + "\n";
     if let Some(dir) = &a.out {
-        super::create_out_dir(dir)?;
+        super::out::claim(dir, &super::out::Request::of("tables", &[&sc]), a.overwrite.overwrite)?;
         for (name, body) in [("tables.txt", text(&sc, &e)), ("tables.json", as_json()), ("tables.csv", csv(&e))] {
             write_atomic(&dir.join(name), body.as_bytes())
                 .map_err(|err| CliError::io(format!("{}: {err}", dir.join(name).display())))?;

@@ -13,6 +13,7 @@ mod gate;
 mod layers;
 mod log_replay;
 mod merge;
+mod outputs;
 mod play_cli;
 mod properties;
 mod provenance;

@@ -263,7 +263,7 @@ fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
     other.extend(["--seed", "2", "--resume"]);
     let bad = bin().args(&other).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("other settings"));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("holds another result (made by: empires tune"));
 }
 
 #[test]

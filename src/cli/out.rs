@@ -1,0 +1,132 @@
+//! Where a command writes: a folder holds one result, and a command never
+//! writes over another result.
+//!
+//! Every folder a command writes into carries `request.txt`: the command
+//! line that made it and a key of the request (every flag that changes the
+//! result, and the resolved scenario's hash; not `--out`, `--threads`,
+//! `--quiet`, `--resume` or the shard, which change nothing in it). A
+//! command may write into a folder that is missing, empty, or holds the
+//! same request (redoing or resuming it gives the same result); a folder
+//! holding another request, or files no request recorded, is refused
+//! (exit 2) unless `--overwrite`. The default folders are named by what was
+//! asked, `reports/<kind>/<name>-<key>`, so two different requests never
+//! meet in one by default.
+
+use super::CliError;
+use crate::report::files::write_atomic;
+use clap::Args;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// The file that records which request a folder holds.
+pub const REQUEST_FILE: &str = "request.txt";
+
+/// `--overwrite` (named so, not `--force`, which `experiment restrict` gives to the
+/// action kinds a player takes first).
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct OverwriteArg {
+    /// Write into the output folder even when it holds another result (its
+    /// files are replaced as this result writes them; files this result
+    /// does not write are left as they are).
+    #[arg(long)]
+    pub overwrite: bool,
+}
+
+/// What a result answers: a key of every flag that changes it, and the
+/// command line as typed (for the messages).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub key: String,
+    pub line: String,
+}
+
+impl Request {
+    /// The request of `what` (a canonical text of the flags that change
+    /// the result, e.g. the parsed flags' Debug text with the
+    /// result-neutral ones cleared) under the resolved scenario `hash`
+    /// (empty for a command that reads no scenario).
+    pub fn new(what: &str, scenario_hash: &str) -> Request {
+        let digest = Sha256::digest(format!("{what}\n{scenario_hash}").as_bytes());
+        let key = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        let mut args = std::env::args();
+        let _ = args.next();
+        let line = std::iter::once("empires".to_string()).chain(args.map(quote)).collect::<Vec<_>>().join(" ");
+        Request { key, line }
+    }
+
+    /// The request of `what` under the scenarios it plays.
+    pub fn of(what: &str, scenarios: &[&crate::scenario::Scenario]) -> Request {
+        let hash: Vec<String> = scenarios.iter().map(|s| crate::report::manifest::scenario_hash(s)).collect();
+        Request::new(what, &hash.join(","))
+    }
+
+    /// `reports/<kind>/<name>-<key>`: the default folder of this request.
+    pub fn default_dir(&self, kind: &str, name: &str) -> PathBuf {
+        PathBuf::from("reports").join(kind).join(format!("{name}-{}", &self.key[..8]))
+    }
+
+    fn text(&self) -> String {
+        format!("{}\nkey {}\n", self.line, self.key)
+    }
+}
+
+/// A shell word, quoted when it needs to be.
+fn quote(s: String) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c)) {
+        s
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The key a folder's `request.txt` records, and its command line.
+fn recorded(dir: &Path) -> Option<(String, String)> {
+    let text = std::fs::read_to_string(dir.join(REQUEST_FILE)).ok()?;
+    let mut lines = text.lines();
+    let line = lines.next()?.to_string();
+    let key = lines.next()?.strip_prefix("key ")?.to_string();
+    Some((key, line))
+}
+
+/// Take `dir` for `request`: create it, or check that it may be written
+/// (missing, empty, the same request, or `--overwrite`), and record the request
+/// in it.
+pub fn claim(dir: &Path, request: &Request, overwrite: bool) -> Result<(), CliError> {
+    if dir.exists() && !overwrite {
+        match recorded(dir) {
+            Some((key, _)) if key == request.key => {}
+            Some((_, line)) => {
+                return Err(CliError::input(format!(
+                    "{}: holds another result (made by: {line}); give another --out, or --overwrite to write over it",
+                    dir.display()
+                )));
+            }
+            None => {
+                let empty = std::fs::read_dir(dir).map(|mut d| d.next().is_none()).unwrap_or(false);
+                if !empty {
+                    return Err(CliError::input(format!(
+                        "{}: is not empty and records no request (no {REQUEST_FILE}): give another --out, or --overwrite to write into it",
+                        dir.display()
+                    )));
+                }
+            }
+        }
+    }
+    super::create_out_dir(dir)?;
+    write_atomic(&dir.join(REQUEST_FILE), request.text().as_bytes())
+        .map_err(|e| CliError::io(format!("{}: cannot write {REQUEST_FILE}: {e}", dir.display())))
+}
+
+/// The folder a command writes: `--out`, or the request's default folder,
+/// claimed for the request.
+pub fn resolve(
+    out: Option<&Path>,
+    kind: &str,
+    name: &str,
+    request: &Request,
+    overwrite: OverwriteArg,
+) -> Result<PathBuf, CliError> {
+    let dir = out.map_or_else(|| request.default_dir(kind, name), Path::to_path_buf);
+    claim(&dir, request, overwrite.overwrite)?;
+    Ok(dir)
+}
