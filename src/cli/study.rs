@@ -191,6 +191,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
         }
     };
     let (sa, sb) = (a.flags.seat(sa)?, a.flags.seat(sb)?);
+    compare::comparable((&na, &sa), (&nb, &sb)).map_err(CliError::input)?;
     let name = name_of(a.files.first().map(PathBuf::as_path));
     let out = a.flags.out_dir("compare", &name, format!("{:?} {:?} {:?}", a.files, a.set, a.best), &[&sa, &sb])?;
     let (sa, sb, best) = if let Some(budget) = a.best.budget() {

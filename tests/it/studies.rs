@@ -445,3 +445,62 @@ fn set_reaches_both_experiments() {
         .unwrap();
     assert_ne!(o.stdout, plain.stdout, "the override changed nothing");
 }
+
+/// `compare` compares a rule change, seat for seat: a 2-player and a
+/// 4-player scenario, or B with another strategy in a seat, are refused
+/// with the difference named, before anything is played or written.
+#[test]
+fn compare_refuses_scenarios_with_other_seats_or_players_naming_the_difference() {
+    use empires::study::compare::comparable;
+    let four = Scenario::embedded_default();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/duel.toml");
+    let duel =
+        empires::scenario::load_str(&std::fs::read_to_string(path).unwrap(), &empires::scenario::Source::file(path))
+            .unwrap();
+    let e = comparable(("default", &four), ("duel", &duel)).unwrap_err();
+    assert_eq!(
+        e,
+        "default has 4 seats and duel has 2: a paired comparison needs the same seats (compare a scenario with a variant of itself)"
+    );
+    let mut other = four.clone();
+    other.players[2].strategy = "tuned".into();
+    let e = comparable(("a", &four), ("b", &other)).unwrap_err();
+    assert!(
+        e.starts_with(&format!("the players differ (seat 2 plays {} in a and tuned in b)", four.players[2].strategy)),
+        "{e}"
+    );
+    assert_eq!(comparable(("a", &four), ("b", &four.clone())), Ok(()));
+
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = tmp("cmp-seats");
+    let o = bin()
+        .args(["compare", &format!("{root}/scenarios/default.toml"), &format!("{root}/scenarios/duel.toml"), "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("has 4 seats and duel has 2"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!out.exists(), "nothing written");
+    let o = bin()
+        .args(["compare", "--set", "players[2].strategy=tuned", "--campaigns", "10", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("the players differ (seat 1 plays"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // With one strategy in every seat, the same pair compares.
+    let o = bin()
+        .args(["compare", "--set", "players[2].strategy=tuned", "--players", "balanced", "--campaigns", "10", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -196,6 +196,38 @@ impl BestResponse {
     }
 }
 
+/// Whether A and B can be compared seat for seat: a paired difference of
+/// per-seat and per-strategy metrics means something only when both have
+/// the same seats played by the same strategies (the rules may differ).
+/// The message names the difference: the seat counts, or each seat whose
+/// strategy differs.
+pub fn comparable(a: (&str, &Scenario), b: (&str, &Scenario)) -> Result<(), String> {
+    let (pa, pb) = (&a.1.players, &b.1.players);
+    if pa.len() != pb.len() {
+        return Err(format!(
+            "{} has {} seats and {} has {}: a paired comparison needs the same seats (compare a scenario with a variant of itself)",
+            a.0,
+            pa.len(),
+            b.0,
+            pb.len()
+        ));
+    }
+    let differ: Vec<String> = pa
+        .iter()
+        .zip(pb)
+        .enumerate()
+        .filter(|(_, (x, y))| x.strategy != y.strategy)
+        .map(|(i, (x, y))| format!("seat {i} plays {} in {} and {} in {}", x.strategy, a.0, y.strategy, b.0))
+        .collect();
+    if !differ.is_empty() {
+        return Err(format!(
+            "the players differ ({}): a paired comparison measures a rule change with the same players; use --players STRATEGY to seat one strategy in both",
+            differ.join("; ")
+        ));
+    }
+    Ok(())
+}
+
 /// Play `campaigns` of each variant on master seed `seed` and compare.
 pub fn compare(
     a: (&str, &Scenario),
