@@ -140,3 +140,31 @@ fn g30_an_unknown_action_kind_is_located() {
     let text = format!("{TWO_PLAYERS}[strategies.balanced]\nforbid = [\"done\"]\n");
     refused("done.toml", &text, 6, 11, "\"done\" cannot be forbidden");
 }
+
+/// A misspelled key or strategy name is answered with the nearest known
+/// one, in a file, a `--set` flag and `--players`.
+#[test]
+fn a_misspelled_key_or_strategy_gets_a_did_you_mean() {
+    refused(
+        "misspelled_key.toml",
+        "[economy]\npillag = \"2D6x10\"\n",
+        2,
+        1,
+        "unknown field `pillag` (did you mean `pillage`?), expected `mine` or `pillage`",
+    );
+    let o = bin().args(["run", "--campaigns", "2", "--set", "strategies.tuned.minee=1"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("unknown field `minee` (did you mean `mine`?), expected one of `kind`"), "{err}");
+    let o = bin().args(["run", "--campaigns", "2", "--set", "players[1].strategy=tunned"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown strategy \"tunned\" (did you mean `tuned`?)"));
+    let o = bin().args(["compare", "--set", "costs.capture=3", "--players", "tunned"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--players: unknown strategy \"tunned\" (did you mean `tuned`?)")
+    );
+    // Nothing near: no guess.
+    let o = bin().args(["run", "--campaigns", "2", "--set", "players[1].strategy=zzz"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("did you mean"));
+}

@@ -333,7 +333,8 @@ fn buildings(s: &Scenario, f: &mut Found) {
 
 fn unknown_strategy(s: &Scenario, name: &str) -> String {
     let known: Vec<&str> = s.strategies.keys().map(String::as_str).collect();
-    format!("unknown strategy {name:?} (known: {})", known.join(", "))
+    let hint = super::suggest::hint(name, known.iter().copied());
+    format!("unknown strategy {name:?}{hint} (known: {})", known.join(", "))
 }
 
 fn strategies(s: &Scenario, f: &mut Found) {

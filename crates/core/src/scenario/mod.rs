@@ -13,6 +13,7 @@ pub mod dice;
 pub mod knobs;
 pub mod load;
 pub mod ranges;
+pub mod suggest;
 pub mod table;
 
 use crate::map::terrain::terrain_table;
@@ -140,7 +141,8 @@ impl Scenario {
     pub fn with_players(&self, strategy: &str) -> Result<Scenario, String> {
         if self.strategy(strategy).is_none() {
             let known: Vec<&str> = self.strategies.keys().map(String::as_str).collect();
-            return Err(format!("--players: unknown strategy {strategy:?} (known: {})", known.join(", ")));
+            let hint = suggest::hint(strategy, known.iter().copied());
+            return Err(format!("--players: unknown strategy {strategy:?}{hint} (known: {})", known.join(", ")));
         }
         let mut sc = self.clone();
         for p in &mut sc.players {
