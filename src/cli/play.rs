@@ -144,7 +144,7 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
     if let Some(m) = &a.map {
         let names: Vec<String> = sc.players.iter().map(|p| p.name.clone()).collect();
         crate::report::map_draw::write(&fin.map, &fin.state, &names, m)
-            .map_err(|e| CliError::io(format!("--map: {e}")))?;
+            .map_err(|e| CliError::io(format!("--map {}: cannot write the map: {e}", m.display())))?;
     }
     if let (Some(dir), Some(r)) = (&a.html, &replay) {
         std::fs::create_dir_all(dir)

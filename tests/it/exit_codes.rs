@@ -57,3 +57,14 @@ fn the_codes_are_distinct() {
     codes.dedup();
     assert_eq!(codes, [0, 1, 2, 3, 130]);
 }
+
+/// `play --map` to a folder that does not exist is an IO error that names
+/// the path it could not write.
+#[test]
+fn a_map_that_cannot_be_written_names_its_path() {
+    let path = std::env::temp_dir().join(format!("empires-no-such-dir-{}", std::process::id())).join("map.svg");
+    let o = bin().args(["play", "--seed", "7", "--map"]).arg(&path).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(exit::IO_OR_INTERNAL), "{err}");
+    assert!(err.contains(&format!("--map {}: cannot write the map", path.display())), "{err}");
+}
