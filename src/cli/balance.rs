@@ -152,19 +152,8 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
         (x.out, x.overwrite, x.shard) = (None, Default::default(), Default::default());
         (x.flags.threads, x.flags.quiet) = (Default::default(), false);
         let what = format!("sensitivity {x:?}");
-        let request = Request::of(&what, &[&base]);
         let name = format!("{}-s{}", slug(&a.metric), plan.master);
-        let (dir, request) = match (&a.out, shard) {
-            (Some(o), None) => (o.clone(), request),
-            (Some(o), Some((i, k))) => (o.clone(), Request::of(&format!("{what} shard {i}/{k}"), &[&base])),
-            (None, None) => (request.default_dir("sensitivity", &name), request),
-            (None, Some((i, k))) => (
-                request.default_dir("sensitivity", &name).join(format!("shard-{i}-of-{k}")),
-                Request::of(&format!("{what} shard {i}/{k}"), &[&base]),
-            ),
-        };
-        out::claim(&dir, &request, a.overwrite.overwrite)?;
-        dir
+        out::resolve_shard(a.out.as_deref(), "sensitivity", &name, &what, &[&base], shard, a.overwrite)?
     };
     let mut command = format!(
         "empires sensitivity --metric '{}' --keys {} --trajectories {} --campaigns {}",

@@ -130,3 +130,23 @@ pub fn resolve(
     claim(&dir, request, overwrite.overwrite)?;
     Ok(dir)
 }
+
+/// `resolve` for a command that may play one shard of its work (`what`,
+/// under `scenarios`): the whole request names the default folder, so
+/// every shard of it lands under one, in `shard-I-of-K/`; each shard's
+/// folder is claimed for the shard's own request.
+pub fn resolve_shard(
+    out: Option<&Path>,
+    kind: &str,
+    name: &str,
+    what: &str,
+    scenarios: &[&crate::scenario::Scenario],
+    shard: Option<(u64, u64)>,
+    overwrite: OverwriteArg,
+) -> Result<PathBuf, CliError> {
+    let whole = Request::of(what, scenarios);
+    let Some((i, k)) = shard else { return resolve(out, kind, name, &whole, overwrite) };
+    let dir = out.map_or_else(|| whole.default_dir(kind, name).join(format!("shard-{i}-of-{k}")), Path::to_path_buf);
+    claim(&dir, &Request::of(&format!("{what} shard {i}/{k}"), scenarios), overwrite.overwrite)?;
+    Ok(dir)
+}

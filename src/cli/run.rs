@@ -1,7 +1,6 @@
 //! `empires run`: many campaigns in parallel into a polars dataset.
 
 use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
-use super::out::Request;
 use super::shard::ShardArgs;
 use super::{CliError, SeatArgs, run_dir};
 use crate::report::{dataset::RunWriters, manifest};
@@ -126,21 +125,8 @@ fn out_dir(a: &RunArgs, sc: &crate::scenario::Scenario, shard: Option<(u64, u64)
     (x.out, x.threads, x.quiet, x.resume, x.overwrite, x.shards) =
         (None, Default::default(), false, false, Default::default(), Default::default());
     let what = format!("run {x:?}");
-    let hash = manifest::scenario_hash(sc);
-    let request = Request::new(&what, &hash);
-    let dir = match (&a.out, shard) {
-        (Some(o), _) => o.clone(),
-        (None, None) => request.default_dir("runs", &format!("{}-s{}", sc.name, a.master.seed)),
-        (None, Some((i, k))) => {
-            request.default_dir("runs", &format!("{}-s{}", sc.name, a.master.seed)).join(format!("shard-{i}-of-{k}"))
-        }
-    };
-    let request = match shard {
-        Some((i, k)) => Request::new(&format!("{what} shard {i}/{k}"), &hash),
-        None => request,
-    };
-    super::out::claim(&dir, &request, a.overwrite.overwrite)?;
-    Ok(dir)
+    let name = format!("{}-s{}", sc.name, a.master.seed);
+    super::out::resolve_shard(a.out.as_deref(), "runs", &name, &what, &[sc], shard, a.overwrite)
 }
 
 /// Wins and player-campaigns per strategy, for the precision rule.

@@ -534,20 +534,14 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
     let mut x = a.clone();
     (x.out, x.threads, x.overwrite, x.shards) = (None, Default::default(), Default::default(), Default::default());
     let what = format!("metagame {x:?}");
-    let request = Request::of(&what, &[&sc]);
+    let out = out::resolve_shard(a.out.as_deref(), "metagame", &sc.name, &what, &[&sc], shard, a.overwrite)?;
     let Some((i, k)) = shard else {
-        let out = out::resolve(a.out.as_deref(), "metagame", &sc.name, &request, a.overwrite)?;
         let mg = pool
             .install(|| metagame::metagame(&sc, &names, a.master.seed, a.campaigns, a.bootstrap, a.alpha, a.population))
             .map_err(CliError::input)?;
         return write_metagame(&mg, &out);
     };
     // A shard: play its compositions and record them; `merge` analyses.
-    let out = match &a.out {
-        Some(o) => o.clone(),
-        None => request.default_dir("metagame", &sc.name).join(format!("shard-{i}-of-{k}")),
-    };
-    out::claim(&out, &Request::of(&format!("{what} shard {i}/{k}"), &[&sc]), a.overwrite.overwrite)?;
     let total = metagame::compositions_of(&sc, &names).map_err(CliError::input)?;
     let r = crate::sim::runner::shard_range(total as u64, i, k);
     let (start, end) = (r.start as usize, r.end as usize);
