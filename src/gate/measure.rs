@@ -58,28 +58,32 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec
     let cfg =
         RunConfig { master: m.seed, range: 0..m.campaigns, rotate_seats, chunk: 2048, detail: Default::default() };
     let n = sc.players.len().max(1);
-    let mut out = Vec::with_capacity(m.campaigns as usize);
-    run::<crate::rules::setup::SetupError>(
-        sc,
-        &cfg,
-        |chunk| {
-            for rows in chunk.players.chunks(n) {
-                let v = match (&quantity, &m.column) {
-                    (Some(q), _) => q.value_of(rows),
-                    (None, Some(col)) => {
-                        let xs: Vec<f64> = rows.iter().filter(|r| keep(r)).filter_map(|r| numeric(r, col)).collect();
-                        if xs.is_empty() { f64::NAN } else { xs.iter().sum::<f64>() / xs.len() as f64 }
-                    }
-                    _ => f64::NAN,
-                };
-                out.push(v);
-            }
-            Ok(Flow::Continue)
-        },
-        |_| {},
-    )
-    .map_err(|e| format!("cannot set up a campaign: {e}"))?;
-    Ok(out)
+    let key = || format!("gate per campaign {rotate_seats} {m:?} {sc:?}");
+    crate::sim::watch::memo(m.campaigns, key, || {
+        let mut out = Vec::with_capacity(m.campaigns as usize);
+        run::<crate::rules::setup::SetupError>(
+            sc,
+            &cfg,
+            |chunk| {
+                for rows in chunk.players.chunks(n) {
+                    let v = match (&quantity, &m.column) {
+                        (Some(q), _) => q.value_of(rows),
+                        (None, Some(col)) => {
+                            let xs: Vec<f64> =
+                                rows.iter().filter(|r| keep(r)).filter_map(|r| numeric(r, col)).collect();
+                            if xs.is_empty() { f64::NAN } else { xs.iter().sum::<f64>() / xs.len() as f64 }
+                        }
+                        _ => f64::NAN,
+                    };
+                    out.push(v);
+                }
+                Ok(Flow::Continue)
+            },
+            |_| {},
+        )
+        .map(|_| out)
+    })
+    .map_err(|e| format!("cannot set up a campaign: {e}"))
 }
 
 /// Measure a Monte Carlo metric of `sc` (and of `variant` for a difference).
@@ -133,20 +137,23 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
 fn seat_wins(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<u64>, String> {
     let cfg =
         RunConfig { master: m.seed, range: 0..m.campaigns, rotate_seats, chunk: 2048, detail: Default::default() };
-    let mut wins = vec![0u64; sc.players.len()];
-    run::<crate::rules::setup::SetupError>(
-        sc,
-        &cfg,
-        |chunk| {
-            for r in chunk.players.iter().filter(|r| r.winner) {
-                wins[r.seat as usize] += 1;
-            }
-            Ok(Flow::Continue)
-        },
-        |_| {},
-    )
-    .map_err(|e| format!("cannot set up a campaign: {e}"))?;
-    Ok(wins)
+    let key = || format!("gate seat wins {rotate_seats} {m:?} {sc:?}");
+    crate::sim::watch::memo(m.campaigns, key, || {
+        let mut wins = vec![0u64; sc.players.len()];
+        run::<crate::rules::setup::SetupError>(
+            sc,
+            &cfg,
+            |chunk| {
+                for r in chunk.players.iter().filter(|r| r.winner) {
+                    wins[r.seat as usize] += 1;
+                }
+                Ok(Flow::Continue)
+            },
+            |_| {},
+        )
+        .map(|_| wins)
+    })
+    .map_err(|e| format!("cannot set up a campaign: {e}"))
 }
 
 /// `max seat deviation` from the wins of each seat: the largest

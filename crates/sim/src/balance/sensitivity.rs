@@ -161,16 +161,21 @@ fn play_block(
         detail: Detail::default(),
     };
     let players = sc.players.len().max(1);
-    let mut ys = Vec::with_capacity(n as usize);
-    run::<SetupError>(
-        &sc,
-        &cfg,
-        |chunk| {
-            ys.extend(chunk.players.chunks(players).map(|rows| plan.metric.value_of(rows)));
-            Ok(Flow::Continue)
-        },
-        |_| {},
-    )
+    let key =
+        || format!("sobol block master {} {:?} {:?} {:?} {sc:?}", plan.master, cfg.range, plan.rotate, plan.metric);
+    let ys: Vec<f64> = crate::sim::watch::memo(n, key, || {
+        let mut ys = Vec::with_capacity(n as usize);
+        run::<SetupError>(
+            &sc,
+            &cfg,
+            |chunk| {
+                ys.extend(chunk.players.chunks(players).map(|rows| plan.metric.value_of(rows)));
+                Ok(Flow::Continue)
+            },
+            |_| {},
+        )
+        .map(|_| ys)
+    })
     .map_err(|e| e.to_string())?;
     Ok((plan.params.iter().map(|p| p.get(&sc)).collect(), ys))
 }

@@ -10,6 +10,7 @@
 //! multiple of `n` campaigns every slot plays every seat equally often.
 
 use super::play_on_map_as;
+use super::watch;
 use crate::map::Map;
 use crate::rules::NoLog;
 use crate::rules::setup::{SetupError, make_map, map_is_fixed};
@@ -17,6 +18,10 @@ use crate::scenario::{Scenario, StrategySpec};
 use crate::seed;
 use rayon::prelude::*;
 use std::ops::Range;
+
+/// Campaigns per kept piece of a lineup's work: at most what Ctrl-C loses
+/// of each lineup in flight, small next to the thousands a study plays.
+pub const PIECE: u64 = 512;
 
 /// A scenario whose seats play the given specs.
 #[derive(Clone, Debug)]
@@ -38,7 +43,7 @@ pub struct Wins {
 /// how it ended (every player's tallies and the map's banners, buildings,
 /// armies and cities): two lineups whose fingerprints agree on a campaign
 /// played the same game there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Game {
     pub winner: usize,
     pub print: u64,
@@ -131,13 +136,57 @@ impl Lineup {
     /// Every campaign of `range`, in campaign order (played in parallel;
     /// the order and values do not depend on threads).
     pub fn games(&self, master: u64, range: Range<u64>) -> Result<Vec<Game>, SetupError> {
-        range.into_par_iter().map(|i| self.game(master, i)).collect()
+        self.each("games", master, range, |i| self.game(master, i))
     }
 
     /// The winning slot of each campaign of `range`, in campaign order
     /// (played in parallel; the order and values do not depend on threads).
     pub fn winners(&self, master: u64, range: Range<u64>) -> Result<Vec<usize>, SetupError> {
-        range.into_par_iter().map(|i| self.winner(master, i)).collect()
+        self.each("winners", master, range, |i| self.winner(master, i))
+    }
+
+    /// `one(i)` for every campaign of `range`, in order, reporting to the
+    /// thread's `watch`: each campaign counted, a stop seen before each,
+    /// and, when the watch keeps cells, the range played in pieces of
+    /// `PIECE` campaigns (aligned to multiples of it, so a resumed call
+    /// finds them) that are kept as they finish.
+    fn each<T>(
+        &self,
+        what: &str,
+        master: u64,
+        range: Range<u64>,
+        one: impl Fn(u64) -> Result<T, SetupError> + Sync,
+    ) -> Result<Vec<T>, SetupError>
+    where
+        T: serde::Serialize + serde::de::DeserializeOwned + Send,
+    {
+        let play = |r: Range<u64>| -> Result<Vec<T>, SetupError> {
+            r.into_par_iter()
+                .map(|i| {
+                    watch::check()?;
+                    let v = one(i)?;
+                    watch::played(1);
+                    Ok(v)
+                })
+                .collect()
+        };
+        if !watch::keeping() {
+            return play(range);
+        }
+        // The scenario's whole text names the lineup: every strategy, every rule.
+        let name = format!("{:?}", self.sc);
+        let pieces = watch::pieces(range, PIECE);
+        let kept: Vec<Vec<T>> = pieces
+            .into_par_iter()
+            .map(|r| {
+                watch::memo(
+                    r.end - r.start,
+                    || format!("lineup {what} master {master} {r:?} {name}"),
+                    || play(r.clone()),
+                )
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(kept.into_iter().flatten().collect())
     }
 
     /// Wins of each slot over campaigns `range` of `master`, in parallel;

@@ -4,6 +4,7 @@
 pub mod lineup;
 pub mod record;
 pub mod runner;
+pub mod watch;
 
 use crate::map::Map;
 use crate::rules::season::Outcome;

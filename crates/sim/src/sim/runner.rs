@@ -241,7 +241,9 @@ fn play_one(sc: &Scenario, fixed: Option<&Map>, cfg: &RunConfig, i: u64) -> Resu
 
 /// Run the campaigns of `cfg.range` chunk by chunk, handing each chunk, in
 /// index order, to `sink`, until the range ends or the sink says stop.
-/// `progress` is told how many campaigns are done. Returns that number.
+/// `progress` is told how many campaigns the sink has taken; the thread's
+/// `watch` is told of each campaign as it is played, and a stop it asks
+/// for ends the run with `watch::stopped()`. Returns the campaigns taken.
 ///
 /// The next chunk plays while the sink takes the one before (`rayon::join`),
 /// so writing the datasets does not leave the workers idle. The sink still
@@ -255,8 +257,15 @@ pub fn run<E: From<SetupError> + Send>(
 ) -> Result<u64, E> {
     let fixed = if map_is_fixed(sc) { Some(make_map(sc, 0)?) } else { None };
     let play = |range: Range<u64>| -> Result<Chunk, E> {
-        let played: Vec<Played> =
-            range.clone().into_par_iter().map(|i| play_one(sc, fixed.as_ref(), cfg, i)).collect::<Result<_, _>>()?;
+        let played: Vec<Played> = range
+            .clone()
+            .into_par_iter()
+            .map(|i| {
+                let p = play_one(sc, fixed.as_ref(), cfg, i);
+                super::watch::played(1);
+                p
+            })
+            .collect::<Result<_, _>>()?;
         let mut chunk = Chunk { campaigns: range.end - range.start, ..Chunk::default() };
         for p in played {
             chunk.players.extend(p.players);
@@ -293,6 +302,10 @@ pub fn run<E: From<SetupError> + Send>(
         if taken? == Some(Flow::Stop) {
             break;
         }
+        // Ctrl-C (the thread's watch): a sink that keeps partial results
+        // (`empires run`) has said Stop above; for every other caller a
+        // partial answer is no answer.
+        super::watch::check()?;
         ready = played?;
         start = ahead.end;
     }

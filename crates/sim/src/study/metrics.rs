@@ -11,6 +11,7 @@ use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
 use crate::sim::record::{Coverage, PlayerRecord};
 use crate::sim::runner::{Flow, RunConfig, run};
+use crate::sim::watch;
 use crate::sim::{Detail, record::SeasonRecord};
 use std::collections::BTreeMap;
 
@@ -123,7 +124,7 @@ pub fn standard(scenarios: &[&Scenario]) -> Vec<Metric> {
 }
 
 /// The metrics of one variant: `values[i][j]` is metric `j` in campaign `i`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Measured {
     pub values: Vec<Vec<f64>>,
     pub coverage: Coverage,
@@ -133,7 +134,7 @@ pub struct Measured {
     pub gold_by_strategy: BTreeMap<String, [f64; 3]>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SeasonGold {
     pub rows: u64,
     pub mines: f64,
@@ -141,9 +142,16 @@ pub struct SeasonGold {
     pub loot: f64,
 }
 
+/// Campaigns per kept piece of a measurement (`watch::memo`): the runner's chunk.
+const PIECE: u64 = 2048;
+
 /// Play campaigns `0..campaigns` of `sc` with master seed `master` and
 /// measure `metrics` in each. With `seasons`, also keep the gold by source
 /// per strategy and season.
+///
+/// When the thread's watch keeps cells, the campaigns are measured in
+/// pieces of `PIECE`, each kept as it finishes, so an interrupted study
+/// resumes from its last piece.
 pub fn measure(
     sc: &Scenario,
     master: u64,
@@ -152,13 +160,60 @@ pub fn measure(
     metrics: &[Metric],
     seasons: bool,
 ) -> Result<Measured, SetupError> {
-    let cfg = RunConfig {
-        master,
-        range: 0..campaigns,
-        rotate_seats,
-        chunk: 2048,
-        detail: Detail { seasons, ..Detail::default() },
+    let part = |range| sums(sc, master, range, rotate_seats, metrics, seasons);
+    let mut out = if watch::keeping() {
+        // The scenario's whole text names the variant: every strategy, every rule.
+        let name = format!("{sc:?}");
+        let mut out = Measured::default();
+        for r in watch::pieces(0..campaigns, PIECE) {
+            let key =
+                || format!("measure master {master} {r:?} rotate {rotate_seats} seasons {seasons} {metrics:?} {name}");
+            out.add(watch::memo(r.end - r.start, key, || part(r.clone()))?);
+        }
+        out
+    } else {
+        part(0..campaigns)?
     };
+    for g in out.seasons.values_mut() {
+        let n = g.rows.max(1) as f64;
+        g.mines /= n;
+        g.pillage /= n;
+        g.loot /= n;
+    }
+    Ok(out)
+}
+
+impl Measured {
+    /// The campaigns of `other` after these; seasons' gold stays summed.
+    fn add(&mut self, other: Measured) {
+        self.values.extend(other.values);
+        self.coverage.merge(&other.coverage);
+        for (k, g) in other.seasons {
+            let e = self.seasons.entry(k).or_default();
+            e.rows += g.rows;
+            e.mines += g.mines;
+            e.pillage += g.pillage;
+            e.loot += g.loot;
+        }
+        for (k, g) in other.gold_by_strategy {
+            let e = self.gold_by_strategy.entry(k).or_default();
+            for (x, y) in e.iter_mut().zip(g) {
+                *x += y;
+            }
+        }
+    }
+}
+
+/// `measure` over `range`, with the seasons' gold summed (not yet averaged).
+fn sums(
+    sc: &Scenario,
+    master: u64,
+    range: std::ops::Range<u64>,
+    rotate_seats: bool,
+    metrics: &[Metric],
+    seasons: bool,
+) -> Result<Measured, SetupError> {
+    let cfg = RunConfig { master, range, rotate_seats, chunk: PIECE, detail: Detail { seasons, ..Detail::default() } };
     let mut out = Measured::default();
     let players = sc.players.len().max(1);
     run::<SetupError>(
@@ -182,12 +237,6 @@ pub fn measure(
         },
         |_| {},
     )?;
-    for g in out.seasons.values_mut() {
-        let n = g.rows.max(1) as f64;
-        g.mines /= n;
-        g.pillage /= n;
-        g.loot /= n;
-    }
     Ok(out)
 }
 

@@ -127,42 +127,53 @@ pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Res
     use rayon::prelude::*;
     let sc = sc.with_players(players).map_err(SetupError)?;
     // Per campaign: (held, lost, mines built a player, share of gold from mines).
-    let counts: Vec<(u64, u64, f64, f64)> = (0..campaigns)
-        .into_par_iter()
-        .map(|i| {
-            let cs = crate::seed::campaign_seed(master, i);
-            let map = crate::rules::setup::make_map(&sc, cs)?;
-            let rules = crate::rules::Rules::new(&sc, &map);
-            let mineable: Vec<usize> =
-                (0..map.terrain.len()).filter(|&h| sc.buildings.mine.terrain.contains(map.terrain[h])).collect();
-            let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
-            let seats = crate::strategy::Seats::named(&sc, cs, &names);
-            let dice = crate::rules::RngDice(crate::seed::rng(cs, crate::seed::Stream::Dice));
-            let mut e = crate::rules::Engine::new(rules, dice, seats, crate::rules::NoLog);
-            let mut st = crate::rules::setup::initial_state(rules);
-            let mut before: Option<Vec<u8>> = None;
-            let (mut held, mut lost) = (0u64, 0u64);
-            e.play_campaign_with(&mut st, |s| {
-                let now: Vec<u8> = mineable.iter().map(|&h| s.hexes[h].owner.id()).collect();
-                if let Some(b) = &before {
-                    for (x, y) in b.iter().zip(&now) {
-                        if *x != crate::rules::NOBODY {
-                            held += 1;
-                            lost += (x != y) as u64;
-                        }
+    let one = |i: u64| -> Result<(u64, u64, f64, f64), SetupError> {
+        crate::sim::watch::check()?;
+        let cs = crate::seed::campaign_seed(master, i);
+        let map = crate::rules::setup::make_map(&sc, cs)?;
+        let rules = crate::rules::Rules::new(&sc, &map);
+        let mineable: Vec<usize> =
+            (0..map.terrain.len()).filter(|&h| sc.buildings.mine.terrain.contains(map.terrain[h])).collect();
+        let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
+        let seats = crate::strategy::Seats::named(&sc, cs, &names);
+        let dice = crate::rules::RngDice(crate::seed::rng(cs, crate::seed::Stream::Dice));
+        let mut e = crate::rules::Engine::new(rules, dice, seats, crate::rules::NoLog);
+        let mut st = crate::rules::setup::initial_state(rules);
+        let mut before: Option<Vec<u8>> = None;
+        let (mut held, mut lost) = (0u64, 0u64);
+        e.play_campaign_with(&mut st, |s| {
+            let now: Vec<u8> = mineable.iter().map(|&h| s.hexes[h].owner.id()).collect();
+            if let Some(b) = &before {
+                for (x, y) in b.iter().zip(&now) {
+                    if *x != crate::rules::NOBODY {
+                        held += 1;
+                        lost += (x != y) as u64;
                     }
                 }
-                before = Some(now);
-            });
-            let n = names.len().max(1) as f64;
-            let built: u64 = e.players.taken.iter().map(|t| t[ActionKind::Mine.index()] as u64).sum();
-            let (mines, all) = st.players.iter().fold((0i64, 0i64), |(m, a), p| {
-                (m + p.tally.gold_mines, a + p.tally.gold_mines + p.tally.gold_pillage + p.tally.gold_loot)
-            });
-            let share = if all > 0 { mines as f64 / all as f64 } else { f64::NAN };
-            Ok((held, lost, built as f64 / n, share))
-        })
-        .collect::<Result<_, SetupError>>()?;
+            }
+            before = Some(now);
+        });
+        let n = names.len().max(1) as f64;
+        let built: u64 = e.players.taken.iter().map(|t| t[ActionKind::Mine.index()] as u64).sum();
+        let (mines, all) = st.players.iter().fold((0i64, 0i64), |(m, a), p| {
+            (m + p.tally.gold_mines, a + p.tally.gold_mines + p.tally.gold_pillage + p.tally.gold_loot)
+        });
+        let share = if all > 0 { mines as f64 / all as f64 } else { f64::NAN };
+        crate::sim::watch::played(1);
+        Ok((held, lost, built as f64 / n, share))
+    };
+    let play = |r: std::ops::Range<u64>| r.into_par_iter().map(one).collect::<Result<Vec<_>, SetupError>>();
+    let counts: Vec<(u64, u64, f64, f64)> = if crate::sim::watch::keeping() {
+        let name = format!("{sc:?}");
+        let mut all = Vec::with_capacity(campaigns as usize);
+        for r in crate::sim::watch::pieces(0..campaigns, crate::sim::lineup::PIECE) {
+            let key = || format!("observe mines master {master} {r:?} {name}");
+            all.extend(crate::sim::watch::memo(r.end - r.start, key, || play(r.clone()))?);
+        }
+        all
+    } else {
+        play(0..campaigns)?
+    };
     Ok(Observed {
         loss: Loss {
             players: players.to_string(),
