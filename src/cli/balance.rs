@@ -2,6 +2,7 @@
 //! around `balance::{sensitivity, solve}`.
 
 use super::args::{BestResponseArgs, ScenarioArgs, SeedArg, ThreadsArg};
+use super::long::{Long, LongArgs};
 use super::out::{self, OverwriteArg, Request};
 use super::shard::ShardArgs;
 use super::{CliError, SeatArgs, create_out_dir};
@@ -13,7 +14,6 @@ use crate::report::balance as rb;
 use crate::scenario::Scenario;
 use crate::sim::runner::seating;
 use clap::Args;
-use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 
 /// Flags both commands share.
@@ -30,9 +30,8 @@ pub struct BalanceFlags {
     pub master: SeedArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 impl BalanceFlags {
@@ -56,8 +55,9 @@ impl BalanceFlags {
         c + seats + &format!(" --seed {}", self.master.seed)
     }
 
-    fn bar(&self, len: u64, what: &str) -> ProgressBar {
-        super::progress::bar(len, self.quiet, &format!("{{bar:40}} {{pos}}/{{len}} {what} ({{elapsed}}, eta {{eta}})"))
+    /// The progress, Ctrl-C and kept work of `planned` campaigns into `out`.
+    fn long(&self, planned: u64, out: &Path) -> Result<Long, CliError> {
+        Long::start(self.threads, self.long, planned, out)
     }
 }
 
@@ -150,7 +150,7 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
     let out = {
         let mut x = a.clone();
         (x.out, x.overwrite, x.shard) = (None, Default::default(), Default::default());
-        (x.flags.threads, x.flags.quiet) = (Default::default(), false);
+        (x.flags.threads, x.flags.long) = (Default::default(), Default::default());
         let what = format!("sensitivity {x:?}");
         let name = format!("{}-s{}", slug(&a.metric), plan.master);
         out::resolve_shard(a.out.as_deref(), "sensitivity", &name, &what, &[&base], shard, a.overwrite)?
@@ -169,29 +169,38 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
         command += &format!(" --sobol-top {n} --sobol-rows {}", plan.sobol_rows);
     }
     command += &a.flags.redo();
-    let points = if a.merge.is_empty() {
-        let pool = a.flags.threads.pool()?;
-        let (i, k) = shard.map_or((0, 1), |(i, k)| (i as usize, k as usize));
-        let morris_points = plan.trajectories.div_ceil(k) * (plan.params.len() + 1);
-        let bar = a.flags.bar(morris_points as u64, "design points");
-        let mut points = pool
-            .install(|| sensitivity::play_morris(&base, &plan, (i, k), |n| bar.inc(n as u64)))
-            .map_err(CliError::input)?;
-        bar.finish_and_clear();
-        if !sobol_keys.is_empty() {
-            let bar = a.flags.bar((plan.sobol_rows.div_ceil(k) * (sobol_keys.len() + 2)) as u64, "Sobol' points");
-            points.extend(
-                pool.install(|| sensitivity::play_sobol(&base, &plan, &sobol_keys, (i, k), |n| bar.inc(n as u64)))
-                    .map_err(CliError::input)?,
-            );
-            bar.finish_and_clear();
-        }
-        points
+    // Design points to play: every Morris point of this shard, the Sobol'
+    // points of named keys, and (--sobol-top) those of the top keys.
+    let (i, k) = shard.map_or((0, 1), |(i, k)| (i as usize, k as usize));
+    let sobol_points = |keys: usize| (plan.sobol_rows.div_ceil(k) * (keys + 2)) as u64;
+    let long = if a.merge.is_empty() || a.sobol_top.is_some() {
+        let morris =
+            if a.merge.is_empty() { (plan.trajectories.div_ceil(k) * (plan.params.len() + 1)) as u64 } else { 0 };
+        let sobol = match a.sobol_top {
+            Some(n) => sobol_points(n.min(plan.params.len())),
+            None if sobol_keys.is_empty() => 0,
+            None => sobol_points(sobol_keys.len()),
+        };
+        Some(a.flags.long((morris + sobol) * plan.campaigns, &out)?)
     } else {
-        read_points(&a.merge, &plan)?
+        None
+    };
+    let points = match &long {
+        Some(long) if a.merge.is_empty() => {
+            let mut points =
+                long.run(|| sensitivity::play_morris(&base, &plan, (i, k), |_| ()).map_err(CliError::input))?;
+            if !sobol_keys.is_empty() {
+                points.extend(long.run(|| {
+                    sensitivity::play_sobol(&base, &plan, &sobol_keys, (i, k), |_| ()).map_err(CliError::input)
+                })?);
+            }
+            points
+        }
+        _ => read_points(&a.merge, &plan)?,
     };
     if shard.is_some() && a.merge.is_empty() {
         // A shard writes its points; `--merge` analyses them all.
+        drop(long);
         create_out_dir(&out)?;
         let df = rb::points_frame(&plan, &points).map_err(|e| CliError::io(e.to_string()))?;
         crate::report::dataset::write_parquet(&out, "points", df).map_err(|e| CliError::io(e.to_string()))?;
@@ -204,13 +213,10 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
     let sobol_keys = match a.sobol_top {
         Some(n) => {
             let top = sensitivity::top(&effects, n.min(plan.params.len()));
-            let pool = a.flags.threads.pool()?;
-            let bar = a.flags.bar((plan.sobol_rows * (top.len() + 2)) as u64, "Sobol' points");
+            let long = long.as_ref().ok_or_else(|| CliError::io("internal: --sobol-top planned no play"))?;
             points.extend(
-                pool.install(|| sensitivity::play_sobol(&base, &plan, &top, (0, 1), |n| bar.inc(n as u64)))
-                    .map_err(CliError::input)?,
+                long.run(|| sensitivity::play_sobol(&base, &plan, &top, (0, 1), |_| ()).map_err(CliError::input))?,
             );
-            bar.finish_and_clear();
             top
         }
         None => sobol_keys,
@@ -225,6 +231,9 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
         points: &points,
         command,
     };
+    if let Some(l) = &long {
+        l.finish();
+    }
     print!("{}", rb::sensitivity_text(&s, 15));
     create_out_dir(&out)?;
     let files = rb::write_sensitivity(&s, &out).map_err(CliError::io)?;
@@ -337,7 +346,6 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     }
     command += &a.flags.redo();
     command += &a.best.redo();
-    let pool = a.flags.threads.pool()?;
     let players = match a.best.budget() {
         None => Players::AsSeated,
         Some(budget) => {
@@ -352,10 +360,10 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
         return Err(CliError::input(format!("--players: unknown strategy {start:?}")));
     }
     let players_line = budget.players.line(budget.master);
-    let quiet = a.flags.quiet;
     let out = {
         let mut x = a.clone();
-        (x.out, x.overwrite, x.flags.threads, x.flags.quiet) = (None, Default::default(), Default::default(), false);
+        (x.out, x.overwrite, x.flags.threads, x.flags.long) =
+            (None, Default::default(), Default::default(), Default::default());
         let name: Vec<String> = params.iter().map(|p| slug(&p.name)).collect();
         let request = Request::of(&format!("solve {x:?}"), &[&base]);
         out::resolve(
@@ -393,17 +401,33 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
             Err(io) => io,
         }
     };
+    // The bar's length is an estimate: a bisection stops when it meets the
+    // target (each evaluation plays --campaigns, and with --best-response
+    // first tunes the players); the held-out confirmation plays once more.
+    let evaluations = (a.steps.max(1) + 3) as u64
+        * match (keys, targets) {
+            (1, 1) => 1,
+            (2, 2) => 2 * (a.steps.max(1) + 3) as u64,
+            _ => a.curve_points.max(1) as u64,
+        };
+    let tuning = a.best.budget().map_or(0, |b| crate::study::restrict::tuning_planned(&base, &b));
+    let long = a.flags.long(evaluations * (a.campaigns + tuning), &out)?;
     let zz = crate::stats::z(0.95);
     let (files, met) = match (keys, targets) {
         (1, 1) => {
             let (param, goal) = (&params[0], &goals[0]);
-            let s = pool.install(|| {
+            let s = long.check(long.pool().install(|| {
                 solve::solve(&base, param, goal, budget, |e| {
-                    if !quiet {
-                        eprintln!("  {} = {}: gap {:+.4} ± {:.4}", param.name, param.show(e.x), e.gap, zz * e.gap_se);
-                    }
+                    long.println(format!(
+                        "  {} = {}: gap {:+.4} ± {:.4}",
+                        param.name,
+                        param.show(e.x),
+                        e.gap,
+                        zz * e.gap_se
+                    ));
                 })
-            });
+            }))?;
+            long.finish();
             let s = match s {
                 Ok(s) => s,
                 Err(e @ solve::SolveError::NoRoot(_)) => {
@@ -431,21 +455,20 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
         }
         (2, 2) => {
             let (ps, gs) = ([params[0].clone(), params[1].clone()], [goals[0].clone(), goals[1].clone()]);
-            let s = pool.install(|| {
+            let s = long.check(long.pool().install(|| {
                 solve::solve2(&base, &ps, &gs, budget, |e| {
-                    if !quiet {
-                        eprintln!(
-                            "  ({}, {}): gaps {:+.4} ± {:.4}, {:+.4} ± {:.4}",
-                            ps[0].show(e.x[0]),
-                            ps[1].show(e.x[1]),
-                            e.gap[0],
-                            zz * e.gap_se[0],
-                            e.gap[1],
-                            zz * e.gap_se[1]
-                        );
-                    }
+                    long.println(format!(
+                        "  ({}, {}): gaps {:+.4} ± {:.4}, {:+.4} ± {:.4}",
+                        ps[0].show(e.x[0]),
+                        ps[1].show(e.x[1]),
+                        e.gap[0],
+                        zz * e.gap_se[0],
+                        e.gap[1],
+                        zz * e.gap_se[1]
+                    ));
                 })
-            });
+            }))?;
+            long.finish();
             let s = match s {
                 Ok(s) => s,
                 Err(e @ solve::SolveError::NoRoot2(_)) => {
@@ -474,23 +497,21 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
         }
         _ => {
             let ps = [params[0].clone(), params[1].clone()];
-            let c = pool
-                .install(|| {
-                    solve::curve(&base, &ps, &goals[0], budget, a.curve_points, |x, e| {
-                        if !quiet {
-                            eprintln!(
-                                "  {} = {}, {} = {}: gap {:+.4} ± {:.4}",
-                                ps[0].name,
-                                ps[0].show(x),
-                                ps[1].name,
-                                ps[1].show(e.x),
-                                e.gap,
-                                zz * e.gap_se
-                            );
-                        }
-                    })
+            let c = long.run(|| {
+                solve::curve(&base, &ps, &goals[0], budget, a.curve_points, |x, e| {
+                    long.println(format!(
+                        "  {} = {}, {} = {}: gap {:+.4} ± {:.4}",
+                        ps[0].name,
+                        ps[0].show(x),
+                        ps[1].name,
+                        ps[1].show(e.x),
+                        e.gap,
+                        zz * e.gap_se
+                    ));
                 })
-                .map_err(CliError::input)?;
+                .map_err(CliError::input)
+            })?;
+            long.finish();
             print!("{}", rb::curve_text(&c, &ps[1], &goals[0].text(), &command));
             create_out_dir(&out)?;
             let files = rb::write_curve(&c, &ps[1], &goals[0].text(), &text, &command, &out).map_err(CliError::io)?;

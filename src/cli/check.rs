@@ -1,11 +1,14 @@
 //! `empires check [FILE]`: the balance gate (see `gate/`).
 
 use super::CliError;
+use super::args::ThreadsArg;
+use super::long::{Long, LongArgs};
+use super::out::{self, OverwriteArg, Request};
 use crate::gate::{self, spec};
 use clap::Args;
 use std::path::PathBuf;
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
     /// The balance file.
     #[arg(default_value = "balance.toml")]
@@ -20,6 +23,17 @@ pub struct CheckArgs {
     /// `tuned`); a metric that names another strategy is then an error.
     #[arg(long, value_name = "STRATEGY")]
     pub players: Option<String>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Output folder of check.txt, the verdicts as printed (default:
+    /// reports/check/<file>-<key>, the key naming the balance file's text
+    /// and every flag that changes the verdicts).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: OverwriteArg,
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 pub fn run(a: CheckArgs) -> Result<(), CliError> {
@@ -33,8 +47,20 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
     // The baseline run's per-campaign values, for the paired tests.
     let sidecar = gate::baseline::path_of(&a.file);
     let stored = gate::baseline::Stored::read(&sidecar).map_err(CliError::input)?;
+    let out = {
+        let mut x = a.clone();
+        (x.out, x.threads, x.overwrite, x.long, x.jobs) =
+            (None, Default::default(), Default::default(), Default::default(), 1);
+        let sidecar_text = std::fs::read_to_string(&sidecar).unwrap_or_default();
+        let request = Request::new(&format!("check {x:?}\n{text}\n{sidecar_text}"), "");
+        let stem = a.file.file_stem().map_or("balance".into(), |s| s.to_string_lossy().to_string());
+        out::resolve(a.out.as_deref(), "check", &stem, &request, a.overwrite)?
+    };
+    let planned: u64 = file.metric.iter().map(|m| gate::planned(m, &dir)).sum();
+    let long = Long::start(a.threads, a.long, planned, &out)?;
     // `--jobs` workers take metrics in turn; each metric's campaigns run on
-    // rayon's shared pool, so the cores stay busy either way.
+    // the command's pool (so its progress, Ctrl-C and kept work), and the
+    // cores stay busy either way.
     let next = std::sync::atomic::AtomicUsize::new(0);
     let slots: Vec<std::sync::Mutex<Option<Result<gate::measure::Sample, String>>>> =
         file.metric.iter().map(|_| std::sync::Mutex::new(None)).collect();
@@ -44,7 +70,7 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     let Some(m) = file.metric.get(i) else { break };
-                    let r = gate::measure_sample(m, &dir, a.players.as_deref());
+                    let r = long.pool().install(|| gate::measure_sample(m, &dir, a.players.as_deref()));
                     if let Ok(mut slot) = slots[i].lock() {
                         *slot = Some(r);
                     }
@@ -56,6 +82,10 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
         .into_iter()
         .map(|m| m.into_inner().ok().flatten().unwrap_or_else(|| Err("not measured".into())))
         .collect();
+    if results.iter().any(Result::is_err) && super::interrupt::requested() {
+        return Err(long.interrupted(""));
+    }
+    long.finish();
     let mut measured = Vec::new();
     let mut errors = Vec::new();
     for (m, r) in file.metric.iter().zip(results) {
@@ -68,7 +98,11 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
         return Err(CliError::input(errors.join("\n")));
     }
     let judged = gate::judge(&file, measured, &stored);
-    say!("{}", crate::gate::text::text(&name, file.alpha, &judged));
+    let verdicts = crate::gate::text::text(&name, file.alpha, &judged);
+    say!("{verdicts}");
+    let check_txt = out.join("check.txt");
+    crate::report::files::write_atomic(&check_txt, verdicts.as_bytes())
+        .map_err(|e| CliError::io(format!("{}: {e}", check_txt.display())))?;
     if a.update {
         let new = gate::update(&text, &judged).map_err(|e| CliError::input(format!("{name}: {e}")))?;
         // The values first: a balance file whose baselines the values do not

@@ -20,9 +20,11 @@ macro_rules! sayln {
 
 pub mod args;
 mod balance;
+mod cells;
 mod check;
 pub mod exit;
 mod interrupt;
+mod long;
 mod merge;
 mod out;
 mod play;

@@ -176,15 +176,12 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     // SIGINT stops the run after the chunk in flight (the handler can only
     // be set once per process, hence the ignored error on a second run).
     super::interrupt::listen();
-    let pool = a.threads.pool()?;
     let cfg =
         RunConfig { master: seed, range: plan.range.clone(), rotate_seats: seated.rotate(), chunk: plan.chunk, detail };
-
-    let bar = super::progress::bar(
-        plan.range.end - plan.range.start,
-        a.quiet,
-        "{bar:40} {pos}/{len} campaigns  {per_sec}  ETA {eta}",
-    );
+    let bar = super::progress::campaigns(plan.range.end - plan.range.start, a.quiet);
+    // The bar moves per campaign through the watch; `run` keeps its work
+    // as written chunks (its own --resume), so it keeps no cells.
+    let pool = super::long::counted_pool(a.threads, &bar)?;
     let write_err =
         |e: polars::error::PolarsError| CliError::io(format!("{}: cannot write the dataset: {e}", out.display()));
     let mut writers = RunWriters::create(&out, a.csv, detail).map_err(write_err)?;
@@ -214,7 +211,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
                     _ => Flow::Continue,
                 })
             },
-            |done| bar.set_position(done),
+            |_| (),
         )
     });
     bar.finish_and_clear();

@@ -3,13 +3,14 @@
 
 use super::CliError;
 use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::long::{Long, LongArgs};
 use super::out::{self, OverwriteArg, Request};
 use super::shard::ShardArgs;
 use crate::report::files::write_atomic;
 use crate::report::strength as rs;
 use crate::scenario::knobs::KNOBS;
 use crate::strength::tune::{
-    self, Field, Flow, Problem, Record, Settings, default_population, evaluate, held_out_master,
+    self, Field, Flow, Problem, Record, Settings, default_population, evaluate, evaluation_rows, held_out_master,
 };
 use crate::strength::{deviation, ladder, metagame};
 use clap::Args;
@@ -65,12 +66,10 @@ pub struct TuneArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub overwrite: OverwriteArg,
-    /// Continue the run recorded in the output directory.
-    #[arg(long)]
-    pub resume: bool,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    /// `--resume` continues the generations recorded in the output folder
+    /// (record.json), and the generation Ctrl-C stopped from its kept work.
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 fn list(s: &str) -> Vec<String> {
@@ -87,7 +86,6 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 
 pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     let started = Instant::now();
-    let pool = a.threads.pool()?;
     if !is_name(&a.name) {
         return Err(CliError::input(format!(
             "--name {:?}: use letters, digits, _ and - (it names a [strategies.NAME] table)",
@@ -123,11 +121,11 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         return Err(CliError::input("--eval-campaigns must be at least 2 for an interval"));
     }
     let mut x = a.clone();
-    (x.out, x.threads, x.quiet, x.resume, x.overwrite) = (None, Default::default(), false, false, Default::default());
+    (x.out, x.threads, x.long, x.overwrite) = (None, Default::default(), Default::default(), Default::default());
     let request = Request::of(&format!("tune {x:?}"), &[&sc]);
     let out = out::resolve(a.out.as_deref(), "tune", &a.name, &request, a.overwrite)?;
     let record_path = out.join("record.json");
-    let previous: Option<Record> = if a.resume {
+    let previous: Option<Record> = if a.long.resume {
         let text = std::fs::read_to_string(&record_path)
             .map_err(|e| CliError::input(format!("{}: nothing to resume: {e}", record_path.display())))?;
         Some(
@@ -149,19 +147,24 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         a.master.seed
     );
 
-    super::interrupt::listen();
-    let bar = super::progress::bar(generations as u64, a.quiet, "{bar:30} gen {pos}/{len}  {msg}  ETA {eta}");
     let resumed = previous.as_ref().map_or(0, |r| r.generations.len());
+    let per_generation = (population as u64 + 1) * per_eval;
+    let eval_rows = evaluation_rows(&p);
+    let planned = per_eval + generations as u64 * per_generation + eval_rows * 2 * a.eval_campaigns;
+    let long = Long::start(a.threads, a.long, planned, &out)?;
+    if resumed > 0 {
+        long.skip(per_eval + resumed as u64 * per_generation);
+    }
     let mut write_err: Option<CliError> = None;
     let mut best_mean = f64::NEG_INFINITY;
-    let rec = pool.install(|| {
+    let rec = long.run(|| {
         tune::tune(&p, previous, |rec| {
             let g = rec.generations.last().expect("called after a generation");
             let rate = g.reference_wins as f64 / per_eval as f64;
             best_mean = best_mean.max(rate);
-            bar.set_position(rec.generations.len() as u64);
-            bar.set_message(format!(
-                "best candidate {:.1}%  mean vs reference {:.1}% (best {:.1}%)  σ {:.3}",
+            long.message(format!(
+                "gen {}/{generations}  best candidate {:.1}%  mean vs reference {:.1}% (best {:.1}%)  σ {:.3}",
+                rec.generations.len(),
                 100.0 * g.candidates.first().map_or(0.0, |c| c.wins as f64 / per_eval as f64),
                 100.0 * rate,
                 100.0 * best_mean,
@@ -180,18 +183,14 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
             }
             if super::interrupt::requested() { Flow::Stop } else { Flow::Continue }
         })
+        .map_err(CliError::input)
     });
-    bar.finish_and_clear();
     if let Some(e) = write_err {
         return Err(e);
     }
-    let rec = rec.map_err(CliError::input)?;
+    let rec = rec?;
     if rec.generations.len() < generations as usize && rec.stopped.is_none() {
-        return Err(CliError::interrupted(format!(
-            "{}: interrupted after {} of {generations} generations; continue with the same command and --resume",
-            out.display(),
-            rec.generations.len()
-        )));
+        return Err(long.interrupted(&format!("after {} of {generations} generations", rec.generations.len())));
     }
     if resumed >= rec.generations.len() {
         // Nothing new was played: still write the files (a resume of a finished run).
@@ -201,7 +200,8 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
 
     let (values, tuned) = p.result(&rec);
     let eval_master = a.eval_seed.unwrap_or_else(|| held_out_master(a.master.seed));
-    let rows = pool.install(|| evaluate(&p, &tuned, eval_master, a.eval_campaigns)).map_err(CliError::input)?;
+    let rows = long.run(|| evaluate(&p, &tuned, eval_master, a.eval_campaigns).map_err(CliError::input))?;
+    long.finish();
     let played = (rec.generations.len() as u64 * (population as u64 + 1) + 1) * per_eval
         + rows.len() as u64 * 2 * a.eval_campaigns;
     let summary = rs::Summary {
@@ -271,10 +271,11 @@ pub struct DeviateArgs {
     /// (for a CI check).
     #[arg(long)]
     pub strict: bool,
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
-    let pool = a.threads.pool()?;
     if a.campaigns < 2 {
         return Err(CliError::input("--campaigns must be at least 2 for an interval"));
     }
@@ -288,7 +289,7 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
         }
     }
     let mut x = a.clone();
-    (x.out, x.threads, x.overwrite) = (None, Default::default(), Default::default());
+    (x.out, x.threads, x.overwrite, x.long) = (None, Default::default(), Default::default(), Default::default());
     let out = out::resolve(
         a.out.as_deref(),
         "deviate",
@@ -296,9 +297,13 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
         &Request::of(&format!("deviate {x:?}"), &[&sc]),
         a.overwrite,
     )?;
-    let dv = pool
-        .install(|| deviation::check(&sc, &a.strategy, a.factor, keys.as_deref(), a.master.seed, a.campaigns))
-        .map_err(CliError::input)?;
+    let planned = deviation::planned(&sc, &a.strategy, a.factor, keys.as_deref(), a.campaigns);
+    let long = Long::start(a.threads, a.long, planned, &out)?;
+    let dv = long.run(|| {
+        deviation::check(&sc, &a.strategy, a.factor, keys.as_deref(), a.master.seed, a.campaigns)
+            .map_err(CliError::input)
+    })?;
+    long.finish();
     let text = rs::deviation_text(&dv, a.top);
     say!("{text}");
     write(&out.join("deviations.csv"), rs::deviation_csv(&dv).as_bytes())?;
@@ -344,10 +349,11 @@ pub struct LadderArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub overwrite: OverwriteArg,
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
-    let pool = a.threads.pool()?;
     let mut sc = a.scenario.load()?;
     if a.duels {
         if sc.players.len() < 2 {
@@ -361,7 +367,7 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
         return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
     }
     let mut x = a.clone();
-    (x.out, x.threads, x.overwrite) = (None, Default::default(), Default::default());
+    (x.out, x.threads, x.overwrite, x.long) = (None, Default::default(), Default::default(), Default::default());
     let out = out::resolve(
         a.out.as_deref(),
         "ladder",
@@ -369,9 +375,11 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
         &Request::of(&format!("ladder {x:?}"), &[&sc]),
         a.overwrite,
     )?;
-    let l = pool
-        .install(|| ladder::ladder(&sc, &names, &anchor, a.master.seed, a.campaigns, a.bootstrap))
-        .map_err(CliError::input)?;
+    let long = Long::start(a.threads, a.long, ladder::planned(names.len(), a.campaigns), &out)?;
+    let l = long.run(|| {
+        ladder::ladder(&sc, &names, &anchor, a.master.seed, a.campaigns, a.bootstrap).map_err(CliError::input)
+    })?;
+    long.finish();
     let text = rs::ladder_text(&l);
     say!("{text}");
     write(&out.join("ladder.txt"), text.as_bytes())?;
@@ -415,6 +423,8 @@ pub struct MetagameArgs {
     /// for `run`.
     #[command(flatten)]
     pub shards: ShardArgs,
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 /// What a shard of a meta-game records beside its `payoffs.parquet`, and
@@ -524,7 +534,6 @@ pub fn merge_metagame(
 }
 
 pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
-    let pool = a.threads.pool()?;
     let sc = a.scenario.load()?;
     let names = list(&a.strategies);
     if a.bootstrap < 100 {
@@ -532,22 +541,27 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
     }
     let shard = a.shards.resolve()?;
     let mut x = a.clone();
-    (x.out, x.threads, x.overwrite, x.shards) = (None, Default::default(), Default::default(), Default::default());
+    (x.out, x.threads, x.overwrite, x.shards, x.long) =
+        (None, Default::default(), Default::default(), Default::default(), Default::default());
     let what = format!("metagame {x:?}");
     let out = out::resolve_shard(a.out.as_deref(), "metagame", &sc.name, &what, &[&sc], shard, a.overwrite)?;
+    let total = metagame::compositions_of(&sc, &names).map_err(CliError::input)?;
     let Some((i, k)) = shard else {
-        let mg = pool
-            .install(|| metagame::metagame(&sc, &names, a.master.seed, a.campaigns, a.bootstrap, a.alpha, a.population))
-            .map_err(CliError::input)?;
+        let long = Long::start(a.threads, a.long, metagame::planned(total, a.campaigns), &out)?;
+        let mg = long.run(|| {
+            metagame::metagame(&sc, &names, a.master.seed, a.campaigns, a.bootstrap, a.alpha, a.population)
+                .map_err(CliError::input)
+        })?;
+        long.finish();
         return write_metagame(&mg, &out);
     };
     // A shard: play its compositions and record them; `merge` analyses.
-    let total = metagame::compositions_of(&sc, &names).map_err(CliError::input)?;
     let r = crate::sim::runner::shard_range(total as u64, i, k);
     let (start, end) = (r.start as usize, r.end as usize);
-    let comps = pool
-        .install(|| metagame::play(&sc, &names, a.master.seed, a.campaigns, start..end))
-        .map_err(CliError::input)?;
+    let long = Long::start(a.threads, a.long, metagame::planned(end - start, a.campaigns), &out)?;
+    let comps =
+        long.run(|| metagame::play(&sc, &names, a.master.seed, a.campaigns, start..end).map_err(CliError::input))?;
+    long.finish();
     crate::report::metagame::write_payoffs(&names, &comps, start, &out)
         .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     let m = MetagameShard {

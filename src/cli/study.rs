@@ -2,6 +2,7 @@
 //! played on the same seeds, printed as text and written as HTML pages.
 
 use super::args::{BestResponseArgs, ScenarioArgs, SeedArg, ThreadsArg};
+use super::long::{Long, LongArgs};
 use super::out::{self, OverwriteArg, Request};
 use super::{CliError, SeatArgs, load_scenario};
 use crate::report::study;
@@ -33,6 +34,8 @@ pub struct StudyFlags {
     /// Every seat plays this strategy (e.g. `tuned`), in every variant.
     #[arg(long, value_name = "STRATEGY")]
     pub players: Option<String>,
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 impl StudyFlags {
@@ -55,16 +58,22 @@ impl StudyFlags {
     /// and the scenarios played.
     fn out_dir(&self, kind: &str, name: &str, what: String, scenarios: &[&Scenario]) -> Result<PathBuf, CliError> {
         let mut f = self.clone();
-        (f.out, f.threads, f.overwrite) = (None, Default::default(), Default::default());
+        (f.out, f.threads, f.overwrite, f.long) = (None, Default::default(), Default::default(), Default::default());
         let request = Request::of(&format!("{kind} {what} {f:?}"), scenarios);
         out::resolve(self.out.as_deref(), kind, name, &request, self.overwrite)
     }
 
-    fn check(&self) -> Result<rayon::ThreadPool, CliError> {
+    fn check(&self) -> Result<(), CliError> {
         if self.campaigns < 2 {
             return Err(CliError::input("--campaigns must be at least 2 for an interval"));
         }
-        self.threads.pool()
+        Ok(())
+    }
+
+    /// The progress, Ctrl-C and kept work of a study playing `planned`
+    /// campaigns into `out`.
+    fn long(&self, planned: u64, out: &Path) -> Result<Long, CliError> {
+        Long::start(self.threads, self.long, planned, out)
     }
 }
 
@@ -166,7 +175,7 @@ fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, String>) 
 }
 
 pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
-    let pool = a.flags.check()?;
+    a.flags.check()?;
     let (sa, sb, na, nb) = match a.files.as_slice() {
         [fa, fb] => {
             let sa = load_scenario(Some(fa), &[])?;
@@ -194,20 +203,23 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     compare::comparable((&na, &sa), (&nb, &sb)).map_err(CliError::input)?;
     let name = name_of(a.files.first().map(PathBuf::as_path));
     let out = a.flags.out_dir("compare", &name, format!("{:?} {:?} {:?}", a.files, a.set, a.best), &[&sa, &sb])?;
-    let (sa, sb, best) = if let Some(budget) = a.best.budget() {
+    let budget = a.best.budget();
+    let long = a.flags.long(compare::planned(&sa, &sb, a.flags.campaigns, budget.as_ref()), &out)?;
+    let (sa, sb, best) = if let Some(budget) = budget {
         let start = a.flags.start();
-        let (sa, sb, br) = pool
-            .install(|| compare::best_response(&sa, &sb, &start, a.flags.master.seed, &budget))
-            .map_err(CliError::input)?;
+        let (sa, sb, br) = long
+            .run(|| compare::best_response(&sa, &sb, &start, a.flags.master.seed, &budget).map_err(CliError::input))?;
         (sa, sb, Some(br))
     } else {
         (sa, sb, None)
     };
     // A and B are seated alike, so campaign i stays one paired game.
     let seated = seating(&[&sa, &sb], a.flags.seats.flag());
-    let c = pool
-        .install(|| compare::compare((&na, &sa), (&nb, &sb), a.flags.master.seed, a.flags.campaigns, seated.rotate()))
-        .map_err(setup_err)?;
+    let c = long.run(|| {
+        compare::compare((&na, &sa), (&nb, &sb), a.flags.master.seed, a.flags.campaigns, seated.rotate())
+            .map_err(setup_err)
+    })?;
+    long.finish();
     sayln!("{}", seated.describe());
     let best = best.as_ref().map(study::best_response_text);
     if let Some(b) = &best {
@@ -218,7 +230,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
 }
 
 pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
-    let pool = a.flags.check()?;
+    a.flags.check()?;
     let axes = a.set.iter().map(|s| sweep::parse_axis(s)).collect::<Result<Vec<_>, _>>().map_err(CliError::input)?;
     if axes.len() > 2 {
         return Err(CliError::input("sweep takes one or two --set KEY=V1,V2,... (a line or a heatmap)"));
@@ -229,8 +241,11 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     let out = a.flags.out_dir("sweep", &name_of(file.as_deref()), what, &[&base])?;
     let budget = a.best.budget();
     let start = a.flags.start();
+    let cells = sweep::grid(&axes).len() as u64;
+    let tuning = budget.as_ref().map_or(0, |b| cells * crate::study::restrict::tuning_planned(&base, b));
+    let long = a.flags.long(sweep::planned(&axes, a.flags.campaigns) + tuning, &out)?;
     let mut tuned: Vec<(String, u64)> = Vec::new();
-    let s = pool.install(|| {
+    let s = long.run(|| {
         sweep::run::<CliError>(&axes, a.flags.master.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
             let sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
             let sc = a.flags.seat(load_scenario(file.as_deref(), &sets)?)?;
@@ -246,6 +261,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         })
     });
     let mut s = s?;
+    long.finish();
     let metrics = if a.metric.is_empty() && budget.is_some() {
         // Every seat plays the re-tuned player: its win rate is 1 ÷ seats.
         ["mean empire size", "share of gold from mines", "share of gold from pillage"].map(String::from).to_vec()
@@ -290,7 +306,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             best,
             flags,
         } => {
-            let pool = flags.check()?;
+            flags.check()?;
             let readings_campaigns = readings_campaigns.unwrap_or(flags.campaigns);
             if readings_campaigns == 1 {
                 return Err(CliError::input("--readings-campaigns must be 0 (no table) or at least 2 for an interval"));
@@ -303,54 +319,60 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let out = flags.out_dir("mine-vs-pillage", &name_of(scenario.scenario.as_deref()), what, &[&file])?;
             let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
-            let mut x = pool
-                .install(|| mine_pillage::run(&sc, flags.master.seed, flags.campaigns, seated.rotate()))
-                .map_err(setup_err)?;
+            if loss_campaigns > 0 && file.strategy(&loss_from).is_none() {
+                return Err(CliError::input(format!("--loss-from: unknown strategy {loss_from:?}")));
+            }
+            if readings_campaigns > 0 && file.strategy(&readings_players).is_none() {
+                return Err(CliError::input(format!("--readings-players: unknown strategy {readings_players:?}")));
+            }
+            let budget = best.budget();
+            let restrictions = mine_pillage::restrictions();
+            let planned = mine_pillage::planned(&sc, flags.campaigns)
+                + loss_campaigns
+                + mine_pillage::readings_planned(readings_campaigns)
+                + budget
+                    .as_ref()
+                    .map_or(0, |b| restrictions.len() as u64 * restrict::planned(&file, 1, flags.campaigns, Some(b)));
+            let long = flags.long(planned, &out)?;
+            let mut x = long.run(|| {
+                mine_pillage::run(&sc, flags.master.seed, flags.campaigns, seated.rotate()).map_err(setup_err)
+            })?;
             if loss_campaigns > 0 {
-                if file.strategy(&loss_from).is_none() {
-                    return Err(CliError::input(format!("--loss-from: unknown strategy {loss_from:?}")));
-                }
-                x.loss = Some(
-                    pool.install(|| mine_pillage::measure_loss(&file, &loss_from, flags.master.seed, loss_campaigns))
-                        .map_err(setup_err)?,
-                );
+                x.loss = Some(long.run(|| {
+                    mine_pillage::measure_loss(&file, &loss_from, flags.master.seed, loss_campaigns).map_err(setup_err)
+                })?);
             }
             if readings_campaigns > 0 {
-                if file.strategy(&readings_players).is_none() {
-                    return Err(CliError::input(format!("--readings-players: unknown strategy {readings_players:?}")));
-                }
-                x.readings = Some(
-                    pool.install(|| {
-                        mine_pillage::run_readings(&file, &readings_players, flags.master.seed, readings_campaigns)
-                    })
-                    .map_err(setup_err)?,
-                );
+                x.readings = Some(long.run(|| {
+                    mine_pillage::run_readings(&file, &readings_players, flags.master.seed, readings_campaigns)
+                        .map_err(setup_err)
+                })?);
             }
-            if let Some(budget) = best.budget() {
+            if let Some(budget) = budget {
                 let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
-                for r in mine_pillage::restrictions() {
-                    let s = pool
-                        .install(|| {
-                            restrict::run(
-                                &file,
-                                &r,
-                                &players,
-                                std::slice::from_ref(&players),
-                                flags.master.seed,
-                                flags.campaigns,
-                                Some(&budget),
-                            )
-                        })
-                        .map_err(CliError::input)?;
+                for r in restrictions {
+                    let s = long.run(|| {
+                        restrict::run(
+                            &file,
+                            &r,
+                            &players,
+                            std::slice::from_ref(&players),
+                            flags.master.seed,
+                            flags.campaigns,
+                            Some(&budget),
+                        )
+                        .map_err(CliError::input)
+                    })?;
                     x.best.push(s);
                 }
             }
+            long.finish();
             sayln!("{}", seated.describe());
             say!("{}", study::experiment_text(&x));
             write_page(&out, |d| study::experiment_page(&x, d))
         }
         Experiment::Restrict { scenario, forbid, force, levels, best, flags } => {
-            let pool = flags.check()?;
+            flags.check()?;
             let split = |s: &str| -> Vec<String> {
                 s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
             };
@@ -360,19 +382,13 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let out = flags.out_dir("restrict", &name_of(scenario.scenario.as_deref()), what, &[&sc])?;
             let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
             let budget = best.budget();
-            let s = pool
-                .install(|| {
-                    restrict::run(
-                        &sc,
-                        &r,
-                        &players,
-                        &split(&levels),
-                        flags.master.seed,
-                        flags.campaigns,
-                        budget.as_ref(),
-                    )
-                })
-                .map_err(CliError::input)?;
+            let levels = split(&levels);
+            let long = flags.long(restrict::planned(&sc, levels.len(), flags.campaigns, budget.as_ref()), &out)?;
+            let s = long.run(|| {
+                restrict::run(&sc, &r, &players, &levels, flags.master.seed, flags.campaigns, budget.as_ref())
+                    .map_err(CliError::input)
+            })?;
+            long.finish();
             let text = study::restrict_text(&s);
             say!("{text}");
             write_page(&out, |d| study::restrict_page(&s, &text, d))

@@ -63,6 +63,30 @@ pub fn measure_one(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<
 
 /// Measure one metric with what its tests need (each campaign's value for
 /// a paired baseline test).
+/// The campaigns `measure_sample` plays for `m` (a progress bar's length;
+/// for a solved value, the most its bisection plays).
+pub fn planned(m: &MetricSpec, dir: &Path) -> u64 {
+    if m.table.is_some() {
+        return 0;
+    }
+    if let Some(sv) = &m.solve {
+        return (sv.steps.max(1) as u64 + 2) * m.campaigns;
+    }
+    let q = m.quantity.as_deref().unwrap_or("");
+    if q.starts_with(spec::EQUILIBRIUM) || q.starts_with(spec::ALPHA_RANK) {
+        let k = m.strategies.as_ref().map_or(0, Vec::len);
+        let seats = scenario_of(m, dir, &[]).map_or(0, |sc| sc.players.len() as u32);
+        return crate::strength::metagame::planned(crate::strength::metagame::multisets(k, seats).len(), m.campaigns);
+    }
+    if q == spec::RESTRICTION_VALUE {
+        return 2 * m.campaigns;
+    }
+    if q == spec::SEAT_DEVIATION {
+        return m.campaigns;
+    }
+    m.campaigns * if m.variant.is_some() { 2 } else { 1 }
+}
+
 pub fn measure_sample(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<Sample, String> {
     let seat = |sc: crate::scenario::Scenario| match players {
         Some(s) => sc.with_players(s),

@@ -213,6 +213,13 @@ pub fn deviants(spec: &StrategySpec, factor: f64, keys: Option<&[String]>) -> Ve
     out
 }
 
+/// The campaigns `check` plays: the strategy against itself, then every
+/// deviant, `campaigns` each (a progress bar's length; 0 for an unknown
+/// strategy, which `check` refuses).
+pub fn planned(sc: &Scenario, name: &str, factor: f64, keys: Option<&[String]>, campaigns: u64) -> u64 {
+    sc.strategy(name).map_or(0, |spec| (deviants(&spec, factor, keys).len() as u64 + 1) * campaigns)
+}
+
 /// Play every deviant of strategy `name` against copies of it.
 pub fn check(
     sc: &Scenario,

@@ -209,6 +209,12 @@ fn seatings(n: usize, campaigns: u64) -> Vec<(Vec<bool>, u64)> {
     }
 }
 
+/// The campaigns `ladder` plays: `campaigns` for every pair of the
+/// `strategies` (a progress bar's length).
+pub fn planned(strategies: usize, campaigns: u64) -> u64 {
+    (strategies * strategies.saturating_sub(1) / 2) as u64 * campaigns
+}
+
 /// Play the round robin and rate it.
 pub fn ladder(
     sc: &Scenario,

@@ -616,6 +616,12 @@ pub fn compositions_of(sc: &Scenario, names: &[String]) -> Result<usize, String>
     Ok(multisets(names.len(), seats).len())
 }
 
+/// The campaigns `play` plays over `compositions` of them: `campaigns`
+/// each (a progress bar's length).
+pub fn planned(compositions: usize, campaigns: u64) -> u64 {
+    compositions as u64 * campaigns
+}
+
 /// Play the compositions `range` (in `multisets` order): a shard of the
 /// meta-game, or all of it. Compositions run one after the other, each
 /// one's campaigns in parallel.

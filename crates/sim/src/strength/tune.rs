@@ -418,6 +418,22 @@ pub struct EvalRow {
     pub start: Wins,
 }
 
+/// The rows `evaluate` plays (each twice: the tuned player and the start).
+pub fn evaluation_rows(p: &Problem<'_>) -> u64 {
+    match &p.settings.field {
+        Field::Fixed(names) => {
+            let mut seen: Vec<&String> = Vec::new();
+            names.iter().for_each(|n| {
+                if !seen.contains(&n) {
+                    seen.push(n)
+                }
+            });
+            (names.len() > 1) as u64 + seen.len() as u64 + !names.contains(&p.settings.start) as u64
+        }
+        Field::SelfPlay => 1,
+    }
+}
+
 /// The tuned strategy against each opponent (every other seat plays it),
 /// against the whole field when it is fixed, and against its start, on
 /// campaigns of `master` that the search never saw.

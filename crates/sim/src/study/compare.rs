@@ -7,7 +7,7 @@
 //! comparison prints a false verdict in at most `ALPHA` of runs.
 
 use super::metrics::{Measured, Metric, measure, standard};
-use super::restrict::{Budget, tune_from};
+use super::restrict::{Budget, tune_from, tuning_planned};
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
 use crate::scenario::StrategySpec;
@@ -133,6 +133,12 @@ pub const BEST_RESPONSE: &str = "best response";
 /// master seed `seed`.
 pub fn tuning_seed(seed: u64) -> u64 {
     crate::seed::mix2(seed, 0x4252_4553_504f_4e53)
+}
+
+/// The campaigns `compare` plays (`campaigns` of each variant), with the
+/// most `best_response` plays before it when `budget` is given.
+pub fn planned(a: &Scenario, b: &Scenario, campaigns: u64, budget: Option<&Budget>) -> u64 {
+    2 * campaigns + budget.map_or(0, |t| tuning_planned(a, t) + tuning_planned(b, t))
 }
 
 /// Re-tune `start` in self-play under `sc`'s rules, warm-started from it,

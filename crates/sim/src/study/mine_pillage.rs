@@ -427,6 +427,21 @@ fn restricted(sc: &Scenario, list: &str, kind: ActionKind) -> (Scenario, Vec<Str
     (v, flags)
 }
 
+/// The campaigns `run` plays: the baseline and each restricted variant,
+/// and, when one strategy holds every seat, the restricted player alone
+/// against copies (its own player once, then each restriction).
+pub fn planned(sc: &Scenario, campaigns: u64) -> u64 {
+    let one = sc.players.first().is_some_and(|p| sc.players.iter().all(|q| q.strategy == p.strategy));
+    let solo = if one && sc.players.len() > 1 { 1 + RESTRICTIONS.len() as u64 } else { 0 };
+    (1 + RESTRICTIONS.len() as u64 + solo) * campaigns
+}
+
+/// The campaigns `run_readings` plays: under each reading, the unrestricted
+/// player, each restriction and the observation of mines.
+pub fn readings_planned(campaigns: u64) -> u64 {
+    readings().len() as u64 * (1 + RESTRICTIONS.len() as u64 + 1) * campaigns
+}
+
 /// Play the experiment; `rotate_seats` comes from `sim::runner::seating`
 /// (the restricted variants keep the baseline's strategies in their seats,
 /// so one decision holds for all).

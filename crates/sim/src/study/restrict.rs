@@ -219,6 +219,16 @@ fn best_response(
     tune_from(sc, start, Field::Fixed(vec![field.to_string()]), seed, budget)
 }
 
+/// The most campaigns `tune_from` plays under `sc` with `budget` (its
+/// search may converge sooner): a progress bar's length.
+pub fn tuning_planned(sc: &Scenario, budget: &Budget) -> u64 {
+    let keys = crate::scenario::knobs::KNOBS.len();
+    let population = budget.population.unwrap_or_else(|| tune::default_population(keys)) as u64;
+    let seats = sc.players.len().max(1) as u64;
+    let per_eval = budget.per_eval.div_ceil(seats) * seats;
+    (budget.generations as u64 * (population + 1) + 1) * per_eval
+}
+
 /// Tune `start` (a spec) over every numeric key against `field` (fixed
 /// opponents, or itself) under `sc`'s rules with `budget`: the tuned
 /// spec, and the campaigns the search played.
@@ -303,6 +313,13 @@ pub fn total_variance(y: &[Vec<f64>]) -> Total {
         high: eval.mean + z * se,
     };
     Total { value, searches, search_sd, eval_se }
+}
+
+/// The campaigns `run` plays with `levels` strength levels (at most, with
+/// a best response, whose searches may converge sooner).
+pub fn planned(sc: &Scenario, levels: usize, campaigns: u64, budget: Option<&Budget>) -> u64 {
+    let naive = levels as u64 * 2 * campaigns;
+    naive + budget.map_or(0, |b| SEARCHES as u64 * 2 * (tuning_planned(sc, b) + campaigns))
 }
 
 /// Run the study: the naive value at each level, and with `budget` the

@@ -85,6 +85,12 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<String>> {
     out
 }
 
+/// The campaigns `run` plays: `campaigns` in every cell of the grid (a
+/// best response's tuning in each cell is the caller's).
+pub fn planned(axes: &[Axis], campaigns: u64) -> u64 {
+    grid(axes).len() as u64 * campaigns
+}
+
 /// Play every cell; `variant` turns a cell's values into its scenario (the
 /// CLI loads the file with the cell's overrides, so they get the file's
 /// checks). Every cell is seated alike: rotated by default when the seats'

@@ -1,0 +1,147 @@
+//! A long command's progress bar, Ctrl-C and `--resume`, in one place.
+//!
+//! `Long::start` enters a `sim::watch::Watch` on every worker of the
+//! command's pool: the library counts each campaign it plays (the bar
+//! moves per campaign, with rate and ETA), stops at the next campaign when
+//! Ctrl-C is pressed, and keeps each finished piece of work in
+//! `OUT/cells/` (`cells`). After Ctrl-C the command exits 130 and says
+//! what was kept; the same command with `--resume` finds those pieces and
+//! plays only the rest, to the same files an uninterrupted run writes
+//! (each piece is keyed by everything it depends on). A run that ends
+//! any other way removes `cells/`.
+
+use super::CliError;
+use super::args::ThreadsArg;
+use super::{cells, interrupt, progress};
+use crate::sim::watch::Watch;
+use clap::Args;
+use indicatif::ProgressBar;
+use std::path::{Path, PathBuf};
+
+/// `--quiet` and `--resume`, on every long command.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct LongArgs {
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Continue a run stopped by Ctrl-C in the same output folder: the
+    /// work it finished (kept in OUT/cells/) is reused, the rest is
+    /// played, and the files are those of an uninterrupted run.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// A pool whose workers count campaigns on `bar`, for `run`: it keeps no
+/// pieces and is never told to stop, because `run`'s sink writes each
+/// chunk as it comes and stops itself on Ctrl-C, after the chunk in
+/// flight, so that what it wrote is a prefix of the uninterrupted run.
+pub fn counted_pool(threads: ThreadsArg, bar: &ProgressBar) -> Result<rayon::ThreadPool, CliError> {
+    let b = bar.clone();
+    let n = threads.threads.unwrap_or(0);
+    Watch::new(move |k| b.inc(k), || false, None)
+        .pool(n)
+        .map_err(|e| CliError::io(format!("cannot start {n} worker threads: {e}")))
+}
+
+/// A long command under way.
+pub struct Long {
+    bar: ProgressBar,
+    pool: rayon::ThreadPool,
+    out: PathBuf,
+    quiet: bool,
+}
+
+impl Long {
+    /// Start a command that plays `total` campaigns (an upper bound where
+    /// a search may stop early) and writes into `out`.
+    pub fn start(threads: ThreadsArg, flags: LongArgs, total: u64, out: &Path) -> Result<Long, CliError> {
+        interrupt::listen();
+        if !flags.resume {
+            cells::clear(out);
+        }
+        let bar = progress::campaigns(total, flags.quiet);
+        let b = bar.clone();
+        let tick = move |n| {
+            b.inc(n);
+            // A planned length is an upper bound or, for a search, an
+            // estimate: never let the count run past it.
+            if b.length().is_some_and(|len| b.position() > len) {
+                b.set_length(b.position());
+            }
+        };
+        let watch = Watch::new(tick, interrupt::requested, Some(Box::new(cells::Files::new(out))));
+        let n = threads.threads.unwrap_or(0);
+        let pool = watch.pool(n).map_err(|e| CliError::io(format!("cannot start {n} worker threads: {e}")))?;
+        Ok(Long { bar, pool, out: out.to_path_buf(), quiet: flags.quiet })
+    }
+
+    /// Run `f` on the command's pool. After Ctrl-C, whatever `f` returns as
+    /// an error becomes exit 130 with what to do next.
+    pub fn run<T: Send>(&self, f: impl FnOnce() -> Result<T, CliError> + Send) -> Result<T, CliError> {
+        match self.pool.install(f) {
+            Err(_) if interrupt::requested() => Err(self.interrupted("")),
+            r => r,
+        }
+    }
+
+    /// `r`, or exit 130 when it is an error after Ctrl-C (for a step whose
+    /// errors the command sorts itself).
+    pub fn check<T, E>(&self, r: Result<T, E>) -> Result<Result<T, E>, CliError> {
+        match r {
+            Err(_) if interrupt::requested() => Err(self.interrupted("")),
+            r => Ok(r),
+        }
+    }
+
+    /// The exit-130 error after Ctrl-C, `when` saying how far it got.
+    pub fn interrupted(&self, when: &str) -> CliError {
+        self.bar.finish_and_clear();
+        let when = if when.is_empty() { String::new() } else { format!(" {when}") };
+        CliError::interrupted(format!(
+            "{}: interrupted by Ctrl-C{when}; what finished is kept in {}; run the same command with --resume to \
+             continue",
+            self.out.display(),
+            self.out.join(cells::DIR).display()
+        ))
+    }
+
+    /// `n` campaigns were done before this run (a resumed search).
+    pub fn skip(&self, n: u64) {
+        self.bar.inc(n);
+        self.bar.reset_eta();
+    }
+
+    /// A line on standard error above the bar (unless `--quiet`), for a
+    /// search's steps.
+    pub fn println(&self, line: String) {
+        if self.quiet {
+            return;
+        }
+        if self.bar.is_hidden() { eprintln!("{line}") } else { self.bar.println(line) }
+    }
+
+    /// A line after the bar (a search's state).
+    pub fn message(&self, m: String) {
+        self.bar.set_message(m);
+    }
+
+    /// The pool, for a step run outside `run`'s Ctrl-C handling.
+    pub fn pool(&self) -> &rayon::ThreadPool {
+        &self.pool
+    }
+
+    /// Clear the bar (the command then prints its answer).
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Drop for Long {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+        // Kept pieces serve only a resume after Ctrl-C.
+        if !interrupt::requested() {
+            cells::clear(&self.out);
+        }
+    }
+}

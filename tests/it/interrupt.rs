@@ -1,0 +1,151 @@
+//! Ctrl-C on every long command, with real signals: the command exits 130
+//! and says that what finished is kept and how to continue; the same
+//! command with `--resume` then writes the files an uninterrupted run
+//! writes (`run` and `tune` have their own tests: `scaleout.rs`,
+//! `strength.rs`).
+
+use crate::play_cli::bin;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("empires-int-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Every file under `d` but request.txt (it records the command line,
+/// which names the folder), by path relative to `d`.
+fn files(d: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![d.to_path_buf()];
+    while let Some(p) = todo.pop() {
+        for e in std::fs::read_dir(&p).unwrap() {
+            let e = e.unwrap().path();
+            if e.is_dir() {
+                todo.push(e);
+            } else if e.file_name().is_some_and(|n| n != "request.txt") {
+                out.push((e.strip_prefix(d).unwrap().to_path_buf(), std::fs::read(&e).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn kept(d: &Path) -> usize {
+    std::fs::read_dir(d.join("cells")).map_or(0, |r| r.count())
+}
+
+/// Start `args --out D`, send SIGINT once a piece of its work is kept,
+/// check the exit and the message, resume, and compare with a whole run.
+fn interrupt_and_resume(name: &str, args: &[&str]) {
+    let (d, whole) = (dir(name), dir(&format!("{name}-whole")));
+    let run = |out: &Path, extra: &[&str]| -> Command {
+        let mut c = bin();
+        c.args(args).arg("--out").arg(out).args(extra);
+        c
+    };
+    let mut child = run(&d, &[]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let t0 = Instant::now();
+    while kept(&d) == 0 {
+        assert!(child.try_wait().unwrap().is_none(), "{name}: ended before any piece was kept: make it longer");
+        assert!(t0.elapsed() < Duration::from_secs(120), "{name}: no piece kept in 120 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{name}: {err}");
+    assert!(err.contains("interrupted by Ctrl-C") && err.contains("--resume"), "{name}: {err}");
+    assert!(kept(&d) > 0, "{name}: the finished pieces are kept");
+    let resumed = run(&d, &["--resume"]).output().unwrap();
+    assert!(resumed.status.success(), "{name}: {}", String::from_utf8_lossy(&resumed.stderr));
+    assert!(!d.join("cells").exists(), "{name}: a finished run removes its kept pieces");
+    let w = run(&whole, &[]).output().unwrap();
+    assert!(w.status.success(), "{name}: {}", String::from_utf8_lossy(&w.stderr));
+    let text =
+        |o: &std::process::Output, p: &Path| String::from_utf8_lossy(&o.stdout).replace(&*p.to_string_lossy(), "OUT");
+    assert_eq!(text(&resumed, &d), text(&w, &whole), "{name}: the resumed run prints what a whole run prints");
+    let (a, b) = (files(&d), files(&whole));
+    assert_eq!(a.iter().map(|f| &f.0).collect::<Vec<_>>(), b.iter().map(|f| &f.0).collect::<Vec<_>>(), "{name}");
+    for ((p, x), (_, y)) in a.iter().zip(&b) {
+        assert!(x == y, "{name}: {} differs from the uninterrupted run's", p.display());
+    }
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_dir_all(&whole);
+}
+
+#[test]
+fn ladder_keeps_its_finished_pairs_on_ctrl_c_and_resumes_to_the_same_files() {
+    interrupt_and_resume(
+        "ladder",
+        &["ladder", "--strategies", "random,balanced,miner", "--campaigns", "4096", "--quiet"],
+    );
+}
+
+#[test]
+fn metagame_resumes_to_the_same_files() {
+    interrupt_and_resume(
+        "metagame",
+        &["metagame", "--strategies", "random,balanced", "--campaigns", "2048", "--bootstrap", "100", "--quiet"],
+    );
+}
+
+#[test]
+fn compare_resumes_to_the_same_files() {
+    interrupt_and_resume("compare", &["compare", "--set", "economy.pillage=3D6x10", "--campaigns", "8192", "--quiet"]);
+}
+
+#[test]
+fn restrict_resumes_to_the_same_files() {
+    interrupt_and_resume(
+        "restrict",
+        &[
+            "experiment",
+            "restrict",
+            "--forbid",
+            "mine",
+            "--levels",
+            "random,balanced",
+            "--campaigns",
+            "4096",
+            "--quiet",
+        ],
+    );
+}
+
+#[test]
+fn sensitivity_resumes_to_the_same_files() {
+    interrupt_and_resume(
+        "sensitivity",
+        &[
+            "sensitivity",
+            "--metric",
+            "share of gold from mines",
+            "--keys",
+            "economy.pillage.mult,economy.mine.river.mult",
+            "--trajectories",
+            "6",
+            "--campaigns",
+            "600",
+            "--quiet",
+        ],
+    );
+}
+
+#[test]
+fn check_resumes_to_the_same_verdicts() {
+    let d = dir("gatefile");
+    std::fs::create_dir_all(&d).unwrap();
+    let file = d.join("b.toml");
+    std::fs::write(
+        &file,
+        "[[metric]]\nname = \"small\"\ncampaigns = 1000\nquantity = \"share of gold from mines\"\nmin = 0.0\n\n\
+         [[metric]]\nname = \"large\"\ncampaigns = 16000\nquantity = \"share of gold from pillage\"\nmax = 1.0\n",
+    )
+    .unwrap();
+    interrupt_and_resume("check", &["check", file.to_str().unwrap(), "--quiet"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
