@@ -354,10 +354,8 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     };
     let budget =
         Budget { campaigns: a.campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1), players };
-    if let Players::BestResponse { start, .. } = &budget.players
-        && base.strategy(start).is_none()
-    {
-        return Err(CliError::input(format!("--players: unknown strategy {start:?}")));
+    if let Players::BestResponse { start, .. } = &budget.players {
+        base.named_strategy(start).map_err(|e| CliError::input(format!("--players: {e}")))?;
     }
     let players_line = budget.players.line(budget.master);
     let out = {

@@ -145,14 +145,17 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
         let names: Vec<String> = sc.players.iter().map(|p| p.name.clone()).collect();
         crate::report::map_draw::write(&fin.map, &fin.state, &names, m)
             .map_err(|e| CliError::io(format!("--map {}: cannot write the map: {e}", m.display())))?;
+        // Standard error: standard output is the log (`--json` stays JSON).
+        eprintln!("wrote the map to {}", m.display());
     }
     if let (Some(dir), Some(r)) = (&a.html, &replay) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::input(format!("--html {}: cannot make the directory: {e}", dir.display())))?;
+            .map_err(|e| CliError::io(format!("--html {}: cannot make the directory: {e}", dir.display())))?;
         let command = replay_command(&a, dir);
         let info = replay_page::PageInfo { master: a.master.seed, campaign: a.campaign, command: &command };
         let html = replay_page::render(&sc, r, &events, &info).map_err(|e| CliError::io(format!("--html: {e}")))?;
         replay_page::write(dir, &html).map_err(|e| CliError::io(format!("--html {e}")))?;
+        eprintln!("wrote the replay page to {}; open it in a browser", dir.join("index.html").display());
     }
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth a panic.

@@ -319,11 +319,12 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let out = flags.out_dir("mine-vs-pillage", &name_of(scenario.scenario.as_deref()), what, &[&file])?;
             let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
-            if loss_campaigns > 0 && file.strategy(&loss_from).is_none() {
-                return Err(CliError::input(format!("--loss-from: unknown strategy {loss_from:?}")));
+            if loss_campaigns > 0 {
+                file.named_strategy(&loss_from).map_err(|e| CliError::input(format!("--loss-from: {e}")))?;
             }
-            if readings_campaigns > 0 && file.strategy(&readings_players).is_none() {
-                return Err(CliError::input(format!("--readings-players: unknown strategy {readings_players:?}")));
+            if readings_campaigns > 0 {
+                file.named_strategy(&readings_players)
+                    .map_err(|e| CliError::input(format!("--readings-players: {e}")))?;
             }
             let budget = best.budget();
             let restrictions = mine_pillage::restrictions();

@@ -85,6 +85,15 @@ fn observations(dir: &Path) -> Result<Vec<Observation>, CliError> {
 
 /// `--against`: the run's scenario (from its manifest) unless one is given.
 fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
+    if a.scenario.scenario.is_none() && !a.scenario.set.is_empty() {
+        return Err(CliError::input(
+            "--set with --against: the played combats are checked against the run's own scenario, which --set \
+             cannot change; give --scenario FILE with the --set to check them against another",
+        ));
+    }
+    if a.out.is_some() {
+        return Err(CliError::input("--out with --against: --against prints its check and writes no page"));
+    }
     let obs = observations(dir)?;
     let sc: Scenario = match &a.scenario.scenario {
         Some(_) => a.scenario.load()?,
@@ -118,6 +127,8 @@ pub fn run(a: TablesArgs) -> Result<(), CliError> {
                 .map_err(|err| CliError::io(format!("{}: {err}", dir.join(name).display())))?;
         }
         crate::report::tables::page(&sc, &e, dir).map_err(|err| CliError::io(format!("{}: {err}", dir.display())))?;
+        // Standard error, so `--format json` output stays JSON.
+        eprintln!("wrote tables.txt, tables.json, tables.csv and index.html to {}", dir.display());
     }
     let body = match a.format {
         Format::Text => text(&sc, &e),

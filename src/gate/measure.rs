@@ -278,7 +278,7 @@ fn restriction_value(sc: &Scenario, m: &MetricSpec) -> Result<Measured, String> 
     use crate::study::restrict::{Restriction, paired};
     let r = Restriction::new(m.forbid.clone(), m.force.clone())?;
     let players = m.players.clone().unwrap_or_else(|| "tuned".into());
-    let spec = sc.strategy(&players).ok_or_else(|| format!("unknown strategy {players:?}"))?;
+    let spec = sc.named_strategy(&players)?;
     let v = paired(sc, &players, &r.apply(&spec), &spec, m.seed, m.campaigns)?;
     Ok(Measured {
         value: v.diff.mean,

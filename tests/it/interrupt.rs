@@ -149,3 +149,19 @@ fn check_resumes_to_the_same_verdicts() {
     interrupt_and_resume("check", &["check", file.to_str().unwrap(), "--quiet"]);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn deviate_resumes_to_the_same_files() {
+    interrupt_and_resume(
+        "deviate",
+        &["deviate", "--strategy", "balanced", "--keys", "mine,pillage", "--campaigns", "1536", "--quiet"],
+    );
+}
+
+#[test]
+fn sweep_resumes_to_the_same_files() {
+    interrupt_and_resume(
+        "sweep",
+        &["sweep", "--set", "economy.pillage=1D6x10,2D6x10,3D6x10", "--campaigns", "4096", "--quiet"],
+    );
+}

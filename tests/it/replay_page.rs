@@ -307,9 +307,10 @@ fn play_html_refuses_a_file_and_leaves_it_alone() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.trim(), format!("--html {}: not a directory", f.display()));
     assert_eq!(std::fs::read_to_string(&f).unwrap(), "keep me");
-    // A directory under a file cannot be made: an error, not a panic.
+    // A directory under a file cannot be made: an IO error (exit 3, as for
+    // every output that cannot be written), not a panic.
     let o = bin().args(["play", "--seed", "7", "--html"]).arg(f.join("sub")).output().unwrap();
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(3));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.starts_with("--html ") && err.contains("cannot make the directory"), "{err}");
     assert!(!err.contains("panicked"));

@@ -332,9 +332,7 @@ fn buildings(s: &Scenario, f: &mut Found) {
 }
 
 fn unknown_strategy(s: &Scenario, name: &str) -> String {
-    let known: Vec<&str> = s.strategies.keys().map(String::as_str).collect();
-    let hint = super::suggest::hint(name, known.iter().copied());
-    format!("unknown strategy {name:?}{hint} (known: {})", known.join(", "))
+    s.named_strategy(name).err().unwrap_or_default()
 }
 
 fn strategies(s: &Scenario, f: &mut Found) {

@@ -175,7 +175,7 @@ pub fn load_with_overrides(
 ) -> Result<Scenario, ScenarioError> {
     let at = |e: toml::de::Error| {
         let (line, col) = e.span().map_or((1, 1), |s| line_col(text, s.start));
-        let message = super::suggest::unknown_field(&e.message().trim().replace('\n', " "));
+        let message = super::suggest::readable(&e.message().trim().replace('\n', " "));
         ScenarioError { problems: vec![Problem { file: source.name.clone(), line, col, message }] }
     };
     // First pass on the file alone: syntax, types and unknown keys, located.
@@ -189,7 +189,7 @@ pub fn load_with_overrides(
         // The file with the overrides so far must still be a scenario:
         // unknown keys and wrong types are reported against the flag.
         Scenario::deserialize(toml::Value::Table(user.clone()))
-            .map_err(|e| flag(k, v, super::suggest::unknown_field(&e.message().trim().replace('\n', " "))))?;
+            .map_err(|e| flag(k, v, super::suggest::readable(&e.message().trim().replace('\n', " "))))?;
     }
     let scenario = merged(user).map_err(|m| ScenarioError {
         problems: vec![Problem { file: source.name.clone(), line: 1, col: 1, message: m }],

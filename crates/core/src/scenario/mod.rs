@@ -137,13 +137,19 @@ impl Scenario {
         self.strategies.get(name).cloned()
     }
 
+    /// The strategy spec for a name, or the error every command gives for
+    /// an unknown one: the closest known name and the list.
+    pub fn named_strategy(&self, name: &str) -> Result<StrategySpec, String> {
+        self.strategy(name).ok_or_else(|| {
+            let known: Vec<&str> = self.strategies.keys().map(String::as_str).collect();
+            let hint = suggest::hint(name, known.iter().copied());
+            format!("unknown strategy {name:?}{hint} (known: {})", known.join(", "))
+        })
+    }
+
     /// The same scenario with every seat playing `strategy` (`--players`).
     pub fn with_players(&self, strategy: &str) -> Result<Scenario, String> {
-        if self.strategy(strategy).is_none() {
-            let known: Vec<&str> = self.strategies.keys().map(String::as_str).collect();
-            let hint = suggest::hint(strategy, known.iter().copied());
-            return Err(format!("--players: unknown strategy {strategy:?}{hint} (known: {})", known.join(", ")));
-        }
+        self.named_strategy(strategy).map_err(|e| format!("--players: {e}"))?;
         let mut sc = self.clone();
         for p in &mut sc.players {
             p.strategy = strategy.to_string();

@@ -29,9 +29,45 @@ pub fn unknown_field(message: &str) -> String {
     format!("unknown field `{wrong}`{}{expected}", hint(wrong, known.iter().copied()))
 }
 
+/// A serde message as a designer reads it: a did-you-mean for an unknown
+/// key (`unknown_field`), and Rust's type names (`expected i32`) said as
+/// the form to give (`expected a whole number`).
+pub fn readable(message: &str) -> String {
+    let message = unknown_field(message);
+    let Some((head, ty)) = message.rsplit_once("expected ") else { return message };
+    let form = match ty {
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number",
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number, at least 0",
+        "f32" | "f64" => "a number",
+        "a boolean" => "true or false",
+        _ => return message,
+    };
+    format!("{head}expected {form}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wrong_type_names_the_form_to_give() {
+        assert_eq!(
+            readable("invalid type: string \"abc\", expected i32"),
+            "invalid type: string \"abc\", expected a whole number"
+        );
+        assert_eq!(
+            readable("invalid type: floating point `1.5`, expected u32"),
+            "invalid type: floating point `1.5`, expected a whole number, at least 0"
+        );
+        assert_eq!(
+            readable("invalid type: string \"x\", expected f64"),
+            "invalid type: string \"x\", expected a number"
+        );
+        assert_eq!(
+            readable("invalid type: integer `3`, expected a string"),
+            "invalid type: integer `3`, expected a string"
+        );
+    }
 
     #[test]
     fn a_near_miss_is_named_and_a_wild_guess_is_not() {

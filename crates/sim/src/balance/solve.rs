@@ -90,9 +90,7 @@ impl Side {
             }
             i += 2;
         }
-        if sc.strategy(&players).is_none() {
-            return Err(format!("{s:?}: unknown strategy {players:?}"));
-        }
+        sc.named_strategy(&players).map_err(|e| format!("{s:?}: {e}"))?;
         Ok(Side::Restriction { restriction: Restriction::new(forbid, force)?, players })
     }
 
@@ -196,7 +194,7 @@ pub fn gaps_of(
                 Ok(values.iter().map(|v| v[j]).collect())
             }
             Side::Restriction { restriction, players } => {
-                let spec = sc.strategy(players).ok_or_else(|| format!("unknown strategy {players:?}"))?;
+                let spec = sc.named_strategy(players)?;
                 let base = first_slot_wins(sc, &spec, &spec, master, campaigns)?;
                 let won = first_slot_wins(sc, &restriction.apply(&spec), &spec, master, campaigns)?;
                 Ok(won.iter().zip(&base).map(|(&w, &b)| w as u8 as f64 - b as u8 as f64).collect())
@@ -568,7 +566,7 @@ pub fn scenario_at(base: &Scenario, params: &[Param], x: &[f64], budget: &Budget
     let Players::BestResponse { start, budget: tune } = &budget.players else {
         return Ok(sc);
     };
-    let spec = sc.strategy(start).ok_or_else(|| format!("--players: unknown strategy {start:?}"))?;
+    let spec = sc.named_strategy(start).map_err(|e| format!("--players: {e}"))?;
     let (best, _) = tune_from(&sc, &spec, Field::SelfPlay, tuning_seed(budget.master), tune)?;
     let mut out = sc;
     out.strategies.insert(start.clone(), best);

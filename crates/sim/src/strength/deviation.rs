@@ -232,7 +232,7 @@ pub fn check(
     if factor <= 1.0 || !factor.is_finite() {
         return Err(format!("the factor must be above 1 (found {factor})"));
     }
-    let spec = sc.strategy(name).ok_or_else(|| format!("unknown strategy {name:?}"))?;
+    let spec = sc.named_strategy(name)?;
     let seats = sc.players.len();
     if seats < 2 {
         return Err("the scenario needs at least 2 seats".into());

@@ -25,7 +25,7 @@ pub fn specs_of(sc: &Scenario, names: &[String], what: &str) -> Result<Vec<Strat
             return Err(format!("{n:?} is listed twice"));
         }
     }
-    names.iter().map(|n| sc.strategy(n).ok_or_else(|| format!("unknown strategy {n:?}"))).collect()
+    names.iter().map(|n| sc.named_strategy(n)).collect()
 }
 
 /// The 2.5% and 97.5% quantiles of bootstrap samples: a percentile 95%

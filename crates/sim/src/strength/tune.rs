@@ -146,7 +146,7 @@ pub struct Problem<'a> {
 impl<'a> Problem<'a> {
     /// Check the settings against the scenario.
     pub fn new(sc: &'a Scenario, settings: Settings) -> Result<Problem<'a>, String> {
-        let start = sc.strategy(&settings.start).ok_or_else(|| format!("unknown strategy {:?}", settings.start))?;
+        let start = sc.named_strategy(&settings.start)?;
         if start.kind != crate::scenario::StrategyKind::Weighted {
             return Err(format!(
                 "{:?} is not a weighted strategy: only a weighted player's keys can be tuned",
@@ -168,10 +168,7 @@ impl<'a> Problem<'a> {
                         names.len()
                     ));
                 }
-                names
-                    .iter()
-                    .map(|n| sc.strategy(n).ok_or_else(|| format!("unknown strategy {n:?}")))
-                    .collect::<Result<_, _>>()?
+                names.iter().map(|n| sc.named_strategy(n)).collect::<Result<_, _>>()?
             }
         };
         if settings.per_eval == 0 || !settings.per_eval.is_multiple_of(seats as u64) {

@@ -152,7 +152,7 @@ pub fn retuned(
     seed: u64,
     budget: &Budget,
 ) -> Result<(Scenario, StrategySpec, u64), String> {
-    let spec = sc.strategy(start).ok_or_else(|| format!("--players: unknown strategy {start:?}"))?;
+    let spec = sc.named_strategy(start).map_err(|e| format!("--players: {e}"))?;
     let (best, played) = tune_from(sc, &spec, Field::SelfPlay, tuning_seed(seed), budget)?;
     let mut out = sc.clone();
     out.strategies.insert(BEST_RESPONSE.to_string(), best.clone());

@@ -292,7 +292,7 @@ pub fn run_readings(sc: &Scenario, players: &str, seed: u64, campaigns: u64) -> 
     let mut rows = Vec::new();
     for reading in readings() {
         let s = reading.apply(&sc.with_players(players).map_err(SetupError)?);
-        let spec = s.strategy(players).ok_or_else(|| SetupError(format!("unknown strategy {players:?}")))?;
+        let spec = s.named_strategy(players).map_err(SetupError)?;
         let play =
             |me: &crate::scenario::StrategySpec| first_slot_wins(&s, me, &spec, seed, campaigns).map_err(SetupError);
         let r = restrictions();

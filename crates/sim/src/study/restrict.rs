@@ -333,10 +333,10 @@ pub fn run(
     campaigns: u64,
     budget: Option<&Budget>,
 ) -> Result<Study, String> {
-    let field = sc.strategy(players).ok_or_else(|| format!("unknown strategy {players:?}"))?;
+    let field = sc.named_strategy(players)?;
     let mut values = Vec::new();
     for level in levels {
-        let spec = sc.strategy(level).ok_or_else(|| format!("--levels: unknown strategy {level:?}"))?;
+        let spec = sc.named_strategy(level).map_err(|e| format!("--levels: {e}"))?;
         values.push(paired(sc, level, &r.apply(&spec), &spec, seed, campaigns)?);
     }
     let best = match budget {
