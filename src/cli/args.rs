@@ -39,6 +39,30 @@ impl ScenarioArgs {
     }
 }
 
+/// `--players STRATEGY`, for a command that plays the scenario's seats as
+/// they are unless told otherwise.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PlayersArg {
+    /// Every seat plays this strategy (e.g. `tuned`).
+    #[arg(long, value_name = "STRATEGY")]
+    pub players: Option<String>,
+}
+
+impl PlayersArg {
+    /// ` --players STRATEGY`, or nothing: the flag that seats the same.
+    pub fn flag(&self) -> String {
+        self.players.as_ref().map_or(String::new(), |p| format!(" --players {p}"))
+    }
+
+    /// `sc` with `--players` applied.
+    pub fn seat(&self, sc: Scenario) -> Result<Scenario, CliError> {
+        match &self.players {
+            Some(s) => sc.with_players(s).map_err(CliError::input),
+            None => Ok(sc),
+        }
+    }
+}
+
 /// `--seed S`.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct SeedArg {

@@ -70,7 +70,7 @@ pub struct SensitivityArgs {
     /// dice key) or K1,K2=LO..HI,...; a dice key varies its `.mult` or
     /// `.count`. Without a range a key varies by ±50% within its declared
     /// range.
-    #[arg(long, value_delimiter = ',', default_value = "all")]
+    #[arg(long = "vary", value_name = "all|K1,K2=LO..HI,...", value_delimiter = ',', default_value = "all")]
     pub keys: Vec<String>,
     /// Morris trajectories (each plays keys + 1 design points).
     #[arg(long, default_value_t = 10)]
@@ -78,7 +78,7 @@ pub struct SensitivityArgs {
     /// Campaigns per design point.
     #[arg(long, default_value_t = 200, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns: u64,
-    /// Sobol' indices for these keys (a short list of the --keys), after
+    /// Sobol' indices for these keys (a short list of the --vary keys), after
     /// the screening.
     #[arg(long, value_delimiter = ',')]
     pub sobol_keys: Vec<String>,
@@ -113,9 +113,9 @@ fn slug(s: &str) -> String {
 pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
     let (base, rotate) = a.flags.base()?;
     let metric = metric_named(&base, &a.metric).map_err(CliError::input)?;
-    let params = param::parse_list(&a.keys, &base).map_err(|e| CliError::input(format!("--keys: {e}")))?;
+    let params = param::parse_list(&a.keys, &base).map_err(|e| CliError::input(format!("--vary: {e}")))?;
     if params.is_empty() {
-        return Err(CliError::input("--keys: no key to vary"));
+        return Err(CliError::input("--vary: no key to vary"));
     }
     if a.trajectories < 2 || a.campaigns < 2 {
         return Err(CliError::input("--trajectories and --campaigns must each be at least 2 for an interval"));
@@ -128,7 +128,7 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
             params
                 .iter()
                 .position(|p| p.name == k || p.key() == k)
-                .ok_or_else(|| CliError::input(format!("--sobol-keys: {k} is not among the --keys")))
+                .ok_or_else(|| CliError::input(format!("--sobol-keys: {k} is not among the --vary keys")))
         })
         .collect::<Result<_, _>>()?;
     let sobol = !sobol_keys.is_empty() || a.sobol_top.is_some();
@@ -156,7 +156,7 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
         out::resolve_shard(a.out.as_deref(), "sensitivity", &name, &what, &[&base], shard, a.overwrite)?
     };
     let mut command = format!(
-        "empires sensitivity --metric '{}' --keys {} --trajectories {} --campaigns {}",
+        "empires sensitivity --metric '{}' --vary {} --trajectories {} --campaigns {}",
         a.metric,
         a.keys.join(","),
         a.trajectories,
@@ -262,7 +262,7 @@ fn read_points(dirs: &[PathBuf], plan: &Plan) -> Result<Vec<sensitivity::Point>,
         let same = u.is_some_and(|u| plan.params.iter().zip(u).zip(&p.values).all(|((q, x), v)| q.value_at(*x) == *v));
         if !same {
             return Err(CliError::input(format!(
-                "trajectory {} point {} of the shards is not this design's: were the shards run with another --seed or other --keys ranges?",
+                "trajectory {} point {} of the shards is not this design's: were the shards run with another --seed or other --vary ranges?",
                 p.group, p.position
             )));
         }

@@ -35,6 +35,7 @@ mod run_dir;
 mod shard;
 mod strength;
 mod study;
+pub mod synopsis;
 mod tables;
 mod validate;
 

@@ -14,6 +14,8 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     #[command(flatten)]
+    pub players: super::args::PlayersArg,
+    #[command(flatten)]
     pub master: SeedArg,
     /// Campaign index under the master seed (replays campaign I of a run).
     #[arg(long, default_value_t = 0)]
@@ -57,6 +59,9 @@ fn replay_command(a: &PlayArgs, dir: &Path) -> String {
     for kv in &a.scenario.set {
         w.extend(["--set".into(), shell_word(kv)]);
     }
+    if let Some(p) = &a.players.players {
+        w.extend(["--players".into(), shell_word(p)]);
+    }
     if a.seats.rotate_seats {
         w.push("--rotate-seats".into());
     }
@@ -83,7 +88,7 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
     {
         return Err(CliError::input(format!("--html {}: not a directory", d.display())));
     }
-    let sc = a.scenario.load()?;
+    let sc = a.players.seat(a.scenario.load()?)?;
     let rotate = sim::runner::seating(&[&sc], a.seats.flag()).rotate();
     let mut events: Vec<Event> = Vec::new();
     let seat_strategy: Vec<String> =

@@ -18,6 +18,8 @@ use std::time::Instant;
 pub struct RunArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
+    #[command(flatten)]
+    pub players: super::args::PlayersArg,
     /// Number of campaigns (before sharding), at least 1.
     #[arg(long, default_value_t = 10_000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns: u64,
@@ -155,7 +157,7 @@ impl WinCount {
 }
 
 pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
-    let sc = a.scenario.load()?;
+    let sc = a.players.seat(a.scenario.load()?)?;
     let seed = a.master.seed;
     let shard = a.shards.resolve()?;
     let plan = plan(&a, shard)?;
@@ -229,7 +231,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
             v.campaign_seed,
             v.season,
             v.message,
-            a.scenario.flags(),
+            a.scenario.flags() + &a.players.flag(),
             seed,
             v.campaign,
             seated.play_flag()

@@ -404,11 +404,12 @@ pub struct MetagameArgs {
     /// Bootstrap resamples for the intervals.
     #[arg(long, default_value_t = 200)]
     pub bootstrap: u32,
-    /// α-rank's selection intensity.
-    #[arg(long, default_value_t = 100.0)]
+    /// α-rank's selection intensity (α in Omidshafiei et al. 2019).
+    #[arg(long = "intensity", default_value_t = 100.0)]
     pub alpha: f64,
-    /// α-rank's population size.
-    #[arg(long, default_value_t = 50)]
+    /// α-rank's population size (m; not tune's --population, the
+    /// candidates of a generation).
+    #[arg(long = "rank-population", default_value_t = 50)]
     pub population: u32,
     #[command(flatten)]
     pub threads: ThreadsArg,

@@ -79,13 +79,19 @@ impl StudyFlags {
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {
-    /// A.toml and B.toml; with one file (or none: the embedded default) B is
-    /// A with the --set overrides.
+    /// A.toml B.toml; or, with --scenario A.toml, B.toml alone.
     #[arg(value_name = "FILE", num_args = 0..=2)]
     pub files: Vec<PathBuf>,
-    /// Override a key in B (dotted path). Repeatable.
+    /// Scenario A (default: the embedded default scenario).
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// Override a key in both A and B, as for `run`. Repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// What makes B: A (or B.toml) with this key at this value, e.g.
+    /// economy.pillage=3D6x10. Repeatable.
+    #[arg(long = "vary", value_name = "KEY=VALUE")]
+    pub vary: Vec<String>,
     #[command(flatten)]
     pub flags: StudyFlags,
     #[command(flatten)]
@@ -97,10 +103,14 @@ pub struct SweepArgs {
     /// Scenario TOML file (default: the embedded default scenario).
     #[arg(long)]
     pub scenario: Option<PathBuf>,
-    /// A key and its values, e.g. economy.pillage=1D6x10,2D6x10,3D6x10.
-    /// One or two of them.
-    #[arg(long = "set", value_name = "KEY=V1,V2,...", required = true)]
+    /// Override a scenario key in every cell, as for `run`. Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// A key and its values, e.g. economy.pillage=1D6x10,2D6x10,3D6x10, or
+    /// a range of whole numbers, costs.capture=1..4. One (a line) or two (a
+    /// heatmap).
+    #[arg(long = "vary", value_name = "KEY=V1,V2,...|KEY=LO..HI", required = true)]
+    pub vary: Vec<String>,
     /// A metric to show, e.g. "mean empire size" or "win rate: seat 0"
     /// (default: every strategy's win rate; with --best-response, the
     /// mean empire size and the shares of gold from mines and pillage).
@@ -159,6 +169,18 @@ pub enum Experiment {
     },
 }
 
+/// A scenario with `--set` overrides and then the `--vary` values of a
+/// variant, a problem with a varied value named as the --vary it came from.
+fn load_varied(file: Option<&Path>, set: &[String], vary: &[String]) -> Result<Scenario, CliError> {
+    let all: Vec<String> = set.iter().chain(vary).cloned().collect();
+    load_scenario(file, &all).map_err(|mut e| {
+        for v in vary {
+            e.message = e.message.replace(&format!("--set {v}"), &format!("--vary {v}"));
+        }
+        e
+    })
+}
+
 fn name_of(p: Option<&Path>) -> String {
     p.and_then(|p| p.file_stem()).map_or("default".into(), |s| s.to_string_lossy().to_string())
 }
@@ -176,33 +198,40 @@ fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, String>) 
 
 pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     a.flags.check()?;
-    let (sa, sb, na, nb) = match a.files.as_slice() {
-        [fa, fb] => {
-            let sa = load_scenario(Some(fa), &[])?;
-            let sb = load_scenario(Some(fb), &a.set)?;
-            let nb = if a.set.is_empty() {
-                name_of(Some(fb))
-            } else {
-                format!("{} with {}", name_of(Some(fb)), a.set.join(" "))
-            };
-            (sa, sb, name_of(Some(fa)), nb)
+    // A is --scenario or the first of two files; B is the other file, or A,
+    // either with the --vary values. One file without --scenario could be
+    // either, so it is refused rather than guessed.
+    let (fa, fb): (Option<&Path>, Option<&Path>) = match (a.files.as_slice(), &a.scenario) {
+        ([], s) => (s.as_deref(), None),
+        ([b], Some(s)) => (Some(s.as_path()), Some(b.as_path())),
+        ([f], None) => {
+            return Err(CliError::input(format!(
+                "compare {}: is it A or B? give A as --scenario {0} and B with --vary KEY=VALUE, or both files \
+                 (compare A.toml B.toml)",
+                f.display()
+            )));
         }
-        files => {
-            let f = files.first().map(PathBuf::as_path);
-            if a.set.is_empty() {
-                return Err(CliError::input(
-                    "compare needs two scenario files, or one scenario (or none) and --set KEY=VALUE for B",
-                ));
-            }
-            let sa = load_scenario(f, &[])?;
-            let sb = load_scenario(f, &a.set)?;
-            (sa, sb, name_of(f), format!("{} with {}", name_of(f), a.set.join(" ")))
+        ([fa, fb], None) => (Some(fa.as_path()), Some(fb.as_path())),
+        _ => {
+            return Err(CliError::input("compare: give A once, as --scenario A.toml or as the first of two files"));
         }
+    };
+    if fb.is_none() && a.vary.is_empty() {
+        return Err(CliError::input(
+            "compare: B is the same as A; give --vary KEY=VALUE (B is A with it) or a file for B (--set changes both)",
+        ));
+    }
+    let sa = load_scenario(fa, &a.set)?;
+    let sb = load_varied(fb.or(fa), &a.set, &a.vary)?;
+    let na = name_of(fa);
+    let nb = match (fb, a.vary.is_empty()) {
+        (Some(f), true) => name_of(Some(f)),
+        (f, _) => format!("{} with {}", name_of(f.or(fa)), a.vary.join(" ")),
     };
     let (sa, sb) = (a.flags.seat(sa)?, a.flags.seat(sb)?);
     compare::comparable((&na, &sa), (&nb, &sb)).map_err(CliError::input)?;
-    let name = name_of(a.files.first().map(PathBuf::as_path));
-    let out = a.flags.out_dir("compare", &name, format!("{:?} {:?} {:?}", a.files, a.set, a.best), &[&sa, &sb])?;
+    let what = format!("{:?} {:?} {:?} {:?} {:?}", a.scenario, a.files, a.set, a.vary, a.best);
+    let out = a.flags.out_dir("compare", &name_of(fa), what, &[&sa, &sb])?;
     let budget = a.best.budget();
     let long = a.flags.long(compare::planned(&sa, &sb, a.flags.campaigns, budget.as_ref()), &out)?;
     let (sa, sb, best) = if let Some(budget) = budget {
@@ -231,13 +260,16 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
 
 pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     a.flags.check()?;
-    let axes = a.set.iter().map(|s| sweep::parse_axis(s)).collect::<Result<Vec<_>, _>>().map_err(CliError::input)?;
+    let axes = a.vary.iter().map(|s| sweep::parse_axis(s)).collect::<Result<Vec<_>, _>>().map_err(CliError::input)?;
     if axes.len() > 2 {
-        return Err(CliError::input("sweep takes one or two --set KEY=V1,V2,... (a line or a heatmap)"));
+        return Err(CliError::input("sweep takes one or two --vary KEY=V1,V2,... (a line or a heatmap)"));
+    }
+    if axes.len() == 2 && axes[0].key == axes[1].key {
+        return Err(CliError::input("--vary: the two keys must differ"));
     }
     let file = a.scenario.clone();
-    let base = load_scenario(file.as_deref(), &[])?;
-    let what = format!("{:?} {:?} {:?}", a.set, a.metric, a.best);
+    let base = load_scenario(file.as_deref(), &a.set)?;
+    let what = format!("{:?} {:?} {:?} {:?}", a.set, a.vary, a.metric, a.best);
     let out = a.flags.out_dir("sweep", &name_of(file.as_deref()), what, &[&base])?;
     let budget = a.best.budget();
     let start = a.flags.start();
@@ -247,14 +279,14 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     let mut tuned: Vec<(String, u64)> = Vec::new();
     let s = long.run(|| {
         sweep::run::<CliError>(&axes, a.flags.master.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
-            let sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let sc = a.flags.seat(load_scenario(file.as_deref(), &sets)?)?;
+            let cell_sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let sc = a.flags.seat(load_varied(file.as_deref(), &a.set, &cell_sets)?)?;
             match &budget {
                 None => Ok(sc),
                 Some(b) => {
                     let (sc, _, played) =
                         compare::retuned(&sc, &start, a.flags.master.seed, b).map_err(CliError::input)?;
-                    tuned.push((sets.join(" "), played));
+                    tuned.push((cell_sets.join(" "), played));
                     Ok(sc)
                 }
             }
@@ -270,6 +302,9 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     };
     s.choose(&metrics).map_err(CliError::input)?;
     sayln!("{}", s.seating.describe());
+    if !a.set.is_empty() {
+        sayln!("in every cell: {}", a.set.iter().map(|s| format!("--set {s}")).collect::<Vec<_>>().join(" "));
+    }
     let best = budget.as_ref().map(|b| {
         let played: u64 = tuned.iter().map(|t| t.1).sum();
         format!(

@@ -738,7 +738,8 @@ pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
         .params
         .iter()
         .map(|p| {
-            f64s(&p.name).map_err(|_| format!("{}: no column {}: played with other --keys", path.display(), p.name))
+            f64s(&p.name)
+                .map_err(|_| format!("{}: no column {}: played with other --vary keys", path.display(), p.name))
         })
         .collect::<Result<_, _>>()?;
     (0..df.height())

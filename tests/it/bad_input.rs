@@ -159,7 +159,7 @@ fn a_misspelled_key_or_strategy_gets_a_did_you_mean() {
     let o = bin().args(["run", "--campaigns", "2", "--set", "players[1].strategy=tunned"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown strategy \"tunned\" (did you mean `tuned`?)"));
-    let o = bin().args(["compare", "--set", "costs.capture=3", "--players", "tunned"]).output().unwrap();
+    let o = bin().args(["compare", "--vary", "costs.capture=3", "--players", "tunned"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("--players: unknown strategy \"tunned\" (did you mean `tuned`?)")

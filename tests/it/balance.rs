@@ -139,7 +139,7 @@ fn sensitivity_shards_merge_to_the_whole() {
         FIXTURE,
         "--metric",
         "gold from mines",
-        "--keys",
+        "--vary",
         "economy.mine.river.mult=5..15,costs.capture=1..3",
         "--trajectories",
         "3",
@@ -228,8 +228,8 @@ fn solve_cli_writes_the_patched_scenario_and_the_flag() {
 #[test]
 fn bad_balance_flags_exit_2_with_a_reason() {
     let cases: &[(&[&str], &str)] = &[
-        (&["sensitivity", "--metric", "fun", "--keys", "costs.capture"], "unknown metric"),
-        (&["sensitivity", "--metric", "mean empire size", "--keys", "costs.captur"], "not a numeric key"),
+        (&["sensitivity", "--metric", "fun", "--vary", "costs.capture"], "unknown metric"),
+        (&["sensitivity", "--metric", "mean empire size", "--vary", "costs.captur"], "not a numeric key"),
         (&["solve", "--vary", "costs.capture", "--target", "mean empire size = 3"], "KEY=LO..HI"),
         (&["solve", "--vary", "costs.capture=0..9", "--target", "mean empire size"], "METRIC = VALUE"),
         (&["solve", "--vary", "initiative.pool=0..99", "--target", "mean empire size = 3"], "0..60"),

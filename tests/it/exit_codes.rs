@@ -100,7 +100,7 @@ fn every_page_that_cannot_be_written_is_exit_3_and_names_its_path() {
             "--out",
             t,
         ],
-        vec!["compare", "--set", "economy.pillage=3D6x10", "--campaigns", "4", "--quiet", "--out", t],
+        vec!["compare", "--vary", "economy.pillage=3D6x10", "--campaigns", "4", "--quiet", "--out", t],
     ];
     for args in cases {
         let o = bin().args(&args).output().unwrap();
@@ -144,7 +144,7 @@ fn a_misspelled_strategy_gets_a_did_you_mean_everywhere() {
         &["ladder", "--strategies", "random,balancd", "--campaigns", "4"][..],
         &["metagame", "--strategies", "random,balancd", "--campaigns", "4"],
         &["deviate", "--strategy", "balancd", "--campaigns", "4"],
-        &["compare", "--set", "economy.pillage=3D6x10", "--players", "balancd", "--campaigns", "4"],
+        &["compare", "--vary", "economy.pillage=3D6x10", "--players", "balancd", "--campaigns", "4"],
         &["experiment", "restrict", "--forbid", "mine", "--levels", "random,balancd", "--campaigns", "4"],
     ] {
         let o = bin().args(args).output().unwrap();

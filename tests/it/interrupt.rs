@@ -95,7 +95,7 @@ fn metagame_resumes_to_the_same_files() {
 
 #[test]
 fn compare_resumes_to_the_same_files() {
-    interrupt_and_resume("compare", &["compare", "--set", "economy.pillage=3D6x10", "--campaigns", "8192", "--quiet"]);
+    interrupt_and_resume("compare", &["compare", "--vary", "economy.pillage=3D6x10", "--campaigns", "8192", "--quiet"]);
 }
 
 #[test]
@@ -124,7 +124,7 @@ fn sensitivity_resumes_to_the_same_files() {
             "sensitivity",
             "--metric",
             "share of gold from mines",
-            "--keys",
+            "--vary",
             "economy.pillage.mult,economy.mine.river.mult",
             "--trajectories",
             "6",
@@ -162,6 +162,6 @@ fn deviate_resumes_to_the_same_files() {
 fn sweep_resumes_to_the_same_files() {
     interrupt_and_resume(
         "sweep",
-        &["sweep", "--set", "economy.pillage=1D6x10,2D6x10,3D6x10", "--campaigns", "4096", "--quiet"],
+        &["sweep", "--vary", "economy.pillage=1D6x10,2D6x10,3D6x10", "--campaigns", "4096", "--quiet"],
     );
 }

@@ -11,6 +11,7 @@ mod exit_codes;
 mod fuzz;
 mod gate;
 mod interrupt;
+mod language;
 mod layers;
 mod log_replay;
 mod merge;

@@ -97,7 +97,7 @@ fn zero_and_negative_campaign_counts_are_refused_before_anything_is_written() {
     let w = workdir("counts");
     for cmd in [
         &["run"][..],
-        &["compare", "--set", "costs.capture=3"],
+        &["compare", "--vary", "costs.capture=3"],
         &["ladder", "--strategies", "balanced,miner"],
         &["metagame", "--strategies", "balanced,miner"],
         &["deviate"],
@@ -126,7 +126,7 @@ fn studies_write_a_folder_per_request() {
     let w = workdir("studies");
     for capture in ["3", "4"] {
         let set = format!("costs.capture={capture}");
-        let o = run_in(&w, &["compare", "--set", &set, "--campaigns", "20"]);
+        let o = run_in(&w, &["compare", "--vary", &set, "--campaigns", "20"]);
         assert_eq!(o.status.code(), Some(exit::SUCCESS), "{}", stderr(&o));
     }
     let pages = folders(&w.join("reports/compare"));

@@ -242,7 +242,7 @@ fn seats_rotate_by_default_when_strategies_differ() {
 #[test]
 fn studies_say_how_they_seated_the_strategies() {
     let o = bin()
-        .args(["compare", "--set", "costs.capture=3", "--campaigns", "20", "--out"])
+        .args(["compare", "--vary", "costs.capture=3", "--campaigns", "20", "--out"])
         .arg(tmp("cmp"))
         .output()
         .unwrap();
@@ -251,7 +251,7 @@ fn studies_say_how_they_seated_the_strategies() {
     assert!(text.starts_with("seats rotated (strategies differ)\n"), "{text}");
     assert!(text.contains(", seats rotated"), "{text}");
     let o = bin()
-        .args(["sweep", "--set", "costs.capture=2,3", "--campaigns", "20", "--fixed-seats", "--out"])
+        .args(["sweep", "--vary", "costs.capture=2,3", "--campaigns", "20", "--fixed-seats", "--out"])
         .arg(tmp("sweep"))
         .output()
         .unwrap();

@@ -80,7 +80,7 @@ fn sensitivity_cli_prints_the_sobol_noise_floor_and_verdicts() {
     let _ = std::fs::remove_dir_all(&out);
     let o = bin()
         .args(["sensitivity", "--scenario", FIXTURE, "--metric", "gold from mines"])
-        .args(["--keys", "economy.mine.river.mult=5..15,economy.pillage.count=1..3", "--trajectories", "2"])
+        .args(["--vary", "economy.mine.river.mult=5..15,economy.pillage.count=1..3", "--trajectories", "2"])
         .args(["--campaigns", "10", "--sobol-keys", "economy.mine.river.mult,economy.pillage.count"])
         .args(["--sobol-rows", "12", "--out"])
         .arg(&out)

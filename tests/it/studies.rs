@@ -69,7 +69,7 @@ fn a_a_comparisons_hold_the_family_wise_false_verdict_rate() {
 fn compare_cli_reports_paired_differences_and_writes_a_page() {
     let out = tmp("cmp");
     let o = bin()
-        .args(["compare", "--set", "costs.capture=3", "--campaigns", "300", "--rotate-seats", "--out"])
+        .args(["compare", "--vary", "costs.capture=3", "--campaigns", "300", "--rotate-seats", "--out"])
         .arg(&out)
         .output()
         .unwrap();
@@ -91,9 +91,9 @@ fn compare_cli_reports_paired_differences_and_writes_a_page() {
     assert!(text.contains("no detectable difference at 50 campaigns"), "{text}");
     let o = bin().args(["compare"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    let o = bin().args(["compare", "--set", "costs.capture=-1"]).output().unwrap();
+    let o = bin().args(["compare", "--vary", "costs.capture=-1"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--set costs.capture=-1"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--vary costs.capture=-1"));
 }
 
 /// `compare --best-response`: each variant's players are re-tuned in
@@ -127,8 +127,9 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     let out = tmp("cmp-br");
     let args = [
         "compare",
+        "--scenario",
         duel.as_str(),
-        "--set",
+        "--vary",
         "economy.pillage=6D6x10",
         "--best-response",
         "--generations",
@@ -148,7 +149,7 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(html.contains("best response: every seat plays tuned re-tuned"), "the page names its players");
     // The budget flags mean nothing without --best-response.
-    let o = bin().args(["compare", "--set", "costs.capture=3", "--generations", "2"]).output().unwrap();
+    let o = bin().args(["compare", "--vary", "costs.capture=3", "--generations", "2"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
 
     // sweep: every cell re-tuned, and by default the metrics that still
@@ -158,7 +159,7 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
         "sweep",
         "--scenario",
         duel.as_str(),
-        "--set",
+        "--vary",
         "economy.pillage=1D6x10,6D6x10",
         "--best-response",
         "--generations",
@@ -197,7 +198,7 @@ fn sweep_axes_split_at_top_level_commas() {
 fn sweep_cli_draws_a_line_for_one_key_and_heatmaps_for_two() {
     let (one, two) = (tmp("sw1"), tmp("sw2"));
     let o = bin()
-        .args(["sweep", "--set", "costs.capture=1,2,3", "--campaigns", "150", "--out"])
+        .args(["sweep", "--vary", "costs.capture=1,2,3", "--campaigns", "150", "--out"])
         .arg(&one)
         .output()
         .unwrap();
@@ -210,15 +211,15 @@ fn sweep_cli_draws_a_line_for_one_key_and_heatmaps_for_two() {
     assert!(text.contains("verdicts: Benjamini–Hochberg-adjusted, false discovery rate 5% over"), "{text}");
     assert!(text.lines().any(|l| l.trim_start().starts_with("costs.capture=3")), "{text}");
     let o = bin()
-        .args(["sweep", "--set", "costs.capture=2,3", "--set", "costs.pillage=1,2", "--campaigns", "100", "--out"])
+        .args(["sweep", "--vary", "costs.capture=2,3", "--vary", "costs.pillage=1,2", "--campaigns", "100", "--out"])
         .arg(&two)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(two.join("sweep-heatmap-0.svg").exists() && two.join("sweep-heatmap-0.png").exists());
-    let o = bin().args(["sweep", "--set", "costs.capture=2,-4", "--campaigns", "10"]).output().unwrap();
+    let o = bin().args(["sweep", "--vary", "costs.capture=2,-4", "--campaigns", "10"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--set costs.capture=-4"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--vary costs.capture=-4"));
 }
 
 #[test]
@@ -285,8 +286,8 @@ fn experiment_with_players_seats_one_restricted_player_against_copies() {
 #[test]
 fn players_flag_reaches_every_study_and_the_gate() {
     for args in [
-        vec!["compare", "--set", "costs.capture=3", "--players", "nobody"],
-        vec!["sweep", "--set", "costs.capture=2,3", "--players", "nobody"],
+        vec!["compare", "--vary", "costs.capture=3", "--players", "nobody"],
+        vec!["sweep", "--vary", "costs.capture=2,3", "--players", "nobody"],
         vec!["experiment", "mine-vs-pillage", "--players", "nobody"],
     ] {
         let o = bin().args(&args).output().unwrap();
@@ -294,7 +295,7 @@ fn players_flag_reaches_every_study_and_the_gate() {
         assert!(String::from_utf8_lossy(&o.stderr).contains("--players: unknown strategy \"nobody\""), "{args:?}");
     }
     let o = bin()
-        .args(["compare", "--set", "costs.capture=3", "--players", "tuned", "--campaigns", "40", "--out"])
+        .args(["compare", "--vary", "costs.capture=3", "--players", "tuned", "--campaigns", "40", "--out"])
         .arg(tmp("cmp-tuned"))
         .output()
         .unwrap();
@@ -486,7 +487,7 @@ fn compare_refuses_scenarios_with_other_seats_or_players_naming_the_difference()
     );
     assert!(!out.exists(), "nothing written");
     let o = bin()
-        .args(["compare", "--set", "players[2].strategy=tuned", "--campaigns", "10", "--out"])
+        .args(["compare", "--vary", "players[2].strategy=tuned", "--campaigns", "10", "--out"])
         .arg(&out)
         .output()
         .unwrap();
@@ -498,7 +499,7 @@ fn compare_refuses_scenarios_with_other_seats_or_players_naming_the_difference()
     );
     // With one strategy in every seat, the same pair compares.
     let o = bin()
-        .args(["compare", "--set", "players[2].strategy=tuned", "--players", "balanced", "--campaigns", "10", "--out"])
+        .args(["compare", "--vary", "players[2].strategy=tuned", "--players", "balanced", "--campaigns", "10", "--out"])
         .arg(&out)
         .output()
         .unwrap();

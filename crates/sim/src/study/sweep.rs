@@ -20,10 +20,25 @@ pub struct Axis {
     pub values: Vec<String>,
 }
 
-/// Split `KEY=V1,V2,...` at the commas that are not inside brackets or
-/// quotes, so array values (`["mine","pillage"]`) stay whole.
+/// Most values an integer range `KEY=LO..HI` may expand to.
+pub const MAX_RANGE_VALUES: i64 = 25;
+
+/// `--vary KEY=V1,V2,...`, split at the commas that are not inside
+/// brackets or quotes, so array values (`["mine","pillage"]`) stay whole;
+/// or `--vary KEY=LO..HI` with whole numbers, every value from LO to HI.
 pub fn parse_axis(s: &str) -> Result<Axis, String> {
-    let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {s}: expected KEY=V1,V2,..."))?;
+    let (k, v) = s.split_once('=').ok_or_else(|| format!("--vary {s}: expected KEY=V1,V2,... or KEY=LO..HI"))?;
+    if let Some((lo, hi)) = v.split_once("..")
+        && let (Ok(lo), Ok(hi)) = (lo.trim().parse::<i64>(), hi.trim().parse::<i64>())
+    {
+        if hi <= lo || hi - lo + 1 > MAX_RANGE_VALUES {
+            return Err(format!(
+                "--vary {s}: a range of whole numbers LO..HI with LO < HI and at most {MAX_RANGE_VALUES} values; \
+                 list other values as KEY=V1,V2,..."
+            ));
+        }
+        return Ok(Axis { key: k.trim().to_string(), values: (lo..=hi).map(|x| x.to_string()).collect() });
+    }
     let mut values = Vec::new();
     let (mut depth, mut quoted, mut cur) = (0i32, false, String::new());
     for c in v.chars() {
@@ -42,7 +57,7 @@ pub fn parse_axis(s: &str) -> Result<Axis, String> {
     }
     values.push(cur.trim().to_string());
     if k.trim().is_empty() || values.iter().any(String::is_empty) {
-        return Err(format!("--set {s}: expected KEY=V1,V2,... with no empty value"));
+        return Err(format!("--vary {s}: expected KEY=V1,V2,... with no empty value"));
     }
     Ok(Axis { key: k.trim().to_string(), values })
 }
