@@ -79,7 +79,9 @@ impl StudyFlags {
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {
-    /// A.toml B.toml; or, with --scenario A.toml, B.toml alone.
+    /// A.toml B.toml; or, with --scenario A.toml, B.toml alone; or two
+    /// finished run folders (`empires run`), compared on the campaigns they
+    /// share without playing any.
     #[arg(value_name = "FILE", num_args = 0..=2)]
     pub files: Vec<PathBuf>,
     /// Scenario A (default: the embedded default scenario).
@@ -198,6 +200,12 @@ fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, String>) 
 
 pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     a.flags.check()?;
+    if let [ra, rb] = a.files.as_slice()
+        && ra.is_dir()
+        && rb.is_dir()
+    {
+        return compare_runs(&a, ra, rb);
+    }
     // A is --scenario or the first of two files; B is the other file, or A,
     // either with the --vary values. One file without --scenario could be
     // either, so it is refused rather than guessed.
@@ -256,6 +264,93 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     }
     say!("{}", study::compare_text(&c));
     write_page(&out, |d| study::compare_page(&c, d, best.as_deref()))
+}
+
+/// `compare RUN_A RUN_B`: two finished runs, paired campaign by campaign
+/// on the campaigns both played (the same master seed and seating, so
+/// campaign i is the same deal in both), with nothing played.
+fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
+    use crate::report::manifest::Manifest;
+    let ignored = [
+        (a.scenario.is_some(), "--scenario"),
+        (!a.set.is_empty(), "--set"),
+        (!a.vary.is_empty(), "--vary"),
+        (a.best.best_response, "--best-response"),
+        (a.flags.players.is_some(), "--players"),
+        (a.flags.seats.rotate_seats || a.flags.seats.fixed_seats, "--rotate-seats/--fixed-seats"),
+        // The runs' own campaigns and seed are compared; a value other than
+        // the default can only be a request this cannot meet.
+        (a.flags.campaigns != 2000, "--campaigns"),
+        (a.flags.master.seed != 1, "--seed"),
+    ];
+    if let Some((_, flag)) = ignored.iter().find(|(given, _)| *given) {
+        return Err(CliError::input(format!(
+            "compare RUN_A RUN_B reads finished runs and plays nothing, so {flag} cannot apply; give the runs \
+             as they were made, or compare scenarios"
+        )));
+    }
+    let read = |d: &Path| -> Result<(Manifest, Scenario), CliError> {
+        let m = Manifest::read(d).map_err(CliError::input)?;
+        if m.interrupted {
+            return Err(CliError::input(format!(
+                "{}: the run was interrupted; finish it with `empires run ... --resume` first",
+                d.display()
+            )));
+        }
+        let sc = m.scenario().map_err(|e| CliError::input(format!("{}: {e}", d.display())))?;
+        Ok((m, sc))
+    };
+    let ((ma, sa), (mb, sb)) = (read(ra)?, read(rb)?);
+    let (na, nb) = (ra.display().to_string(), rb.display().to_string());
+    if ma.master_seed != mb.master_seed {
+        return Err(CliError::input(format!(
+            "{na} played master seed {} and {nb} master seed {}: runs are paired only on the same seeds",
+            ma.master_seed, mb.master_seed
+        )));
+    }
+    if ma.rotate_seats != mb.rotate_seats {
+        return Err(CliError::input(format!(
+            "{na} {} the seats and {nb} {}: a paired comparison needs the same seating",
+            if ma.rotate_seats { "rotated" } else { "kept" },
+            if mb.rotate_seats { "rotated" } else { "kept" }
+        )));
+    }
+    compare::comparable((&na, &sa), (&nb, &sb)).map_err(CliError::input)?;
+    let (start, end) = (ma.campaign_start.max(mb.campaign_start), ma.campaign_end.min(mb.campaign_end));
+    if end < start + 2 {
+        return Err(CliError::input(format!(
+            "{na} played campaigns {}..{} and {nb} {}..{}: fewer than 2 in common to pair",
+            ma.campaign_start, ma.campaign_end, mb.campaign_start, mb.campaign_end
+        )));
+    }
+    let metrics = crate::study::metrics::standard(&[&sa, &sb]);
+    let measured = |d: &Path| -> Result<crate::study::metrics::Measured, CliError> {
+        let rows = crate::report::dataset::read_players(&d.join("players.parquet")).map_err(CliError::input)?;
+        let mut by: Vec<&[crate::sim::record::PlayerRecord]> =
+            rows.chunk_by(|x, y| x.campaign == y.campaign).filter(|c| (start..end).contains(&c[0].campaign)).collect();
+        by.sort_by_key(|c| c[0].campaign);
+        if by.len() as u64 != end - start {
+            return Err(CliError::input(format!(
+                "{}: players.parquet holds {} of campaigns {start}..{end}",
+                d.display(),
+                by.len()
+            )));
+        }
+        Ok(crate::study::metrics::Measured::of_rows(&metrics, &by))
+    };
+    let (xa, xb) = (measured(ra)?, measured(rb)?);
+    let c = compare::of_measured((&na, &xa), (&nb, &xb), &metrics, ma.master_seed, ma.rotate_seats);
+    let hashes = |m: &Manifest| m.file_hashes.get("players.parquet").cloned().unwrap_or_default();
+    let request = Request::new(&format!("compare runs {} {} {start}..{end}", hashes(&ma), hashes(&mb)), "");
+    let name = ra.file_name().map_or("runs".into(), |s| s.to_string_lossy().to_string());
+    let out = out::resolve(a.flags.out.as_deref(), "compare", &name, &request, a.flags.overwrite)?;
+    sayln!(
+        "finished runs, nothing played: campaigns {start}..{end} of master seed {} in both, paired campaign by \
+         campaign",
+        ma.master_seed
+    );
+    say!("{}", study::compare_text(&c));
+    write_page(&out, |d| study::compare_page(&c, d, None))
 }
 
 pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {

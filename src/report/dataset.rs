@@ -390,3 +390,65 @@ impl RunWriters {
         Ok(files)
     }
 }
+
+/// The rows of a `players.parquet`, with the columns the studies' metrics
+/// read (`study::metrics`): campaign, seat, strategy, winner, empire size
+/// and gold by source; the other fields are left empty. Sorted by
+/// campaign, then seat.
+pub fn read_players(path: &Path) -> Result<Vec<PlayerRecord>, String> {
+    let at = |e: PolarsError| format!("{}: {e}", path.display());
+    let f = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let df = ParquetReader::new(f).finish().map_err(at)?;
+    let col = |n: &str| df.column(n).map_err(at);
+    let campaign = col("campaign")?.u64().map_err(at)?.clone();
+    let seat = col("seat")?.u32().map_err(at)?.clone();
+    let strategy = col("strategy")?.str().map_err(at)?.clone();
+    let winner = col("winner")?.bool().map_err(at)?.clone();
+    let size = col("empire_size")?.u32().map_err(at)?.clone();
+    let gold = |n: &str| -> Result<Int64Chunked, String> { Ok(col(n)?.i64().map_err(at)?.clone()) };
+    let (mines, pillage, loot) = (gold("gold_mines")?, gold("gold_pillage")?, gold("gold_loot")?);
+    let mut rows = Vec::with_capacity(df.height());
+    for r in 0..df.height() {
+        let (Some(c), Some(s), Some(st), Some(w), Some(z), Some(m), Some(p), Some(l)) = (
+            campaign.get(r),
+            seat.get(r),
+            strategy.get(r),
+            winner.get(r),
+            size.get(r),
+            mines.get(r),
+            pillage.get(r),
+            loot.get(r),
+        ) else {
+            return Err(format!("{}: row {r} has an empty cell", path.display()));
+        };
+        let tally = crate::rules::state::Tally { gold_mines: m, gold_pillage: p, gold_loot: l, ..Default::default() };
+        rows.push(PlayerRecord {
+            campaign: c,
+            seed: 0,
+            seat: s,
+            player: String::new(),
+            strategy: st.to_string(),
+            team: None,
+            winner: w,
+            tie: false,
+            rank: 0,
+            empire_size: z,
+            hexes: 0,
+            castles: 0,
+            cities: 0,
+            mines: 0,
+            ports: 0,
+            towers: 0,
+            units: 0,
+            ships: 0,
+            spies: 0,
+            siege_engines: 0,
+            gold: 0,
+            tally,
+            seasons: 0,
+            end_reason: "",
+        });
+    }
+    rows.sort_by_key(|r| (r.campaign, r.seat));
+    Ok(rows)
+}

@@ -505,3 +505,59 @@ fn compare_refuses_scenarios_with_other_seats_or_players_naming_the_difference()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// `compare RUN_A RUN_B` reads two finished runs and plays nothing: on the
+/// same seeds its paired rows are those of `compare` playing the same two
+/// variants, and runs that cannot be paired are refused, naming why.
+#[test]
+fn compare_of_finished_runs_equals_compare_of_their_scenarios() {
+    let (ra, rb) = (tmp("runs-a"), tmp("runs-b"));
+    let run = |d: &std::path::Path, extra: &[&str]| {
+        let o = bin()
+            .args(["run", "--campaigns", "300", "--seed", "5", "--quiet", "--out"])
+            .arg(d)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(&ra, &[]);
+    run(&rb, &["--set", "economy.pillage=3D6x10"]);
+    let o = bin().arg("compare").arg(&ra).arg(&rb).arg("--out").arg(tmp("runs-cmp")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let from_runs = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(from_runs.contains("finished runs, nothing played: campaigns 0..300 of master seed 5"), "{from_runs}");
+    let o = bin()
+        .args(["compare", "--vary", "economy.pillage=3D6x10", "--campaigns", "300", "--seed", "5", "--quiet", "--out"])
+        .arg(tmp("runs-live"))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let live = String::from_utf8_lossy(&o.stdout).to_string();
+    // The table rows (metric, difference, interval, p, verdict) agree.
+    let rows = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.contains(" pts") || l.contains("win rate") || l.contains("gold"))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let strip = |t: &str, a: &str, b: &str| t.replace(a, "A").replace(b, "B");
+    let (ra_s, rb_s) = (ra.display().to_string(), rb.display().to_string());
+    let from_runs = strip(&from_runs, &ra_s, &rb_s);
+    let live = strip(&live, "default with economy.pillage=3D6x10", "B").replace("default", "A");
+    assert!(!rows(&live).is_empty());
+    assert_eq!(
+        rows(&from_runs).iter().filter(|l| l.contains(" pts")).collect::<Vec<_>>(),
+        rows(&live).iter().filter(|l| l.contains(" pts")).collect::<Vec<_>>()
+    );
+    // Another seed, or flags that cannot apply to finished runs, are refused.
+    let rc = tmp("runs-c");
+    let o = bin().args(["run", "--campaigns", "300", "--seed", "6", "--quiet", "--out"]).arg(&rc).output().unwrap();
+    assert!(o.status.success());
+    let o = bin().arg("compare").arg(&ra).arg(&rc).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("master seed 5"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = bin().arg("compare").arg(&ra).arg(&rb).args(["--vary", "costs.capture=3"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--vary cannot apply"));
+}

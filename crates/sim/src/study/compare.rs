@@ -245,15 +245,28 @@ pub fn compare(
     let metrics = standard(&[a.1, b.1]);
     let ma = measure(a.1, seed, campaigns, rotate_seats, &metrics, false)?;
     let mb = measure(b.1, seed, campaigns, rotate_seats, &metrics, false)?;
-    let mut rows = paired(&metrics, &ma, &mb);
+    Ok(of_measured((a.0, &ma), (b.0, &mb), &metrics, seed, rotate_seats))
+}
+
+/// The comparison of two variants already measured on the same campaigns
+/// of master seed `seed` (`compare` plays them; `compare RUN_A RUN_B`
+/// reads two finished runs).
+pub fn of_measured(
+    a: (&str, &Measured),
+    b: (&str, &Measured),
+    metrics: &[Metric],
+    seed: u64,
+    rotate_seats: bool,
+) -> Comparison {
+    let mut rows = paired(metrics, a.1, b.1);
     adjust(&mut rows, Correction::Holm);
-    Ok(Comparison {
+    Comparison {
         a_name: a.0.to_string(),
         b_name: b.0.to_string(),
-        campaigns,
+        campaigns: a.1.values.len() as u64,
         seed,
         rotate_seats,
         rows,
         correction: Correction::Holm,
-    })
+    }
 }

@@ -184,6 +184,14 @@ pub fn measure(
 }
 
 impl Measured {
+    /// `metrics` in each campaign of finished rows (`campaigns[i]`: the
+    /// rows of campaign `i`, as a run wrote them), for a comparison of
+    /// runs that plays nothing.
+    pub fn of_rows(metrics: &[Metric], campaigns: &[&[PlayerRecord]]) -> Measured {
+        let values = campaigns.iter().map(|rows| metrics.iter().map(|m| m.value_of(rows)).collect()).collect();
+        Measured { values, ..Measured::default() }
+    }
+
     /// The campaigns of `other` after these; seasons' gold stays summed.
     fn add(&mut self, other: Measured) {
         self.values.extend(other.values);
