@@ -66,6 +66,12 @@ pub struct TuneArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub overwrite: OverwriteArg,
+    /// Also write the tuned strategy into this scenario file, as
+    /// [strategies.NAME] (replacing a table of that name; the rest of the
+    /// file is kept as it is). The file is checked with the table in before
+    /// it is written.
+    #[arg(long, value_name = "FILE")]
+    pub install: Option<PathBuf>,
     /// `--resume` continues the generations recorded in the output folder
     /// (record.json), and the generation Ctrl-C stopped from its kept work.
     #[command(flatten)]
@@ -121,8 +127,18 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         return Err(CliError::input("--eval-campaigns must be at least 2 for an interval"));
     }
     let mut x = a.clone();
-    (x.out, x.threads, x.long, x.overwrite) = (None, Default::default(), Default::default(), Default::default());
+    (x.out, x.threads, x.long, x.overwrite, x.install) =
+        (None, Default::default(), Default::default(), Default::default(), None);
     let request = Request::of(&format!("tune {x:?}"), &[&sc]);
+    // Read before any tuning, so a missing file fails in a second, not after the search.
+    let install = match &a.install {
+        None => None,
+        Some(f) => Some((
+            f,
+            std::fs::read_to_string(f)
+                .map_err(|e| CliError::input(format!("--install {}: cannot read the scenario: {e}", f.display())))?,
+        )),
+    };
     let out = out::resolve(a.out.as_deref(), "tune", &a.name, &request, a.overwrite)?;
     let record_path = out.join("record.json");
     let previous: Option<Record> = if a.long.resume {
@@ -225,8 +241,30 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
             rs::rate_ci(r.start.by_slot[0], r.start.campaigns)
         ));
     }
-    header.push("Append this table to a scenario file, or paste it in, to play it.".into());
-    write(&out.join("strategy.toml"), rs::strategy_toml(&p, &values, &a.name, &header).as_bytes())?;
+    header
+        .push("Install it with `empires tune ... --install FILE`, or append it to a scenario file, to play it.".into());
+    let table = rs::strategy_toml(&p, &values, &a.name, &header);
+    write(&out.join("strategy.toml"), table.as_bytes())?;
+    if let Some((file, text)) = &install {
+        let (new, replaced) = rs::install(text, &table, &a.name)
+            .map_err(|e| CliError::input(format!("--install {}: {e}", file.display())))?;
+        let source = crate::scenario::Source::file(file.display().to_string());
+        crate::scenario::load_with_overrides(&new, &source, &[]).map_err(|e| {
+            CliError::input(format!(
+                "--install {}: the file would not load with the tuned table in:\n{e}",
+                file.display()
+            ))
+        })?;
+        write(file, new.as_bytes())?;
+        sayln!(
+            "{} [strategies.{}] in {}; play it with --scenario {} --players {}",
+            if replaced { "replaced" } else { "added" },
+            a.name,
+            file.display(),
+            file.display(),
+            a.name
+        );
+    }
     write(&out.join("evaluation.txt"), text.as_bytes())?;
     let files = rs::tune_page(&p, &rec, &summary, &values, &out)
         .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;

@@ -131,6 +131,28 @@ pub fn strategy_toml(p: &Problem<'_>, values: &[f64], name: &str, header: &[Stri
     out
 }
 
+/// `file_text` (a scenario file) with the `[strategies.NAME]` table of
+/// `strategy_toml` (as `strategy_toml` writes it, its comments kept) put
+/// in, replacing a table of that name: the new text, and whether one was
+/// replaced. The rest of the file keeps its layout and comments.
+pub fn install(file_text: &str, strategy_toml: &str, name: &str) -> Result<(String, bool), String> {
+    let mut doc: toml_edit::DocumentMut = file_text.parse().map_err(|e| format!("{e}"))?;
+    let new: toml_edit::DocumentMut = strategy_toml.parse().map_err(|e| format!("the tuned table: {e}"))?;
+    let table = new
+        .get("strategies")
+        .and_then(|s| s.get(name))
+        .cloned()
+        .ok_or_else(|| format!("the tuned table has no [strategies.{name}]"))?;
+    let strategies = doc.entry("strategies").or_insert_with(|| {
+        let mut t = toml_edit::Table::new();
+        t.set_implicit(true);
+        toml_edit::Item::Table(t)
+    });
+    let strategies = strategies.as_table_mut().ok_or("`strategies` in the file is not a table")?;
+    let replaced = strategies.insert(name, table).is_some();
+    Ok((doc.to_string(), replaced))
+}
+
 fn toml_float(v: f64) -> String {
     let s = format!("{v:.3}");
     let s = s.trim_end_matches('0');

@@ -496,3 +496,51 @@ fn best_response_figures_carry_the_search_variance() {
     assert!(t.search_sd > 0.2, "{}", t.search_sd);
     assert!(t.value.high - t.value.low > 2.0 * 1.959964 * t.eval_se * 2.0);
 }
+
+/// `tune --install FILE` writes the tuned strategy into a scenario file,
+/// keeping the rest of the file, so the file plays it at once; a second
+/// install replaces the table rather than adding another.
+#[test]
+fn tune_install_writes_the_tuned_strategy_into_a_scenario_file() {
+    let dir = std::env::temp_dir().join(format!("empires-install-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.toml");
+    let original = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/duel.toml")).unwrap();
+    std::fs::write(&file, &original).unwrap();
+    let tune = |out: &str| {
+        bin()
+            .args(["tune", "--scenario"])
+            .arg(&file)
+            .args(["--keys", "capture,mine", "--generations", "1", "--population", "3", "--campaigns-per-eval", "4"])
+            .args(["--eval-campaigns", "4", "--name", "mine_tuned", "--quiet", "--install"])
+            .arg(&file)
+            .arg("--out")
+            .arg(dir.join(out))
+            .output()
+            .unwrap()
+    };
+    let o = tune("a");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("added [strategies.mine_tuned]"));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with(&original[..original.find('\n').unwrap()]), "the file's own text is kept");
+    assert!(text.contains("[strategies.mine_tuned]") && text.contains("extends = \"balanced\""), "{text}");
+    assert!(text.contains("# Made by: empires tune"), "the table says where it came from: {text}");
+    let o = bin()
+        .args(["run", "--campaigns", "4", "--quiet", "--players", "mine_tuned", "--scenario"])
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join("run"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "the file plays the tuned strategy: {}", String::from_utf8_lossy(&o.stderr));
+    let o = tune("b");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("replaced [strategies.mine_tuned]"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap().matches("[strategies.mine_tuned]").count(), 1);
+    // A file that cannot be read fails before any tuning.
+    let o = bin().args(["tune", "--install"]).arg(dir.join("missing.toml")).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
