@@ -24,5 +24,16 @@ pub fn run(a: ReportArgs) -> Result<(), CliError> {
     super::out::claim(&out, &super::out::Request::new(&format!("report {manifest}"), ""), a.overwrite.overwrite)?;
     let files = crate::report::run_page::build(&a.run, &out).map_err(CliError::input)?;
     sayln!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
+    if let Ok(m) = crate::report::manifest::Manifest::read(&a.run)
+        && m.interrupted
+    {
+        eprintln!(
+            "warning: {}: the run was interrupted after {} of {} campaigns: the page shows partial data (it says so \
+             at the top); finish the run with the same `empires run` and --resume",
+            a.run.display(),
+            m.campaign_end - m.campaign_start,
+            m.total_campaigns
+        );
+    }
     Ok(())
 }

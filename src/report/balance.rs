@@ -297,8 +297,37 @@ pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, Str
         .map_err(|e| e.to_string())?;
     write_atomic(&dir.join("sensitivity.json"), sensitivity_json(s).as_bytes()).map_err(|e| e.to_string())?;
     let mut page = Page::new(&format!("Sensitivity of {}", s.plan.metric.name()));
+    let mut ranked: Vec<&Effect> = s.effects.iter().collect();
+    ranked.sort_by(|a, b| b.mu_star.total_cmp(&a.mu_star));
+    let real: Vec<String> = ranked
+        .iter()
+        .filter(|e| e.mu_star_ci.0 > e.noise)
+        .take(5)
+        .map(|e| format!("{} (μ* {:.3})", s.plan.params[e.input].name, e.mu_star))
+        .collect();
+    page.answer(&if real.is_empty() {
+        format!(
+            "No key moves {} beyond the campaigns' noise: every μ* interval reaches the noise level ({} keys, {} \
+             campaigns a point, master seed {}).",
+            s.plan.metric.name(),
+            s.plan.params.len(),
+            s.plan.campaigns,
+            s.plan.master
+        )
+    } else {
+        format!(
+            "{} moves most with {}; {} of {} keys move it beyond the campaigns' noise ({} campaigns a point, master \
+             seed {}).",
+            s.plan.metric.name(),
+            real.join(", "),
+            ranked.iter().filter(|e| e.mu_star_ci.0 > e.noise).count(),
+            s.plan.params.len(),
+            s.plan.campaigns,
+            s.plan.master
+        )
+    });
     page.p(&format!(
-        "Morris screening of {} keys: {} trajectories, {} design points, {} campaigns per point on master seed {} (common random numbers: every point plays the same campaigns). μ* is the mean absolute change of the metric when a key crosses its whole range; σ is the spread of those changes (large: the key acts through interactions or a curve). Intervals are 95% bootstrap intervals over the trajectories; <em>noise</em> is the μ* a key with no effect would show from the campaigns' noise alone.",
+        "Morris screening of {} keys: {} trajectories, {} design points, {} campaigns per point on master seed {} (common random numbers: every point plays the same campaigns). μ* is the mean absolute change of the metric when a key crosses its whole range; σ is the spread of those changes (large: the key acts through interactions or a curve). Intervals are 95% bootstrap intervals over the trajectories; \"noise\" is the μ* a key with no effect would show from the campaigns' noise alone.",
         s.plan.params.len(),
         s.plan.trajectories,
         s.points.len(),
@@ -648,6 +677,18 @@ pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Re
     let zz = z(0.95);
     let f = &s.found;
     let mut page = Page::new(&format!("Solve: {}", s.goal.text()));
+    page.answer(&format!(
+        "{} = {} meets {:?} within noise (gap {:+.4} ± {:.4} on the search's {} campaigns, master seed {}); on \
+         held-out seeds it is {}.",
+        s.param.name,
+        s.param.show(f.value),
+        s.goal.text(),
+        f.at_value.gap,
+        zz * f.at_value.gap_se,
+        s.campaigns,
+        s.master,
+        if s.confirm.met { "met too" } else { "NOT met" }
+    ));
     page.pre(&solve_text(s, command));
     let curve = Chart::Lines {
         title: format!("gap of the target against {}", s.param.name),
@@ -1020,6 +1061,19 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
     write_atomic(&dir.join("solve.json"), solve2_json(s, command).as_bytes()).map_err(|e| e.to_string())?;
     write_atomic(&dir.join("solved.toml"), patched.as_bytes()).map_err(|e| e.to_string())?;
     let mut page = Page::new(&format!("Solve: {} and {}", s.goals[0].text(), s.goals[1].text()));
+    page.answer(&format!(
+        "{} = {} and {} = {} meet {:?} and {:?} within noise ({} campaigns an evaluation, master seed {}); on held-out \
+         seeds they are {}.",
+        s.params[0].name,
+        s.params[0].show(s.found.value[0]),
+        s.params[1].name,
+        s.params[1].show(s.found.value[1]),
+        s.goals[0].text(),
+        s.goals[1].text(),
+        s.campaigns,
+        s.master,
+        if s.confirm.met { "met too" } else { "NOT met" }
+    ));
     page.pre(&solve2_text(s, command));
     let table: Vec<Vec<String>> = std::iter::once(vec![
         "seeds".into(),
@@ -1157,6 +1211,20 @@ pub fn write_curve(
         files.push(name);
     }
     let mut page = Page::new(&format!("Balance curve: {goal}"));
+    let found: Vec<String> = c
+        .points
+        .iter()
+        .filter_map(|(x, r)| r.as_ref().ok().map(|s| format!("{} at {}", second.show(s.found.value), c.first.show(*x))))
+        .collect();
+    page.answer(&format!(
+        "{} meets {goal:?} at {} of {} values of {}{}{}.",
+        second.name,
+        found.len(),
+        c.points.len(),
+        c.first.name,
+        if found.is_empty() { "" } else { ": " },
+        found.join(", ")
+    ));
     page.pre(&curve_text(c, second, goal, command));
     let chart = Chart::Lines {
         title: format!("{} that meets the target", second.name),

@@ -59,6 +59,10 @@ pub enum Chart {
     Bars { title: String, y_label: String, bars: Vec<Bar>, reference: Option<f64> },
     /// Lines over x, each with an optional band.
     Lines { title: String, x_label: String, y_label: String, series: Vec<Series> },
+    /// Values of each series at categories (dice, names: not numbers, so no
+    /// line joins them and the axis names each): x of a point is the index
+    /// of its category; the band gives each point's interval.
+    Categories { title: String, x_label: String, y_label: String, categories: Vec<String>, series: Vec<Series> },
     /// Horizontal bars with interval whiskers, first bar on top: for long
     /// labels such as scenario keys.
     HBars { title: String, x_label: String, bars: Vec<Bar> },
@@ -99,8 +103,44 @@ fn heat(t: f64) -> RGBColor {
 
 type R = Result<(), String>;
 
+/// A y-axis tick as the tables write the same quantity: a label ending in
+/// "(%)" holds proportions shown as percent, one ending in "(pts)"
+/// differences of proportions shown as points; never "-0".
+fn tick(y: f64, label: &str) -> String {
+    let (v, unit) = if label.ends_with("(%)") {
+        (100.0 * y, "%")
+    } else if label.ends_with("(pts)") {
+        (100.0 * y, "")
+    } else {
+        (y, "")
+    };
+    let digits = if v.abs() >= 10.0 || v == v.round() { 0 } else { 1 };
+    // Adding 0.0 turns -0.0 into 0.0; a value that rounds to zero prints "0".
+    let s = format!("{:.*}", digits, v + 0.0);
+    let s = if s.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') { "0".to_string() } else { s };
+    format!("{s}{unit}")
+}
+
 fn e<T: std::fmt::Debug>(x: T) -> String {
     format!("{x:?}")
+}
+
+/// The series' legend, in the upper left, as every line chart draws it.
+fn legend<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<
+        'a,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+) -> R {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .label_font(("sans-serif", 14))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(e)
 }
 
 fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
@@ -135,6 +175,7 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                     }
                 })
                 .y_desc(y_label.as_str())
+                .y_label_formatter(&|y| tick(*y, y_label))
                 .label_style(("sans-serif", 14))
                 .draw()
                 .map_err(e)?;
@@ -154,6 +195,60 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                     .draw_series(LineSeries::new([(0.0, *r), (n as f64, *r)], BLACK.mix(0.5).stroke_width(1)))
                     .map_err(e)?;
             }
+        }
+        Chart::Categories { title, x_label, y_label, categories, series } => {
+            let ys = series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.1).chain(s.band.iter().flatten().flat_map(|b| [b.1, b.2])))
+                .filter(|y| y.is_finite());
+            let (y0, y1) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| (a.min(y), b.max(y)));
+            let (y0, y1) = if y0.is_finite() && y1 > y0 { (y0.min(0.0), y1 * 1.1) } else { (0.0, 1.0) };
+            let n = categories.len().max(1);
+            let mut chart = ChartBuilder::on(root)
+                .caption(title, ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(-0.5..n as f64 - 0.5, y0..y1)
+                .map_err(e)?;
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_labels(2 * n + 1)
+                .x_label_formatter(&|x| {
+                    let i = x.round();
+                    if (x - i).abs() < 0.01 && i >= 0.0 {
+                        categories.get(i as usize).cloned().unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
+                })
+                .x_desc(x_label.as_str())
+                .y_desc(y_label.as_str())
+                .y_label_formatter(&|y| tick(*y, y_label))
+                .label_style(("sans-serif", 14))
+                .draw()
+                .map_err(e)?;
+            let k = series.len().max(1) as f64;
+            for (i, s) in series.iter().enumerate() {
+                // Series side by side within a category, so intervals do not hide each other.
+                let dx = 0.5 * (i as f64 - (k - 1.0) / 2.0) / k;
+                if let Some(band) = &s.band {
+                    chart
+                        .draw_series(
+                            band.iter().zip(&s.points).map(|(b, p)| {
+                                ErrorBar::new_vertical(b.0 + dx, b.1, p.1, b.2, color(i).stroke_width(2), 8)
+                            }),
+                        )
+                        .map_err(e)?;
+                }
+                chart
+                    .draw_series(s.points.iter().map(|p| Circle::new((p.0 + dx, p.1), 5, color(i).filled())))
+                    .map_err(e)?
+                    .label(s.name.clone())
+                    .legend(move |(x, y)| Circle::new((x + 9, y), 5, color(i).filled()));
+            }
+            legend(&mut chart)?;
         }
         Chart::Lines { title, x_label, y_label, series } => {
             let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
@@ -175,6 +270,7 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                 .configure_mesh()
                 .x_desc(x_label.as_str())
                 .y_desc(y_label.as_str())
+                .y_label_formatter(&|y| tick(*y, y_label))
                 .label_style(("sans-serif", 14))
                 .draw()
                 .map_err(e)?;
@@ -190,14 +286,7 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                     .label(s.name.clone())
                     .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color(i).stroke_width(2)));
             }
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK.mix(0.3))
-                .label_font(("sans-serif", 14))
-                .position(SeriesLabelPosition::UpperLeft)
-                .draw()
-                .map_err(e)?;
+            legend(&mut chart)?;
         }
         Chart::HBars { title, x_label, bars } => {
             let fin = |v: f64| if v.is_finite() { v } else { 0.0 };
@@ -366,4 +455,19 @@ pub fn write(c: &Chart, dir: &Path, stem: &str) -> R {
     }
     let (p, f) = Pending::adopt(&tmp, &dest).map_err(|x| x.to_string())?;
     p.commit(f).map_err(|x| x.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick;
+
+    #[test]
+    fn ticks_read_as_the_tables_do() {
+        assert_eq!(tick(0.25, "win rate (%)"), "25%");
+        assert_eq!(tick(0.055, "share (%)"), "5.5%");
+        assert_eq!(tick(-0.04, "difference (pts)"), "-4");
+        assert_eq!(tick(-0.0, "gold"), "0");
+        assert_eq!(tick(-0.00001, "difference (pts)"), "0");
+        assert_eq!(tick(1250.0, "gold"), "1250");
+    }
 }

@@ -1,7 +1,9 @@
 //! Self-contained HTML pages: `index.html` next to its charts (SVG shown,
 //! PNG linked), with tables and provenance. No external scripts, styles or
 //! fonts. A small inline script checks that every image loaded and records
-//! the result on `<body data-images="...">`, which the browser test reads.
+//! the result on `<body data-images="...">`, and whatever sticks out of
+//! the page on `data-overflow`, which the browser test reads. Every page
+//! opens with its answer (`Page::answer`).
 
 use super::charts::{self, Chart};
 use super::files::write_atomic;
@@ -16,13 +18,22 @@ pub fn esc(s: &str) -> String {
 /// A page being built; charts are written as they are added.
 pub struct Page {
     title: String,
+    answer: Option<String>,
     body: String,
     charts: Vec<String>,
 }
 
 impl Page {
     pub fn new(title: &str) -> Self {
-        Page { title: title.to_string(), body: String::new(), charts: Vec::new() }
+        Page { title: title.to_string(), answer: None, body: String::new(), charts: Vec::new() }
+    }
+
+    /// The page's answer in a sentence or two, computed from its data:
+    /// shown first, under the title. Every page has one (`finish` refuses
+    /// a page without), so a designer can read the finding before the
+    /// evidence.
+    pub fn answer(&mut self, text: &str) {
+        self.answer = Some(text.to_string());
     }
 
     pub fn h2(&mut self, text: &str) {
@@ -42,7 +53,7 @@ impl Page {
     /// A table: the first row is the header.
     pub fn table(&mut self, rows: &[Vec<String>]) {
         let Some((head, rest)) = rows.split_first() else { return };
-        let _ = write!(self.body, "<table><thead><tr>");
+        let _ = write!(self.body, "<div class=\"wide\"><table><thead><tr>");
         for h in head {
             let _ = write!(self.body, "<th>{}</th>", esc(h));
         }
@@ -54,7 +65,7 @@ impl Page {
             }
             let _ = writeln!(self.body, "</tr>");
         }
-        let _ = writeln!(self.body, "</tbody></table>");
+        let _ = writeln!(self.body, "</tbody></table></div>");
     }
 
     /// Draw `chart` into `dir` as `stem.svg` and `stem.png` and show it.
@@ -79,6 +90,10 @@ impl Page {
 
     /// Write `dir/index.html`.
     pub fn finish(self, dir: &Path) -> Result<(), String> {
+        let answer = match self.answer.as_deref().map(str::trim) {
+            Some(a) if !a.is_empty() => a.to_string(),
+            _ => return Err(format!("internal: the page {:?} states no answer", self.title)),
+        };
         let html = format!(
             r#"<!DOCTYPE html>
 <html lang="en">
@@ -94,10 +109,14 @@ th:first-child, td:first-child {{ text-align: left; }}
 figure {{ margin: 1em 0; }} figcaption {{ font-size: 0.9em; color: #555; }}
 pre {{ background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.8em; }}
 img {{ max-width: 100%; height: auto; }}
+.answer {{ font-size: 1.1em; background: #eef4fb; border-left: 4px solid #3b6ea5; padding: 0.6em 0.9em; }}
+.wide {{ overflow-x: auto; max-width: 100%; }}
+pre {{ white-space: pre-wrap; overflow-wrap: anywhere; }}
 </style>
 </head>
 <body data-images="pending">
 <h1>{title}</h1>
+<p class="answer">{answer}</p>
 {body}
 <script>
 window.addEventListener("load", function () {{
@@ -106,12 +125,22 @@ window.addEventListener("load", function () {{
     if (!imgs[i].complete || imgs[i].naturalWidth === 0) missing++;
   }}
   document.body.setAttribute("data-images", missing === 0 ? "ok " + imgs.length : "missing " + missing);
+  // What sticks out of the page (a wide table scrolls in its own box).
+  var wide = [], all = document.querySelectorAll("body > *, pre, figure, p");
+  for (var j = 0; j < all.length; j++) {{
+    var e = all[j];
+    if (e.scrollWidth > e.clientWidth + 1 && !e.classList.contains("wide")) wide.push(e.tagName.toLowerCase());
+  }}
+  var d = document.documentElement;
+  if (d.scrollWidth > d.clientWidth + 1) wide.push("page");
+  document.body.setAttribute("data-overflow", wide.length === 0 ? "none" : wide.join(","));
 }});
 </script>
 </body>
 </html>
 "#,
             title = esc(&self.title),
+            answer = esc(&answer),
             body = self.body
         );
         write_atomic(&dir.join("index.html"), html.as_bytes()).map_err(|e| e.to_string())

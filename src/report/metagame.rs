@@ -230,6 +230,7 @@ pub fn read_payoffs(path: &Path, names: &[String]) -> Result<Vec<(usize, Composi
 
 pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, String> {
     let mut page = Page::new("empires metagame");
+    page.answer(&mg.findings().into_iter().take(2).collect::<Vec<_>>().join(" "));
     page.pre(text.lines().take(2).collect::<Vec<_>>().join("\n").as_str());
     page.h2("Findings");
     for f in mg.findings() {
@@ -247,7 +248,7 @@ pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, String
         "equilibrium",
         &Chart::Bars {
             title: "Symmetric Nash equilibrium".into(),
-            y_label: "probability".into(),
+            y_label: "probability (%)".into(),
             bars: bars(&mg.equilibrium, &mg.equilibrium_ci),
             reference: None,
         },
@@ -258,7 +259,7 @@ pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, String
         "alpha-rank",
         &Chart::Bars {
             title: "α-rank".into(),
-            y_label: "mass".into(),
+            y_label: "mass (%)".into(),
             bars: bars(&mg.alpha_rank, &mg.alpha_rank_ci),
             reference: None,
         },

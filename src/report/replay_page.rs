@@ -308,6 +308,24 @@ pub fn render(sc: &Scenario, r: &Replay, events: &[Event], info: &PageInfo) -> R
         );
     }
     fin.push_str("</tbody></table>");
+    // The page's answer: who won, by how much, and how it ended.
+    let answer = match (o.standings.first(), o.standings.get(1)) {
+        (Some(w), second) => format!(
+            "{} ({}) wins with an empire of size {}{} after {} season(s); the campaign ended: {}.",
+            lognames.player(w.player),
+            r.strategies.get(w.player as usize).map_or("", String::as_str),
+            w.size.size,
+            second.map_or(String::new(), |s| format!(
+                ", {} ahead of {} ({})",
+                w.size.size.saturating_sub(s.size.size),
+                lognames.player(s.player),
+                s.size.size
+            )),
+            o.seasons,
+            reason_text(o.reason)
+        ),
+        _ => format!("No standings: the campaign ended: {}.", reason_text(o.reason)),
+    };
     let ground_body = svg_body(&ground)?;
     let coords_body = svg_body(&coords)?;
     let html = format!(
@@ -322,6 +340,7 @@ body {{ font-family: "DejaVu Sans", Verdana, sans-serif; margin: 0 auto; padding
 header {{ display: flex; flex-wrap: wrap; gap: 0.5em 2.5em; align-items: flex-start; }}
 h1 {{ font-size: 1.45em; margin: 0.7em 0 0.3em; }} h2 {{ font-size: 1.15em; margin: 0 0 0.4em; }}
 .meta {{ margin: 0.2em 0; color: #444; }} .meta code {{ font-size: 0.9em; background: #f3f3f3; padding: 0.1em 0.3em; }}
+.answer {{ margin: 0.4em 0; font-size: 1.05em; }}
 ul.players {{ list-style: none; padding: 0; margin: 0.4em 0; display: flex; flex-wrap: wrap; gap: 0.3em 1.4em; }}
 .sw {{ display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.35em; vertical-align: -0.1em; border: 1px solid #0006; }}
 table {{ border-collapse: collapse; font-size: 0.85em; }}
@@ -346,6 +365,7 @@ pre.events {{ background: #f6f6f6; padding: 0.6em 0.8em; font-size: 0.8em; white
 <header>
 <div>
 <h1>Replay: {title}</h1>
+<p class="answer">{answer}</p>
 <p class="meta">master seed <b>{master}</b>, campaign <b>{campaign}</b> &middot; {seasons} season(s) &middot; ended: {reason}</p>
 <p class="meta">replay it with <code>{command}</code></p>
 <ul class="players">{players}</ul>
@@ -409,6 +429,7 @@ pre.events {{ background: #f6f6f6; padding: 0.6em 0.8em; font-size: 0.8em; white
 </html>
 "##,
         title = esc(&sc.name),
+        answer = esc(&answer),
         master = info.master,
         campaign = info.campaign,
         seasons = o.seasons,

@@ -192,6 +192,36 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let seed = m.master_seed;
     let mut page = Page::new(&format!("empires: {} — {} campaigns, seed {seed}", sc.name, s.campaigns));
+    let fair = 100.0 / sc.players.len().max(1) as f64;
+    let top = s.by_strategy.iter().max_by(|a, b| a.win_rate.total_cmp(&b.win_rate));
+    let seats = match s.seat_test {
+        Some(t) if t.p < summary::SEAT_ALPHA => "the seats are not equal (see the seat effect below)".to_string(),
+        Some(_) => "no seat effect is detectable".to_string(),
+        None => String::new(),
+    };
+    let partial = if m.interrupted {
+        format!(
+            "PARTIAL DATA: the run was interrupted after {} of {} campaigns; finish it with the same `empires run` and \
+             --resume. ",
+            m.campaign_end - m.campaign_start,
+            m.total_campaigns
+        )
+    } else {
+        String::new()
+    };
+    page.answer(&match top {
+        Some(l) => format!(
+            "{partial}{} wins most: {:.1}% of its player-campaigns (95% {:.1}%–{:.1}%) against the fair share of \
+             {fair:.1}%, over {} campaigns (master seed {seed}){}.",
+            l.key,
+            100.0 * l.win_rate,
+            100.0 * l.win_low,
+            100.0 * l.win_high,
+            s.campaigns,
+            if seats.is_empty() { String::new() } else { format!("; {seats}") }
+        ),
+        None => format!("{partial}No campaign in this run."),
+    });
     page.p(&format!(
         "Every rate is over {} campaigns of scenario {} with master seed {seed}, with its Wilson 95% interval. \
          Re-run with the command below; the data depend only on the scenario, the seed and the campaign indices.",
@@ -217,7 +247,7 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
         "win-rate-strategy",
         &Chart::Bars {
             title: "Win rate by strategy (95% interval)".into(),
-            y_label: "win rate".into(),
+            y_label: "win rate (%)".into(),
             bars: win_bars(&s.by_strategy),
             reference: Some(fair),
         },
@@ -231,7 +261,7 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
         "win-rate-seat",
         &Chart::Bars {
             title: "Win rate by seat (95% interval)".into(),
-            y_label: "win rate".into(),
+            y_label: "win rate (%)".into(),
             bars: win_bars(&s.by_seat),
             reference: Some(fair),
         },
@@ -287,7 +317,7 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
         "end-reasons",
         &Chart::Bars {
             title: "How campaigns end (share, 95% interval)".into(),
-            y_label: "share".into(),
+            y_label: "share (%)".into(),
             bars: ends,
             reference: None,
         },

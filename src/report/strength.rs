@@ -231,6 +231,19 @@ pub fn tune_page(
 ) -> Result<Vec<String>, String> {
     let per_eval = p.settings.per_eval as f64;
     let mut page = Page::new(&format!("empires tune: {}", s.name));
+    page.answer(&match s.rows.first() {
+        Some(r) => format!(
+            "{} wins {} against {} on {} held-out campaigns (master seed {}, seats rotated), against {} for its start; \
+             player family: weighted.",
+            s.name,
+            rate_ci(r.tuned.by_slot[0], r.tuned.campaigns),
+            r.against,
+            s.eval_campaigns,
+            s.eval_master,
+            rate_ci(r.start.by_slot[0], r.start.campaigns)
+        ),
+        None => format!("{} was tuned; it has no held-out evaluation.", s.name),
+    });
     page.p(&format!(
         "CMA-ES, {} (seats rotated, every candidate of a generation on the same seeds).",
         describe_run(p, rec, &s.name)
@@ -269,7 +282,7 @@ pub fn tune_page(
         &Chart::Lines {
             title: "Win rate by generation".into(),
             x_label: "generation (−1: the start)".into(),
-            y_label: "win rate".into(),
+            y_label: "win rate (%)".into(),
             series: vec![
                 Series { name: reference.clone(), points: mean_pts, band: Some(mean_band) },
                 Series { name: "best candidate (its generation's seeds)".into(), points: best, band: None },
@@ -302,7 +315,7 @@ pub fn tune_page(
         "evaluation",
         &Chart::Bars {
             title: "Held-out win rates".into(),
-            y_label: "win rate".into(),
+            y_label: "win rate (%)".into(),
             bars,
             reference: Some(1.0 / p.sc.players.len() as f64),
         },
@@ -447,6 +460,31 @@ pub fn deviation_csv(dv: &Deviation) -> String {
 
 pub fn deviation_page(dv: &Deviation, text: &str, dir: &Path) -> Result<Vec<String>, String> {
     let mut page = Page::new(&format!("empires deviate: {}", dv.strategy));
+    let beaten = dv.beaten_by();
+    page.answer(&if beaten.is_empty() {
+        format!(
+            "No one-key deviant beats {} clearly: {} deviants tested, {} campaigns each (master seed {}); a gain of \
+             {:.1} win-rate points would have been found with 80% power.",
+            dv.strategy,
+            dv.tested(),
+            dv.campaigns,
+            dv.seed,
+            100.0 * dv.detectable
+        )
+    } else {
+        let top: Vec<String> =
+            beaten.iter().take(3).map(|d| format!("{} {} ({:.1}%)", d.key, d.to, 100.0 * d.rate)).collect();
+        format!(
+            "{} is not at a local optimum: {} one-key deviant(s) win clearly more than the fair {:.1}% against it \
+             ({} campaigns each, master seed {}): {}.",
+            dv.strategy,
+            beaten.len(),
+            100.0 * dv.fair(),
+            dv.campaigns,
+            dv.seed,
+            top.join(", ")
+        )
+    });
     page.pre(text.lines().take(7).collect::<Vec<_>>().join("\n").as_str());
     let bars: Vec<Bar> = dv
         .deviants
@@ -457,7 +495,7 @@ pub fn deviation_page(dv: &Deviation, text: &str, dir: &Path) -> Result<Vec<Stri
     page.chart(
         dir,
         "deviants",
-        &Chart::Bars { title: "The strongest deviants".into(), y_label: "win rate".into(), bars, reference: Some(dv.fair()) },
+        &Chart::Bars { title: "The strongest deviants".into(), y_label: "win rate (%)".into(), bars, reference: Some(dv.fair()) },
         "Win rate of the deviant against copies of the strategy, with 95% Wilson intervals; the line is the fair share.",
     )?;
     page.table(&deviation_rows(dv));
@@ -638,6 +676,15 @@ pub fn write_ladder_tables(l: &Ladder, dir: &Path) -> PolarsResult<()> {
 
 pub fn ladder_page(l: &Ladder, text: &str, dir: &Path) -> Result<Vec<String>, String> {
     let mut page = Page::new("empires ladder");
+    let order: Vec<String> =
+        l.ranked.iter().map(|r| format!("{} {:+.0} ({:+.0} to {:+.0})", r.name, r.rating, r.low, r.high)).collect();
+    page.answer(&format!(
+        "Strongest first, in Elo points against {} (95% bootstrap intervals; {} campaigns a pair, master seed {}): {}.",
+        l.anchor,
+        l.campaigns,
+        l.seed,
+        order.join(", ")
+    ));
     page.pre(text.lines().take(2).collect::<Vec<_>>().join("\n").as_str());
     let bars: Vec<Bar> =
         l.ranked.iter().map(|r| Bar { label: r.name.clone(), value: r.rating, low: r.low, high: r.high }).collect();

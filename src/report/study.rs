@@ -183,10 +183,93 @@ pub fn compare_text(c: &Comparison) -> String {
     out
 }
 
+/// The rows that moved detectably (the adjusted test rejects), biggest
+/// first, as "win rate: miner −9.3 pts (−14.1 to −4.6)"; at most `top`.
+fn moved_list(rows: &[&Row], top: usize) -> String {
+    let mut rows: Vec<&&Row> = rows.iter().filter(|r| r.rejected()).collect();
+    rows.sort_by(|a, b| a.p_adj.total_cmp(&b.p_adj));
+    let shown: Vec<String> = rows
+        .iter()
+        .take(top)
+        .map(|r| {
+            format!(
+                "{} {} ({} to {})",
+                r.metric.name(),
+                fmt_diff(&r.metric, r.diff.mean),
+                fmt_diff(&r.metric, r.diff.low),
+                fmt_diff(&r.metric, r.diff.high)
+            )
+        })
+        .collect();
+    let more = rows.len().saturating_sub(top);
+    shown.join("; ") + &if more > 0 { format!("; and {more} more below") } else { String::new() }
+}
+
+/// The compare page's answer: what B changed detectably, or that nothing
+/// did at this many campaigns.
+pub fn compare_answer(c: &Comparison) -> String {
+    let rows: Vec<&Row> = c.rows.iter().collect();
+    let k = rows.iter().filter(|r| r.rejected()).count();
+    if k == 0 {
+        let win = rows.iter().filter(|r| r.metric.is_rate()).map(|r| r.detectable).fold(f64::NAN, f64::min);
+        format!(
+            "No metric of {} differs detectably from {} at {} campaigns (master seed {}, family-wise error 5%): any              change is smaller than these campaigns can see (about ±{:.1} win-rate points; each metric's limit is in              the table).",
+            c.b_name,
+            c.a_name,
+            c.campaigns,
+            c.seed,
+            100.0 * win
+        )
+    } else {
+        format!(
+            "{} moves {k} of {} metrics detectably against {} ({} campaigns, master seed {}, family-wise error 5%): {}.",
+            c.b_name,
+            rows.len(),
+            c.a_name,
+            c.campaigns,
+            c.seed,
+            moved_list(&rows, 3)
+        )
+    }
+}
+
+/// The sweep page's answer: which cells move which metric detectably
+/// against the first cell.
+pub fn sweep_answer(s: &Sweep) -> String {
+    let mut parts = Vec::new();
+    let mut k = 0;
+    for i in 1..s.cells.len() {
+        let rows: Vec<&Row> =
+            s.cells[i].against.iter().filter(|r| s.chosen.iter().any(|&j| s.metrics[j] == r.metric)).collect();
+        let moved = rows.iter().filter(|r| r.rejected()).count();
+        k += moved;
+        if moved > 0 && parts.len() < 3 {
+            parts.push(format!("at {}: {}", cell_name(s, i), moved_list(&rows, 2)));
+        }
+    }
+    let first = cell_name(s, 0);
+    if k == 0 {
+        format!(
+            "No cell differs detectably from the first ({first}) in the metrics shown, at {} campaigns a cell \
+             (master seed {}): the key moves them less than these campaigns can see.",
+            s.campaigns, s.seed
+        )
+    } else {
+        format!(
+            "Against the first cell ({first}), {k} differences in the metrics shown are detectable at {} campaigns a \
+             cell (master seed {}): {}.",
+            s.campaigns,
+            s.seed,
+            parts.join("; ")
+        )
+    }
+}
+
 /// `best`: what `--best-response` tuned (`best_response_text`), shown
 /// under the opening paragraph so the page says which players it rests on.
 pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Vec<String>, String> {
     let mut page = Page::new(&format!("empires compare: {} against {}", c.b_name, c.a_name));
+    page.answer(&compare_answer(c));
     page.p(&format!(
         "A = {}, B = {}. Both played {} campaigns on master seed {}: campaign i of A and of B share their seeds, map and \
          dice stream, so each difference is taken campaign by campaign (95% normal interval). Where the interval holds 0, \
@@ -206,7 +289,7 @@ pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Ve
         "win-rate-diff",
         &Chart::Bars {
             title: "Win rate difference, B − A (95% interval)".into(),
-            y_label: "difference".into(),
+            y_label: "difference (pts)".into(),
             bars: diff_bars(&c.rows, |m| matches!(m, Metric::WinStrategy(_) | Metric::WinSeat(_))),
             reference: Some(0.0),
         },
@@ -290,6 +373,7 @@ pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
 pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<String>, String> {
     let keys: Vec<&str> = s.axes.iter().map(|a| a.key.as_str()).collect();
     let mut page = Page::new(&format!("empires sweep: {}", keys.join(" × ")));
+    page.answer(&sweep_answer(s));
     page.p(&format!(
         "Each cell played {} campaigns on master seed {}: the same seeds in every cell. Means with 95% intervals \
          (Wilson for win rates).",
@@ -304,10 +388,8 @@ pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<Strin
         // A line with its interval band per strategy; x is the value's
         // position unless every value is a number.
         let a = &s.axes[0];
-        let xs: Vec<f64> = match a.values.iter().map(|v| v.parse::<f64>()).collect::<Result<Vec<_>, _>>() {
-            Ok(v) => v,
-            Err(_) => (0..a.values.len()).map(|i| i as f64).collect(),
-        };
+        let numbers = a.values.iter().map(|v| v.parse::<f64>()).collect::<Result<Vec<_>, _>>().ok();
+        let xs: Vec<f64> = numbers.clone().unwrap_or_else(|| (0..a.values.len()).map(|i| i as f64).collect());
         let series = wins
             .iter()
             .map(|&j| Series {
@@ -320,11 +402,21 @@ pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<Strin
         page.chart(
             dir,
             "sweep-line",
-            &Chart::Lines {
-                title: format!("Against {} (95% band)", a.key),
-                x_label: a.key.clone(),
-                y_label: if rates { "rate".into() } else { "value".into() },
-                series,
+            &if numbers.is_some() {
+                Chart::Lines {
+                    title: format!("Against {} (95% band)", a.key),
+                    x_label: a.key.clone(),
+                    y_label: if rates { "rate (%)".into() } else { "value".into() },
+                    series,
+                }
+            } else {
+                Chart::Categories {
+                    title: format!("At each value of {} (95% intervals)", a.key),
+                    x_label: a.key.clone(),
+                    y_label: if rates { "rate (%)".into() } else { "value".into() },
+                    categories: a.values.clone(),
+                    series,
+                }
             },
             &format!("Values: {}", a.values.join(", ")),
         )?;
@@ -652,9 +744,48 @@ pub fn solo_rows(e: &Experiment) -> Vec<Vec<String>> {
     rows
 }
 
+/// The mine-against-pillage page's answer: from which season on a pillage
+/// is worth more (exactly, at the measured loss chance when there is one),
+/// and how much restricted play moved.
+pub fn experiment_answer(e: &Experiment) -> String {
+    let x = &e.exact;
+    let when = |y: f64, q: f64| last_season(x, y, q).map_or("never".to_string(), |s| format!("in seasons 1–{s}"));
+    let sites: Vec<String> = x
+        .sites
+        .iter()
+        .map(|site| match &e.loss {
+            Some(l) => format!(
+                "on {} {} (at the measured {:.1}% chance a season of losing the hex; {} if it is never lost)",
+                site.terrain,
+                when(site.mean_yield, l.rate()),
+                100.0 * l.rate(),
+                when(site.mean_yield, 0.0)
+            ),
+            None => format!("on {} {} (if the hex is never lost)", site.terrain, when(site.mean_yield, 0.0)),
+        })
+        .collect();
+    let moved: Vec<String> = e
+        .variants
+        .iter()
+        .map(|v| {
+            format!("{} moves {} of {} metrics", v.name, v.rows.iter().filter(|r| r.rejected()).count(), v.rows.len())
+        })
+        .collect();
+    format!(
+        "A mine beats a pillage (both 1 EP) when built {}, of {} seasons; built later, the pillage pays more. In play \
+         ({} campaigns, master seed {}), {}.",
+        sites.join(", and "),
+        x.seasons,
+        e.campaigns,
+        e.seed,
+        moved.join(", ")
+    )
+}
+
 pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String> {
     let x = &e.exact;
     let mut page = Page::new("empires experiment: mine against pillage");
+    page.answer(&experiment_answer(e));
     page.p("Both cost 1 empire point. Which wins campaigns, and from which season on?");
     page.h2("Exact: expected gold per EP");
     page.p(&format!(
@@ -710,7 +841,7 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
             &format!("variant-{i}"),
             &Chart::Bars {
                 title: format!("{}: win rate difference against the baseline", v.name),
-                y_label: "difference".into(),
+                y_label: "difference (pts)".into(),
                 bars: diff_bars(&v.rows, |m| matches!(m, Metric::WinStrategy(_))),
                 reference: Some(0.0),
             },
@@ -727,7 +858,7 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
             "solo",
             &Chart::Bars {
                 title: "The restricted player's win rate minus the unrestricted one's".into(),
-                y_label: "difference".into(),
+                y_label: "difference (pts)".into(),
                 bars: e
                     .solo
                     .iter()
@@ -809,7 +940,7 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String
         &Chart::Lines {
             title: "Share of gold from mines so far, by strategy (baseline)".into(),
             x_label: "season".into(),
-            y_label: "share".into(),
+            y_label: "share (%)".into(),
             series,
         },
         "Gold from mines over gold from mines, pillage and loot, summed from the start, per strategy.",
@@ -919,8 +1050,28 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
     out
 }
 
+/// The restrict page's answer: what the restriction costs at each level.
+pub fn restrict_answer(s: &crate::study::restrict::Study) -> String {
+    let pts = |m: &Mean| format!("{:+.1} pts ({:+.1} to {:+.1})", 100.0 * m.mean, 100.0 * m.low, 100.0 * m.high);
+    let mut parts: Vec<String> = s.levels.iter().map(|v| format!("{} {}", v.label, pts(&v.diff))).collect();
+    if let Some(b) = &s.best {
+        parts.push(format!("best response (both sides tuned) {}", pts(&b.value)));
+    }
+    let costly = s.levels.iter().filter(|v| v.diff.high < 0.0).count();
+    format!(
+        "A player with {} wins, against unrestricted players: {} ({} campaigns a level, master seed {}). Below 0 the \
+         option is worth having; it is clearly worth having at {costly} of {} levels.",
+        s.restriction.label(),
+        parts.join("; "),
+        s.campaigns,
+        s.seed,
+        s.levels.len()
+    )
+}
+
 pub fn restrict_page(s: &crate::study::restrict::Study, text: &str, dir: &Path) -> Result<Vec<String>, String> {
     let mut page = Page::new(&format!("empires experiment restrict: {}", s.restriction.label()));
+    page.answer(&restrict_answer(s));
     page.pre(text);
     let mut bars: Vec<Bar> = s
         .levels
@@ -935,7 +1086,7 @@ pub fn restrict_page(s: &crate::study::restrict::Study, text: &str, dir: &Path) 
         "robustness",
         &Chart::Bars {
             title: format!("{}: restricted minus unrestricted win rate", s.restriction.label()),
-            y_label: "difference".into(),
+            y_label: "difference (pts)".into(),
             bars,
             reference: Some(0.0),
         },

@@ -284,6 +284,12 @@ pub fn against_text(
 pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<String>, String> {
     use super::charts::Chart;
     let mut page = super::html::Page::new(&format!("empires tables: {} (die {})", sc.name, sc.combat.die));
+    let equal: Vec<String> = e.findings.iter().filter(|f| f.topic == "equal_base").map(|f| f.text.clone()).collect();
+    page.answer(&if equal.is_empty() {
+        format!("{} findings on the combat tables below, every number exact.", e.findings.len())
+    } else {
+        format!("{} (exact, every die face enumerated.)", equal.join(" "))
+    });
     page.p(&format!(
         "Exact outcome distributions: every cell enumerates all {} pairs of die faces. A side's base is its score \
          before the die. tables.json and tables.csv in this directory hold every number; tables.txt is the text report.",

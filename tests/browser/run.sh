@@ -3,9 +3,12 @@
 # scenario and a replay page (`play --html`), opens them in headless
 # Chromium (Debian's package, installed here when missing), and fails on
 # any console message, any image that did not load, or a replay frame the
-# page's script did not find. The screenshots are kept as test artifacts:
-# $CARGO_TARGET_DIR/test-artifacts/report-screenshot.png and
-# replay-screenshot.png.
+# page's script did not find. Every other page kind (compare, sweep,
+# experiments, ladder, metagame, deviate, tune, sensitivity, tables) is
+# built small and must state its answer, load its images, log nothing and
+# keep every block inside the page. The screenshots are kept as test
+# artifacts in $CARGO_TARGET_DIR/test-artifacts/ (report-, replay-,
+# KIND-screenshot.png).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 target="${CARGO_TARGET_DIR:-target}"
@@ -104,4 +107,49 @@ if [ ! -s "$artifacts/replay-screenshot.png" ]; then
     echo "FAIL: no replay screenshot"; fail=1
 fi
 echo "screenshot: $artifacts/replay-screenshot.png"
+
+# Every other kind of page, made small: each must open with its answer,
+# load every image, log nothing, and keep every block inside the page
+# (the pages record what sticks out on <body data-overflow>).
+pages=(
+    "compare|compare --vary costs.capture=3 --campaigns 50"
+    "sweep|sweep --vary costs.capture=1..3 --campaigns 30"
+    "heatmap|sweep --vary costs.capture=1..2 --vary costs.pillage=1..2 --campaigns 20"
+    "mine-vs-pillage|experiment mine-vs-pillage --campaigns 20 --loss-campaigns 20 --readings-campaigns 0"
+    "restrict|experiment restrict --forbid mine --levels random,balanced --campaigns 40"
+    "ladder|ladder --strategies random,balanced,miner --campaigns 40 --bootstrap 100"
+    "metagame|metagame --strategies random,balanced --campaigns 20 --bootstrap 100"
+    "deviate|deviate --strategy balanced --keys mine,pillage --campaigns 40"
+    "tune|tune --keys capture,mine --generations 1 --population 3 --campaigns-per-eval 4 --eval-campaigns 8"
+    "sensitivity|(its metric has spaces: run below)"
+    "tables|tables"
+)
+for entry in "${pages[@]}"; do
+    kind="${entry%%|*}"; args="${entry#*|}"
+    dir="$work/page-$kind"
+    if [ "$kind" = sensitivity ]; then
+        "$bin" sensitivity --metric "mean empire size" --vary costs.capture,economy.pillage.mult \
+            --trajectories 2 --campaigns 20 --quiet --out "$dir" >/dev/null 2>&1 || { echo "FAIL: $kind did not run"; fail=1; continue; }
+    else
+        # shellcheck disable=SC2086
+        "$bin" $args --out "$dir" >/dev/null 2>&1 || { echo "FAIL: $kind did not run"; fail=1; continue; }
+    fi
+    chromium "${flags[@]}" --enable-logging=stderr --v=0 --virtual-time-budget=10000 --dump-dom \
+        "file://$dir/index.html" > "$dir.dom" 2> "$dir.log" || true
+    chromium "${flags[@]}" --window-size=1000,3000 --virtual-time-budget=10000 \
+        --screenshot="$artifacts/$kind-screenshot.png" "file://$dir/index.html" > /dev/null 2>&1 || true
+    imgs="$(sed -n 's/.*data-images="\([^"]*\)".*/\1/p' "$dir.dom" | head -n 1)"
+    want_imgs="ok $(grep -o '<img ' "$dir/index.html" | wc -l)"
+    over="$(sed -n 's/.*data-overflow="\([^"]*\)".*/\1/p' "$dir.dom" | head -n 1)"
+    answer="$(grep -c '<p class="answer">[^<]' "$dir/index.html" || true)"
+    echo "$kind: images ${imgs:-none} (want $want_imgs), overflow ${over:-unknown}, answer $answer"
+    [ "$imgs" = "$want_imgs" ] || { echo "FAIL: $kind: not every image loaded"; fail=1; }
+    [ "$over" = none ] || { echo "FAIL: $kind: blocks stick out of the page: $over"; fail=1; }
+    [ "$answer" = 1 ] || { echo "FAIL: $kind: the page states no answer"; fail=1; }
+    if grep -q 'CONSOLE' "$dir.log"; then echo "FAIL: $kind: console messages:"; grep 'CONSOLE' "$dir.log"; fail=1; fi
+done
+# The run report, checked above for images and console, must not overflow either.
+over="$(sed -n 's/.*data-overflow="\([^"]*\)".*/\1/p' "$work/dom.html" | head -n 1)"
+echo "report: overflow ${over:-unknown}"
+[ "$over" = none ] || { echo "FAIL: the run report sticks out of the page: $over"; fail=1; }
 exit "$fail"

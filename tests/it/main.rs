@@ -16,6 +16,7 @@ mod layers;
 mod log_replay;
 mod merge;
 mod outputs;
+mod pages;
 mod play_cli;
 mod progress;
 mod properties;

@@ -1,0 +1,72 @@
+//! Every page opens with its answer, computed from its data (the browser
+//! test, `tests/browser/run.sh`, checks each page kind for one; these
+//! check what a few of them say).
+
+use crate::play_cli::bin;
+use std::path::{Path, PathBuf};
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("empires-pages-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn answer(dir: &Path) -> String {
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let start = html.find("<p class=\"answer\">").expect("the page opens with its answer") + 18;
+    let end = html[start..].find("</p>").unwrap();
+    assert!(html[..start].matches("<h2>").count() == 0, "the answer comes before any section");
+    html[start..start + end].to_string()
+}
+
+#[test]
+fn a_comparison_of_a_scenario_with_itself_answers_that_nothing_moved() {
+    let d = format!("{}/scenarios/default.toml", env!("CARGO_MANIFEST_DIR"));
+    let out = tmp("same");
+    let o = bin().args(["compare", &d, &d, "--campaigns", "60", "--quiet", "--out"]).arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let a = answer(&out);
+    assert!(a.starts_with("No metric of default differs detectably from default at 60 campaigns"), "{a}");
+    let out = tmp("moved");
+    let o = bin()
+        .args(["compare", "--vary", "economy.pillage=6D6x10", "--campaigns", "400", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let a = answer(&out);
+    assert!(a.contains("moves") && a.contains("metrics detectably") && a.contains("pts"), "{a}");
+}
+
+#[test]
+fn the_mine_page_answers_from_which_season_a_pillage_pays_more() {
+    let out = tmp("mine");
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--campaigns", "20", "--loss-campaigns", "0"])
+        .args(["--readings-campaigns", "0", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let a = answer(&out);
+    // Default scenario: 12 seasons, 2D6x10 river (70) and 3D6x10 mountain
+    // (105) against a 2D6x10 pillage (70): one payday matches it.
+    assert!(a.starts_with("A mine beats a pillage (both 1 EP) when built on river in seasons 1–11"), "{a}");
+    assert!(a.contains("of 12 seasons"), "{a}");
+}
+
+#[test]
+fn the_report_of_an_interrupted_run_says_its_data_are_partial() {
+    let run = tmp("partial");
+    let o = bin().args(["run", "--campaigns", "40", "--quiet", "--out"]).arg(&run).output().unwrap();
+    assert!(o.status.success());
+    // Mark the finished run as interrupted, as an interrupted run's manifest is.
+    let m = run.join("manifest.json");
+    let text = std::fs::read_to_string(&m).unwrap().replace("\"interrupted\": false", "\"interrupted\": true");
+    std::fs::write(&m, text).unwrap();
+    let out = tmp("partial-page");
+    let o = bin().arg("report").arg(&run).arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("partial data"));
+    assert!(answer(&out).starts_with("PARTIAL DATA: the run was interrupted"), "{}", answer(&out));
+}
