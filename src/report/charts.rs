@@ -306,6 +306,7 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                 .configure_mesh()
                 .disable_y_mesh()
                 .x_desc(x_label.as_str())
+                .x_label_formatter(&|x| tick(*x, x_label))
                 .y_labels(n * 2 + 1)
                 .y_label_formatter(&|y| {
                     // Row i (from the top) is centred at n - i - 0.5.
@@ -366,12 +367,34 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
             }
         }
         Chart::Heatmap { title, x_label, y_label, xs, ys, rows, percent } => {
-            let (lo, hi) = rows
-                .iter()
-                .flatten()
-                .filter(|v| v.is_finite())
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            // Proportions share one fixed scale, 0% to 100%, so two heatmaps
+            // compare by colour; other values span their own range. The
+            // strip at the right is the colour legend.
+            let (lo, hi) = if *percent {
+                (0.0, 1.0)
+            } else {
+                rows.iter()
+                    .flatten()
+                    .filter(|v| v.is_finite())
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)))
+            };
             let span = if hi > lo { hi - lo } else { 1.0 };
+            let (w, _) = root.dim_in_pixel();
+            let (area, strip) = root.split_horizontally(w.saturating_sub(90));
+            let label = |v: f64| if *percent { format!("{:.0}%", 100.0 * v + 0.0) } else { format!("{:.2}", v + 0.0) };
+            let strip = strip.margin(60, 50, 10, 30);
+            let (sw, sh) = strip.dim_in_pixel();
+            let steps = 40;
+            for k in 0..steps {
+                let t = k as f64 / (steps - 1) as f64;
+                let y0 = ((1.0 - (k + 1) as f64 / steps as f64) * sh as f64) as i32;
+                let y1 = ((1.0 - k as f64 / steps as f64) * sh as f64) as i32;
+                strip.draw(&Rectangle::new([(0, y0), (sw.min(18) as i32, y1)], heat(t).filled())).map_err(e)?;
+            }
+            let font = ("sans-serif", 12).into_font();
+            strip.draw(&Text::new(label(hi), (22, 0), font.clone())).map_err(e)?;
+            strip.draw(&Text::new(label(lo), (22, sh as i32 - 12), font)).map_err(e)?;
+            let root = &area;
             let mut chart = ChartBuilder::on(root)
                 .caption(title, ("sans-serif", 22))
                 .margin(12)
@@ -393,9 +416,10 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                     }
                 })
                 .y_label_formatter(&|y| {
+                    // Row i is drawn i rows from the top, as the tables list them.
                     let i = y.floor() as usize;
-                    if (y - i as f64 - 0.5).abs() < 0.01 {
-                        ys.get(i).cloned().unwrap_or_default()
+                    if (y - i as f64 - 0.5).abs() < 0.01 && i < ys.len() {
+                        ys.get(ys.len() - 1 - i).cloned().unwrap_or_default()
                     } else {
                         String::new()
                     }
@@ -405,9 +429,12 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                 .label_style(("sans-serif", 14))
                 .draw()
                 .map_err(e)?;
-            for (i, row) in rows.iter().enumerate() {
+            let n = rows.len();
+            for (r, row) in rows.iter().enumerate() {
+                let i = n - 1 - r;
                 for (j, &v) in row.iter().enumerate() {
                     let fill = if v.is_finite() { heat((v - lo) / span) } else { RGBColor(200, 200, 200) };
+                    let v = v + 0.0;
                     chart
                         .draw_series(std::iter::once(Rectangle::new(
                             [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)],

@@ -14,9 +14,10 @@ use std::path::Path;
 
 const HEX: f64 = 26.0;
 const MARGIN: f64 = 30.0;
-const LEGEND: u32 = 70;
+const LEGEND: u32 = 96;
 
-fn terrain_color(t: Terrain) -> RGBColor {
+/// A terrain's fill, on the maps and in their legends.
+pub fn terrain_color(t: Terrain) -> RGBColor {
     match t {
         Terrain::Plains => RGBColor(205, 226, 160),
         Terrain::Forest => RGBColor(92, 150, 74),
@@ -180,6 +181,13 @@ fn draw<DB: DrawingBackend>(
             x += 30 + 9 * n.chars().count() as i32;
         }
         root.draw(&Text::new(MARKS, (12, y + 18), ("sans-serif", 13).into_font())).map_err(e)?;
+        // The terrains, as the hexes are filled.
+        let (mut x, y) = (12, y + 44);
+        for t in Terrain::ALL {
+            root.draw(&Rectangle::new([(x, y - 7), (x + 14, y + 7)], terrain_color(t).filled())).map_err(e)?;
+            root.draw(&Text::new(t.name(), (x + 20, y - 7), ("sans-serif", 13).into_font())).map_err(e)?;
+            x += 32 + 8 * t.name().chars().count() as i32;
+        }
     }
     root.present().map_err(e)?;
     Ok(())

@@ -380,7 +380,7 @@ pre.events {{ background: #f6f6f6; padding: 0.6em 0.8em; font-size: 0.8em; white
 <span class="hint">&larr; &rarr; step, Home / End jump</span>
 </nav>
 <main>
-{frames}<p class="legend">Each player's hexes are bordered in its colour. {marks}. The small numbers are hexes' (col,row), as the events name them.</p>
+{frames}<p class="legend">Each player's hexes are bordered in its colour. {marks}. The small numbers are hexes' (col,row), as the events name them. Terrain: {terrains}</p>
 <div id="chart">{chart}</div>
 </main>
 <script>
@@ -430,6 +430,15 @@ pre.events {{ background: #f6f6f6; padding: 0.6em 0.8em; font-size: 0.8em; white
 "##,
         title = esc(&sc.name),
         answer = esc(&answer),
+        terrains = crate::map::Terrain::ALL
+            .iter()
+            .map(|&t| format!(
+                "<span class=\"sw\" style=\"background:{}\"></span>{}",
+                hex_color(map_draw::terrain_color(t)),
+                t.name()
+            ))
+            .collect::<Vec<_>>()
+            .join(" "),
         master = info.master,
         campaign = info.campaign,
         seasons = o.seasons,

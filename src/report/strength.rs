@@ -495,8 +495,16 @@ pub fn deviation_page(dv: &Deviation, text: &str, dir: &Path) -> Result<Vec<Stri
     page.chart(
         dir,
         "deviants",
-        &Chart::Bars { title: "The strongest deviants".into(), y_label: "win rate (%)".into(), bars, reference: Some(dv.fair()) },
-        "Win rate of the deviant against copies of the strategy, with 95% Wilson intervals; the line is the fair share.",
+        // Horizontal: 24 labels such as "mine_slope ×4" cannot stand side by side.
+        &Chart::HBars {
+            title: format!("The strongest deviants (fair share {:.1}%)", 100.0 * dv.fair()),
+            x_label: "win rate (%)".into(),
+            bars,
+        },
+        &format!(
+            "Win rate of the deviant against copies of the strategy, with 95% Wilson intervals; the fair share is {:.1}%.",
+            100.0 * dv.fair()
+        ),
     )?;
     page.table(&deviation_rows(dv));
     let files = page.files();

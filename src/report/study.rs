@@ -486,7 +486,8 @@ pub fn exact_rows(e: &Experiment) -> Vec<Vec<String>> {
         let mut r = vec![t.to_string(), format!("{:.1}", x.pillage)];
         for site in &x.sites {
             for q in LOSS_CHANCES {
-                r.push(format!("{:.1}", mine_gold(site.mean_yield, t, q)));
+                // + 0.0: a zero that came out negative prints as 0.0.
+                r.push(format!("{:.1}", mine_gold(site.mean_yield, t, q) + 0.0));
             }
         }
         rows.push(r);
@@ -1090,8 +1091,13 @@ pub fn restrict_page(s: &crate::study::restrict::Study, text: &str, dir: &Path) 
             bars,
             reference: Some(0.0),
         },
-        "At each strength level with fixed weights, then with both sides tuned; 95% intervals. Below 0: the option is \
-         worth having.",
+        if s.best.is_some() {
+            "At each strength level with fixed weights, then with both sides tuned; 95% intervals. Below 0: the option is \
+             worth having."
+        } else {
+            "At each strength level with fixed weights (--best-response adds both sides tuned); 95% intervals. Below 0: \
+             the option is worth having."
+        },
     )?;
     page.table(&restrict_rows(s));
     let mut files = page.files();
