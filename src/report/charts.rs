@@ -80,6 +80,19 @@ pub enum Chart {
     },
 }
 
+/// A series' colour: gold sources keep colours of their own (greys and
+/// browns, never a strategy's palette colour), so a colour means the same
+/// thing from chart to chart of a page; any other series takes the palette
+/// in turn.
+fn series_color(i: usize, name: &str) -> RGBColor {
+    match name {
+        "gold from mines" => RGBColor(120, 85, 40),
+        "gold from pillage" => RGBColor(60, 60, 60),
+        "gold from loot" => RGBColor(170, 150, 110),
+        _ => color(i),
+    }
+}
+
 fn color(i: usize) -> RGBColor {
     const C: [RGBColor; 8] = [
         RGBColor(31, 119, 180),
@@ -275,16 +288,17 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                 .draw()
                 .map_err(e)?;
             for (i, s) in series.iter().enumerate() {
+                let c = series_color(i, &s.name);
                 if let Some(band) = &s.band {
                     let mut pts: Vec<(f64, f64)> = band.iter().map(|b| (b.0, b.2)).collect();
                     pts.extend(band.iter().rev().map(|b| (b.0, b.1)));
-                    chart.draw_series(std::iter::once(Polygon::new(pts, color(i).mix(0.18)))).map_err(e)?;
+                    chart.draw_series(std::iter::once(Polygon::new(pts, c.mix(0.18)))).map_err(e)?;
                 }
                 chart
-                    .draw_series(LineSeries::new(s.points.iter().copied(), color(i).stroke_width(2)))
+                    .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2)))
                     .map_err(e)?
                     .label(s.name.clone())
-                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color(i).stroke_width(2)));
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
             }
             legend(&mut chart)?;
         }

@@ -143,27 +143,34 @@ fn size_chart(names: &[String], series: &[Vec<u32>]) -> Result<(String, Vec<i32>
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(0..last, 0..top as i32)
+            .build_cartesian_2d(0..last, 0.0..top as f64)
             .map_err(|x| e(&x))?;
         chart
             .configure_mesh()
             .x_desc("season (0 = start)")
             .y_desc("empire size")
+            .y_label_formatter(&|y| format!("{:.0}", y))
             .label_style(("sans-serif", 14))
             .draw()
             .map_err(|x| e(&x))?;
+        // Players of equal size would hide each other: each line is nudged
+        // by a fraction of a hex, never enough to read as another size.
+        let n = series.len().max(1) as f64;
         for (p, s) in series.iter().enumerate() {
             let c = player_color(p);
+            let nudge = 0.12 * (p as f64 - (n - 1.0) / 2.0);
             chart
                 .draw_series(LineSeries::new(
-                    s.iter().enumerate().map(|(k, &v)| (k as i32, v as i32)),
+                    s.iter().enumerate().map(|(k, &v)| (k as i32, v as f64 + nudge)),
                     c.stroke_width(2),
                 ))
                 .map_err(|x| e(&x))?
                 .label(names[p].clone())
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
             chart
-                .draw_series(s.iter().enumerate().map(|(k, &v)| Circle::new((k as i32, v as i32), 3, c.filled())))
+                .draw_series(
+                    s.iter().enumerate().map(|(k, &v)| Circle::new((k as i32, v as f64 + nudge), 3, c.filled())),
+                )
                 .map_err(|x| e(&x))?;
         }
         chart
@@ -174,7 +181,7 @@ fn size_chart(names: &[String], series: &[Vec<u32>]) -> Result<(String, Vec<i32>
             .position(SeriesLabelPosition::UpperLeft)
             .draw()
             .map_err(|x| e(&x))?;
-        let xs: Vec<i32> = (0..frames).map(|k| chart.backend_coord(&(k as i32, 0)).0).collect();
+        let xs: Vec<i32> = (0..frames).map(|k| chart.backend_coord(&(k as i32, 0.0)).0).collect();
         let ys = chart.plotting_area().get_pixel_range().1;
         root.present().map_err(|x| e(&x))?;
         (xs, ys)
@@ -315,12 +322,19 @@ pub fn render(sc: &Scenario, r: &Replay, events: &[Event], info: &PageInfo) -> R
             lognames.player(w.player),
             r.strategies.get(w.player as usize).map_or("", String::as_str),
             w.size.size,
-            second.map_or(String::new(), |s| format!(
-                ", {} ahead of {} ({})",
-                w.size.size.saturating_sub(s.size.size),
-                lognames.player(s.player),
-                s.size.size
-            )),
+            second.map_or(String::new(), |s| if s.size.size == w.size.size {
+                format!(
+                    ", tied on size with {} (the tie broken by the rules' tie-breaks, G-02)",
+                    lognames.player(s.player)
+                )
+            } else {
+                format!(
+                    ", {} ahead of {} ({})",
+                    w.size.size.saturating_sub(s.size.size),
+                    lognames.player(s.player),
+                    s.size.size
+                )
+            }),
             o.seasons,
             reason_text(o.reason)
         ),

@@ -111,3 +111,25 @@ fn one_flag_one_meaning() {
     let (code, e) = err(&["sensitivity", "--metric", "mean empire size", "--keys", "costs.capture"]);
     assert_eq!(code, Some(2), "sensitivity varies with --vary: {e}");
 }
+
+/// The README's worked examples are what the binary prints now.
+#[test]
+fn the_readme_examples_are_current() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let marker = "Example, the end of `cargo run --release -- play --seed 7`:\n\n```\n";
+    let start = readme.find(marker).expect("the play example") + marker.len();
+    let block: Vec<&str> = readme[start..start + readme[start..].find("```\n").unwrap()].lines().collect();
+    let o = bin().args(["play", "--seed", "7"]).output().unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[lines.len() - block.len()..], block[..], "the README's play --seed 7 standings are stale");
+    let want = readme
+        .lines()
+        .find(|l| l.trim_start().starts_with("precision: every strategy"))
+        .expect("the precision example");
+    let dir = tmp("precision");
+    let o = bin().args(["run", "--precision", "0.01", "--quiet", "--out"]).arg(&dir).output().unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.lines().any(|l| l.trim() == want.trim()), "the README's --precision 0.01 line is stale:\n{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -131,7 +131,9 @@ rule_keys! {
     // Spies (W-18..W-25, G-28).
     "spy.duel_bid_cap" => spy.duel_bid_cap: i32 [0, 20],
     "spy.steal_gold" => spy.steal_gold: i32 [0, OPEN],
-    "spy.city_pv_floor" => spy.city_pv_floor: i32 [0, OPEN],
+    // At least 1: a city always holds at least 1 PV outside a siege's
+    // outcome (the rules' invariant), so spies can never bring it to 0.
+    "spy.city_pv_floor" => spy.city_pv_floor: i32 [1, OPEN],
     // Cities (E-16, G-16..G-21).
     "cities.max_pv_base" => cities.max_pv_base: i32 [1, OPEN],
     "cities.max_pv_per_level" => cities.max_pv_per_level: i32 [0, OPEN],
