@@ -77,6 +77,8 @@ pub enum Chart {
         ys: Vec<String>,
         rows: Vec<Vec<f64>>,
         percent: bool,
+        /// Under each cell's value, its interval as text (empty: none).
+        intervals: Vec<Vec<String>>,
     },
 }
 
@@ -380,7 +382,7 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                 }
             }
         }
-        Chart::Heatmap { title, x_label, y_label, xs, ys, rows, percent } => {
+        Chart::Heatmap { title, x_label, y_label, xs, ys, rows, percent, intervals } => {
             // Proportions share one fixed scale, 0% to 100%, so two heatmaps
             // compare by colour; other values span their own range. The
             // strip at the right is the colour legend.
@@ -469,6 +471,15 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                             ("sans-serif", 12).into_font().color(&WHITE),
                         )))
                         .map_err(e)?;
+                    if let Some(ci) = intervals.get(r).and_then(|row| row.get(j)).filter(|t| !t.is_empty()) {
+                        chart
+                            .draw_series(std::iter::once(Text::new(
+                                ci.clone(),
+                                (j as f64 + 0.15, i as f64 + 0.3),
+                                ("sans-serif", 10).into_font().color(&WHITE),
+                            )))
+                            .map_err(e)?;
+                    }
                 }
             }
         }

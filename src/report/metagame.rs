@@ -277,6 +277,7 @@ pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, String
             ys: mg.names.clone(),
             rows: head_to_head(mg),
             percent: true,
+            intervals: Vec::new(),
         },
         "From the compositions of only those two strategies, seats split between them.",
     )?;

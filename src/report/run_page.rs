@@ -104,6 +104,7 @@ pub fn exact_heatmaps(sc: &Scenario) -> (Chart, Chart) {
         ys: pvs.iter().map(|p| p.to_string()).collect(),
         rows: siege_rows,
         percent: true,
+        intervals: Vec::new(),
     };
     let naval = crate::analysis::markov::naval(sc);
     let ships: Vec<i32> = (t.naval_ships[0]..=t.naval_ships[1]).collect();
@@ -124,6 +125,7 @@ pub fn exact_heatmaps(sc: &Scenario) -> (Chart, Chart) {
         ys: ships.iter().map(|s| s.to_string()).collect(),
         rows: naval_rows,
         percent: true,
+        intervals: Vec::new(),
     };
     (siege, naval)
 }

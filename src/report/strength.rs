@@ -719,6 +719,7 @@ pub fn ladder_page(l: &Ladder, text: &str, dir: &Path) -> Result<Vec<String>, St
             ys: names,
             rows: grid,
             percent: true,
+            intervals: Vec::new(),
         },
         "Each cell is one pair's campaigns, seats split between the two and rotated.",
     )?;

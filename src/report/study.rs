@@ -424,21 +424,31 @@ pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<Strin
         page.h2("The chosen metrics over the grid");
         for (n, &j) in wins.iter().enumerate() {
             let (a, b) = (&s.axes[0], &s.axes[1]);
-            let rows = b
-                .values
-                .iter()
-                .map(|vb| {
-                    a.values
-                        .iter()
-                        .map(|va| {
-                            s.cells
-                                .iter()
-                                .find(|c| &c.at[0] == va && &c.at[1] == vb)
-                                .map_or(f64::NAN, |c| c.values[j].mean)
-                        })
-                        .collect()
-                })
-                .collect();
+            // One grid, row by row of the second key: each cell's value, and
+            // its 95% interval printed under it, as the table gives it.
+            let rate = s.metrics[j].is_rate();
+            let grid = |f: &dyn Fn(Option<&crate::study::sweep::Cell>) -> (f64, String)| -> Vec<Vec<(f64, String)>> {
+                b.values
+                    .iter()
+                    .map(|vb| {
+                        a.values.iter().map(|va| f(s.cells.iter().find(|c| &c.at[0] == va && &c.at[1] == vb))).collect()
+                    })
+                    .collect()
+            };
+            let cells = grid(&|c| match c {
+                None => (f64::NAN, String::new()),
+                Some(c) => {
+                    let m = &c.values[j];
+                    let ci = if rate {
+                        format!("{:.0}–{:.0}", 100.0 * m.low + 0.0, 100.0 * m.high + 0.0)
+                    } else {
+                        format!("{:.2}–{:.2}", m.low + 0.0, m.high + 0.0)
+                    };
+                    (m.mean, ci)
+                }
+            });
+            let rows = cells.iter().map(|r| r.iter().map(|c| c.0).collect()).collect();
+            let intervals = cells.iter().map(|r| r.iter().map(|c| c.1.clone()).collect()).collect();
             page.chart(
                 dir,
                 &format!("sweep-heatmap-{n}"),
@@ -454,8 +464,9 @@ pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<Strin
                     ys: b.values.clone(),
                     rows,
                     percent: s.metrics[j].is_rate(),
+                    intervals,
                 },
-                &format!("{} for each pair of values.", s.metrics[j].name()),
+                &format!("{} for each pair of values, with its 95% interval under it.", s.metrics[j].name()),
             )?;
         }
     }

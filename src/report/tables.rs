@@ -313,6 +313,7 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
                 ys: t.defenders.iter().map(|d| d.to_string()).collect(),
                 rows,
                 percent: true,
+                intervals: Vec::new(),
             },
             "Exact chance the attacker's total beats the defender's.",
         )?;
