@@ -63,13 +63,16 @@ impl PlayersArg {
     }
 }
 
+/// The master seed when `--seed` is not given.
+pub const DEFAULT_SEED: u64 = 1;
+
 /// `--seed S`.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct SeedArg {
     /// Master seed. Campaign I of master seed S is the same game on any
     /// machine, thread count or shard, so every variant, deviant or pair a
     /// command compares plays the same campaigns.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
 }
 
@@ -100,14 +103,12 @@ fn at_least_one(s: &str) -> Result<usize, String> {
 }
 
 impl ThreadsArg {
-    /// The worker pool: the requested threads, or one per core.
-    pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
+    /// The worker pool: the requested threads, or one per core, each
+    /// under `watch` (the command's progress, stop and kept work).
+    pub fn pool(&self, watch: &crate::sim::watch::Watch) -> Result<rayon::ThreadPool, CliError> {
         // 0 lets rayon use every core.
         let n = self.threads.unwrap_or(0);
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| CliError::io(format!("cannot start {n} worker threads: {e}")))
+        watch.pool(n).map_err(|e| CliError::io(format!("cannot start {n} worker threads: {e}")))
     }
 }
 

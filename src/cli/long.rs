@@ -37,10 +37,7 @@ pub struct LongArgs {
 /// flight, so that what it wrote is a prefix of the uninterrupted run.
 pub fn counted_pool(threads: ThreadsArg, bar: &ProgressBar) -> Result<rayon::ThreadPool, CliError> {
     let b = bar.clone();
-    let n = threads.threads.unwrap_or(0);
-    Watch::new(move |k| b.inc(k), || false, None)
-        .pool(n)
-        .map_err(|e| CliError::io(format!("cannot start {n} worker threads: {e}")))
+    threads.pool(&Watch::new(move |k| b.inc(k), || false, None))
 }
 
 /// A long command under way.
@@ -70,8 +67,7 @@ impl Long {
             }
         };
         let watch = Watch::new(tick, interrupt::requested, Some(Box::new(cells::Files::new(out))));
-        let n = threads.threads.unwrap_or(0);
-        let pool = watch.pool(n).map_err(|e| CliError::io(format!("cannot start {n} worker threads: {e}")))?;
+        let pool = threads.pool(&watch)?;
         Ok(Long { bar, pool, out: out.to_path_buf(), quiet: flags.quiet })
     }
 

@@ -12,11 +12,14 @@ use crate::study::{compare, mine_pillage, restrict, sweep};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 
+/// Campaigns per variant when `--campaigns` is not given.
+const CAMPAIGNS: u64 = 2000;
+
 /// Flags every study shares.
 #[derive(Args, Debug, Clone)]
 pub struct StudyFlags {
     /// Campaigns per variant.
-    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
+    #[arg(long, default_value_t = CAMPAIGNS, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns: u64,
     #[command(flatten)]
     pub master: SeedArg,
@@ -280,8 +283,8 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
         (a.flags.seats.rotate_seats || a.flags.seats.fixed_seats, "--rotate-seats/--fixed-seats"),
         // The runs' own campaigns and seed are compared; a value other than
         // the default can only be a request this cannot meet.
-        (a.flags.campaigns != 2000, "--campaigns"),
-        (a.flags.master.seed != 1, "--seed"),
+        (a.flags.campaigns != CAMPAIGNS, "--campaigns"),
+        (a.flags.master.seed != super::args::DEFAULT_SEED, "--seed"),
     ];
     if let Some((_, flag)) = ignored.iter().find(|(given, _)| *given) {
         return Err(CliError::input(format!(
