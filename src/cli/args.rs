@@ -57,7 +57,7 @@ impl PlayersArg {
     /// `sc` with `--players` applied.
     pub fn seat(&self, sc: Scenario) -> Result<Scenario, CliError> {
         match &self.players {
-            Some(s) => sc.with_players(s).map_err(CliError::input),
+            Some(s) => sc.with_players(s).map_err(CliError::from),
             None => Ok(sc),
         }
     }

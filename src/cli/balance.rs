@@ -39,7 +39,7 @@ impl BalanceFlags {
     fn base(&self) -> Result<(Scenario, bool), CliError> {
         let sc = self.scenario.load()?;
         let sc = match &self.players {
-            Some(s) => sc.with_players(s).map_err(CliError::input)?,
+            Some(s) => sc.with_players(s)?,
             None => sc,
         };
         let seated = seating(&[&sc], self.seats.flag());
@@ -112,8 +112,8 @@ fn slug(s: &str) -> String {
 
 pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
     let (base, rotate) = a.flags.base()?;
-    let metric = metric_named(&base, &a.metric).map_err(CliError::input)?;
-    let params = param::parse_list(&a.keys, &base).map_err(|e| CliError::input(format!("--vary: {e}")))?;
+    let metric = metric_named(&base, &a.metric)?;
+    let params = param::parse_list(&a.keys, &base).map_err(|e| e.at("--vary"))?;
     if params.is_empty() {
         return Err(CliError::input("--vary: no key to vary"));
     }
@@ -188,10 +188,10 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
     let points = match &long {
         Some(long) if a.merge.is_empty() => {
             let mut points =
-                long.run(|| sensitivity::play_morris(&base, &plan, (i, k), |_| ()).map_err(CliError::input))?;
+                long.run(|| sensitivity::play_morris(&base, &plan, (i, k), |_| ()).map_err(CliError::from))?;
             if !sobol_keys.is_empty() {
                 points.extend(long.run(|| {
-                    sensitivity::play_sobol(&base, &plan, &sobol_keys, (i, k), |_| ()).map_err(CliError::input)
+                    sensitivity::play_sobol(&base, &plan, &sobol_keys, (i, k), |_| ()).map_err(CliError::from)
                 })?);
             }
             points
@@ -215,7 +215,7 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
             let top = sensitivity::top(&effects, n.min(plan.params.len()));
             let long = long.as_ref().ok_or_else(|| CliError::io("internal: --sobol-top planned no play"))?;
             points.extend(
-                long.run(|| sensitivity::play_sobol(&base, &plan, &top, (0, 1), |_| ()).map_err(CliError::input))?,
+                long.run(|| sensitivity::play_sobol(&base, &plan, &top, (0, 1), |_| ()).map_err(CliError::from))?,
             );
             top
         }
@@ -236,7 +236,7 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
     }
     print!("{}", rb::sensitivity_text(&s, 15));
     create_out_dir(&out)?;
-    let files = rb::write_sensitivity(&s, &out).map_err(CliError::io)?;
+    let files = rb::write_sensitivity(&s, &out)?;
     println!("wrote {} in {}", files.join(", "), out.display());
     Ok(())
 }
@@ -245,7 +245,7 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
 fn read_points(dirs: &[PathBuf], plan: &Plan) -> Result<Vec<sensitivity::Point>, CliError> {
     let mut points = Vec::new();
     for d in dirs {
-        points.extend(rb::read_points(&d.join("points.parquet"), plan).map_err(CliError::input)?);
+        points.extend(rb::read_points(&d.join("points.parquet"), plan)?);
     }
     let morris = points.iter().filter(|p| p.stage == "morris").count();
     let want = plan.trajectories * (plan.params.len() + 1);
@@ -322,14 +322,13 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
             if !v.contains('=') {
                 return Err(CliError::input(format!("--vary {v}: give the range to search, KEY=LO..HI")));
             }
-            Param::parse(v, &base).map_err(|e| CliError::input(format!("--vary: {e}")))
+            Param::parse(v, &base).map_err(|e| CliError::from(e.at("--vary")))
         })
         .collect::<Result<_, _>>()?;
     if keys == 2 && params[0].key() == params[1].key() {
         return Err(CliError::input("--vary: the two keys must differ"));
     }
-    let goals: Vec<Goal> =
-        a.target.iter().map(|t| Goal::parse(t, &base)).collect::<Result<_, _>>().map_err(CliError::input)?;
+    let goals: Vec<Goal> = a.target.iter().map(|t| Goal::parse(t, &base)).collect::<Result<_, _>>()?;
     if a.campaigns < 2 {
         return Err(CliError::input("--campaigns must be at least 2 for an interval"));
     }
@@ -355,7 +354,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     let budget =
         Budget { campaigns: a.campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1), players };
     if let Players::BestResponse { start, .. } = &budget.players {
-        base.named_strategy(start).map_err(|e| CliError::input(format!("--players: {e}")))?;
+        base.named_strategy(start).map_err(|e| e.at("--players"))?;
     }
     let players_line = budget.players.line(budget.master);
     let out = {
@@ -384,13 +383,13 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
         header.push(format!("Solved with {l}"));
     }
     // No root is a negative answer (exit 1), with what the search played;
-    // anything else that stops a solve is bad input (exit 2).
+    // anything else that stops a solve keeps the class it failed with.
     let unmet = |e: solve::SolveError, text: String| -> CliError {
-        if matches!(e, solve::SolveError::Failed(_)) {
-            return CliError::input(e.to_string());
+        if let solve::SolveError::Failed(e) = e {
+            return e.into();
         }
         print!("{text}");
-        let written = create_out_dir(&out).and_then(|_| rb::write_unmet(&e, &command, &out).map_err(CliError::io));
+        let written = create_out_dir(&out).and_then(|_| rb::write_unmet(&e, &command, &out).map_err(CliError::from));
         match written {
             Ok(files) => {
                 println!("wrote {} in {}", files.join(", "), out.display());
@@ -435,7 +434,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                     };
                     return Err(unmet(e, text));
                 }
-                Err(e) => return Err(CliError::input(e.to_string())),
+                Err(e) => return Err(crate::error::Error::from(e).into()),
             };
             print!("{}", rb::solve_text(&s, &command));
             header.push(format!(
@@ -448,8 +447,8 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                 if s.confirm.met { "met" } else { "NOT met" }
             ));
             create_out_dir(&out)?;
-            let patched = rb::patched_toml(&text, &[param], &s.scenario, &header).map_err(CliError::io)?;
-            (rb::write_solve(&s, &patched, &command, &out).map_err(CliError::io)?, s.confirm.met)
+            let patched = rb::patched_toml(&text, &[param], &s.scenario, &header)?;
+            (rb::write_solve(&s, &patched, &command, &out)?, s.confirm.met)
         }
         (2, 2) => {
             let (ps, gs) = ([params[0].clone(), params[1].clone()], [goals[0].clone(), goals[1].clone()]);
@@ -476,7 +475,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                     };
                     return Err(unmet(e, text));
                 }
-                Err(e) => return Err(CliError::input(e.to_string())),
+                Err(e) => return Err(crate::error::Error::from(e).into()),
             };
             print!("{}", rb::solve2_text(&s, &command));
             header.push(format!(
@@ -490,8 +489,8 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                 if s.confirm.met { "met" } else { "NOT met" }
             ));
             create_out_dir(&out)?;
-            let patched = rb::patched_toml(&text, &[&ps[0], &ps[1]], &s.scenario, &header).map_err(CliError::io)?;
-            (rb::write_solve2(&s, &patched, &command, &out).map_err(CliError::io)?, s.confirm.met)
+            let patched = rb::patched_toml(&text, &[&ps[0], &ps[1]], &s.scenario, &header)?;
+            (rb::write_solve2(&s, &patched, &command, &out)?, s.confirm.met)
         }
         _ => {
             let ps = [params[0].clone(), params[1].clone()];
@@ -507,12 +506,12 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                         zz * e.gap_se
                     ));
                 })
-                .map_err(CliError::input)
+                .map_err(CliError::from)
             })?;
             long.finish();
             print!("{}", rb::curve_text(&c, &ps[1], &goals[0].text(), &command));
             create_out_dir(&out)?;
-            let files = rb::write_curve(&c, &ps[1], &goals[0].text(), &text, &command, &out).map_err(CliError::io)?;
+            let files = rb::write_curve(&c, &ps[1], &goals[0].text(), &text, &command, &out)?;
             if c.points.iter().all(|(_, r)| r.is_err()) {
                 println!("wrote {} in {}", files.join(", "), out.display());
                 return Err(CliError::verdict("no root found (exit 1) at any point of the curve"));

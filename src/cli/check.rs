@@ -39,14 +39,14 @@ pub struct CheckArgs {
 pub fn run(a: CheckArgs) -> Result<(), CliError> {
     let name = a.file.display().to_string();
     let text = std::fs::read_to_string(&a.file).map_err(|e| CliError::input(format!("{name}: {e}")))?;
-    let file = spec::parse(&text, &name).map_err(CliError::input)?;
+    let file = spec::parse(&text, &name)?;
     if a.jobs == 0 {
         return Err(CliError::input("--jobs must be at least 1"));
     }
     let dir = a.file.parent().map(|p| p.to_path_buf()).unwrap_or_default();
     // The baseline run's per-campaign values, for the paired tests.
     let sidecar = gate::baseline::path_of(&a.file);
-    let stored = gate::baseline::Stored::read(&sidecar).map_err(CliError::input)?;
+    let stored = gate::baseline::Stored::read(&sidecar)?;
     let out = {
         let mut x = a.clone();
         (x.out, x.threads, x.overwrite, x.long, x.jobs) =
@@ -62,7 +62,7 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
     // the command's pool (so its progress, Ctrl-C and kept work), and the
     // cores stay busy either way.
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<Option<Result<gate::measure::Sample, String>>>> =
+    let slots: Vec<std::sync::Mutex<Option<Result<gate::measure::Sample, crate::error::Error>>>> =
         file.metric.iter().map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..a.jobs.min(file.metric.len()).max(1) {
@@ -78,9 +78,14 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
             });
         }
     });
-    let results: Vec<Result<gate::measure::Sample, String>> = slots
+    let results: Vec<Result<gate::measure::Sample, crate::error::Error>> = slots
         .into_iter()
-        .map(|m| m.into_inner().ok().flatten().unwrap_or_else(|| Err("not measured".into())))
+        .map(|m| {
+            m.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err(crate::error::Error::internal("a metric was not measured")))
+        })
         .collect();
     if results.iter().any(Result::is_err) && super::interrupt::requested() {
         return Err(long.interrupted(""));
@@ -104,7 +109,7 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
     crate::report::files::write_atomic(&check_txt, verdicts.as_bytes())
         .map_err(|e| CliError::io(format!("{}: {e}", check_txt.display())))?;
     if a.update {
-        let new = gate::update(&text, &judged).map_err(|e| CliError::input(format!("{name}: {e}")))?;
+        let new = gate::update(&text, &judged).map_err(|e| e.at(&name))?;
         // The values first: a balance file whose baselines the values do not
         // match falls back to unpaired tests, never to wrong pairs.
         let values = gate::stored(&judged);

@@ -51,14 +51,11 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
     if dirs.first().is_some_and(|d| d.join("metagame-shard.json").is_file()) {
         return super::strength::merge_metagame(&dirs, &a.out, claim);
     }
-    let shards = dirs.iter().map(|d| read_shard(d)).collect::<Result<Vec<_>, _>>().map_err(CliError::input)?;
-    let shards = check(shards).map_err(CliError::input)?;
+    let shards = dirs.iter().map(|d| read_shard(d)).collect::<Result<Vec<_>, _>>()?;
+    let shards = check(shards)?;
     claim()?;
     let first = &shards[0];
-    let sc: Scenario = first
-        .manifest
-        .scenario()
-        .map_err(|e| CliError::input(format!("{}: {e}", first.dir.join("manifest.json").display())))?;
+    let sc: Scenario = first.manifest.scenario().map_err(|e| e.at(first.dir.join("manifest.json").display()))?;
     if crate::report::manifest::scenario_hash(&sc) != first.manifest.scenario_hash {
         return Err(CliError::input(format!(
             "{}: the manifest's scenario does not match its hash (was it edited?)",

@@ -140,6 +140,25 @@ impl CliError {
     }
 }
 
+impl From<crate::error::Error> for CliError {
+    /// The exit code follows the class the library gave its error, at the
+    /// place that failed.
+    fn from(e: crate::error::Error) -> Self {
+        use crate::error::Class;
+        let code = match e.class() {
+            Class::Input => exit::BAD_INPUT,
+            Class::Io | Class::Internal => exit::IO_OR_INTERNAL,
+        };
+        CliError { code, message: e.to_string() }
+    }
+}
+
+impl From<crate::rules::setup::SetupError> for CliError {
+    fn from(e: crate::rules::setup::SetupError) -> Self {
+        crate::error::Error::from(e).into()
+    }
+}
+
 /// Create an output directory (and its parents).
 pub fn create_out_dir(dir: &Path) -> Result<(), CliError> {
     std::fs::create_dir_all(dir)
@@ -156,7 +175,7 @@ impl From<scenario::ScenarioError> for CliError {
 /// overrides applied.
 pub fn load_scenario(path: Option<&Path>, sets: &[String]) -> Result<Scenario, CliError> {
     let overrides: Vec<(String, String)> =
-        sets.iter().map(|s| scenario::parse_override(s)).collect::<Result<_, _>>().map_err(CliError::input)?;
+        sets.iter().map(|s| scenario::parse_override(s)).collect::<Result<_, _>>()?;
     match path {
         None => {
             Ok(scenario::load_with_overrides(scenario::DEFAULT_TOML, &Source::embedded("default.toml"), &overrides)?)
@@ -208,5 +227,21 @@ fn dispatch() -> i32 {
             eprintln!("{}", e.message);
             e.code
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+
+    /// Each class has its exit code, and the message is the library's.
+    #[test]
+    fn a_library_error_keeps_its_class_as_the_exit_code() {
+        let code = |e: Error| CliError::from(e).code;
+        assert_eq!(code(Error::input("x")), exit::BAD_INPUT);
+        assert_eq!(code(Error::io("x")), exit::IO_OR_INTERNAL);
+        assert_eq!(code(Error::internal("x")), exit::IO_OR_INTERNAL);
+        assert_eq!(CliError::from(Error::io("disk full").at("out/page")).message, "out/page: disk full");
     }
 }

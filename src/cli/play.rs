@@ -2,6 +2,7 @@
 
 use super::args::{ScenarioArgs, SeedArg};
 use super::{CliError, SeatArgs};
+use crate::error::Error;
 use crate::report::{Names, log, replay_page, text};
 use crate::rules::Event;
 use crate::sim;
@@ -158,8 +159,8 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
             .map_err(|e| CliError::io(format!("--html {}: cannot make the directory: {e}", dir.display())))?;
         let command = replay_command(&a, dir);
         let info = replay_page::PageInfo { master: a.master.seed, campaign: a.campaign, command: &command };
-        let html = replay_page::render(&sc, r, &events, &info).map_err(|e| CliError::io(format!("--html: {e}")))?;
-        replay_page::write(dir, &html).map_err(|e| CliError::io(format!("--html {e}")))?;
+        let html = replay_page::render(&sc, r, &events, &info).map_err(|e| e.at("--html"))?;
+        replay_page::write(dir, &html).map_err(|e| Error::new(e.class(), format!("--html {e}")))?;
         eprintln!("wrote the replay page to {}; open it in a browser", dir.join("index.html").display());
     }
     let mut stdout = std::io::stdout().lock();

@@ -22,7 +22,7 @@ pub fn run(a: ReportArgs) -> Result<(), CliError> {
     })?;
     let out = a.out.clone().unwrap_or_else(|| a.run.join("report"));
     super::out::claim(&out, &super::out::Request::new(&format!("report {manifest}"), ""), a.overwrite.overwrite)?;
-    let files = crate::report::run_page::build(&a.run, &out).map_err(CliError::input)?;
+    let files = crate::report::run_page::build(&a.run, &out)?;
     sayln!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
     if let Ok(m) = crate::report::manifest::Manifest::read(&a.run)
         && m.interrupted

@@ -122,7 +122,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         sigma: a.sigma,
         seed: a.master.seed,
     };
-    let p = Problem::new(&sc, settings).map_err(CliError::input)?;
+    let p = Problem::new(&sc, settings)?;
     if a.eval_campaigns < 2 {
         return Err(CliError::input("--eval-campaigns must be at least 2 for an interval"));
     }
@@ -141,15 +141,16 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     };
     let out = out::resolve(a.out.as_deref(), "tune", &a.name, &request, a.overwrite)?;
     let record_path = out.join("record.json");
-    let previous: Option<Record> = if a.long.resume {
-        let text = std::fs::read_to_string(&record_path)
-            .map_err(|e| CliError::input(format!("{}: nothing to resume: {e}", record_path.display())))?;
-        Some(
+    let previous: Option<Record> = match a.long.resume.then(|| std::fs::read_to_string(&record_path)) {
+        None => None,
+        Some(Ok(text)) => Some(
             serde_json::from_str(&text)
                 .map_err(|e| CliError::input(format!("{}: not a tuning record: {e}", record_path.display())))?,
-        )
-    } else {
-        None
+        ),
+        // Stopped inside the first generation: no generation is recorded
+        // yet, but its finished candidates are kept in OUT/cells.
+        Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Some(Err(e)) => return Err(CliError::input(format!("{}: cannot read: {e}", record_path.display()))),
     };
     let command = rs::tune_command(&p, a.scenario.scenario.as_ref().and_then(|f| f.to_str()), &a.scenario.set, &a.name);
     let dim = p.space.dim();
@@ -199,7 +200,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
             }
             if super::interrupt::requested() { Flow::Stop } else { Flow::Continue }
         })
-        .map_err(CliError::input)
+        .map_err(CliError::from)
     });
     if let Some(e) = write_err {
         return Err(e);
@@ -216,7 +217,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
 
     let (values, tuned) = p.result(&rec);
     let eval_master = a.eval_seed.unwrap_or_else(|| held_out_master(a.master.seed));
-    let rows = long.run(|| evaluate(&p, &tuned, eval_master, a.eval_campaigns).map_err(CliError::input))?;
+    let rows = long.run(|| evaluate(&p, &tuned, eval_master, a.eval_campaigns).map_err(CliError::from))?;
     long.finish();
     let played = (rec.generations.len() as u64 * (population as u64 + 1) + 1) * per_eval
         + rows.len() as u64 * 2 * a.eval_campaigns;
@@ -246,8 +247,8 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     let table = rs::strategy_toml(&p, &values, &a.name, &header);
     write(&out.join("strategy.toml"), table.as_bytes())?;
     if let Some((file, text)) = &install {
-        let (new, replaced) = rs::install(text, &table, &a.name)
-            .map_err(|e| CliError::input(format!("--install {}: {e}", file.display())))?;
+        let (new, replaced) =
+            rs::install(text, &table, &a.name).map_err(|e| e.at(format_args!("--install {}", file.display())))?;
         let source = crate::scenario::Source::file(file.display().to_string());
         crate::scenario::load_with_overrides(&new, &source, &[]).map_err(|e| {
             CliError::input(format!(
@@ -339,14 +340,14 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
     let long = Long::start(a.threads, a.long, planned, &out)?;
     let dv = long.run(|| {
         deviation::check(&sc, &a.strategy, a.factor, keys.as_deref(), a.master.seed, a.campaigns)
-            .map_err(CliError::input)
+            .map_err(CliError::from)
     })?;
     long.finish();
     let text = rs::deviation_text(&dv, a.top);
     say!("{text}");
     write(&out.join("deviations.csv"), rs::deviation_csv(&dv).as_bytes())?;
     write(&out.join("deviation.txt"), text.as_bytes())?;
-    rs::deviation_page(&dv, &text, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
+    rs::deviation_page(&dv, &text, &out).map_err(|e| e.at(out.display()))?;
     sayln!("wrote deviations.csv, deviation.txt and index.html to {}", out.display());
     if a.strict && !dv.beaten_by().is_empty() {
         return Err(CliError::verdict(format!(
@@ -415,14 +416,14 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
     )?;
     let long = Long::start(a.threads, a.long, ladder::planned(names.len(), a.campaigns), &out)?;
     let l = long.run(|| {
-        ladder::ladder(&sc, &names, &anchor, a.master.seed, a.campaigns, a.bootstrap).map_err(CliError::input)
+        ladder::ladder(&sc, &names, &anchor, a.master.seed, a.campaigns, a.bootstrap).map_err(CliError::from)
     })?;
     long.finish();
     let text = rs::ladder_text(&l);
     say!("{text}");
     write(&out.join("ladder.txt"), text.as_bytes())?;
     rs::write_ladder_tables(&l, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
-    rs::ladder_page(&l, &text, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
+    rs::ladder_page(&l, &text, &out).map_err(|e| e.at(out.display()))?;
     sayln!("wrote ladder.parquet, differences.parquet, pairs.parquet, ladder.txt and index.html to {}", out.display());
     Ok(())
 }
@@ -496,10 +497,9 @@ fn write_metagame(mg: &metagame::Metagame, out: &Path) -> Result<(), CliError> {
     let json = serde_json::to_string_pretty(&crate::report::metagame::json(mg)).expect("a JSON value serialises");
     write(&out.join("metagame.json"), json.as_bytes())?;
     write(&out.join("metagame.txt"), text.as_bytes())?;
-    let fail = |e: String| CliError::io(format!("{}: {e}", out.display()));
     crate::report::metagame::write_payoffs(&mg.names, mg.game.compositions(), 0, out)
-        .map_err(|e| fail(e.to_string()))?;
-    crate::report::metagame::page(mg, &text, out).map_err(fail)?;
+        .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
+    crate::report::metagame::page(mg, &text, out).map_err(|e| e.at(out.display()))?;
     sayln!("wrote payoffs.parquet, metagame.json, metagame.txt and index.html to {}", out.display());
     Ok(())
 }
@@ -551,8 +551,7 @@ pub fn merge_metagame(
     claim()?;
     let mut comps = Vec::with_capacity(first.total);
     for (d, m) in &shards {
-        let part = crate::report::metagame::read_payoffs(&d.join("payoffs.parquet"), &first.strategies)
-            .map_err(CliError::input)?;
+        let part = crate::report::metagame::read_payoffs(&d.join("payoffs.parquet"), &first.strategies)?;
         if part.len() != m.end - m.start || part.iter().enumerate().any(|(j, (ix, _))| *ix != m.start + j) {
             return Err(CliError::input(format!("{}: payoffs.parquet does not hold its compositions", d.display())));
         }
@@ -567,8 +566,7 @@ pub fn merge_metagame(
         first.bootstrap,
         first.alpha,
         first.population,
-    )
-    .map_err(CliError::input)?;
+    )?;
     write_metagame(&mg, out)
 }
 
@@ -584,12 +582,12 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
         (None, Default::default(), Default::default(), Default::default(), Default::default());
     let what = format!("metagame {x:?}");
     let out = out::resolve_shard(a.out.as_deref(), "metagame", &sc.name, &what, &[&sc], shard, a.overwrite)?;
-    let total = metagame::compositions_of(&sc, &names).map_err(CliError::input)?;
+    let total = metagame::compositions_of(&sc, &names)?;
     let Some((i, k)) = shard else {
         let long = Long::start(a.threads, a.long, metagame::planned(total, a.campaigns), &out)?;
         let mg = long.run(|| {
             metagame::metagame(&sc, &names, a.master.seed, a.campaigns, a.bootstrap, a.alpha, a.population)
-                .map_err(CliError::input)
+                .map_err(CliError::from)
         })?;
         long.finish();
         return write_metagame(&mg, &out);
@@ -599,7 +597,7 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
     let (start, end) = (r.start as usize, r.end as usize);
     let long = Long::start(a.threads, a.long, metagame::planned(end - start, a.campaigns), &out)?;
     let comps =
-        long.run(|| metagame::play(&sc, &names, a.master.seed, a.campaigns, start..end).map_err(CliError::input))?;
+        long.run(|| metagame::play(&sc, &names, a.master.seed, a.campaigns, start..end).map_err(CliError::from))?;
     long.finish();
     crate::report::metagame::write_payoffs(&names, &comps, start, &out)
         .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;

@@ -5,6 +5,7 @@ use super::args::{BestResponseArgs, ScenarioArgs, SeedArg, ThreadsArg};
 use super::long::{Long, LongArgs};
 use super::out::{self, OverwriteArg, Request};
 use super::{CliError, SeatArgs, load_scenario};
+use crate::error::Error;
 use crate::report::study;
 use crate::scenario::{ActionKind, Scenario};
 use crate::sim::runner::seating;
@@ -50,7 +51,7 @@ impl StudyFlags {
     /// The scenario as the study plays it: `--players` applied.
     fn seat(&self, sc: Scenario) -> Result<Scenario, CliError> {
         match &self.players {
-            Some(s) => sc.with_players(s).map_err(CliError::input),
+            Some(s) => sc.with_players(s).map_err(CliError::from),
             None => Ok(sc),
         }
     }
@@ -190,13 +191,9 @@ fn name_of(p: Option<&Path>) -> String {
     p.and_then(|p| p.file_stem()).map_or("default".into(), |s| s.to_string_lossy().to_string())
 }
 
-fn setup_err(e: crate::rules::setup::SetupError) -> CliError {
-    CliError::input(format!("cannot set up a campaign: {e}"))
-}
-
-fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, String>) -> Result<(), CliError> {
+fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, Error>) -> Result<(), CliError> {
     super::create_out_dir(out)?;
-    let files = f(out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
+    let files = f(out).map_err(|e| e.at(out.display()))?;
     sayln!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
     Ok(())
 }
@@ -240,7 +237,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
         (f, _) => format!("{} with {}", name_of(f.or(fa)), a.vary.join(" ")),
     };
     let (sa, sb) = (a.flags.seat(sa)?, a.flags.seat(sb)?);
-    compare::comparable((&na, &sa), (&nb, &sb)).map_err(CliError::input)?;
+    compare::comparable((&na, &sa), (&nb, &sb))?;
     let what = format!("{:?} {:?} {:?} {:?} {:?}", a.scenario, a.files, a.set, a.vary, a.best);
     let out = a.flags.out_dir("compare", &name_of(fa), what, &[&sa, &sb])?;
     let budget = a.best.budget();
@@ -248,7 +245,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     let (sa, sb, best) = if let Some(budget) = budget {
         let start = a.flags.start();
         let (sa, sb, br) = long
-            .run(|| compare::best_response(&sa, &sb, &start, a.flags.master.seed, &budget).map_err(CliError::input))?;
+            .run(|| compare::best_response(&sa, &sb, &start, a.flags.master.seed, &budget).map_err(CliError::from))?;
         (sa, sb, Some(br))
     } else {
         (sa, sb, None)
@@ -257,7 +254,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     let seated = seating(&[&sa, &sb], a.flags.seats.flag());
     let c = long.run(|| {
         compare::compare((&na, &sa), (&nb, &sb), a.flags.master.seed, a.flags.campaigns, seated.rotate())
-            .map_err(setup_err)
+            .map_err(CliError::from)
     })?;
     long.finish();
     sayln!("{}", seated.describe());
@@ -293,14 +290,14 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
         )));
     }
     let read = |d: &Path| -> Result<(Manifest, Scenario), CliError> {
-        let m = Manifest::read(d).map_err(CliError::input)?;
+        let m = Manifest::read(d)?;
         if m.interrupted {
             return Err(CliError::input(format!(
                 "{}: the run was interrupted; finish it with `empires run ... --resume` first",
                 d.display()
             )));
         }
-        let sc = m.scenario().map_err(|e| CliError::input(format!("{}: {e}", d.display())))?;
+        let sc = m.scenario().map_err(|e| e.at(d.display()))?;
         Ok((m, sc))
     };
     let ((ma, sa), (mb, sb)) = (read(ra)?, read(rb)?);
@@ -318,7 +315,7 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
             if mb.rotate_seats { "rotated" } else { "kept" }
         )));
     }
-    compare::comparable((&na, &sa), (&nb, &sb)).map_err(CliError::input)?;
+    compare::comparable((&na, &sa), (&nb, &sb))?;
     let (start, end) = (ma.campaign_start.max(mb.campaign_start), ma.campaign_end.min(mb.campaign_end));
     if end < start + 2 {
         return Err(CliError::input(format!(
@@ -328,7 +325,7 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
     }
     let metrics = crate::study::metrics::standard(&[&sa, &sb]);
     let measured = |d: &Path| -> Result<crate::study::metrics::Measured, CliError> {
-        let rows = crate::report::dataset::read_players(&d.join("players.parquet")).map_err(CliError::input)?;
+        let rows = crate::report::dataset::read_players(&d.join("players.parquet"))?;
         let mut by: Vec<&[crate::sim::record::PlayerRecord]> =
             rows.chunk_by(|x, y| x.campaign == y.campaign).filter(|c| (start..end).contains(&c[0].campaign)).collect();
         by.sort_by_key(|c| c[0].campaign);
@@ -358,7 +355,7 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
 
 pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     a.flags.check()?;
-    let axes = a.vary.iter().map(|s| sweep::parse_axis(s)).collect::<Result<Vec<_>, _>>().map_err(CliError::input)?;
+    let axes = a.vary.iter().map(|s| sweep::parse_axis(s)).collect::<Result<Vec<_>, _>>()?;
     if axes.len() > 2 {
         return Err(CliError::input("sweep takes one or two --vary KEY=V1,V2,... (a line or a heatmap)"));
     }
@@ -382,8 +379,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
             match &budget {
                 None => Ok(sc),
                 Some(b) => {
-                    let (sc, _, played) =
-                        compare::retuned(&sc, &start, a.flags.master.seed, b).map_err(CliError::input)?;
+                    let (sc, _, played) = compare::retuned(&sc, &start, a.flags.master.seed, b)?;
                     tuned.push((cell_sets.join(" "), played));
                     Ok(sc)
                 }
@@ -398,7 +394,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     } else {
         a.metric.clone()
     };
-    s.choose(&metrics).map_err(CliError::input)?;
+    s.choose(&metrics)?;
     sayln!("{}", s.seating.describe());
     if !a.set.is_empty() {
         sayln!("in every cell: {}", a.set.iter().map(|s| format!("--set {s}")).collect::<Vec<_>>().join(" "));
@@ -420,12 +416,6 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     }
     say!("{}", study::sweep_text(&s));
     write_page(&out, |d| study::sweep_page(&s, d, best.as_deref()))
-}
-
-impl From<crate::rules::setup::SetupError> for CliError {
-    fn from(e: crate::rules::setup::SetupError) -> Self {
-        setup_err(e)
-    }
 }
 
 pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
@@ -453,11 +443,10 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
             if loss_campaigns > 0 {
-                file.named_strategy(&loss_from).map_err(|e| CliError::input(format!("--loss-from: {e}")))?;
+                file.named_strategy(&loss_from).map_err(|e| e.at("--loss-from"))?;
             }
             if readings_campaigns > 0 {
-                file.named_strategy(&readings_players)
-                    .map_err(|e| CliError::input(format!("--readings-players: {e}")))?;
+                file.named_strategy(&readings_players).map_err(|e| e.at("--readings-players"))?;
             }
             let budget = best.budget();
             let restrictions = mine_pillage::restrictions();
@@ -469,17 +458,18 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                     .map_or(0, |b| restrictions.len() as u64 * restrict::planned(&file, 1, flags.campaigns, Some(b)));
             let long = flags.long(planned, &out)?;
             let mut x = long.run(|| {
-                mine_pillage::run(&sc, flags.master.seed, flags.campaigns, seated.rotate()).map_err(setup_err)
+                mine_pillage::run(&sc, flags.master.seed, flags.campaigns, seated.rotate()).map_err(CliError::from)
             })?;
             if loss_campaigns > 0 {
                 x.loss = Some(long.run(|| {
-                    mine_pillage::measure_loss(&file, &loss_from, flags.master.seed, loss_campaigns).map_err(setup_err)
+                    mine_pillage::measure_loss(&file, &loss_from, flags.master.seed, loss_campaigns)
+                        .map_err(CliError::from)
                 })?);
             }
             if readings_campaigns > 0 {
                 x.readings = Some(long.run(|| {
                     mine_pillage::run_readings(&file, &readings_players, flags.master.seed, readings_campaigns)
-                        .map_err(setup_err)
+                        .map_err(CliError::from)
                 })?);
             }
             if let Some(budget) = budget {
@@ -495,7 +485,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                             flags.campaigns,
                             Some(&budget),
                         )
-                        .map_err(CliError::input)
+                        .map_err(CliError::from)
                     })?;
                     x.best.push(s);
                 }
@@ -510,7 +500,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let split = |s: &str| -> Vec<String> {
                 s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
             };
-            let r = restrict::Restriction::new(forbid, force).map_err(CliError::input)?;
+            let r = restrict::Restriction::new(forbid, force)?;
             let sc: Scenario = scenario.load()?;
             let what = format!("{:?} {levels:?} {best:?} {:?}", r, scenario.set);
             let out = flags.out_dir("restrict", &name_of(scenario.scenario.as_deref()), what, &[&sc])?;
@@ -520,7 +510,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let long = flags.long(restrict::planned(&sc, levels.len(), flags.campaigns, budget.as_ref()), &out)?;
             let s = long.run(|| {
                 restrict::run(&sc, &r, &players, &levels, flags.master.seed, flags.campaigns, budget.as_ref())
-                    .map_err(CliError::input)
+                    .map_err(CliError::from)
             })?;
             long.finish();
             let text = study::restrict_text(&s);

@@ -9,15 +9,25 @@ const WIDTH: usize = 110;
 
 /// One line (wrapped) per command: `empires NAME [--flag VALUE] ...`.
 pub fn synopsis() -> String {
+    leaves().into_iter().map(|(name, cmd)| line(&format!("empires {name}"), &cmd)).collect()
+}
+
+/// Every command a user can run, as typed after `empires` ("run",
+/// "experiment restrict"), for tests that must cover each one.
+pub fn commands() -> Vec<String> {
+    leaves().into_iter().map(|(name, _)| name).collect()
+}
+
+fn leaves() -> Vec<(String, clap::Command)> {
     let cli = super::Cli::command();
-    let mut out = String::new();
+    let mut out = Vec::new();
     for sub in cli.get_subcommands() {
         if sub.has_subcommands() {
             for leaf in sub.get_subcommands() {
-                out += &line(&format!("empires {} {}", sub.get_name(), leaf.get_name()), leaf);
+                out.push((format!("{} {}", sub.get_name(), leaf.get_name()), leaf.clone()));
             }
         } else {
-            out += &line(&format!("empires {}", sub.get_name()), sub);
+            out.push((sub.get_name().to_string(), sub.clone()));
         }
     }
     out

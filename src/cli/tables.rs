@@ -97,10 +97,9 @@ fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
     let obs = observations(dir)?;
     let sc: Scenario = match &a.scenario.scenario {
         Some(_) => a.scenario.load()?,
-        None => crate::report::manifest::Manifest::read(dir)
-            .map_err(CliError::input)?
+        None => crate::report::manifest::Manifest::read(dir)?
             .scenario()
-            .map_err(|e| CliError::input(format!("{}: {e}", dir.join("manifest.json").display())))?,
+            .map_err(|e| e.at(dir.join("manifest.json").display()))?,
     };
     if !(a.alpha > 0.0 && a.alpha < 1.0) {
         return Err(CliError::input(format!("--alpha {}: give a level between 0 and 1", a.alpha)));
@@ -126,7 +125,7 @@ pub fn run(a: TablesArgs) -> Result<(), CliError> {
             write_atomic(&dir.join(name), body.as_bytes())
                 .map_err(|err| CliError::io(format!("{}: {err}", dir.join(name).display())))?;
         }
-        crate::report::tables::page(&sc, &e, dir).map_err(|err| CliError::io(format!("{}: {err}", dir.display())))?;
+        crate::report::tables::page(&sc, &e, dir).map_err(|err| err.at(dir.display()))?;
         // Standard error, so `--format json` output stays JSON.
         eprintln!("wrote tables.txt, tables.json, tables.csv and index.html to {}", dir.display());
     }

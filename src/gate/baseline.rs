@@ -12,6 +12,7 @@
 //! and says why.
 
 use super::spec::MetricSpec;
+use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -48,15 +49,15 @@ pub fn path_of(balance: &Path) -> PathBuf {
 impl Stored {
     /// Read the file at `path`; no file is no stored run (every baseline
     /// test unpaired). A file that does not parse is an error.
-    pub fn read(path: &Path) -> Result<Stored, String> {
+    pub fn read(path: &Path) -> Result<Stored, Error> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Stored::default()),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(e) => return Err(Error::input(format!("{}: {e}", path.display()))),
         };
-        let s: Stored = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let s: Stored = serde_json::from_str(&text).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
         if s.format != FORMAT {
-            return Err(format!("{}: format {} (this empires reads {FORMAT})", path.display(), s.format));
+            return Err(Error::input(format!("{}: format {} (this empires reads {FORMAT})", path.display(), s.format)));
         }
         Ok(s)
     }
@@ -84,26 +85,28 @@ impl Stored {
 
     /// The per-campaign differences (this run minus the baseline run) of the
     /// campaigns where both have a value, or why they cannot be paired.
-    pub fn pairs(&self, spec: &MetricSpec, baseline: f64, values: &[f64]) -> Result<Vec<f64>, String> {
+    pub fn pairs(&self, spec: &MetricSpec, baseline: f64, values: &[f64]) -> Result<Vec<f64>, Error> {
         if values.is_empty() {
-            return Err("this metric is not a mean over campaigns, so it has no per-campaign values to pair".into());
-        }
-        let Some(r) = self.metrics.get(&spec.name) else {
-            return Err("no per-campaign baseline stored (run --update)".into());
-        };
-        if r.seed != spec.seed || r.campaigns != spec.campaigns || r.values.len() != values.len() {
-            return Err(format!(
-                "the stored run is {} campaigns on seed {}, this one {} on seed {}",
-                r.campaigns, r.seed, spec.campaigns, spec.seed
+            return Err(Error::input(
+                "this metric is not a mean over campaigns, so it has no per-campaign values to pair",
             ));
         }
+        let Some(r) = self.metrics.get(&spec.name) else {
+            return Err(Error::input("no per-campaign baseline stored (run --update)"));
+        };
+        if r.seed != spec.seed || r.campaigns != spec.campaigns || r.values.len() != values.len() {
+            return Err(Error::input(format!(
+                "the stored run is {} campaigns on seed {}, this one {} on seed {}",
+                r.campaigns, r.seed, spec.campaigns, spec.seed
+            )));
+        }
         if (r.mean - baseline).abs() > 1e-6 * baseline.abs().max(1.0) {
-            return Err(format!("the stored run's mean {} is not the baseline {baseline}", r.mean));
+            return Err(Error::input(format!("the stored run's mean {} is not the baseline {baseline}", r.mean)));
         }
         let d: Vec<f64> =
             r.values.iter().zip(values).filter_map(|(b, x)| b.filter(|_| x.is_finite()).map(|b| x - b)).collect();
         if d.len() < 2 {
-            return Err("fewer than 2 campaigns with a value in both runs".into());
+            return Err(Error::input("fewer than 2 campaigns with a value in both runs"));
         }
         Ok(d)
     }

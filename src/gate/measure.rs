@@ -3,6 +3,7 @@
 //! paired difference), exact metrics straight from `analysis`.
 
 use super::spec::{ALPHA_RANK, EQUILIBRIUM, MetricSpec, RESTRICTION_VALUE, SEAT_DEVIATION, SolveRef, TableRef};
+use crate::error::Error;
 use crate::report::dataset::numeric;
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
@@ -46,9 +47,9 @@ impl From<Measured> for Sample {
 }
 
 /// One value per campaign of `sc` for the metric (`quantity` or `column`).
-fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<f64>, String> {
+fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<f64>, Error> {
     let quantity: Option<Metric> = match &m.quantity {
-        Some(q) => Some(crate::balance::metric_named(sc, q).map_err(|e| format!("quantity: {e}"))?),
+        Some(q) => Some(crate::balance::metric_named(sc, q).map_err(|e| Error::input(format!("quantity: {e}")))?),
         None => None,
     };
     let keep = |r: &PlayerRecord| {
@@ -83,18 +84,18 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec
         )
         .map(|_| out)
     })
-    .map_err(|e| format!("cannot set up a campaign: {e}"))
+    .map_err(|e| Error::input(format!("cannot set up a campaign: {e}")))
 }
 
 /// Measure a Monte Carlo metric of `sc` (and of `variant` for a difference).
 /// Both are seated alike (`rotate_seats`, or the default of
 /// `sim::runner::seating` over both), so the pairs stay paired.
-pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) -> Result<Sample, String> {
+pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) -> Result<Sample, Error> {
     let both: Vec<&Scenario> = std::iter::once(sc).chain(variant).collect();
     let rotate = seating(&both, SeatFlag::from_key(m.rotate_seats)).rotate();
     if m.quantity.as_deref() == Some(SEAT_DEVIATION) {
         if variant.is_some() {
-            return Err(format!("{SEAT_DEVIATION:?} takes no variant"));
+            return Err(Error::input(format!("{SEAT_DEVIATION:?} takes no variant")));
         }
         let wins = seat_wins(sc, m, rotate)?;
         return Ok(Sample { worst_of: wins.len().max(1) as u32, ..Sample::from(seat_deviation(&wins)) });
@@ -120,7 +121,7 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
     };
     let mean = mean_interval(values.iter().copied(), 0.95);
     if mean.n == 0 {
-        return Err("no campaign gave a value (is the group empty?)".into());
+        return Err(Error::input("no campaign gave a value (is the group empty?)"));
     }
     let se = mean.sd / (mean.n as f64).sqrt();
     let is_rate = m.quantity.as_deref().is_some_and(|q| q.starts_with("win rate"));
@@ -134,7 +135,7 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
 }
 
 /// Wins per seat over the metric's campaigns (one winner per campaign).
-fn seat_wins(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<u64>, String> {
+fn seat_wins(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<u64>, Error> {
     let cfg =
         RunConfig { master: m.seed, range: 0..m.campaigns, rotate_seats, chunk: 2048, detail: Default::default() };
     let key = || format!("gate seat wins {rotate_seats} {m:?} {sc:?}");
@@ -153,7 +154,7 @@ fn seat_wins(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<u6
         )
         .map(|_| wins)
     })
-    .map_err(|e| format!("cannot set up a campaign: {e}"))
+    .map_err(|e| Error::input(format!("cannot set up a campaign: {e}")))
 }
 
 /// `max seat deviation` from the wins of each seat: the largest
@@ -190,7 +191,7 @@ pub fn seat_deviation(wins: &[u64]) -> Measured {
 }
 
 /// An exact value of the tables.
-pub fn exact(sc: &Scenario, t: &TableRef) -> Result<Measured, String> {
+pub fn exact(sc: &Scenario, t: &TableRef) -> Result<Measured, Error> {
     let v = match t.kind.as_str() {
         "siege_chain" => {
             let s = crate::analysis::markov::sieges(&Scenario {
@@ -201,12 +202,16 @@ pub fn exact(sc: &Scenario, t: &TableRef) -> Result<Measured, String> {
                 },
                 ..sc.clone()
             });
-            let c = s.first().ok_or("empty siege chain")?;
+            let c = s.first().ok_or_else(|| Error::input("empty siege chain"))?;
             match t.value.as_str() {
                 "assaults" => c.assaults,
                 "units_spent" => c.units_spent,
                 "army_spent_first" => c.army_spent_first,
-                v => return Err(format!("siege_chain value {v:?}: assaults, units_spent or army_spent_first")),
+                v => {
+                    return Err(Error::input(format!(
+                        "siege_chain value {v:?}: assaults, units_spent or army_spent_first"
+                    )));
+                }
             }
         }
         "naval_chain" => {
@@ -214,20 +219,27 @@ pub fn exact(sc: &Scenario, t: &TableRef) -> Result<Measured, String> {
             let (lo, hi) = (t.attacker.min(t.defender), t.attacker.max(t.defender));
             sc2.tables.naval_ships = [lo, hi];
             let n = crate::analysis::markov::naval(&sc2);
-            let c = n.iter().find(|c| c.ships == t.attacker && c.enemy == t.defender).ok_or("no such fleet")?;
+            let c = n
+                .iter()
+                .find(|c| c.ships == t.attacker && c.enemy == t.defender)
+                .ok_or_else(|| Error::input("no such fleet"))?;
             match t.value.as_str() {
                 "win" => c.win,
                 "both_sunk" => c.both_sunk,
                 "survivors" => c.survivors,
                 "exchanges" => c.exchanges,
-                v => return Err(format!("naval_chain value {v:?}: win, both_sunk, survivors or exchanges")),
+                v => {
+                    return Err(Error::input(format!(
+                        "naval_chain value {v:?}: win, both_sunk, survivors or exchanges"
+                    )));
+                }
             }
         }
         k => {
             let kind = CombatKind::ALL.iter().copied().find(|c| c.name() == k).ok_or_else(|| {
-                format!(
+                Error::input(format!(
                     "table kind {k:?}: one of army, siege, naval, coastal, spy, spy_vs_spy, siege_chain, naval_chain"
-                )
+                ))
             })?;
             let tb = crate::analysis::combat::table(sc, kind, vec![t.attacker], vec![t.defender]);
             let c = &tb.cells[0];
@@ -241,10 +253,10 @@ pub fn exact(sc: &Scenario, t: &TableRef) -> Result<Measured, String> {
                 v => match v.strip_prefix("row ").and_then(|n| n.trim().parse::<usize>().ok()) {
                     Some(r) if r >= 1 && r <= c.rows.len() => c.rows[r - 1] as f64 / d,
                     _ => {
-                        return Err(format!(
+                        return Err(Error::input(format!(
                             "table value {v:?}: win, tie, lose, attacker_loss, defender_loss or row 1 to {}",
                             c.rows.len()
-                        ));
+                        )));
                     }
                 },
             }
@@ -255,9 +267,12 @@ pub fn exact(sc: &Scenario, t: &TableRef) -> Result<Measured, String> {
 
 /// A strategy's equilibrium or α-rank mass in the meta-game of the metric's
 /// `strategies`, with its bootstrap interval (`campaigns` per composition).
-fn meta_mass(sc: &Scenario, m: &MetricSpec, strategy: &str, equilibrium: bool) -> Result<Measured, String> {
+fn meta_mass(sc: &Scenario, m: &MetricSpec, strategy: &str, equilibrium: bool) -> Result<Measured, Error> {
     let names = m.strategies.clone().unwrap_or_default();
-    let i = names.iter().position(|n| n == strategy).ok_or_else(|| format!("{strategy:?} is not in `strategies`"))?;
+    let i = names
+        .iter()
+        .position(|n| n == strategy)
+        .ok_or_else(|| Error::input(format!("{strategy:?} is not in `strategies`")))?;
     let mg = crate::strength::metagame::metagame(sc, &names, m.seed, m.campaigns, 200, 100.0, 50)?;
     let (value, (low, high)) =
         if equilibrium { (mg.equilibrium[i], mg.equilibrium_ci[i]) } else { (mg.alpha_rank[i], mg.alpha_rank_ci[i]) };
@@ -274,7 +289,7 @@ fn meta_mass(sc: &Scenario, m: &MetricSpec, strategy: &str, equilibrium: bool) -
 
 /// One restricted player's win rate minus an unrestricted one's in the same
 /// seat, against copies of `players` (docs/studies.md).
-fn restriction_value(sc: &Scenario, m: &MetricSpec) -> Result<Measured, String> {
+fn restriction_value(sc: &Scenario, m: &MetricSpec) -> Result<Measured, Error> {
     use crate::study::restrict::{Restriction, paired};
     let r = Restriction::new(m.forbid.clone(), m.force.clone())?;
     let players = m.players.clone().unwrap_or_else(|| "tuned".into());
@@ -295,9 +310,9 @@ fn restriction_value(sc: &Scenario, m: &MetricSpec) -> Result<Measured, String> 
 /// there), on the metric's seeds and campaigns, with its 95% interval and
 /// a standard error read off that interval. A gap that does not change sign
 /// in the range ("no root found") is an error, which fails the check.
-pub fn solved(sc: &Scenario, m: &MetricSpec, sv: &SolveRef) -> Result<Measured, String> {
+pub fn solved(sc: &Scenario, m: &MetricSpec, sv: &SolveRef) -> Result<Measured, Error> {
     use crate::balance::{param::Param, solve};
-    let param = Param::parse(&sv.vary, sc).map_err(|e| format!("solve.vary: {e}"))?;
+    let param = Param::parse(&sv.vary, sc).map_err(|e| Error::input(format!("solve.vary: {e}")))?;
     let goal = solve::Goal::parse(&sv.target, sc)?;
     let rotate = seating(&[sc], SeatFlag::from_key(m.rotate_seats)).rotate();
     let budget = solve::Budget {

@@ -26,6 +26,7 @@
 //! `--update` rewrites the baselines in place with `toml_edit`, keeping the
 //! file's comments and layout, and the per-campaign values beside it.
 
+use crate::error::Error;
 pub mod baseline;
 pub mod measure;
 pub mod spec;
@@ -40,7 +41,7 @@ use std::path::Path;
 pub const EXACT: f64 = 1e-9;
 
 /// Load the scenario of a metric (relative to the balance file's folder).
-pub fn scenario_of(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<crate::scenario::Scenario, String> {
+pub fn scenario_of(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<crate::scenario::Scenario, Error> {
     let sets: Vec<String> = m.set.iter().chain(extra).cloned().collect();
     let overrides: Vec<(String, String)> =
         sets.iter().map(|s| crate::scenario::parse_override(s)).collect::<Result<_, _>>()?;
@@ -48,16 +49,16 @@ pub fn scenario_of(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<crate
         None => (crate::scenario::DEFAULT_TOML.to_string(), crate::scenario::Source::embedded("default.toml")),
         Some(f) => {
             let p = dir.join(f);
-            let t = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let t = std::fs::read_to_string(&p).map_err(|e| Error::input(format!("{}: {e}", p.display())))?;
             (t, crate::scenario::Source::file(p.display().to_string()))
         }
     };
-    crate::scenario::load_with_overrides(&text, &source, &overrides).map_err(|e| e.to_string())
+    crate::scenario::load_with_overrides(&text, &source, &overrides).map_err(|e| Error::input(e.to_string()))
 }
 
 /// Measure one metric; `players` makes every seat play that strategy
 /// (`check --players`).
-pub fn measure_one(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<Measured, String> {
+pub fn measure_one(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<Measured, Error> {
     measure_sample(m, dir, players).map(|s| s.measured)
 }
 
@@ -87,7 +88,7 @@ pub fn planned(m: &MetricSpec, dir: &Path) -> u64 {
     m.campaigns * if m.variant.is_some() { 2 } else { 1 }
 }
 
-pub fn measure_sample(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<Sample, String> {
+pub fn measure_sample(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Result<Sample, Error> {
     let seat = |sc: crate::scenario::Scenario| match players {
         Some(s) => sc.with_players(s),
         None => Ok(sc),
@@ -229,7 +230,7 @@ pub fn judge(file: &BalanceFile, measured: Vec<Sample>, stored: &baseline::Store
                     }
                     (mean.mean, se, Test::Paired { campaigns: mean.n })
                 }
-                Err(why) => (v.value - b, unpaired_se, Test::Unpaired { why }),
+                Err(why) => (v.value - b, unpaired_se, Test::Unpaired { why: why.to_string() }),
             };
             j.p = Some(p_change(change, se, tol));
             j.change = Some(change);
@@ -340,8 +341,9 @@ fn sci(p: f64) -> String {
 
 /// Rewrite the `baseline` (and `baseline_se`) of every metric that has one,
 /// keeping the file's comments and layout. Returns the new text.
-pub fn update(text: &str, judged: &[Judged]) -> Result<String, String> {
-    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| e.to_string())?;
+pub fn update(text: &str, judged: &[Judged]) -> Result<String, Error> {
+    let mut doc: toml_edit::DocumentMut =
+        text.parse().map_err(|e: toml_edit::TomlError| Error::input(e.to_string()))?;
     let Some(metrics) = doc.get_mut("metric").and_then(|m| m.as_array_of_tables_mut()) else {
         return Ok(text.to_string());
     };

@@ -2,6 +2,7 @@
 //! judge them. Read with the same rules as a scenario: unknown keys are
 //! errors, and every problem is reported as `FILE:LINE:COL: message`.
 
+use crate::error::Error;
 use crate::scenario::load::line_col;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -140,10 +141,10 @@ pub const ALPHA_RANK: &str = "alpha-rank: ";
 pub const RESTRICTION_VALUE: &str = "restriction value";
 
 /// Parse a balance file; errors are `FILE:LINE:COL: message`.
-pub fn parse(text: &str, file: &str) -> Result<BalanceFile, String> {
+pub fn parse(text: &str, file: &str) -> Result<BalanceFile, Error> {
     let b: BalanceFile = toml::from_str(text).map_err(|e| {
         let (l, c) = e.span().map_or((1, 1), |s| line_col(text, s.start));
-        format!("{file}:{l}:{c}: {}", e.message().trim().replace('\n', " "))
+        Error::input(format!("{file}:{l}:{c}: {}", e.message().trim().replace('\n', " ")))
     })?;
     let doc = toml_edit::Document::parse(text.to_string()).ok();
     // Position of `metric[i].key` (or of the entry) for semantic problems.
@@ -263,5 +264,5 @@ pub fn parse(text: &str, file: &str) -> Result<BalanceFile, String> {
             problems.push(format!("{}: metric name {:?} is used twice", at(i, "name"), m.name));
         }
     }
-    if problems.is_empty() { Ok(b) } else { Err(problems.join("\n")) }
+    if problems.is_empty() { Ok(b) } else { Err(Error::input(problems.join("\n"))) }
 }

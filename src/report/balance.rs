@@ -3,8 +3,8 @@
 //! and `--set` flags, and an HTML page for each with its charts.
 
 use super::charts::{Bar, Chart, ScatterPoint, Series};
-use super::dataset::write_parquet;
-use super::files::write_atomic;
+use super::dataset::save_parquet;
+use super::files::write_file;
 use super::html::Page;
 use super::study::text_table;
 use crate::balance::morris::Effect;
@@ -15,6 +15,7 @@ use crate::balance::sobol::{Index, Indices};
 use crate::balance::solve::{
     Curve, Eval, Eval2, NoRootKind, Solution, Solution2, SolveError, Unmet, Unmet2, chi2_2df_95,
 };
+use crate::error::Error;
 use crate::scenario::Scenario;
 use crate::stats::z;
 use polars::prelude::*;
@@ -291,11 +292,10 @@ pub fn sensitivity_text(s: &Sensitivity, limit: usize) -> String {
 
 /// Write `sensitivity.parquet`, `points.parquet`, `sensitivity.json` and
 /// the page with its charts. Returns the file names.
-pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, String> {
-    write_parquet(dir, "sensitivity", effects_frame(s).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-    write_parquet(dir, "points", points_frame(s.plan, s.points).map_err(|e| e.to_string())?)
-        .map_err(|e| e.to_string())?;
-    write_atomic(&dir.join("sensitivity.json"), sensitivity_json(s).as_bytes()).map_err(|e| e.to_string())?;
+pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, Error> {
+    save_parquet(dir, "sensitivity", effects_frame(s).map_err(|e| Error::internal(e.to_string()))?)?;
+    save_parquet(dir, "points", points_frame(s.plan, s.points).map_err(|e| Error::internal(e.to_string()))?)?;
+    write_file(&dir.join("sensitivity.json"), sensitivity_json(s).as_bytes())?;
     let mut page = Page::new(&format!("Sensitivity of {}", s.plan.metric.name()));
     let mut ranked: Vec<&Effect> = s.effects.iter().collect();
     ranked.sort_by(|a, b| b.mu_star.total_cmp(&a.mu_star));
@@ -413,17 +413,12 @@ pub fn set_flag(s: &Solution) -> String {
 
 /// The base scenario's text with the solved keys written in (comments and
 /// layout kept), headed by how they were solved.
-pub fn patched_toml(
-    base_text: &str,
-    params: &[&Param],
-    solved: &Scenario,
-    header: &[String],
-) -> Result<String, String> {
-    let mut doc: toml_edit::DocumentMut = base_text.parse().map_err(|e| format!("{e}"))?;
+pub fn patched_toml(base_text: &str, params: &[&Param], solved: &Scenario, header: &[String]) -> Result<String, Error> {
+    let mut doc: toml_edit::DocumentMut = base_text.parse().map_err(|e| Error::input(format!("{e}")))?;
     for p in params {
         let key = p.key();
         let parts: Vec<&str> = key.split('.').collect();
-        let (last, tables) = parts.split_last().ok_or("empty key")?;
+        let (last, tables) = parts.split_last().ok_or_else(|| Error::internal("an empty key"))?;
         let mut at = doc.as_table_mut();
         for t in tables {
             let item = at.entry(t).or_insert_with(|| {
@@ -431,7 +426,9 @@ pub fn patched_toml(
                 t.set_implicit(true);
                 toml_edit::Item::Table(t)
             });
-            at = item.as_table_mut().ok_or_else(|| format!("{key}: {t} is not a table in the scenario file"))?;
+            at = item
+                .as_table_mut()
+                .ok_or_else(|| Error::input(format!("{key}: {t} is not a table in the scenario file")))?;
         }
         let value: toml_edit::Value = match p.target {
             Target::Dice(..) => toml_edit::Value::from(p.toml_value(solved)),
@@ -670,10 +667,10 @@ pub fn solve_json(s: &Solution, command: &str) -> String {
 }
 
 /// Write `solve.json`, `evaluations.parquet`, `solved.toml` and the page.
-pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, String> {
-    write_parquet(dir, "evaluations", evals_frame(s).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-    write_atomic(&dir.join("solve.json"), solve_json(s, command).as_bytes()).map_err(|e| e.to_string())?;
-    write_atomic(&dir.join("solved.toml"), patched.as_bytes()).map_err(|e| e.to_string())?;
+pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, Error> {
+    save_parquet(dir, "evaluations", evals_frame(s).map_err(|e| Error::internal(e.to_string()))?)?;
+    write_file(&dir.join("solve.json"), solve_json(s, command).as_bytes())?;
+    write_file(&dir.join("solved.toml"), patched.as_bytes())?;
     let zz = z(0.95);
     let f = &s.found;
     let mut page = Page::new(&format!("Solve: {}", s.goal.text()));
@@ -736,11 +733,11 @@ pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Re
 
 /// The design points a shard wrote, for `sensitivity --merge`. The
 /// parameter columns must be the plan's, in its order.
-pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
-    let at = |e: PolarsError| format!("{}: {e}", path.display());
-    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, Error> {
+    let at = |e: PolarsError| Error::input(format!("{}: {e}", path.display()));
+    let f = std::fs::File::open(path).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
     let df = ParquetReader::new(f).finish().map_err(at)?;
-    let f64s = |name: &str| -> Result<Vec<f64>, String> {
+    let f64s = |name: &str| -> Result<Vec<f64>, Error> {
         Ok(df
             .column(name)
             .map_err(at)?
@@ -752,7 +749,7 @@ pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
             .map(|v| v.unwrap_or(f64::NAN))
             .collect())
     };
-    let strs = |name: &str| -> Result<Vec<Option<String>>, String> {
+    let strs = |name: &str| -> Result<Vec<Option<String>>, Error> {
         Ok(df
             .column(name)
             .map_err(at)?
@@ -766,7 +763,7 @@ pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
     };
     let campaigns = f64s("campaigns")?;
     if campaigns.iter().any(|&c| c != plan.campaigns as f64) {
-        return Err(format!("{}: played with another --campaigns", path.display()));
+        return Err(Error::input(format!("{}: played with another --campaigns", path.display())));
     }
     let (stage, moved) = (strs("stage")?, strs("moved")?);
     let (group, position) = (f64s("group")?, f64s("position")?);
@@ -779,8 +776,9 @@ pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
         .params
         .iter()
         .map(|p| {
-            f64s(&p.name)
-                .map_err(|_| format!("{}: no column {}: played with other --vary keys", path.display(), p.name))
+            f64s(&p.name).map_err(|_| {
+                Error::input(format!("{}: no column {}: played with other --vary keys", path.display(), p.name))
+            })
         })
         .collect::<Result<_, _>>()?;
     (0..df.height())
@@ -790,7 +788,7 @@ pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, String> {
                     plan.params
                         .iter()
                         .position(|p| &p.name == name)
-                        .ok_or_else(|| format!("{}: unknown key {name}", path.display()))?,
+                        .ok_or_else(|| Error::input(format!("{}: unknown key {name}", path.display())))?,
                 ),
                 None => None,
             };
@@ -1032,7 +1030,7 @@ pub fn solve2_json(s: &Solution2, command: &str) -> String {
 
 /// Write `solve.json`, `evaluations.parquet`, `solved.toml` and the page of
 /// a two-key solve.
-pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, String> {
+pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, Error> {
     let f = &s.found;
     let n = f.evals.len() + 1;
     let rows: Vec<(&Eval2, &str)> =
@@ -1056,10 +1054,10 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
             Column::new("campaigns".into(), rows.iter().map(|r| r.0.campaigns).collect::<Vec<_>>()),
         ],
     )
-    .map_err(|e| e.to_string())?;
-    write_parquet(dir, "evaluations", df).map_err(|e| e.to_string())?;
-    write_atomic(&dir.join("solve.json"), solve2_json(s, command).as_bytes()).map_err(|e| e.to_string())?;
-    write_atomic(&dir.join("solved.toml"), patched.as_bytes()).map_err(|e| e.to_string())?;
+    .map_err(|e| Error::internal(e.to_string()))?;
+    save_parquet(dir, "evaluations", df)?;
+    write_file(&dir.join("solve.json"), solve2_json(s, command).as_bytes())?;
+    write_file(&dir.join("solved.toml"), patched.as_bytes())?;
     let mut page = Page::new(&format!("Solve: {} and {}", s.goals[0].text(), s.goals[1].text()));
     page.answer(&format!(
         "{} = {} and {} = {} meet {:?} and {:?} within noise ({} campaigns an evaluation, master seed {}); on held-out \
@@ -1154,7 +1152,7 @@ pub fn write_curve(
     base_text: &str,
     command: &str,
     dir: &Path,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, Error> {
     let ok: Vec<(f64, &Solution)> = c.points.iter().filter_map(|(x, r)| r.as_ref().ok().map(|s| (*x, s))).collect();
     let n = c.points.len();
     let get = |f: &dyn Fn(&Solution) -> f64| -> Vec<Option<f64>> {
@@ -1178,8 +1176,8 @@ pub fn write_curve(
             ),
         ],
     )
-    .map_err(|e| e.to_string())?;
-    write_parquet(dir, "curve", df).map_err(|e| e.to_string())?;
+    .map_err(|e| Error::internal(e.to_string()))?;
+    save_parquet(dir, "curve", df)?;
     let json = json!({
         "target": goal,
         "keys": [c.first.name, second.name],
@@ -1191,8 +1189,7 @@ pub fn write_curve(
         "command": command,
     });
     let mut files = vec!["curve.parquet".to_string(), "curve.json".into()];
-    write_atomic(&dir.join("curve.json"), serde_json::to_string_pretty(&json).unwrap_or_default().as_bytes())
-        .map_err(|e| e.to_string())?;
+    write_file(&dir.join("curve.json"), serde_json::to_string_pretty(&json).unwrap_or_default().as_bytes())?;
     for (i, (x, s)) in ok.iter().enumerate() {
         let header = vec![
             format!("Solved by: {command}"),
@@ -1207,7 +1204,7 @@ pub fn write_curve(
         ];
         let text = patched_toml(base_text, &[&c.first, second], &s.scenario, &header)?;
         let name = format!("solved-{}.toml", i + 1);
-        write_atomic(&dir.join(&name), text.as_bytes()).map_err(|e| e.to_string())?;
+        write_file(&dir.join(&name), text.as_bytes())?;
         files.push(name);
     }
     let mut page = Page::new(&format!("Balance curve: {goal}"));
@@ -1243,12 +1240,12 @@ pub fn write_curve(
 }
 
 /// Write `solve.json` (and no scenario) for a solve that found no root.
-pub fn write_unmet(e: &SolveError, command: &str, dir: &Path) -> Result<Vec<String>, String> {
+pub fn write_unmet(e: &SolveError, command: &str, dir: &Path) -> Result<Vec<String>, Error> {
     let json = match e {
         SolveError::NoRoot(u) => unmet_json(u, command),
         SolveError::NoRoot2(u) => unmet2_json(u, command),
         SolveError::Failed(_) => return Ok(Vec::new()),
     };
-    write_atomic(&dir.join("solve.json"), json.as_bytes()).map_err(|e| e.to_string())?;
+    write_file(&dir.join("solve.json"), json.as_bytes())?;
     Ok(vec!["solve.json".into()])
 }

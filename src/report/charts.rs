@@ -3,7 +3,8 @@
 //! DejaVu Sans through ab_glyph, so no system font library is needed.
 //! Both files are written under a temporary name and renamed.
 
-use super::files::{Pending, write_atomic};
+use super::files::{Pending, write_file};
+use crate::error::Error;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -116,7 +117,7 @@ fn heat(t: f64) -> RGBColor {
     RGBColor(lerp(49.0, 215.0), lerp(130.0, 48.0), lerp(189.0, 39.0))
 }
 
-type R = Result<(), String>;
+type R = Result<(), Error>;
 
 /// A y-axis tick as the tables write the same quantity: a label ending in
 /// "(%)" holds proportions shown as percent, one ending in "(pts)"
@@ -136,8 +137,9 @@ fn tick(y: f64, label: &str) -> String {
     format!("{s}{unit}")
 }
 
-fn e<T: std::fmt::Debug>(x: T) -> String {
-    format!("{x:?}")
+/// A chart is drawn into its file, so a failure is a failed write.
+fn e<T: std::fmt::Debug>(x: T) -> Error {
+    Error::io(format!("{x:?}"))
 }
 
 /// The series' legend, in the upper left, as every line chart draws it.
@@ -496,7 +498,7 @@ pub fn write(c: &Chart, dir: &Path, stem: &str) -> R {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         draw(c, &root)?;
     }
-    write_atomic(&dir.join(format!("{stem}.svg")), svg.as_bytes()).map_err(|x| x.to_string())?;
+    write_file(&dir.join(format!("{stem}.svg")), svg.as_bytes())?;
     // The PNG encoder picks its format from the extension, so the temporary
     // name ends in .png too.
     let dest = dir.join(format!("{stem}.png"));
@@ -505,8 +507,9 @@ pub fn write(c: &Chart, dir: &Path, stem: &str) -> R {
         let root = BitMapBackend::new(&tmp, SIZE).into_drawing_area();
         draw(c, &root)?;
     }
-    let (p, f) = Pending::adopt(&tmp, &dest).map_err(|x| x.to_string())?;
-    p.commit(f).map_err(|x| x.to_string())
+    let (p, f) =
+        Pending::adopt(&tmp, &dest).map_err(|x| Error::io(format!("{}: cannot write: {x}", dest.display())))?;
+    p.commit(f).map_err(|x| Error::io(format!("{}: cannot write: {x}", dest.display())))
 }
 
 #[cfg(test)]

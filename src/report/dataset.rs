@@ -3,6 +3,7 @@
 //! request), one chunk of campaigns at a time so memory stays flat.
 
 use super::files::Pending;
+use crate::error::Error;
 use crate::rules::{NOBODY, ScoreParts, SpyKind};
 use crate::sim::Detail;
 use crate::sim::record::{CombatRow, PlayerRecord, SeasonRecord};
@@ -342,6 +343,13 @@ pub fn write_parquet(dir: &Path, name: &str, df: DataFrame) -> PolarsResult<()> 
     w.finish(|| Ok(DataFrame::empty()))
 }
 
+/// [`write_parquet`] for the report layer: a failure is an
+/// [`Io`](crate::error::Class::Io) error that names the file.
+pub fn save_parquet(dir: &Path, name: &str, df: DataFrame) -> Result<(), Error> {
+    write_parquet(dir, name, df)
+        .map_err(|e| Error::io(format!("{}: cannot write: {e}", dir.join(format!("{name}.parquet")).display())))
+}
+
 /// The writers of one run: players always, seasons and combats on request.
 pub struct RunWriters {
     players: TableWriter,
@@ -395,9 +403,9 @@ impl RunWriters {
 /// read (`study::metrics`): campaign, seat, strategy, winner, empire size
 /// and gold by source; the other fields are left empty. Sorted by
 /// campaign, then seat.
-pub fn read_players(path: &Path) -> Result<Vec<PlayerRecord>, String> {
-    let at = |e: PolarsError| format!("{}: {e}", path.display());
-    let f = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_players(path: &Path) -> Result<Vec<PlayerRecord>, Error> {
+    let at = |e: PolarsError| Error::input(format!("{}: {e}", path.display()));
+    let f = File::open(path).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
     let df = ParquetReader::new(f).finish().map_err(at)?;
     let col = |n: &str| df.column(n).map_err(at);
     let campaign = col("campaign")?.u64().map_err(at)?.clone();
@@ -405,7 +413,7 @@ pub fn read_players(path: &Path) -> Result<Vec<PlayerRecord>, String> {
     let strategy = col("strategy")?.str().map_err(at)?.clone();
     let winner = col("winner")?.bool().map_err(at)?.clone();
     let size = col("empire_size")?.u32().map_err(at)?.clone();
-    let gold = |n: &str| -> Result<Int64Chunked, String> { Ok(col(n)?.i64().map_err(at)?.clone()) };
+    let gold = |n: &str| -> Result<Int64Chunked, Error> { Ok(col(n)?.i64().map_err(at)?.clone()) };
     let (mines, pillage, loot) = (gold("gold_mines")?, gold("gold_pillage")?, gold("gold_loot")?);
     let mut rows = Vec::with_capacity(df.height());
     for r in 0..df.height() {
@@ -419,7 +427,7 @@ pub fn read_players(path: &Path) -> Result<Vec<PlayerRecord>, String> {
             pillage.get(r),
             loot.get(r),
         ) else {
-            return Err(format!("{}: row {r} has an empty cell", path.display()));
+            return Err(Error::input(format!("{}: row {r} has an empty cell", path.display())));
         };
         let tally = crate::rules::state::Tally { gold_mines: m, gold_pillage: p, gold_loot: l, ..Default::default() };
         rows.push(PlayerRecord {

@@ -53,3 +53,9 @@ pub fn write_atomic(dest: &Path, bytes: &[u8]) -> io::Result<()> {
     f.write_all(bytes)?;
     p.commit(f)
 }
+
+/// [`write_atomic`] for the report layer: a failure is an
+/// [`Io`](crate::error::Class::Io) error that names the file.
+pub fn write_file(dest: &Path, bytes: &[u8]) -> Result<(), crate::error::Error> {
+    write_atomic(dest, bytes).map_err(|e| crate::error::Error::io(format!("{}: cannot write: {e}", dest.display())))
+}

@@ -6,7 +6,8 @@
 //! opens with its answer (`Page::answer`).
 
 use super::charts::{self, Chart};
-use super::files::write_atomic;
+use super::files::write_file;
+use crate::error::Error;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -69,7 +70,7 @@ impl Page {
     }
 
     /// Draw `chart` into `dir` as `stem.svg` and `stem.png` and show it.
-    pub fn chart(&mut self, dir: &Path, stem: &str, chart: &Chart, caption: &str) -> Result<(), String> {
+    pub fn chart(&mut self, dir: &Path, stem: &str, chart: &Chart, caption: &str) -> Result<(), Error> {
         charts::write(chart, dir, stem)?;
         let _ = writeln!(
             self.body,
@@ -89,10 +90,10 @@ impl Page {
     }
 
     /// Write `dir/index.html`.
-    pub fn finish(self, dir: &Path) -> Result<(), String> {
+    pub fn finish(self, dir: &Path) -> Result<(), Error> {
         let answer = match self.answer.as_deref().map(str::trim) {
             Some(a) if !a.is_empty() => a.to_string(),
-            _ => return Err(format!("internal: the page {:?} states no answer", self.title)),
+            _ => return Err(Error::internal(format!("the page {:?} states no answer", self.title))),
         };
         let html = format!(
             r#"<!DOCTYPE html>
@@ -143,6 +144,6 @@ window.addEventListener("load", function () {{
             answer = esc(&answer),
             body = self.body
         );
-        write_atomic(&dir.join("index.html"), html.as_bytes()).map_err(|e| e.to_string())
+        write_file(&dir.join("index.html"), html.as_bytes())
     }
 }

@@ -10,6 +10,7 @@
 //! points, initiative, EP, who attacked) is not part of it.
 
 use super::log::{CityRecord, Record};
+use crate::error::Error;
 use crate::rules::state::State;
 use crate::scenario::{BuildingKind, FormationChoice};
 
@@ -147,15 +148,18 @@ impl std::fmt::Display for ReplayError {
     }
 }
 
-fn building(name: &str) -> Result<BuildingKind, String> {
-    BuildingKind::ALL.into_iter().find(|b| b.name() == name).ok_or_else(|| format!("unknown building {name:?}"))
+fn building(name: &str) -> Result<BuildingKind, Error> {
+    BuildingKind::ALL
+        .into_iter()
+        .find(|b| b.name() == name)
+        .ok_or_else(|| Error::input(format!("unknown building {name:?}")))
 }
 
-fn formation(name: &str) -> Result<FormationChoice, String> {
+fn formation(name: &str) -> Result<FormationChoice, Error> {
     [FormationChoice::Light, FormationChoice::Assault, FormationChoice::Siege]
         .into_iter()
         .find(|f| format!("{f:?}").eq_ignore_ascii_case(name))
-        .ok_or_else(|| format!("unknown formation {name:?}"))
+        .ok_or_else(|| Error::input(format!("unknown formation {name:?}")))
 }
 
 /// The reader: a position, and the rules of the log that move it.
@@ -171,31 +175,39 @@ impl Replay {
     pub fn apply(&mut self, r: &Record) -> Result<(), ReplayError> {
         let at = self.read;
         self.read += 1;
-        self.step(r).map_err(|message| ReplayError { record: at, message })
+        self.step(r).map_err(|e| ReplayError { record: at, message: e.to_string() })
     }
 
-    fn army(&mut self, id: u16) -> Result<&mut ArmyPos, String> {
-        self.pos.armies.get_mut(id as usize).and_then(|a| a.as_mut()).ok_or_else(|| format!("no army {id}"))
+    fn army(&mut self, id: u16) -> Result<&mut ArmyPos, Error> {
+        self.pos
+            .armies
+            .get_mut(id as usize)
+            .and_then(|a| a.as_mut())
+            .ok_or_else(|| Error::input(format!("no army {id}")))
     }
 
-    fn ship(&mut self, id: u16) -> Result<&mut ShipPos, String> {
-        self.pos.ships.get_mut(id as usize).and_then(|a| a.as_mut()).ok_or_else(|| format!("no ship {id}"))
+    fn ship(&mut self, id: u16) -> Result<&mut ShipPos, Error> {
+        self.pos
+            .ships
+            .get_mut(id as usize)
+            .and_then(|a| a.as_mut())
+            .ok_or_else(|| Error::input(format!("no ship {id}")))
     }
 
-    fn spy(&mut self, id: u16) -> Result<&mut SpyPos, String> {
-        self.pos.spies.get_mut(id as usize).and_then(|a| a.as_mut()).ok_or_else(|| format!("no spy {id}"))
+    fn spy(&mut self, id: u16) -> Result<&mut SpyPos, Error> {
+        self.pos.spies.get_mut(id as usize).and_then(|a| a.as_mut()).ok_or_else(|| Error::input(format!("no spy {id}")))
     }
 
-    fn hex(&mut self, h: u16) -> Result<&mut HexPos, String> {
-        self.pos.hexes.get_mut(h as usize).ok_or_else(|| format!("no hex {h}"))
+    fn hex(&mut self, h: u16) -> Result<&mut HexPos, Error> {
+        self.pos.hexes.get_mut(h as usize).ok_or_else(|| Error::input(format!("no hex {h}")))
     }
 
-    fn gold(&mut self, p: u8, g: i64) -> Result<(), String> {
-        self.pos.players.get_mut(p as usize).ok_or_else(|| format!("no player {p}"))?.gold += g;
+    fn gold(&mut self, p: u8, g: i64) -> Result<(), Error> {
+        self.pos.players.get_mut(p as usize).ok_or_else(|| Error::input(format!("no player {p}")))?.gold += g;
         Ok(())
     }
 
-    fn set_city(&mut self, c: &CityRecord) -> Result<(), String> {
+    fn set_city(&mut self, c: &CityRecord) -> Result<(), Error> {
         let pos = CityPos {
             hex: c.hex,
             controller: c.controller,
@@ -213,20 +225,21 @@ impl Replay {
             h.main = Some(BuildingKind::City);
             h.main_pv = 0;
         } else {
-            *self.pos.cities.get_mut(i).ok_or_else(|| format!("no city {i}"))? = pos;
+            *self.pos.cities.get_mut(i).ok_or_else(|| Error::input(format!("no city {i}")))? = pos;
         }
         self.hex(c.hex)?.owner = c.banner;
         Ok(())
     }
 
-    fn step(&mut self, r: &Record) -> Result<(), String> {
+    fn step(&mut self, r: &Record) -> Result<(), Error> {
         match r {
             Record::Header(h) => {
                 let p = &mut self.pos;
                 p.hexes = h.hexes.iter().map(|x| HexPos { owner: x.owner, ..HexPos::default() }).collect();
                 for b in &h.buildings {
                     let kind = building(&b.building)?;
-                    let hx = p.hexes.get_mut(b.hex as usize).ok_or_else(|| format!("no hex {}", b.hex))?;
+                    let hx =
+                        p.hexes.get_mut(b.hex as usize).ok_or_else(|| Error::input(format!("no hex {}", b.hex)))?;
                     if kind.is_main() {
                         (hx.main, hx.main_pv) = (Some(kind), b.pv);
                     } else {
@@ -248,7 +261,7 @@ impl Replay {
                 }
                 self.new_ship_pv = h.new_ship_pv;
             }
-            _ if self.pos.hexes.is_empty() => return Err("the log must open with its header".into()),
+            _ if self.pos.hexes.is_empty() => return Err(Error::input("the log must open with its header")),
             Record::Season { .. }
             | Record::TieBreak { .. }
             | Record::Order { .. }
@@ -274,14 +287,14 @@ impl Replay {
                     "engine" => self.army(*piece)?.engines += 1,
                     "spy" => self.pos.spies.push(Some(SpyPos { owner, hex })),
                     "ship" => self.pos.ships.push(Some(ShipPos { owner, hex, pv: self.new_ship_pv })),
-                    other => return Err(format!("unknown item {other:?}")),
+                    other => return Err(Error::input(format!("unknown item {other:?}"))),
                 }
             }
             Record::Move { piece, id, to, .. } => match piece.as_str() {
                 "army" => self.army(*id)?.hex = *to,
                 "ship" => self.ship(*id)?.hex = *to,
                 "spy" => self.spy(*id)?.hex = *to,
-                other => return Err(format!("unknown piece {other:?}")),
+                other => return Err(Error::input(format!("unknown piece {other:?}"))),
             },
             Record::Transport { ship, army, landed, units, sea, to, fresh, .. } => {
                 self.ship(*ship)?.hex = *sea;
@@ -295,7 +308,7 @@ impl Replay {
                         (detached.xp, detached.formation) = (0, None);
                     }
                     if *landed as usize != self.pos.armies.len() {
-                        return Err(format!("detachment {landed} is not the next army id"));
+                        return Err(Error::input(format!("detachment {landed} is not the next army id")));
                     }
                     self.pos.armies.push(Some(detached));
                 }
@@ -304,14 +317,14 @@ impl Replay {
                 let (ap, dp) = (c.attacker_piece, c.defender_piece);
                 match c.kind.as_str() {
                     "army" | "siege" => {
-                        let a = ap.ok_or("an army combat without its army")?;
+                        let a = ap.ok_or_else(|| Error::input("an army combat without its army"))?;
                         if c.attacker_destroyed {
                             self.pos.armies[a as usize] = None;
                         } else {
                             self.army(a)?.units -= c.attacker_loss;
                         }
                         if c.kind == "army" {
-                            let d = dp.ok_or("an army combat without the defending army")?;
+                            let d = dp.ok_or_else(|| Error::input("an army combat without the defending army"))?;
                             if c.defender_destroyed {
                                 self.pos.armies[d as usize] = None;
                             } else {
@@ -321,12 +334,12 @@ impl Replay {
                     }
                     "spy" | "spy_vs_spy" => {
                         if c.attacker_destroyed {
-                            let s = ap.ok_or("a spy action without its spy")?;
+                            let s = ap.ok_or_else(|| Error::input("a spy action without its spy"))?;
                             self.spy(s)?;
                             self.pos.spies[s as usize] = None;
                         }
                         if c.defender_destroyed && c.kind == "spy_vs_spy" {
-                            let s = dp.ok_or("a spy duel without the defending spy")?;
+                            let s = dp.ok_or_else(|| Error::input("a spy duel without the defending spy"))?;
                             self.spy(s)?;
                             self.pos.spies[s as usize] = None;
                         }
@@ -346,7 +359,7 @@ impl Replay {
                     // Ships are hit one point at a time (`ship_hit`); a coastal
                     // building's PV follows in `building_pv` or `building_destroyed`.
                     "naval" | "coastal" => {}
-                    other => return Err(format!("unknown combat kind {other:?}")),
+                    other => return Err(Error::input(format!("unknown combat kind {other:?}"))),
                 }
             }
             Record::Loot { player, gold } => self.gold(*player, *gold)?,
@@ -390,7 +403,11 @@ impl Replay {
             }
             Record::Eliminated { player } => {
                 let p = *player;
-                self.pos.players.get_mut(p as usize).ok_or_else(|| format!("no player {p}"))?.eliminated = true;
+                self.pos
+                    .players
+                    .get_mut(p as usize)
+                    .ok_or_else(|| Error::input(format!("no player {p}")))?
+                    .eliminated = true;
                 for a in self.pos.armies.iter_mut().filter(|a| a.as_ref().is_some_and(|a| a.owner == p)) {
                     *a = None;
                 }

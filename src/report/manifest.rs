@@ -1,5 +1,6 @@
 //! `manifest.json`: everything needed to know what a run was and to redo it.
 
+use crate::error::Error;
 use crate::scenario::Scenario;
 use crate::sim::record::Coverage;
 use serde_json::Value;
@@ -113,11 +114,13 @@ pub struct SeatStrategy {
 impl Manifest {
     /// The run directory's manifest, or why it cannot be read
     /// (`path:line:col` for bad JSON).
-    pub fn read(dir: &std::path::Path) -> Result<Manifest, String> {
+    pub fn read(dir: &std::path::Path) -> Result<Manifest, Error> {
         let path = dir.join("manifest.json");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("{}: {e} (not the output directory of `empires run`?)", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            Error::input(format!("{}: {e} (not the output directory of `empires run`?)", path.display()))
+        })?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::input(format!("{}:{}:{}: {e}", path.display(), e.line(), e.column())))
     }
 
     /// The text written to disk: pretty JSON, keys sorted.
@@ -128,9 +131,9 @@ impl Manifest {
     }
 
     /// The scenario the run played.
-    pub fn scenario(&self) -> Result<Scenario, String> {
+    pub fn scenario(&self) -> Result<Scenario, Error> {
         serde_json::from_value(self.scenario.clone())
-            .map_err(|e| format!("the manifest's scenario cannot be read: {e}"))
+            .map_err(|e| Error::input(format!("the manifest's scenario cannot be read: {e}")))
     }
 }
 

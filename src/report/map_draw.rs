@@ -4,7 +4,8 @@
 //! buildings, armies (with their units), ships and spies are marked.
 
 use super::charts::register_fonts;
-use super::files::{Pending, write_atomic};
+use super::files::{Pending, write_file};
+use crate::error::Error;
 use crate::map::{Map, Terrain};
 use crate::rules::state::State;
 use crate::scenario::BuildingKind;
@@ -115,7 +116,7 @@ pub fn image_size(map: &Map, layers: Layers) -> (u32, u32) {
     (w, h)
 }
 
-type R = Result<(), String>;
+type R = Result<(), Error>;
 
 /// Text centred on its position.
 fn font<C: Color>(px: u32, c: &C) -> TextStyle<'static> {
@@ -125,8 +126,9 @@ fn font<C: Color>(px: u32, c: &C) -> TextStyle<'static> {
     ))
 }
 
-fn e<T: std::fmt::Debug>(x: T) -> String {
-    format!("{x:?}")
+/// A map is drawn into its file (or a string), so a failure is a failed write.
+fn e<T: std::fmt::Debug>(x: T) -> Error {
+    Error::io(format!("{x:?}"))
 }
 
 fn draw<DB: DrawingBackend>(
@@ -249,7 +251,7 @@ fn draw_pieces<DB: DrawingBackend>(
 }
 
 /// The picture of `st` with these layers, as an SVG document in a string.
-pub fn svg(map: &Map, st: &State, names: &[String], layers: Layers) -> Result<String, String> {
+pub fn svg(map: &Map, st: &State, names: &[String], layers: Layers) -> Result<String, Error> {
     register_fonts();
     let (w, h, _, _) = size(map, layers.legend);
     let mut svg = String::new();
@@ -267,7 +269,7 @@ pub fn write(map: &Map, st: &State, names: &[String], path: &Path) -> R {
     match path.extension().and_then(|x| x.to_str()).map(str::to_ascii_lowercase).as_deref() {
         Some("svg") => {
             let svg = svg(map, st, names, Layers::MAP)?;
-            write_atomic(path, svg.as_bytes()).map_err(|x| x.to_string())
+            write_file(path, svg.as_bytes())
         }
         Some("png") => {
             let name = path.file_stem().map_or("map".into(), |s| s.to_string_lossy().to_string());
@@ -276,9 +278,10 @@ pub fn write(map: &Map, st: &State, names: &[String], path: &Path) -> R {
                 let root = BitMapBackend::new(&tmp, (w, h)).into_drawing_area();
                 draw(&root, map, st, names, Layers::MAP)?;
             }
-            let (p, f) = Pending::adopt(&tmp, path).map_err(|x| x.to_string())?;
-            p.commit(f).map_err(|x| x.to_string())
+            let (p, f) =
+                Pending::adopt(&tmp, path).map_err(|x| Error::io(format!("{}: cannot write: {x}", path.display())))?;
+            p.commit(f).map_err(|x| Error::io(format!("{}: cannot write: {x}", path.display())))
         }
-        _ => Err(format!("{}: the map is drawn as .svg or .png", path.display())),
+        _ => Err(Error::input(format!("{}: the map is drawn as .svg or .png", path.display()))),
     }
 }

@@ -11,6 +11,7 @@
 
 use super::dataset::TableWriter;
 use super::manifest::Manifest;
+use crate::error::Error;
 use polars::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -40,60 +41,60 @@ impl Shard {
 }
 
 /// Read a shard directory's manifest.
-pub fn read_shard(dir: &Path) -> Result<Shard, String> {
+pub fn read_shard(dir: &Path) -> Result<Shard, Error> {
     Ok(Shard { dir: dir.to_path_buf(), manifest: Manifest::read(dir)? })
 }
 
 /// Check that `shards` are the slices of one run; returns them in campaign
 /// order. Every problem is named with the shard directories involved.
-pub fn check(mut shards: Vec<Shard>) -> Result<Vec<Shard>, String> {
-    let Some(first) = shards.first().cloned() else { return Err("no shard directories given".into()) };
+pub fn check(mut shards: Vec<Shard>) -> Result<Vec<Shard>, Error> {
+    let Some(first) = shards.first().cloned() else { return Err(Error::input("no shard directories given")) };
     let name = |s: &Shard| s.dir.display().to_string();
     for s in &shards[1..] {
         if s.manifest.scenario_hash != first.manifest.scenario_hash {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{} has scenario hash {}…, but {} has {}…: shards of different scenarios (or --set overrides) cannot be merged",
                 name(s),
                 &s.manifest.scenario_hash[..s.manifest.scenario_hash.len().min(12)],
                 name(&first),
                 &first.manifest.scenario_hash[..first.manifest.scenario_hash.len().min(12)]
-            ));
+            )));
         }
         if s.manifest.master_seed != first.manifest.master_seed {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{} was run with seed {}, but {} with seed {}: shards of different seeds cannot be merged",
                 name(s),
                 s.manifest.master_seed,
                 name(&first),
                 first.manifest.master_seed
-            ));
+            )));
         }
         if s.manifest.rotate_seats != first.manifest.rotate_seats {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{} and {} differ in seat rotation (rotate_seats {} and {}): run every shard with the same --rotate-seats or --fixed-seats",
                 name(s),
                 name(&first),
                 s.manifest.rotate_seats,
                 first.manifest.rotate_seats
-            ));
+            )));
         }
         if s.tables() != first.tables() {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{} holds {}, but {} holds {}: run every shard with the same --detail",
                 name(s),
                 s.tables().join(", "),
                 name(&first),
                 first.tables().join(", ")
-            ));
+            )));
         }
         if s.manifest.total_campaigns != first.manifest.total_campaigns {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{} is a shard of {} campaigns, but {} of {}: run every shard with the same --campaigns",
                 name(s),
                 s.manifest.total_campaigns,
                 name(&first),
                 first.manifest.total_campaigns
-            ));
+            )));
         }
     }
     shards.sort_by_key(|s| (s.manifest.campaign_start, s.manifest.campaign_end));
@@ -102,7 +103,7 @@ pub fn check(mut shards: Vec<Shard>) -> Result<Vec<Shard>, String> {
     for s in &shards {
         if s.manifest.campaign_start < next {
             let p = prev.map(name).unwrap_or_default();
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{} (campaigns {}..{}) and {} (campaigns {}..{}) overlap",
                 p,
                 prev.map_or(0, |p| p.manifest.campaign_start),
@@ -110,25 +111,25 @@ pub fn check(mut shards: Vec<Shard>) -> Result<Vec<Shard>, String> {
                 name(s),
                 s.manifest.campaign_start,
                 s.manifest.campaign_end
-            ));
+            )));
         }
         if s.manifest.campaign_start > next {
             let after = prev.map_or("the start".to_string(), name);
-            return Err(format!(
+            return Err(Error::input(format!(
                 "campaigns {next}..{} are missing (between {after} and {})",
                 s.manifest.campaign_start,
                 name(s)
-            ));
+            )));
         }
         next = s.manifest.campaign_end;
         prev = Some(s);
     }
     if next < first.manifest.total_campaigns {
-        return Err(format!(
+        return Err(Error::input(format!(
             "campaigns {next}..{} are missing (after {})",
             first.manifest.total_campaigns,
             prev.map(name).unwrap_or_default()
-        ));
+        )));
     }
     Ok(shards)
 }

@@ -6,6 +6,7 @@ use super::charts::{Bar, Chart};
 use super::dataset::write_parquet;
 use super::html::Page;
 use super::study::{share_matrix, text_table};
+use crate::error::Error;
 use crate::strength::metagame::{Composition, Metagame, Resampled};
 use polars::prelude::*;
 use serde_json::json;
@@ -199,24 +200,26 @@ pub fn write_payoffs(names: &[String], comps: &[Composition], first: usize, dir:
 }
 
 /// The compositions of a `payoffs.parquet`, with their index, for `names`.
-pub fn read_payoffs(path: &Path, names: &[String]) -> Result<Vec<(usize, Composition)>, String> {
-    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let df = ParquetReader::new(f).finish().map_err(|e| format!("{}: {e}", path.display()))?;
-    let col = |n: &str| df.column(n).map_err(|e| format!("{}: {e}", path.display()));
-    let index = col("composition_index")?.u32().map_err(|e| e.to_string())?.clone();
-    let strategy = col("strategy")?.str().map_err(|e| e.to_string())?.clone();
-    let seats = col("seats")?.u32().map_err(|e| e.to_string())?.clone();
-    let campaigns = col("campaigns")?.u64().map_err(|e| e.to_string())?.clone();
-    let wins = col("wins")?.u64().map_err(|e| e.to_string())?.clone();
+pub fn read_payoffs(path: &Path, names: &[String]) -> Result<Vec<(usize, Composition)>, Error> {
+    let f = std::fs::File::open(path).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+    let df = ParquetReader::new(f).finish().map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+    let col = |n: &str| df.column(n).map_err(|e| Error::input(format!("{}: {e}", path.display())));
+    let index = col("composition_index")?.u32().map_err(|e| Error::input(e.to_string()))?.clone();
+    let strategy = col("strategy")?.str().map_err(|e| Error::input(e.to_string()))?.clone();
+    let seats = col("seats")?.u32().map_err(|e| Error::input(e.to_string()))?.clone();
+    let campaigns = col("campaigns")?.u64().map_err(|e| Error::input(e.to_string()))?.clone();
+    let wins = col("wins")?.u64().map_err(|e| Error::input(e.to_string()))?.clone();
     let mut out: std::collections::BTreeMap<usize, Composition> = std::collections::BTreeMap::new();
     for r in 0..df.height() {
         let (Some(ix), Some(s), Some(n), Some(c), Some(w)) =
             (index.get(r), strategy.get(r), seats.get(r), campaigns.get(r), wins.get(r))
         else {
-            return Err(format!("{}: row {r} has an empty cell", path.display()));
+            return Err(Error::input(format!("{}: row {r} has an empty cell", path.display())));
         };
-        let i =
-            names.iter().position(|x| x == s).ok_or_else(|| format!("{}: unknown strategy {s:?}", path.display()))?;
+        let i = names
+            .iter()
+            .position(|x| x == s)
+            .ok_or_else(|| Error::input(format!("{}: unknown strategy {s:?}", path.display())))?;
         let e = out.entry(ix as usize).or_insert_with(|| Composition {
             counts: vec![0; names.len()],
             campaigns: c,
@@ -228,7 +231,7 @@ pub fn read_payoffs(path: &Path, names: &[String]) -> Result<Vec<(usize, Composi
     Ok(out.into_iter().collect())
 }
 
-pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, String> {
+pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, Error> {
     let mut page = Page::new("empires metagame");
     page.answer(&mg.findings().into_iter().take(2).collect::<Vec<_>>().join(" "));
     page.pre(text.lines().take(2).collect::<Vec<_>>().join("\n").as_str());

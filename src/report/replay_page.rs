@@ -10,10 +10,11 @@
 //! shows the game `empires play` prints.
 
 use super::charts::register_fonts;
-use super::files::write_atomic;
+use super::files::write_file;
 use super::html::esc;
 use super::map_draw::{self, Layers, player_color};
 use super::{Names, text};
+use crate::error::Error;
 use crate::map::Map;
 use crate::rules::empire::sizes;
 use crate::rules::season::Outcome;
@@ -111,25 +112,32 @@ fn reason_text(r: EndReason) -> &'static str {
 /// An SVG document from plotters, for inlining in HTML: without its XML
 /// namespace (HTML's parser gives inline `<svg>` its namespace), and with
 /// `extra` inserted first inside it.
-fn inline_svg(svg: &str, extra: &str) -> Result<String, String> {
+fn inline_svg(svg: &str, extra: &str) -> Result<String, Error> {
     let svg = svg.replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1);
-    let open = svg.find("<svg").and_then(|i| svg[i..].find('>').map(|j| i + j + 1)).ok_or("no <svg> element")?;
+    let open = svg
+        .find("<svg")
+        .and_then(|i| svg[i..].find('>').map(|j| i + j + 1))
+        .ok_or_else(|| Error::internal("no <svg> element"))?;
     Ok(format!("{}{extra}{}", &svg[..open], svg[open..].trim_end()))
 }
 
 /// The body of an SVG document (what is inside `<svg>`).
-fn svg_body(svg: &str) -> Result<&str, String> {
-    let open = svg.find("<svg").and_then(|i| svg[i..].find('>').map(|j| i + j + 1)).ok_or("no <svg> element")?;
-    let close = svg.rfind("</svg>").ok_or("no </svg>")?;
+fn svg_body(svg: &str) -> Result<&str, Error> {
+    let open = svg
+        .find("<svg")
+        .and_then(|i| svg[i..].find('>').map(|j| i + j + 1))
+        .ok_or_else(|| Error::internal("no <svg> element"))?;
+    let close = svg.rfind("</svg>").ok_or_else(|| Error::internal("no </svg>"))?;
     Ok(svg[open..close].trim())
 }
 
 /// Empire size (G-03) per player per frame, and the chart of it as inline
 /// SVG with a marker line (`id="now"`) the script moves; returns the x of
 /// every frame in the chart's coordinates too.
-fn size_chart(names: &[String], series: &[Vec<u32>]) -> Result<(String, Vec<i32>), String> {
+fn size_chart(names: &[String], series: &[Vec<u32>]) -> Result<(String, Vec<i32>), Error> {
     register_fonts();
-    let e = |x: &dyn std::fmt::Debug| format!("{x:?}");
+    // Drawn into a string: a failure is a bug.
+    let e = |x: &dyn std::fmt::Debug| Error::internal(format!("{x:?}"));
     let frames = series.first().map_or(0, Vec::len);
     let last = frames.saturating_sub(1).max(1) as i32;
     let top = series.iter().flatten().copied().max().unwrap_or(0).max(1);
@@ -193,7 +201,7 @@ fn size_chart(names: &[String], series: &[Vec<u32>]) -> Result<(String, Vec<i32>
         x = xs.first().copied().unwrap_or(0)
     );
     let svg = inline_svg(&svg, "")?;
-    let close = svg.rfind("</svg>").ok_or("no </svg>")?;
+    let close = svg.rfind("</svg>").ok_or_else(|| Error::internal("no </svg>"))?;
     Ok((format!("{}{marker}\n</svg>", &svg[..close]), xs))
 }
 
@@ -226,14 +234,14 @@ fn standings_table(out: &mut String, rules: Rules<'_>, st: &State, names: &[Stri
 }
 
 /// The whole page. `events` is the log of the campaign `r` holds.
-pub fn render(sc: &Scenario, r: &Replay, events: &[Event], info: &PageInfo) -> Result<String, String> {
+pub fn render(sc: &Scenario, r: &Replay, events: &[Event], info: &PageInfo) -> Result<String, Error> {
     let per_season = season_events(events);
     if per_season.len() != r.states.len() {
-        return Err(format!(
+        return Err(Error::internal(format!(
             "the log has {} season(s) but {} were kept",
             per_season.len() - 1,
             r.states.len().saturating_sub(1)
-        ));
+        )));
     }
     let rules = Rules::new(sc, &r.map);
     let lognames = Names::new(sc, &r.map);
@@ -257,7 +265,7 @@ pub fn render(sc: &Scenario, r: &Replay, events: &[Event], info: &PageInfo) -> R
     for (k, st) in r.states.iter().enumerate() {
         let pieces = map_draw::svg(&r.map, st, &names, Layers::PIECES)?;
         let pieces = inline_svg(&pieces, "<use href=\"#ground\"/>")?;
-        let close = pieces.rfind("</svg>").ok_or("no </svg>")?;
+        let close = pieces.rfind("</svg>").ok_or_else(|| Error::internal("no </svg>"))?;
         let pieces = format!("{}<use href=\"#coords\"/>\n</svg>", &pieces[..close]);
         let title = if k == 0 { "Start, before season 1".to_string() } else { format!("Season {k}") };
         let mut log = if k == 0 {
@@ -464,12 +472,13 @@ pre.events {{ background: #f6f6f6; padding: 0.6em 0.8em; font-size: 0.8em; white
 }
 
 /// Write `dir/index.html` atomically, making `dir` if needed; returns its path.
-pub fn write(dir: &Path, html: &str) -> Result<PathBuf, String> {
+pub fn write(dir: &Path, html: &str) -> Result<PathBuf, Error> {
     if dir.exists() && !dir.is_dir() {
-        return Err(format!("{}: not a directory", dir.display()));
+        return Err(Error::input(format!("{}: not a directory", dir.display())));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot make the directory: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("{}: cannot make the directory: {e}", dir.display())))?;
     let path = dir.join("index.html");
-    write_atomic(&path, html.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    write_file(&path, html.as_bytes())?;
     Ok(path)
 }

@@ -5,6 +5,7 @@ use super::charts::{Bar, Chart, Series};
 use super::html::Page;
 use super::manifest::Manifest;
 use super::summary::{self, GroupLine, summarize};
+use crate::error::Error;
 use crate::scenario::Scenario;
 use crate::sim::runner::Seating;
 use crate::stats::wilson;
@@ -186,12 +187,12 @@ pub fn provenance(m: &Manifest) -> Vec<Vec<String>> {
 }
 
 /// Build the report of `run` into `out`; returns the files written.
-pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
+pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, Error> {
     let m = Manifest::read(run)?;
-    let sc: Scenario = m.scenario().map_err(|e| format!("{}: {e}", run.join("manifest.json").display()))?;
+    let sc: Scenario = m.scenario().map_err(|e| e.at(run.join("manifest.json").display()))?;
     let s = summarize(&run.join("players.parquet"))
-        .map_err(|e| format!("{}: {e}", run.join("players.parquet").display()))?;
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+        .map_err(|e| Error::input(format!("{}: {e}", run.join("players.parquet").display())))?;
+    std::fs::create_dir_all(out).map_err(|e| Error::io(format!("{}: {e}", out.display())))?;
     let seed = m.master_seed;
     let mut page = Page::new(&format!("empires: {} — {} campaigns, seed {seed}", sc.name, s.campaigns));
     let fair = 100.0 / sc.players.len().max(1) as f64;
@@ -274,7 +275,7 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, String> {
 
     let seasons = run.join("seasons.parquet");
     if seasons.exists() {
-        let (size, gold) = season_series(&seasons).map_err(|e| format!("{}: {e}", seasons.display()))?;
+        let (size, gold) = season_series(&seasons).map_err(|e| Error::input(format!("{}: {e}", seasons.display())))?;
         page.h2("Empire size over the seasons");
         page.chart(
             out,

@@ -7,6 +7,7 @@ use super::charts::{Bar, Chart, Series};
 use super::dataset::write_parquet;
 use super::html::Page;
 use super::study::{share_matrix, text_table};
+use crate::error::Error;
 use crate::sim::lineup::Wins;
 use crate::stats::{format_p, wilson};
 use crate::strength::deviation::{Deviant, Deviation};
@@ -135,20 +136,22 @@ pub fn strategy_toml(p: &Problem<'_>, values: &[f64], name: &str, header: &[Stri
 /// `strategy_toml` (as `strategy_toml` writes it, its comments kept) put
 /// in, replacing a table of that name: the new text, and whether one was
 /// replaced. The rest of the file keeps its layout and comments.
-pub fn install(file_text: &str, strategy_toml: &str, name: &str) -> Result<(String, bool), String> {
-    let mut doc: toml_edit::DocumentMut = file_text.parse().map_err(|e| format!("{e}"))?;
-    let new: toml_edit::DocumentMut = strategy_toml.parse().map_err(|e| format!("the tuned table: {e}"))?;
+pub fn install(file_text: &str, strategy_toml: &str, name: &str) -> Result<(String, bool), Error> {
+    let mut doc: toml_edit::DocumentMut = file_text.parse().map_err(|e| Error::input(format!("{e}")))?;
+    let new: toml_edit::DocumentMut =
+        strategy_toml.parse().map_err(|e| Error::internal(format!("the tuned table: {e}")))?;
     let table = new
         .get("strategies")
         .and_then(|s| s.get(name))
         .cloned()
-        .ok_or_else(|| format!("the tuned table has no [strategies.{name}]"))?;
+        .ok_or_else(|| Error::input(format!("the tuned table has no [strategies.{name}]")))?;
     let strategies = doc.entry("strategies").or_insert_with(|| {
         let mut t = toml_edit::Table::new();
         t.set_implicit(true);
         toml_edit::Item::Table(t)
     });
-    let strategies = strategies.as_table_mut().ok_or("`strategies` in the file is not a table")?;
+    let strategies =
+        strategies.as_table_mut().ok_or_else(|| Error::input("`strategies` in the file is not a table"))?;
     let replaced = strategies.insert(name, table).is_some();
     Ok((doc.to_string(), replaced))
 }
@@ -222,13 +225,7 @@ pub fn evaluation_text(p: &Problem<'_>, rec: &Record, s: &Summary) -> String {
 }
 
 /// `index.html`: the convergence chart, the evaluation and the tuned keys.
-pub fn tune_page(
-    p: &Problem<'_>,
-    rec: &Record,
-    s: &Summary,
-    values: &[f64],
-    dir: &Path,
-) -> Result<Vec<String>, String> {
+pub fn tune_page(p: &Problem<'_>, rec: &Record, s: &Summary, values: &[f64], dir: &Path) -> Result<Vec<String>, Error> {
     let per_eval = p.settings.per_eval as f64;
     let mut page = Page::new(&format!("empires tune: {}", s.name));
     page.answer(&match s.rows.first() {
@@ -458,7 +455,7 @@ pub fn deviation_csv(dv: &Deviation) -> String {
     out
 }
 
-pub fn deviation_page(dv: &Deviation, text: &str, dir: &Path) -> Result<Vec<String>, String> {
+pub fn deviation_page(dv: &Deviation, text: &str, dir: &Path) -> Result<Vec<String>, Error> {
     let mut page = Page::new(&format!("empires deviate: {}", dv.strategy));
     let beaten = dv.beaten_by();
     page.answer(&if beaten.is_empty() {
@@ -682,7 +679,7 @@ pub fn write_ladder_tables(l: &Ladder, dir: &Path) -> PolarsResult<()> {
     write_parquet(dir, "pairs", pairs)
 }
 
-pub fn ladder_page(l: &Ladder, text: &str, dir: &Path) -> Result<Vec<String>, String> {
+pub fn ladder_page(l: &Ladder, text: &str, dir: &Path) -> Result<Vec<String>, Error> {
     let mut page = Page::new("empires ladder");
     let order: Vec<String> =
         l.ranked.iter().map(|r| format!("{} {:+.0} ({:+.0} to {:+.0})", r.name, r.rating, r.low, r.high)).collect();

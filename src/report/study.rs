@@ -3,6 +3,7 @@
 
 use super::charts::{Bar, Chart, Series};
 use super::html::Page;
+use crate::error::Error;
 use crate::stats::Mean;
 use crate::study::compare::{BestResponse, Comparison, Row};
 use crate::study::metrics::Metric;
@@ -267,7 +268,7 @@ pub fn sweep_answer(s: &Sweep) -> String {
 
 /// `best`: what `--best-response` tuned (`best_response_text`), shown
 /// under the opening paragraph so the page says which players it rests on.
-pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Vec<String>, String> {
+pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Vec<String>, Error> {
     let mut page = Page::new(&format!("empires compare: {} against {}", c.b_name, c.a_name));
     page.answer(&compare_answer(c));
     page.p(&format!(
@@ -370,7 +371,7 @@ pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
 }
 
 /// `best`: what `--best-response` tuned, as for `compare_page`.
-pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<String>, String> {
+pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<String>, Error> {
     let keys: Vec<&str> = s.axes.iter().map(|a| a.key.as_str()).collect();
     let mut page = Page::new(&format!("empires sweep: {}", keys.join(" × ")));
     page.answer(&sweep_answer(s));
@@ -794,7 +795,7 @@ pub fn experiment_answer(e: &Experiment) -> String {
     )
 }
 
-pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, String> {
+pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error> {
     let x = &e.exact;
     let mut page = Page::new("empires experiment: mine against pillage");
     page.answer(&experiment_answer(e));
@@ -1081,7 +1082,7 @@ pub fn restrict_answer(s: &crate::study::restrict::Study) -> String {
     )
 }
 
-pub fn restrict_page(s: &crate::study::restrict::Study, text: &str, dir: &Path) -> Result<Vec<String>, String> {
+pub fn restrict_page(s: &crate::study::restrict::Study, text: &str, dir: &Path) -> Result<Vec<String>, Error> {
     let mut page = Page::new(&format!("empires experiment restrict: {}", s.restriction.label()));
     page.answer(&restrict_answer(s));
     page.pre(text);

@@ -5,6 +5,7 @@
 use crate::analysis::combat::{Cell, Table};
 use crate::analysis::fairness::Finding;
 use crate::analysis::markov::{NavalEnd, SiegeEnd};
+use crate::error::Error;
 use crate::scenario::Scenario;
 use num_rational::Ratio;
 use serde_json::{Value, json};
@@ -281,7 +282,7 @@ pub fn against_text(
 
 /// The HTML page of `tables --out`: a P(attacker wins) heatmap per kind with
 /// its findings, and the siege and naval chains.
-pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<String>, String> {
+pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<String>, Error> {
     use super::charts::Chart;
     let mut page = super::html::Page::new(&format!("empires tables: {} (die {})", sc.name, sc.combat.die));
     let equal: Vec<String> = e.findings.iter().filter(|f| f.topic == "equal_base").map(|f| f.text.clone()).collect();

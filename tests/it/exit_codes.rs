@@ -169,3 +169,123 @@ fn page_writing_commands_say_where_they_wrote() {
     serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("standard output stays JSON");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every command, given input the library rejects, exits 2 naming what is
+/// wrong; given an output folder that cannot be made (its parent is a
+/// file), it exits 3 naming the path. Neither panics. The bad inputs are
+/// ones the library finds (unknown keys and strategies, files that are not
+/// what they claim), so the class travels from where the error is made to
+/// the exit code.
+#[test]
+fn every_command_exits_2_on_bad_input_and_3_on_an_unwritable_output() {
+    let dir = std::env::temp_dir().join(format!("empires-exit-every-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let blocker = dir.join("a-file");
+    std::fs::write(&blocker, "not a directory").unwrap();
+    let not_a_run = dir.join("not-a-run");
+    std::fs::create_dir_all(&not_a_run).unwrap();
+    let bad_balance = dir.join("balance.toml");
+    std::fs::write(&bad_balance, "alpha = 0.05\n[[metric]\nname = 1\n").unwrap();
+    let bad_scenario = dir.join("bad.toml");
+    std::fs::write(&bad_scenario, "[economy]\nnope = 1\n").unwrap();
+    let shards: Vec<_> = (1..=2).map(|k| dir.join(format!("shard-{k}"))).collect();
+    for (k, d) in shards.iter().enumerate() {
+        let shard = format!("{k}/2");
+        let o = bin().args(["run", "--campaigns", "4", "--quiet", "--shard", &shard, "--out"]).arg(d).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let (na, bb, bs, s1, s2) = (s(&not_a_run), s(&bad_balance), s(&bad_scenario), s(&shards[0]), s(&shards[1]));
+    let quick = ["--campaigns", "4", "--quiet"];
+    // (command, bad input, what its message names)
+    let bad: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["play", "--players", "nobody"], "unknown strategy \"nobody\""),
+        (vec!["run", "--campaigns", "4", "--set", "economy.nope=1"], "economy.nope"),
+        (vec!["check", &bb], "balance.toml:2:"),
+        (vec!["compare", "--vary", "costs.captur=3", "--campaigns", "4"], "costs.captur"),
+        (vec!["sweep", "--vary", "costs.captur=1,2", "--campaigns", "4"], "costs.captur"),
+        (vec!["experiment", "mine-vs-pillage", "--loss-from", "nobody", "--campaigns", "4"], "--loss-from"),
+        (vec!["experiment", "restrict", "--forbid", "dance", "--campaigns", "4"], "dance"),
+        (vec!["merge", &na, "--out", "x"], "manifest.json"),
+        (vec!["report", &na], "not a finished run directory"),
+        (vec!["tables", "--against", &na], "no combats.parquet"),
+        (vec!["validate", &bs], "bad.toml:2:1: unknown field `nope`"),
+        (vec!["tune", "--keys", "mines", "--budget", "4"], "not a numeric strategy key"),
+        (vec!["deviate", "--strategy", "nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
+        (vec!["ladder", "--strategies", "random,nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
+        (vec!["metagame", "--strategies", "random,nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
+        (vec!["sensitivity", "--metric", "win rate: balanced", "--vary", "costs.captur=1..3"], "costs.captur"),
+        (vec!["solve", "--vary", "costs.captur=1..3", "--target", "win rate: balanced = 0.25"], "costs.captur"),
+    ];
+    let out = blocker.join("out");
+    let o_ = s(&out);
+    // (command, a run that would write to `out`)
+    let unwritable: Vec<Vec<&str>> = vec![
+        vec!["play", "--seed", "7", "--html", &o_],
+        [&["run", "--out", &o_][..], &quick].concat(),
+        vec!["check", "scenarios/balance.toml", "--quiet", "--out", &o_],
+        [&["compare", "--vary", "economy.pillage=3D6x10", "--out", &o_][..], &quick].concat(),
+        [&["sweep", "--vary", "costs.capture=2,3", "--out", &o_][..], &quick].concat(),
+        [&["experiment", "mine-vs-pillage", "--out", &o_][..], &quick].concat(),
+        [&["experiment", "restrict", "--forbid", "mine", "--out", &o_][..], &quick].concat(),
+        vec!["merge", &s1, &s2, "--out", &o_],
+        vec!["report", &s1, "--out", &o_],
+        vec!["tables", "--out", &o_],
+        vec!["tune", "--budget", "4", "--quiet", "--out", &o_],
+        [&["deviate", "--out", &o_][..], &quick].concat(),
+        [&["ladder", "--strategies", "random,balanced", "--out", &o_][..], &quick].concat(),
+        [&["metagame", "--strategies", "random,balanced", "--out", &o_][..], &quick].concat(),
+        vec!["sensitivity", "--metric", "win rate: balanced", "--vary", "costs.capture=1..3", "--quiet", "--out", &o_],
+        vec!["solve", "--vary", "costs.capture=1..4", "--target", "win rate: balanced = 0.25", "--quiet", "--out", &o_],
+    ];
+    let mut commands = std::collections::BTreeSet::new();
+    for (args, names) in &bad {
+        let o = bin().args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(exit::BAD_INPUT), "{args:?}: {err}");
+        assert!(err.contains(names), "{args:?} names {names:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        commands.insert(args[..if args[0] == "experiment" { 2 } else { 1 }].join(" "));
+    }
+    for args in &unwritable {
+        let o = bin().args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(exit::IO_OR_INTERNAL), "{args:?}: {err}");
+        assert!(err.contains(&o_), "{args:?} names the path: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // Every subcommand clap knows is covered.
+    let all: std::collections::BTreeSet<String> = empires::cli::synopsis::commands().into_iter().collect();
+    assert_eq!(commands, all);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The report layer classes its own errors, and the class reaches the exit
+/// code unchanged: the same `report` exits 3 when the folder could be
+/// claimed but its page cannot be written (a folder stands where
+/// index.html goes), and 2 when the run's table is not a table.
+#[test]
+fn the_report_layer_classes_its_own_errors() {
+    let dir = std::env::temp_dir().join(format!("empires-exit-layer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = dir.join("run");
+    let o = bin().args(["run", "--campaigns", "4", "--quiet", "--out"]).arg(&run).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let page = dir.join("page");
+    assert!(bin().arg("report").arg(&run).arg("--out").arg(&page).output().unwrap().status.success());
+    std::fs::remove_file(page.join("index.html")).unwrap();
+    std::fs::create_dir(page.join("index.html")).unwrap();
+    let o = bin().arg("report").arg(&run).arg("--out").arg(&page).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(exit::IO_OR_INTERNAL), "{err}");
+    assert!(err.contains(&format!("{}: cannot write", page.join("index.html").display())), "{err}");
+
+    std::fs::write(run.join("players.parquet"), "not a parquet file").unwrap();
+    let o = bin().arg("report").arg(&run).arg("--out").arg(dir.join("page2")).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(exit::BAD_INPUT), "{err}");
+    assert!(err.contains(&run.join("players.parquet").display().to_string()), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

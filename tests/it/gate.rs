@@ -352,11 +352,11 @@ fn stored_values_pair_only_with_their_own_run() {
     let mut s = Stored::default();
     s.insert(spec, 2.0, &[1.0, 2.0, 3.0]);
     assert_eq!(s.pairs(spec, 2.0, &[1.5, 2.0, f64::NAN]).unwrap(), vec![0.5, 0.0]);
-    assert!(s.pairs(spec, 2.1, &[1.0, 2.0, 3.0]).unwrap_err().contains("is not the baseline"));
-    assert!(s.pairs(spec, 2.0, &[1.0, 2.0]).unwrap_err().contains("the stored run is 3 campaigns on seed 1"));
-    assert!(s.pairs(spec, 2.0, &[]).unwrap_err().contains("not a mean over campaigns"));
+    assert!(s.pairs(spec, 2.1, &[1.0, 2.0, 3.0]).unwrap_err().message().contains("is not the baseline"));
+    assert!(s.pairs(spec, 2.0, &[1.0, 2.0]).unwrap_err().message().contains("the stored run is 3 campaigns on seed 1"));
+    assert!(s.pairs(spec, 2.0, &[]).unwrap_err().message().contains("not a mean over campaigns"));
     let other = parse(&text.replace("name = \"m\"", "name = \"n\""), "b.toml").unwrap();
-    assert!(s.pairs(&other.metric[0], 2.0, &[1.0, 2.0, 3.0]).unwrap_err().contains("run --update"));
+    assert!(s.pairs(&other.metric[0], 2.0, &[1.0, 2.0, 3.0]).unwrap_err().message().contains("run --update"));
     // Written and read back exactly; NaN is stored as null.
     let p = tmp("stored.baseline.json", &s.to_json());
     assert_eq!(Stored::read(&p).unwrap(), s);

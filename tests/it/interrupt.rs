@@ -1,8 +1,7 @@
 //! Ctrl-C on every long command, with real signals: the command exits 130
 //! and says that what finished is kept and how to continue; the same
 //! command with `--resume` then writes the files an uninterrupted run
-//! writes (`run` and `tune` have their own tests: `scaleout.rs`,
-//! `strength.rs`).
+//! writes (`run` has its own: `scaleout.rs`).
 
 use crate::play_cli::bin;
 use std::path::{Path, PathBuf};
@@ -38,9 +37,34 @@ fn kept(d: &Path) -> usize {
     std::fs::read_dir(d.join("cells")).map_or(0, |r| r.count())
 }
 
+/// `text` with every wall time ("played in 0.4 s") written as "T s": the
+/// one thing a resumed run may print differently.
+fn timeless(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("played in ") {
+        let (head, tail) = rest.split_at(i + "played in ".len());
+        out.push_str(head);
+        let n = tail.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(tail.len());
+        if n > 0 && tail[n..].starts_with(" s") {
+            out.push('T');
+            rest = &tail[n..];
+        } else {
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Start `args --out D`, send SIGINT once a piece of its work is kept,
 /// check the exit and the message, resume, and compare with a whole run.
 fn interrupt_and_resume(name: &str, args: &[&str]) {
+    interrupt_and_resume_when(name, args, |d| kept(d) > 0)
+}
+
+/// [`interrupt_and_resume`], sending SIGINT once `ready(D)` holds.
+fn interrupt_and_resume_when(name: &str, args: &[&str], ready: impl Fn(&Path) -> bool) {
     let (d, whole) = (dir(name), dir(&format!("{name}-whole")));
     let run = |out: &Path, extra: &[&str]| -> Command {
         let mut c = bin();
@@ -49,7 +73,7 @@ fn interrupt_and_resume(name: &str, args: &[&str]) {
     };
     let mut child = run(&d, &[]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let t0 = Instant::now();
-    while kept(&d) == 0 {
+    while !ready(&d) {
         assert!(child.try_wait().unwrap().is_none(), "{name}: ended before any piece was kept: make it longer");
         assert!(t0.elapsed() < Duration::from_secs(120), "{name}: no piece kept in 120 s");
         std::thread::sleep(Duration::from_millis(20));
@@ -67,13 +91,18 @@ fn interrupt_and_resume(name: &str, args: &[&str]) {
     assert!(!d.join("cells").exists(), "{name}: a finished run removes its kept pieces");
     let w = run(&whole, &[]).output().unwrap();
     assert_eq!(w.status.code(), code, "{name}: {}", String::from_utf8_lossy(&w.stderr));
-    let text =
-        |o: &std::process::Output, p: &Path| String::from_utf8_lossy(&o.stdout).replace(&*p.to_string_lossy(), "OUT");
+    let text = |o: &std::process::Output, p: &Path| {
+        timeless(&String::from_utf8_lossy(&o.stdout).replace(&*p.to_string_lossy(), "OUT"))
+    };
     assert_eq!(text(&resumed, &d), text(&w, &whole), "{name}: the resumed run prints what a whole run prints");
     let (a, b) = (files(&d), files(&whole));
     assert_eq!(a.iter().map(|f| &f.0).collect::<Vec<_>>(), b.iter().map(|f| &f.0).collect::<Vec<_>>(), "{name}");
     for ((p, x), (_, y)) in a.iter().zip(&b) {
-        assert!(x == y, "{name}: {} differs from the uninterrupted run's", p.display());
+        let same = match (std::str::from_utf8(x), std::str::from_utf8(y)) {
+            (Ok(x), Ok(y)) => timeless(x) == timeless(y),
+            _ => x == y,
+        };
+        assert!(same, "{name}: {} differs from the uninterrupted run's", p.display());
     }
     let _ = std::fs::remove_dir_all(&d);
     let _ = std::fs::remove_dir_all(&whole);
@@ -203,4 +232,28 @@ fn solve_resumes_to_the_same_files() {
             "--quiet",
         ],
     );
+}
+
+const TUNE: &[&str] =
+    &["tune", "--generations", "3", "--campaigns-per-eval", "40", "--eval-campaigns", "40", "--quiet"];
+
+/// Stopped inside the first generation, before any record is written: the
+/// finished candidates are kept in cells and `--resume` starts from them
+/// (it once refused, "nothing to resume").
+#[test]
+fn tune_resumes_from_inside_its_first_generation() {
+    interrupt_and_resume_when("tune-first", TUNE, |d| kept(d) > 0 && !d.join("record.json").exists());
+}
+
+/// Stopped after a generation is recorded: `--resume` replays the record
+/// and the kept candidates of the generation in flight.
+#[test]
+fn tune_resumes_from_a_later_generation() {
+    interrupt_and_resume_when("tune-later", TUNE, |d| d.join("record.json").exists());
+}
+
+#[test]
+fn timeless_hides_only_wall_times() {
+    assert_eq!(timeless("1,000 campaigns played in 12.5 s\n"), "1,000 campaigns played in T s\n");
+    assert_eq!(timeless("played in seats 1-4"), "played in seats 1-4");
 }

@@ -119,11 +119,11 @@ fn a_record_of_other_settings_is_not_resumed() {
     let mut other = settings(Field::SelfPlay, &["capture"], 2);
     other.seed = 12;
     let q = Problem::new(&sc, other).unwrap();
-    assert!(tune(&q, Some(rec.clone()), |_| Flow::Continue).unwrap_err().contains("other settings"));
+    assert!(tune(&q, Some(rec.clone()), |_| Flow::Continue).unwrap_err().message().contains("other settings"));
     // A tampered record (a candidate the search does not sample) is caught.
     let mut bad = rec;
     bad.generations[0].candidates[0].u[0] += 1e-9;
-    assert!(tune(&p, Some(bad), |_| Flow::Continue).unwrap_err().contains("does not match"));
+    assert!(tune(&p, Some(bad), |_| Flow::Continue).unwrap_err().message().contains("does not match"));
 }
 
 #[test]
@@ -131,14 +131,14 @@ fn bad_tuning_settings_are_refused_with_a_reason() {
     let sc = duel();
     let mut s = settings(Field::SelfPlay, &["capture"], 2);
     s.per_eval = 41;
-    assert!(Problem::new(&sc, s).err().unwrap().contains("multiple of the 2 seats"));
+    assert!(Problem::new(&sc, s).err().unwrap().message().contains("multiple of the 2 seats"));
     let s = settings(Field::Fixed(vec!["balanced".into(), "miner".into()]), &["capture"], 2);
-    assert!(Problem::new(&sc, s).err().unwrap().contains("from 1 to 1 opponents"));
+    assert!(Problem::new(&sc, s).err().unwrap().message().contains("from 1 to 1 opponents"));
     let mut s = settings(Field::SelfPlay, &["capture"], 2);
     s.start = "random".into();
-    assert!(Problem::new(&sc, s).err().unwrap().contains("not a weighted strategy"));
+    assert!(Problem::new(&sc, s).err().unwrap().message().contains("not a weighted strategy"));
     let s = settings(Field::SelfPlay, &["captures"], 2);
-    assert!(Problem::new(&sc, s).err().unwrap().contains("not a numeric strategy key"));
+    assert!(Problem::new(&sc, s).err().unwrap().message().contains("not a numeric strategy key"));
 }
 
 /// A known answer for the deviation check: `lazy` is one key away from a
@@ -318,9 +318,9 @@ fn ladder_orders_random_balanced_tuned_with_intervals_whatever_the_threads() {
     let d = l.differences.iter().find(|d| d.a == "tuned" && d.b == "random").unwrap();
     assert!(d.low <= d.diff && d.diff <= d.high && d.stronger(), "{d:?}");
     assert!(l.fit.df == 1 && l.fit.p.is_finite(), "{:?}", l.fit);
-    assert!(ladder::ladder(&sc, &names, "nobody", 3, 10, 100).unwrap_err().contains("anchor"));
+    assert!(ladder::ladder(&sc, &names, "nobody", 3, 10, 100).unwrap_err().message().contains("anchor"));
     let twice: Vec<String> = ["random", "random"].map(String::from).to_vec();
-    assert!(ladder::ladder(&sc, &twice, "random", 3, 10, 100).unwrap_err().contains("twice"));
+    assert!(ladder::ladder(&sc, &twice, "random", 3, 10, 100).unwrap_err().message().contains("twice"));
 }
 
 #[test]

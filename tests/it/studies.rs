@@ -354,7 +354,7 @@ fn experiment_restrict_values_an_option_at_each_level_and_under_best_response() 
     assert!(s.disagree().is_some(), "both answers were measured");
     // Bad restrictions are refused with a reason.
     assert!("dance".parse::<ActionKind>().unwrap_err().contains("unknown action kind"));
-    assert!(Restriction::new(vec![ActionKind::Done], vec![]).unwrap_err().contains("cannot be forbidden"));
+    assert!(Restriction::new(vec![ActionKind::Done], vec![]).unwrap_err().message().contains("cannot be forbidden"));
     assert!(Restriction::new(vec![], vec![]).is_err());
 }
 
@@ -459,15 +459,19 @@ fn compare_refuses_scenarios_with_other_seats_or_players_naming_the_difference()
         empires::scenario::load_str(&std::fs::read_to_string(path).unwrap(), &empires::scenario::Source::file(path))
             .unwrap();
     let e = comparable(("default", &four), ("duel", &duel)).unwrap_err();
+    assert_eq!(e.class(), empires::error::Class::Input);
     assert_eq!(
-        e,
+        e.message(),
         "default has 4 seats and duel has 2: a paired comparison needs the same seats (compare a scenario with a variant of itself)"
     );
     let mut other = four.clone();
     other.players[2].strategy = "tuned".into();
     let e = comparable(("a", &four), ("b", &other)).unwrap_err();
     assert!(
-        e.starts_with(&format!("the players differ (seat 2 plays {} in a and tuned in b)", four.players[2].strategy)),
+        e.message().starts_with(&format!(
+            "the players differ (seat 2 plays {} in a and tuned in b)",
+            four.players[2].strategy
+        )),
         "{e}"
     );
     assert_eq!(comparable(("a", &four), ("b", &four.clone())), Ok(()));

@@ -4,7 +4,8 @@
 //! - [`map`]: the hex grid, drawn or generated;
 //! - [`rules`]: the pure, deterministic engine;
 //! - [`analysis`]: exact outcome distributions of the tables;
-//! - [`seed`]: the per-campaign random streams (G-31).
+//! - [`seed`]: the per-campaign random streams (G-31);
+//! - [`error`]: the one error type, which carries its class to the exit code.
 //!
 //! The crate's dependencies are its invariant: no threads, no data frames,
 //! no charts, no command line, no IO beyond parsing the text it is given.
@@ -12,6 +13,7 @@
 //! players' choices.
 
 pub mod analysis;
+pub mod error;
 pub mod map;
 pub mod rules;
 pub mod scenario;

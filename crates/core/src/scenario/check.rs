@@ -332,7 +332,7 @@ fn buildings(s: &Scenario, f: &mut Found) {
 }
 
 fn unknown_strategy(s: &Scenario, name: &str) -> String {
-    s.named_strategy(name).err().unwrap_or_default()
+    s.named_strategy(name).err().map(|e| e.to_string()).unwrap_or_default()
 }
 
 fn strategies(s: &Scenario, f: &mut Found) {

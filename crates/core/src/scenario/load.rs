@@ -68,6 +68,13 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+impl From<ScenarioError> for crate::error::Error {
+    /// A scenario's problems are the user's input, each `file:line:col`.
+    fn from(e: ScenarioError) -> Self {
+        crate::error::Error::input(e.to_string())
+    }
+}
+
 /// 1-based line and column (in characters) of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
@@ -84,11 +91,12 @@ pub fn load_str(text: &str, source: &Source) -> Result<Scenario, ScenarioError> 
 }
 
 /// Split `KEY=VALUE` (a `--set` flag) into the dotted key and the value.
-pub fn parse_override(s: &str) -> Result<(String, String), String> {
-    let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {s}: expected KEY=VALUE"))?;
+pub fn parse_override(s: &str) -> Result<(String, String), crate::error::Error> {
+    use crate::error::Error;
+    let (k, v) = s.split_once('=').ok_or_else(|| Error::input(format!("--set {s}: expected KEY=VALUE")))?;
     let k = k.trim();
     if k.is_empty() || k.split('.').any(str::is_empty) {
-        return Err(format!("--set {s}: the key must be a dotted path such as economy.mine.river"));
+        return Err(Error::input(format!("--set {s}: the key must be a dotted path such as economy.mine.river")));
     }
     Ok((k.to_string(), v.trim().to_string()))
 }

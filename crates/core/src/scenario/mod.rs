@@ -139,17 +139,17 @@ impl Scenario {
 
     /// The strategy spec for a name, or the error every command gives for
     /// an unknown one: the closest known name and the list.
-    pub fn named_strategy(&self, name: &str) -> Result<StrategySpec, String> {
+    pub fn named_strategy(&self, name: &str) -> Result<StrategySpec, crate::error::Error> {
         self.strategy(name).ok_or_else(|| {
             let known: Vec<&str> = self.strategies.keys().map(String::as_str).collect();
             let hint = suggest::hint(name, known.iter().copied());
-            format!("unknown strategy {name:?}{hint} (known: {})", known.join(", "))
+            crate::error::Error::input(format!("unknown strategy {name:?}{hint} (known: {})", known.join(", ")))
         })
     }
 
     /// The same scenario with every seat playing `strategy` (`--players`).
-    pub fn with_players(&self, strategy: &str) -> Result<Scenario, String> {
-        self.named_strategy(strategy).map_err(|e| format!("--players: {e}"))?;
+    pub fn with_players(&self, strategy: &str) -> Result<Scenario, crate::error::Error> {
+        self.named_strategy(strategy).map_err(|e| e.at("--players"))?;
         let mut sc = self.clone();
         for p in &mut sc.players {
             p.strategy = strategy.to_string();

@@ -15,6 +15,7 @@
 //! - [`sensitivity`]: plays a Morris (and optionally Sobol') design;
 //! - [`solve`]: finds the value of a key that meets a target.
 
+use crate::error::Error;
 pub mod morris;
 pub mod param;
 pub mod sensitivity;
@@ -29,17 +30,17 @@ use param::Param;
 
 /// The metric a designer names, among the standard ones of `sc`
 /// (`share of gold from mines`, `win rate: seat 0`, `win rate: tuned`, ...).
-pub fn metric_named(sc: &Scenario, name: &str) -> Result<Metric, String> {
+pub fn metric_named(sc: &Scenario, name: &str) -> Result<Metric, Error> {
     let all = standard(&[sc]);
     let name = name.trim();
     all.iter().find(|m| m.name() == name).cloned().ok_or_else(|| {
         let known: Vec<String> = all.iter().map(|m| format!("{:?}", m.name())).collect();
-        format!("unknown metric: {name:?} is not a metric of this scenario (known: {})", known.join(", "))
+        Error::input(format!("unknown metric: {name:?} is not a metric of this scenario (known: {})", known.join(", ")))
     })
 }
 
 /// `base` with each parameter at its value for unit point `u`, checked.
-pub fn scenario_at(base: &Scenario, params: &[Param], u: &[f64]) -> Result<Scenario, String> {
+pub fn scenario_at(base: &Scenario, params: &[Param], u: &[f64]) -> Result<Scenario, Error> {
     let mut sc = base.clone();
     for (p, &x) in params.iter().zip(u) {
         p.set(&mut sc, p.value_at(x));
@@ -48,7 +49,7 @@ pub fn scenario_at(base: &Scenario, params: &[Param], u: &[f64]) -> Result<Scena
 }
 
 /// `base` with each parameter at the given value, checked.
-pub fn scenario_with(base: &Scenario, params: &[Param], values: &[f64]) -> Result<Scenario, String> {
+pub fn scenario_with(base: &Scenario, params: &[Param], values: &[f64]) -> Result<Scenario, Error> {
     let mut sc = base.clone();
     for (p, &v) in params.iter().zip(values) {
         p.set(&mut sc, v);
@@ -58,7 +59,7 @@ pub fn scenario_with(base: &Scenario, params: &[Param], values: &[f64]) -> Resul
 
 /// The scenario if the checker accepts it; a varied value can break a rule
 /// between keys (`siege.engines_needed` above `siege.engine_cap`).
-fn checked(sc: Scenario, params: &[Param]) -> Result<Scenario, String> {
+fn checked(sc: Scenario, params: &[Param]) -> Result<Scenario, Error> {
     let problems = check(&sc);
     if problems.is_empty() {
         return Ok(sc);
@@ -67,11 +68,11 @@ fn checked(sc: Scenario, params: &[Param]) -> Result<Scenario, String> {
     // The varied keys the problems name.
     let named = |p: &&Param| what.iter().any(|w| w.contains(p.key()));
     let at: Vec<String> = params.iter().filter(named).map(|p| format!("{}={}", p.name, p.show(p.get(&sc)))).collect();
-    Err(format!(
+    Err(Error::input(format!(
         "a design point is not a valid scenario ({}): {}; narrow a key with KEY=LO..HI or leave one out",
         at.join(", "),
         what.join("; ")
-    ))
+    )))
 }
 
 /// A design point's per-campaign values of `metric` (NaN where the metric
@@ -82,8 +83,9 @@ pub fn per_campaign(
     master: u64,
     campaigns: u64,
     rotate: bool,
-) -> Result<Vec<f64>, String> {
-    let m = measure(sc, master, campaigns, rotate, std::slice::from_ref(metric), false).map_err(|e| e.to_string())?;
+) -> Result<Vec<f64>, Error> {
+    let m = measure(sc, master, campaigns, rotate, std::slice::from_ref(metric), false)
+        .map_err(|e| Error::input(e.to_string()))?;
     Ok(m.values.into_iter().map(|v| v[0]).collect())
 }
 

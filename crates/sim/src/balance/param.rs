@@ -6,6 +6,7 @@
 //! for whole-number parameters. Effects are then measured per whole
 //! interval, so they compare across keys whatever their units.
 
+use crate::error::Error;
 use crate::scenario::ranges::{self, DiceKey, RuleKey};
 use crate::scenario::{DiceExpr, Scenario};
 
@@ -45,23 +46,23 @@ impl Param {
     /// `KEY` (varied by ±50% of its value, within its declared range) or
     /// `KEY=LO..HI`. A dice key is named with `.count` or `.mult`; bare, it
     /// varies its multiplier when that is above 1, else its count.
-    pub fn parse(spec: &str, sc: &Scenario) -> Result<Param, String> {
+    pub fn parse(spec: &str, sc: &Scenario) -> Result<Param, Error> {
         let (name, range) = match spec.split_once('=') {
-            Some((k, r)) => (k.trim(), Some(parse_range(r).map_err(|e| format!("{spec}: {e}"))?)),
+            Some((k, r)) => (k.trim(), Some(parse_range(r).map_err(|e| Error::input(format!("{spec}: {e}")))?)),
             None => (spec.trim(), None),
         };
         let mut p = Param::named(name, sc)?;
         if let Some((lo, hi)) = range {
             let (dlo, dhi) = p.declared();
             if lo < dlo || hi > dhi {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "{spec}: {name} may only range over {}..{}",
                     show(dlo, p.integer),
                     show(dhi, p.integer)
-                ));
+                )));
             }
             if p.integer && (lo.fract() != 0.0 || hi.fract() != 0.0) {
-                return Err(format!("{spec}: {name} is a whole number"));
+                return Err(Error::input(format!("{spec}: {name} is a whole number")));
             }
             (p.lo, p.hi) = (lo, hi);
         }
@@ -69,7 +70,7 @@ impl Param {
     }
 
     /// The parameter `name` with its default interval around `sc`'s value.
-    fn named(name: &str, sc: &Scenario) -> Result<Param, String> {
+    fn named(name: &str, sc: &Scenario) -> Result<Param, Error> {
         let target = if let Some(k) = ranges::rule_key(name) {
             Target::Rule(k)
         } else {
@@ -79,7 +80,8 @@ impl Param {
                 _ => (name, None),
             };
             let d = ranges::dice_key(key).ok_or_else(|| unknown(name))?;
-            let dice = (d.get)(sc).ok_or_else(|| format!("{key} has no dice in this scenario, so it cannot vary"))?;
+            let dice = (d.get)(sc)
+                .ok_or_else(|| Error::input(format!("{key} has no dice in this scenario, so it cannot vary")))?;
             let part = part.unwrap_or(if dice.mult > 1 { DicePart::Mult } else { DicePart::Count });
             Target::Dice(d, part)
         };
@@ -202,19 +204,19 @@ fn show(v: f64, integer: bool) -> String {
     }
 }
 
-fn unknown(name: &str) -> String {
-    format!(
+fn unknown(name: &str) -> Error {
+    Error::input(format!(
         "{name} is not a numeric key of the rules (see docs/scenario.md; a dice key such as economy.mine.river takes .count or .mult)"
-    )
+    ))
 }
 
 /// `LO..HI`.
-fn parse_range(r: &str) -> Result<(f64, f64), String> {
-    let (lo, hi) = r.split_once("..").ok_or("expected LO..HI")?;
-    let num = |s: &str| s.trim().parse::<f64>().map_err(|_| format!("{:?} is not a number", s.trim()));
+fn parse_range(r: &str) -> Result<(f64, f64), Error> {
+    let (lo, hi) = r.split_once("..").ok_or_else(|| Error::input("expected LO..HI"))?;
+    let num = |s: &str| s.trim().parse::<f64>().map_err(|_| Error::input(format!("{:?} is not a number", s.trim())));
     let (lo, hi) = (num(lo)?, num(hi)?);
     if !(lo.is_finite() && hi.is_finite() && lo < hi) {
-        return Err("LO must be below HI".into());
+        return Err(Error::input("LO must be below HI"));
     }
     Ok((lo, hi))
 }
@@ -239,14 +241,14 @@ pub fn all(sc: &Scenario) -> Vec<Param> {
 }
 
 /// The parameters a `--keys` list names (`all`, or `K1,K2=LO..HI,...`).
-pub fn parse_list(specs: &[String], sc: &Scenario) -> Result<Vec<Param>, String> {
+pub fn parse_list(specs: &[String], sc: &Scenario) -> Result<Vec<Param>, Error> {
     if specs.iter().any(|s| s == "all") {
         return Ok(all(sc));
     }
     let params = specs.iter().map(|s| Param::parse(s, sc)).collect::<Result<Vec<_>, _>>()?;
     for (i, p) in params.iter().enumerate() {
         if params[..i].iter().any(|q| q.key() == p.key()) {
-            return Err(format!("{} is named twice", p.key()));
+            return Err(Error::input(format!("{} is named twice", p.key())));
         }
     }
     Ok(params)
@@ -289,11 +291,11 @@ mod tests {
     #[test]
     fn bad_names_and_ranges_are_refused_with_a_reason() {
         let sc = Scenario::default();
-        assert!(Param::parse("costs.captur", &sc).unwrap_err().contains("not a numeric key"));
-        assert!(Param::parse("economy.mine.plains", &sc).unwrap_err().contains("no dice"));
-        assert!(Param::parse("initiative.pool=0..99", &sc).unwrap_err().contains("0..60"));
-        assert!(Param::parse("costs.capture=1.5..3", &sc).unwrap_err().contains("whole number"));
-        assert!(Param::parse("costs.capture=3..1", &sc).unwrap_err().contains("below"));
+        assert!(Param::parse("costs.captur", &sc).unwrap_err().message().contains("not a numeric key"));
+        assert!(Param::parse("economy.mine.plains", &sc).unwrap_err().message().contains("no dice"));
+        assert!(Param::parse("initiative.pool=0..99", &sc).unwrap_err().message().contains("0..60"));
+        assert!(Param::parse("costs.capture=1.5..3", &sc).unwrap_err().message().contains("whole number"));
+        assert!(Param::parse("costs.capture=3..1", &sc).unwrap_err().message().contains("below"));
         assert!(parse_list(&["costs.capture".into(), "costs.capture=1..2".into()], &sc).is_err());
     }
 

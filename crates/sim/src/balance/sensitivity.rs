@@ -22,6 +22,7 @@ use super::morris::{self, Effect, Step, Trajectory};
 use super::param::Param;
 use super::sobol;
 use super::{paired, per_campaign, scenario_at};
+use crate::error::Error;
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
 use crate::seed::mix2;
@@ -96,7 +97,7 @@ pub fn play_morris(
     plan: &Plan,
     shard: (usize, usize),
     mut progress: impl FnMut(usize),
-) -> Result<Vec<Point>, String> {
+) -> Result<Vec<Point>, Error> {
     let trajectories = plan.trajectories();
     // Every point is checked before any is played, so a bad range fails
     // at once rather than after minutes of play.
@@ -137,7 +138,7 @@ pub fn play_morris(
 /// Play one design point: `varied` at unit point `u`. Returns every
 /// parameter of the plan's value as played (after rounding) and the
 /// metric in each campaign.
-fn play_point(base: &Scenario, plan: &Plan, varied: &[Param], u: &[f64]) -> Result<(Vec<f64>, Vec<f64>), String> {
+fn play_point(base: &Scenario, plan: &Plan, varied: &[Param], u: &[f64]) -> Result<(Vec<f64>, Vec<f64>), Error> {
     let sc = scenario_at(base, varied, u)?;
     let ys = per_campaign(&sc, &plan.metric, plan.master, plan.campaigns, plan.rotate)?;
     Ok((plan.params.iter().map(|p| p.get(&sc)).collect(), ys))
@@ -150,7 +151,7 @@ fn play_block(
     varied: &[Param],
     u: &[f64],
     row: usize,
-) -> Result<(Vec<f64>, Vec<f64>), String> {
+) -> Result<(Vec<f64>, Vec<f64>), Error> {
     let sc = scenario_at(base, varied, u)?;
     let n = plan.campaigns;
     let cfg = RunConfig {
@@ -176,7 +177,7 @@ fn play_block(
         )
         .map(|_| ys)
     })
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| Error::input(e.to_string()))?;
     Ok((plan.params.iter().map(|p| p.get(&sc)).collect(), ys))
 }
 
@@ -210,7 +211,7 @@ pub fn play_sobol(
     top: &[usize],
     shard: (usize, usize),
     mut progress: impl FnMut(usize),
-) -> Result<Vec<Point>, String> {
+) -> Result<Vec<Point>, Error> {
     let params: Vec<Param> = top.iter().map(|&i| plan.params[i].clone()).collect();
     let mut rng = Pcg64Mcg::new(mix2(plan.master, SOBOL_SALT) as u128);
     let d = sobol::design(params.len(), plan.sobol_rows, &mut rng);

@@ -35,6 +35,7 @@
 
 use super::param::Param;
 use super::{mean_se, scenario_with};
+use crate::error::Error;
 use crate::scenario::ActionKind;
 use crate::scenario::Scenario;
 use crate::seed::mix2;
@@ -71,7 +72,7 @@ pub const VALUE_OF: &str = "value of ";
 impl Side {
     /// A metric by name, or `value of [forbid K1,K2] [force K3] [against S]`
     /// (the field defaults to `tuned`).
-    pub fn parse(s: &str, sc: &Scenario) -> Result<Side, String> {
+    pub fn parse(s: &str, sc: &Scenario) -> Result<Side, Error> {
         let s = s.trim();
         let Some(rest) = s.strip_prefix(VALUE_OF) else { return super::metric_named(sc, s).map(Side::Metric) };
         let (mut forbid, mut force, mut players) = (Vec::new(), Vec::new(), "tuned".to_string());
@@ -79,10 +80,12 @@ impl Side {
         let mut i = 0;
         while i < words.len() {
             if !["forbid", "force", "against"].contains(&words[i]) {
-                return Err(format!("{s:?}: expected forbid, force or against, found {:?}", words[i]));
+                return Err(Error::input(format!("{s:?}: expected forbid, force or against, found {:?}", words[i])));
             }
-            let arg = words.get(i + 1).ok_or_else(|| format!("{s:?}: {} needs a value", words[i]))?;
-            let kinds = || -> Result<Vec<ActionKind>, String> { arg.split(',').map(str::parse).collect() };
+            let arg = words.get(i + 1).ok_or_else(|| Error::input(format!("{s:?}: {} needs a value", words[i])))?;
+            let kinds = || -> Result<Vec<ActionKind>, Error> {
+                arg.split(',').map(|k| k.parse().map_err(Error::input)).collect()
+            };
             match words[i] {
                 "forbid" => forbid.extend(kinds()?),
                 "force" => force.extend(kinds()?),
@@ -90,7 +93,7 @@ impl Side {
             }
             i += 2;
         }
-        sc.named_strategy(&players).map_err(|e| format!("{s:?}: {e}"))?;
+        sc.named_strategy(&players).map_err(|e| Error::input(format!("{s:?}: {e}")))?;
         Ok(Side::Restriction { restriction: Restriction::new(forbid, force)?, players })
     }
 
@@ -129,14 +132,14 @@ pub struct Goal {
 }
 
 impl Goal {
-    pub fn parse(s: &str, sc: &Scenario) -> Result<Goal, String> {
-        let (l, r) = s
-            .split_once('=')
-            .ok_or_else(|| format!("--target {s:?}: expected \"METRIC = VALUE\" or \"METRIC = METRIC2\""))?;
-        let lhs = Side::parse(l, sc).map_err(|e| format!("--target {s:?}: {e}"))?;
+    pub fn parse(s: &str, sc: &Scenario) -> Result<Goal, Error> {
+        let (l, r) = s.split_once('=').ok_or_else(|| {
+            Error::input(format!("--target {s:?}: expected \"METRIC = VALUE\" or \"METRIC = METRIC2\""))
+        })?;
+        let lhs = Side::parse(l, sc).map_err(|e| Error::input(format!("--target {s:?}: {e}")))?;
         let rhs = match r.trim().parse::<f64>() {
             Ok(v) if v.is_finite() => Rhs::Value(v),
-            _ => Rhs::Side(Side::parse(r, sc).map_err(|e| format!("--target {s:?}: {e}"))?),
+            _ => Rhs::Side(Side::parse(r, sc).map_err(|e| Error::input(format!("--target {s:?}: {e}")))?),
         };
         Ok(Goal { lhs, rhs })
     }
@@ -150,7 +153,7 @@ impl Goal {
 
     /// The gap in each campaign (NaN where a side is undefined), with the
     /// left side's values.
-    fn gaps(&self, sc: &Scenario, master: u64, campaigns: u64, rotate: bool) -> Result<(Vec<f64>, Vec<f64>), String> {
+    fn gaps(&self, sc: &Scenario, master: u64, campaigns: u64, rotate: bool) -> Result<(Vec<f64>, Vec<f64>), Error> {
         let mut all = gaps_of(std::slice::from_ref(self), sc, master, campaigns, rotate)?;
         Ok(all.remove(0))
     }
@@ -168,7 +171,7 @@ pub fn gaps_of(
     master: u64,
     campaigns: u64,
     rotate: bool,
-) -> Result<Vec<SideAndGap>, String> {
+) -> Result<Vec<SideAndGap>, Error> {
     let mut metrics: Vec<Metric> = Vec::new();
     for g in goals {
         for side in std::iter::once(&g.lhs).chain(match &g.rhs {
@@ -185,9 +188,9 @@ pub fn gaps_of(
     let values = if metrics.is_empty() {
         Vec::new()
     } else {
-        measure(sc, master, campaigns, rotate, &metrics, false).map_err(|e| e.to_string())?.values
+        measure(sc, master, campaigns, rotate, &metrics, false).map_err(|e| Error::input(e.to_string()))?.values
     };
-    let per_campaign = |side: &Side| -> Result<Vec<f64>, String> {
+    let per_campaign = |side: &Side| -> Result<Vec<f64>, Error> {
         match side {
             Side::Metric(m) => {
                 let j = metrics.iter().position(|x| x == m).unwrap_or(0);
@@ -482,7 +485,7 @@ impl Unmet {
 pub enum SolveError {
     NoRoot(Box<Unmet>),
     NoRoot2(Box<Unmet2>),
-    Failed(String),
+    Failed(Error),
 }
 
 impl std::fmt::Display for SolveError {
@@ -490,20 +493,25 @@ impl std::fmt::Display for SolveError {
         match self {
             SolveError::NoRoot(u) => write!(f, "no root found: {}", u.summary()),
             SolveError::NoRoot2(u) => write!(f, "no root found: {}", u.summary()),
-            SolveError::Failed(m) => f.write_str(m),
+            SolveError::Failed(m) => write!(f, "{m}"),
         }
     }
 }
 
-impl From<String> for SolveError {
-    fn from(m: String) -> Self {
+impl From<Error> for SolveError {
+    fn from(m: Error) -> Self {
         SolveError::Failed(m)
     }
 }
 
-impl From<SolveError> for String {
+impl From<SolveError> for Error {
+    /// Where a solve is one measurement among others (the gate), a missing
+    /// root is a problem with what was asked; a failure keeps its class.
     fn from(e: SolveError) -> Self {
-        e.to_string()
+        match e {
+            SolveError::Failed(e) => e,
+            e => Error::input(e.to_string()),
+        }
     }
 }
 
@@ -561,12 +569,12 @@ impl Players {
 /// The scenario a solve plays at `x`: `params` set to `x`, and under best
 /// response every seat playing `start` re-tuned under those rules (under
 /// `start`'s own name).
-pub fn scenario_at(base: &Scenario, params: &[Param], x: &[f64], budget: &Budget) -> Result<Scenario, String> {
+pub fn scenario_at(base: &Scenario, params: &[Param], x: &[f64], budget: &Budget) -> Result<Scenario, Error> {
     let sc = scenario_with(base, params, x)?;
     let Players::BestResponse { start, budget: tune } = &budget.players else {
         return Ok(sc);
     };
-    let spec = sc.named_strategy(start).map_err(|e| format!("--players: {e}"))?;
+    let spec = sc.named_strategy(start).map_err(|e| Error::input(format!("--players: {e}")))?;
     let (best, _) = tune_from(&sc, &spec, Field::SelfPlay, tuning_seed(budget.master), tune)?;
     let mut out = sc;
     out.strategies.insert(start.clone(), best);
@@ -589,7 +597,7 @@ impl<'a> Points<'a> {
         Points { base, params, budget, tuned: RefCell::new(Vec::new()) }
     }
 
-    fn at(&self, x: &[f64]) -> Result<Scenario, String> {
+    fn at(&self, x: &[f64]) -> Result<Scenario, Error> {
         if let Some((_, s)) = self.tuned.borrow().iter().find(|(y, _)| y.as_slice() == x) {
             return Ok(s.clone());
         }
@@ -666,12 +674,17 @@ fn search(
 }
 
 /// One evaluation of `goal` with `param` at `x`, on `master`'s campaigns.
-fn play1(points: &Points, param: &Param, goal: &Goal, budget: &Budget, x: f64, master: u64) -> Result<Eval, String> {
+fn play1(points: &Points, param: &Param, goal: &Goal, budget: &Budget, x: f64, master: u64) -> Result<Eval, Error> {
     let sc = points.at(&[x])?;
     let (lhs, gaps) = goal.gaps(&sc, master, budget.campaigns, budget.rotate)?;
     let (gap, gap_se, _) = mean_se(&gaps);
     if !gap.is_finite() {
-        return Err(format!("{} is undefined in every campaign at {}={}", goal.lhs.name(), param.name, param.show(x)));
+        return Err(Error::input(format!(
+            "{} is undefined in every campaign at {}={}",
+            goal.lhs.name(),
+            param.name,
+            param.show(x)
+        )));
     }
     Ok(Eval { x, gap, gap_se, metric: mean_se(&lhs).0, campaigns: budget.campaigns })
 }
@@ -682,11 +695,11 @@ pub enum RootError {
     /// No value at which the target holds was found.
     NoRoot(Box<NoRoot>),
     /// An evaluation failed.
-    Eval(String),
+    Eval(Error),
 }
 
-impl From<String> for RootError {
-    fn from(m: String) -> Self {
+impl From<Error> for RootError {
+    fn from(m: Error) -> Self {
         RootError::Eval(m)
     }
 }
@@ -696,10 +709,10 @@ impl From<String> for RootError {
 /// per value. A root is returned only at a value that was played and at
 /// which the target is not rejected; otherwise `RootError::NoRoot` with
 /// the best point played.
-pub fn find_root(domain: Domain, mut play: impl FnMut(f64) -> Result<Eval, String>) -> Result<Root, RootError> {
+pub fn find_root(domain: Domain, mut play: impl FnMut(f64) -> Result<Eval, Error>) -> Result<Root, RootError> {
     let z = z(0.95);
     let mut evals: Vec<Eval> = Vec::new();
-    let mut eval = |evals: &mut Vec<Eval>, x: f64| -> Result<Eval, String> {
+    let mut eval = |evals: &mut Vec<Eval>, x: f64| -> Result<Eval, Error> {
         let x = if domain.integer { x.round() } else { x };
         if let Some(e) = evals.iter().find(|e| e.x == x) {
             return Ok(*e);
@@ -934,7 +947,7 @@ fn band_interval(evals: &[Eval], root: f64, z: f64) -> ((f64, f64), bool, bool) 
 
 /// Check a root on held-out seeds: the target tested at the written value
 /// (`Confirm`).
-pub fn confirm(found: &Root, play: impl FnOnce(f64) -> Result<Eval, String>, seed: u64) -> Result<Confirm, String> {
+pub fn confirm(found: &Root, play: impl FnOnce(f64) -> Result<Eval, Error>, seed: u64) -> Result<Confirm, Error> {
     let e = play(found.value)?;
     let search = if found.integer { 0.0 } else { found.at_value.gap_se };
     let allowed = z(0.95) * (e.gap_se.powi(2) + search.powi(2)).sqrt();
@@ -1262,18 +1275,19 @@ pub type Domain2 = [Domain; 2];
 #[derive(Clone, Debug, PartialEq)]
 pub enum Root2Error {
     NoRoot(Box<NoRoot2>),
-    Failed(String),
+    Failed(Error),
 }
 
-impl From<String> for Root2Error {
-    fn from(m: String) -> Self {
+impl From<Error> for Root2Error {
+    fn from(m: Error) -> Self {
         Root2Error::Failed(m)
     }
 }
 
 impl From<&str> for Root2Error {
+    /// The targets themselves cannot be solved together (the user's input).
     fn from(m: &str) -> Self {
-        Root2Error::Failed(m.to_string())
+        Root2Error::Failed(Error::input(m))
     }
 }
 
@@ -1294,7 +1308,7 @@ const GRID_MAX: isize = 6;
 /// is not rejected (`Region`).
 pub fn find_root2(
     domain: Domain2,
-    mut play: impl FnMut([f64; 2]) -> Result<Eval2, String>,
+    mut play: impl FnMut([f64; 2]) -> Result<Eval2, Error>,
 ) -> Result<Root2, Root2Error> {
     let z = z(0.95);
     let mut evals: Vec<Eval2> = Vec::new();
@@ -1308,14 +1322,14 @@ pub fn find_root2(
         }
         y
     };
-    let mut eval = |evals: &mut Vec<Eval2>, x: [f64; 2]| -> Result<Eval2, String> {
+    let mut eval = |evals: &mut Vec<Eval2>, x: [f64; 2]| -> Result<Eval2, Error> {
         let x = snap(x);
         if let Some(e) = evals.iter().find(|e| e.x == x) {
             return Ok(e.clone());
         }
         let e = play(x)?;
         if !(e.gap[0].is_finite() && e.gap[1].is_finite()) {
-            return Err(format!("a target is undefined at ({}, {})", x[0], x[1]));
+            return Err(Error::input(format!("a target is undefined at ({}, {})", x[0], x[1])));
         }
         evals.push(e.clone());
         Ok(e)
@@ -1324,7 +1338,7 @@ pub fn find_root2(
     let mut cur = eval(&mut evals, [(domain[0].lo + domain[0].hi) / 2.0, (domain[1].lo + domain[1].hi) / 2.0])?;
     let scale = [cur.gap_se[0].max(1e-12), cur.gap_se[1].max(1e-12)];
     let jacobian =
-        |at: &Eval2, eval: &mut dyn FnMut([f64; 2]) -> Result<Eval2, String>| -> Result<[[f64; 2]; 2], String> {
+        |at: &Eval2, eval: &mut dyn FnMut([f64; 2]) -> Result<Eval2, Error>| -> Result<[[f64; 2]; 2], Error> {
             let mut j = [[0.0; 2]; 2];
             for k in 0..2 {
                 let h = step(k);
@@ -1477,9 +1491,9 @@ pub fn find_root2(
 /// Check a two-key root on held-out seeds (`Confirm2`).
 pub fn confirm2(
     found: &Root2,
-    play: impl FnOnce([f64; 2]) -> Result<Eval2, String>,
+    play: impl FnOnce([f64; 2]) -> Result<Eval2, Error>,
     seed: u64,
-) -> Result<Confirm2, String> {
+) -> Result<Confirm2, Error> {
     let e = play(found.value)?;
     let widened = !(found.integer[0] && found.integer[1]);
     let mut v = e.cov;
@@ -1519,7 +1533,7 @@ pub fn solve2(
     mut progress: impl FnMut(&Eval2),
 ) -> Result<Solution2, SolveError> {
     let points = Points::new(base, params, &budget);
-    let play = |x: [f64; 2], master: u64| -> Result<Eval2, String> {
+    let play = |x: [f64; 2], master: u64| -> Result<Eval2, Error> {
         let sc = points.at(&x)?;
         let g = gaps_of(goals, &sc, master, budget.campaigns, budget.rotate)?;
         Ok(Eval2::from_gaps(x, &g[0].1, &g[1].1))
@@ -1577,7 +1591,7 @@ pub fn curve(
     budget: Budget,
     points: usize,
     mut progress: impl FnMut(f64, &Eval),
-) -> Result<Curve, String> {
+) -> Result<Curve, Error> {
     let (first, second) = (&params[0], &params[1]);
     let mut xs: Vec<f64> = (0..points.max(2)).map(|i| first.value_at(i as f64 / (points.max(2) - 1) as f64)).collect();
     xs.dedup();
@@ -1597,7 +1611,7 @@ mod tests {
 
     /// A synthetic gap: `slope (x − root)` plus campaign noise that is the
     /// same at every `x` for one master seed (common random numbers).
-    fn synthetic(root: f64, slope: f64, noise: f64, master: u64, n: u64) -> impl FnMut(f64) -> Result<Eval, String> {
+    fn synthetic(root: f64, slope: f64, noise: f64, master: u64, n: u64) -> impl FnMut(f64) -> Result<Eval, Error> {
         noisy(root, slope, noise, master, n, false)
     }
 
@@ -1611,7 +1625,7 @@ mod tests {
         master: u64,
         n: u64,
         antithetic: bool,
-    ) -> impl FnMut(f64) -> Result<Eval, String> {
+    ) -> impl FnMut(f64) -> Result<Eval, Error> {
         move |x| {
             let gaps: Vec<f64> = (0..n)
                 .map(|i| {
@@ -1689,7 +1703,7 @@ mod tests {
     #[test]
     fn a_crossing_without_a_whole_value_gives_way_to_one_with() {
         let gaps = [0.1303, -0.0605, -0.018, 0.0168, 0.028, -0.0232, 0.002, 0.002, 0.002, 0.002, 0.002, 0.002, 0.002];
-        let play = |x: f64| -> Result<Eval, String> {
+        let play = |x: f64| -> Result<Eval, Error> {
             let gap = gaps[x as usize];
             Ok(Eval { x, gap, gap_se: 0.0079, metric: gap + 0.5, campaigns: 4000 })
         };
@@ -1706,7 +1720,7 @@ mod tests {
     /// rather than report the interpolated crossing.
     #[test]
     fn a_gap_that_jumps_across_zero_has_no_root() {
-        let play = |x: f64| -> Result<Eval, String> {
+        let play = |x: f64| -> Result<Eval, Error> {
             let gap = if x < 4.3 { -1.0 } else { 1.0 };
             Ok(Eval { x, gap, gap_se: 0.05, metric: gap, campaigns: 100 })
         };
@@ -1772,7 +1786,7 @@ mod tests {
     /// other crossings the evaluations saw are reported.
     #[test]
     fn several_roots_are_reported() {
-        let play = |x: f64| -> Result<Eval, String> {
+        let play = |x: f64| -> Result<Eval, Error> {
             let gap = (x - 2.5) * (x - 6.5) * (x - 8.5);
             Ok(Eval { x, gap, gap_se: 10.0, metric: gap, campaigns: 100 })
         };
@@ -1800,8 +1814,8 @@ mod tests {
     /// Two targets over two keys with campaign noise common to every point
     /// (correlated between the targets): `g0 = a x0² + 2 x1 − 4a − 6`,
     /// `g1 = 3 x0 − x1 − 3 + noise`, root (2, 3) whatever `a` (0: linear).
-    fn two(a: f64, master: u64, n: u64) -> impl FnMut([f64; 2]) -> Result<Eval2, String> {
-        move |x: [f64; 2]| -> Result<Eval2, String> {
+    fn two(a: f64, master: u64, n: u64) -> impl FnMut([f64; 2]) -> Result<Eval2, Error> {
+        move |x: [f64; 2]| -> Result<Eval2, Error> {
             let noise = |i: u64, k: u64| {
                 let u = (splitmix64(master ^ (i << 20) ^ (k << 40)) >> 11) as f64 / (1u64 << 53) as f64;
                 (u - 0.5) * 0.4
@@ -1880,7 +1894,7 @@ mod tests {
     /// (at the ends of both ranges) and its gaps.
     #[test]
     fn two_keys_without_a_root_say_so() {
-        let play = |x: [f64; 2]| -> Result<Eval2, String> {
+        let play = |x: [f64; 2]| -> Result<Eval2, Error> {
             let g0: Vec<f64> = (0..50).map(|i| x[0] + x[1] + 100.0 + (i % 7) as f64 * 0.1).collect();
             let g1: Vec<f64> = (0..50).map(|i| x[0] - x[1] + (i % 5) as f64 * 0.1).collect();
             Ok(Eval2::from_gaps(x, &g0, &g1))
@@ -1894,13 +1908,13 @@ mod tests {
 
     #[test]
     fn targets_that_move_together_are_refused() {
-        let play = |x: [f64; 2]| -> Result<Eval2, String> {
+        let play = |x: [f64; 2]| -> Result<Eval2, Error> {
             let g: Vec<f64> = (0..10).map(|i| x[0] + x[1] - 5.0 + i as f64 * 1e-3).collect();
             Ok(Eval2::from_gaps(x, &g, &g))
         };
         let d = [Domain { lo: 0.0, hi: 10.0, integer: false, max_steps: 12 }; 2];
         match find_root2(d, play) {
-            Err(Root2Error::Failed(m)) => assert!(m.contains("singular"), "{m}"),
+            Err(Root2Error::Failed(m)) => assert!(m.message().contains("singular"), "{m}"),
             other => panic!("{other:?}"),
         }
     }
@@ -1925,7 +1939,7 @@ mod tests {
             ("value of against tuned = 0", "give --forbid, --force or both"),
         ] {
             let e = Goal::parse(bad, &sc).unwrap_err();
-            assert!(e.contains(why), "{bad}: {e}");
+            assert!(e.message().contains(why), "{bad}: {e}");
         }
     }
 }

@@ -34,6 +34,7 @@
 //!   deviant would need to be found with 80% probability, exactly from
 //!   the binomial at the first step of Holm's procedure.
 
+use crate::error::Error;
 use crate::scenario::knobs::{CHOICES, KNOBS, Knob, choice_of, choice_values, set_choice};
 use crate::scenario::{Scenario, StrategySpec};
 use crate::sim::lineup::{Game, Lineup};
@@ -228,25 +229,25 @@ pub fn check(
     keys: Option<&[String]>,
     master: u64,
     campaigns: u64,
-) -> Result<Deviation, String> {
+) -> Result<Deviation, Error> {
     if factor <= 1.0 || !factor.is_finite() {
-        return Err(format!("the factor must be above 1 (found {factor})"));
+        return Err(Error::input(format!("the factor must be above 1 (found {factor})")));
     }
     let spec = sc.named_strategy(name)?;
     let seats = sc.players.len();
     if seats < 2 {
-        return Err("the scenario needs at least 2 seats".into());
+        return Err(Error::input("the scenario needs at least 2 seats"));
     }
     let fair = 1.0 / seats as f64;
     let list = deviants(&spec, factor, keys);
     if list.is_empty() {
-        return Err("no deviant to try: check --keys".into());
+        return Err(Error::input("no deviant to try: check --keys"));
     }
-    let play = |d: &StrategySpec| -> Result<Vec<Game>, String> {
+    let play = |d: &StrategySpec| -> Result<Vec<Game>, Error> {
         let mut specs = vec![d.clone()];
         specs.extend(std::iter::repeat_n(spec.clone(), seats - 1));
-        let l = Lineup::new(sc, &specs).map_err(|e| e.to_string())?;
-        l.games(master, 0..campaigns).map_err(|e| e.to_string())
+        let l = Lineup::new(sc, &specs).map_err(|e| Error::input(e.to_string()))?;
+        l.games(master, 0..campaigns).map_err(|e| Error::input(e.to_string()))
     };
     let base = play(&spec)?;
     let row = |key: String, from: String, to: String, note: String, games: &[Game]| {

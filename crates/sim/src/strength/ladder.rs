@@ -35,6 +35,7 @@
 //!   all pairs: Holm's method over two-sided z tests of the difference
 //!   with the bootstrap's standard deviation.
 
+use crate::error::Error;
 use crate::scenario::{Scenario, StrategySpec};
 use crate::seed::{self, mix2};
 use crate::sim::lineup::Lineup;
@@ -223,16 +224,18 @@ pub fn ladder(
     master: u64,
     campaigns: u64,
     bootstrap: u32,
-) -> Result<Ladder, String> {
+) -> Result<Ladder, Error> {
     let specs: Vec<StrategySpec> = super::specs_of(sc, names, "a ladder")?;
-    let anchor_i =
-        names.iter().position(|n| n == anchor).ok_or_else(|| format!("the anchor {anchor:?} is not on the ladder"))?;
+    let anchor_i = names
+        .iter()
+        .position(|n| n == anchor)
+        .ok_or_else(|| Error::input(format!("the anchor {anchor:?} is not on the ladder")))?;
     let n = sc.players.len();
     if n < 2 {
-        return Err("the scenario needs at least 2 seats".into());
+        return Err(Error::input("the scenario needs at least 2 seats"));
     }
     if campaigns < 2 {
-        return Err("at least 2 campaigns per pair".into());
+        return Err(Error::input("at least 2 campaigns per pair"));
     }
     let mut pairs = Vec::new();
     for a in 0..names.len() {
@@ -243,8 +246,8 @@ pub fn ladder(
             for (is_a, count) in seatings(n, campaigns) {
                 let lineup: Vec<StrategySpec> =
                     is_a.iter().map(|&x| if x { specs[a].clone() } else { specs[b].clone() }).collect();
-                let l = Lineup::new(sc, &lineup).map_err(|e| e.to_string())?;
-                let w = l.winners(master, start..start + count).map_err(|e| e.to_string())?;
+                let l = Lineup::new(sc, &lineup).map_err(|e| Error::input(e.to_string()))?;
+                let w = l.winners(master, start..start + count).map_err(|e| Error::input(e.to_string()))?;
                 start += count;
                 let before = won.len();
                 won.extend(w.iter().map(|&slot| is_a[slot]));

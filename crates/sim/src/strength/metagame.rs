@@ -48,6 +48,7 @@
 //!   the middle 95% of its resampled masses, or, when those are all one
 //!   value, how many resamples gave it.
 
+use crate::error::Error;
 use crate::scenario::{Scenario, StrategySpec};
 use crate::seed::{self, mix2};
 use crate::sim::lineup::Lineup;
@@ -599,7 +600,7 @@ pub fn metagame(
     bootstrap: u32,
     alpha: f64,
     population: u32,
-) -> Result<Metagame, String> {
+) -> Result<Metagame, Error> {
     let all = compositions_of(sc, names)?;
     let comps = play(sc, names, master, campaigns, 0..all)?;
     analyse(names, sc.players.len() as u32, master, campaigns, comps, bootstrap, alpha, population)
@@ -607,11 +608,11 @@ pub fn metagame(
 
 /// The number of compositions of `names` over the scenario's seats (and a
 /// check of the list).
-pub fn compositions_of(sc: &Scenario, names: &[String]) -> Result<usize, String> {
+pub fn compositions_of(sc: &Scenario, names: &[String]) -> Result<usize, Error> {
     super::specs_of(sc, names, "a meta-game")?;
     let seats = sc.players.len() as u32;
     if seats < 2 {
-        return Err("the scenario needs at least 2 seats".into());
+        return Err(Error::input("the scenario needs at least 2 seats"));
     }
     Ok(multisets(names.len(), seats).len())
 }
@@ -631,10 +632,10 @@ pub fn play(
     master: u64,
     campaigns: u64,
     range: std::ops::Range<usize>,
-) -> Result<Vec<Composition>, String> {
+) -> Result<Vec<Composition>, Error> {
     let specs: Vec<StrategySpec> = super::specs_of(sc, names, "a meta-game")?;
     if campaigns < 2 {
-        return Err("at least 2 campaigns per composition".into());
+        return Err(Error::input("at least 2 campaigns per composition"));
     }
     let k = names.len();
     let all = multisets(k, sc.players.len() as u32);
@@ -644,8 +645,8 @@ pub fn play(
             counts.iter().enumerate().flat_map(|(i, &c)| std::iter::repeat_n(specs[i].clone(), c as usize)).collect();
         let slot_of: Vec<usize> =
             counts.iter().enumerate().flat_map(|(i, &c)| std::iter::repeat_n(i, c as usize)).collect();
-        let l = Lineup::new(sc, &lineup).map_err(|e| e.to_string())?;
-        let w = l.wins(master, 0..campaigns).map_err(|e| e.to_string())?;
+        let l = Lineup::new(sc, &lineup).map_err(|e| Error::input(e.to_string()))?;
+        let w = l.wins(master, 0..campaigns).map_err(|e| Error::input(e.to_string()))?;
         let mut wins = vec![0; k];
         for (slot, n) in w.by_slot.iter().enumerate() {
             wins[slot_of[slot]] += n;
@@ -667,20 +668,22 @@ pub fn analyse(
     bootstrap: u32,
     alpha: f64,
     population: u32,
-) -> Result<Metagame, String> {
+) -> Result<Metagame, Error> {
     let k = names.len();
     if comps.len() != multisets(k, seats).len() {
-        return Err(format!(
+        return Err(Error::input(format!(
             "{} compositions found, {} expected: a shard is missing",
             comps.len(),
             multisets(k, seats).len()
-        ));
+        )));
     }
     if population < seats {
-        return Err(format!("the α-rank population must hold at least the {seats} seats (found {population})"));
+        return Err(Error::input(format!(
+            "the α-rank population must hold at least the {seats} seats (found {population})"
+        )));
     }
     if !(alpha.is_finite() && alpha > 0.0) {
-        return Err(format!("alpha must be above 0 (found {alpha})"));
+        return Err(Error::input(format!("alpha must be above 0 (found {alpha})")));
     }
     let game = Game::new(k, seats, comps);
     let (equilibrium, regret) = game.equilibrium();

@@ -6,6 +6,7 @@
 //! in the seats, rotated, on seeds the caller names. No IO here: `cli/`
 //! writes the files and `report/` draws the pages.
 
+use crate::error::Error;
 pub mod deviation;
 pub mod ladder;
 pub mod metagame;
@@ -16,13 +17,13 @@ use crate::scenario::{Scenario, StrategySpec};
 
 /// The specs of a list of at least two distinct strategy names (`what`
 /// names the study in the error: "a ladder", "a meta-game").
-pub fn specs_of(sc: &Scenario, names: &[String], what: &str) -> Result<Vec<StrategySpec>, String> {
+pub fn specs_of(sc: &Scenario, names: &[String], what: &str) -> Result<Vec<StrategySpec>, Error> {
     if names.len() < 2 {
-        return Err(format!("{what} needs at least 2 strategies"));
+        return Err(Error::input(format!("{what} needs at least 2 strategies")));
     }
     for (i, n) in names.iter().enumerate() {
         if names[..i].contains(n) {
-            return Err(format!("{n:?} is listed twice"));
+            return Err(Error::input(format!("{n:?} is listed twice")));
         }
     }
     names.iter().map(|n| sc.named_strategy(n)).collect()

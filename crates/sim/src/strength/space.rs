@@ -15,6 +15,7 @@
 //! there: it makes the fitness symmetric about the bound, so the mean stays
 //! on it.
 
+use crate::error::Error;
 use crate::scenario::StrategySpec;
 use crate::scenario::knobs::{KNOBS, Knob, knob};
 
@@ -38,20 +39,20 @@ impl Space {
 
     /// The named knobs, in the order given; an unknown or repeated name is
     /// an error that lists the known ones.
-    pub fn of(keys: &[String]) -> Result<Space, String> {
+    pub fn of(keys: &[String]) -> Result<Space, Error> {
         let mut knobs: Vec<&'static Knob> = Vec::new();
         for k in keys {
             let Some(kn) = knob(k) else {
                 let known: Vec<&str> = KNOBS.iter().map(|k| k.key).collect();
-                return Err(format!("{k:?} is not a numeric strategy key (known: {})", known.join(", ")));
+                return Err(Error::input(format!("{k:?} is not a numeric strategy key (known: {})", known.join(", "))));
             };
             if knobs.iter().any(|x| x.key == kn.key) {
-                return Err(format!("{k:?} is listed twice"));
+                return Err(Error::input(format!("{k:?} is listed twice")));
             }
             knobs.push(kn);
         }
         if knobs.is_empty() {
-            return Err("no key to tune".into());
+            return Err(Error::input("no key to tune"));
         }
         Ok(Space { knobs })
     }
@@ -116,8 +117,8 @@ mod tests {
     #[test]
     fn unknown_and_repeated_keys_are_refused() {
         assert!(Space::of(&["mine".into(), "pillage".into()]).is_ok());
-        assert!(Space::of(&["mines".into()]).unwrap_err().contains("not a numeric strategy key"));
-        assert!(Space::of(&["mine".into(), "mine".into()]).unwrap_err().contains("twice"));
+        assert!(Space::of(&["mines".into()]).unwrap_err().message().contains("not a numeric strategy key"));
+        assert!(Space::of(&["mine".into(), "mine".into()]).unwrap_err().message().contains("twice"));
         assert!(Space::of(&["formation".into()]).is_err());
     }
 }

@@ -31,6 +31,7 @@
 //! No IO here: the caller is told about each generation and writes files.
 
 use super::space::{Space, penalty};
+use crate::error::Error;
 use crate::scenario::{Scenario, StrategySpec};
 use crate::seed::mix2;
 use crate::sim::lineup::{Lineup, Wins};
@@ -145,46 +146,46 @@ pub struct Problem<'a> {
 
 impl<'a> Problem<'a> {
     /// Check the settings against the scenario.
-    pub fn new(sc: &'a Scenario, settings: Settings) -> Result<Problem<'a>, String> {
+    pub fn new(sc: &'a Scenario, settings: Settings) -> Result<Problem<'a>, Error> {
         let start = sc.named_strategy(&settings.start)?;
         if start.kind != crate::scenario::StrategyKind::Weighted {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{:?} is not a weighted strategy: only a weighted player's keys can be tuned",
                 settings.start
-            ));
+            )));
         }
         let space = Space::of(&settings.keys)?;
         let seats = sc.players.len();
         if seats < 2 {
-            return Err("the scenario needs at least 2 seats to tune a player".into());
+            return Err(Error::input("the scenario needs at least 2 seats to tune a player"));
         }
         let field = match &settings.field {
             Field::SelfPlay => Vec::new(),
             Field::Fixed(names) => {
                 if names.is_empty() || names.len() > seats - 1 {
-                    return Err(format!(
+                    return Err(Error::input(format!(
                         "the scenario has {seats} seats: name from 1 to {} opponents (found {})",
                         seats - 1,
                         names.len()
-                    ));
+                    )));
                 }
                 names.iter().map(|n| sc.named_strategy(n)).collect::<Result<_, _>>()?
             }
         };
         if settings.per_eval == 0 || !settings.per_eval.is_multiple_of(seats as u64) {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "campaigns per evaluation must be a positive multiple of the {seats} seats (found {})",
                 settings.per_eval
-            ));
+            )));
         }
         if settings.population < 2 {
-            return Err("the population must be at least 2".into());
+            return Err(Error::input("the population must be at least 2"));
         }
         if !(settings.sigma.is_finite() && settings.sigma > 0.0 && settings.sigma <= 1.0) {
-            return Err(format!("sigma must be above 0 and at most 1 (found {})", settings.sigma));
+            return Err(Error::input(format!("sigma must be above 0 and at most 1 (found {})", settings.sigma)));
         }
         if settings.generations == 0 {
-            return Err("at least one generation".into());
+            return Err(Error::input("at least one generation"));
         }
         Ok(Problem { sc, settings, start, space, field })
     }
@@ -196,11 +197,11 @@ impl<'a> Problem<'a> {
 
     /// The lineup of `me` against the opponents (`others` fill the other
     /// seats in turn).
-    fn lineup(&self, me: &StrategySpec, others: &[StrategySpec]) -> Result<Lineup, String> {
+    fn lineup(&self, me: &StrategySpec, others: &[StrategySpec]) -> Result<Lineup, Error> {
         let n = self.sc.players.len();
         let mut specs = vec![me.clone()];
         specs.extend((0..n - 1).map(|k| others[k % others.len()].clone()));
-        Lineup::new(self.sc, &specs).map_err(|e| e.to_string())
+        Lineup::new(self.sc, &specs).map_err(|e| Error::input(e.to_string()))
     }
 
     /// Wins of `me` (slot 0) against `others` in campaigns `0..campaigns` of `master`.
@@ -210,8 +211,8 @@ impl<'a> Problem<'a> {
         others: &[StrategySpec],
         master: u64,
         campaigns: u64,
-    ) -> Result<Wins, String> {
-        self.lineup(me, others)?.wins(master, 0..campaigns).map_err(|e| e.to_string())
+    ) -> Result<Wins, Error> {
+        self.lineup(me, others)?.wins(master, 0..campaigns).map_err(|e| Error::input(e.to_string()))
     }
 
     /// The reference field: the fixed field, or the start for self-play.
@@ -256,7 +257,7 @@ struct Objective<'p, 'a> {
     /// This generation's campaigns, opponents, and recorded fitness when replaying.
     now: RwLock<Now>,
     seen: Mutex<Vec<Candidate>>,
-    error: Mutex<Option<String>>,
+    error: Mutex<Option<Error>>,
 }
 
 #[derive(Default)]
@@ -277,9 +278,10 @@ impl Objective<'_, '_> {
         let wins = match &now.replay {
             Some(rec) => match rec.get(&bits(&u)) {
                 Some(&w) => Ok(w),
-                None => Err("the record does not match these settings (a candidate differs): \
-                             start again without --resume, or give the settings of the record"
-                    .to_string()),
+                None => Err(Error::input(
+                    "the record does not match these settings (a candidate differs): \
+                             start again without --resume, or give the settings of the record",
+                )),
             },
             None => {
                 let me = self.problem.spec_at(&u);
@@ -311,12 +313,12 @@ pub fn tune(
     p: &Problem<'_>,
     mut record: Option<Record>,
     mut after: impl FnMut(&Record) -> Flow,
-) -> Result<Record, String> {
+) -> Result<Record, Error> {
     let s = &p.settings;
     if let Some(r) = &record
         && r.settings != *s
     {
-        return Err("the record was made with other settings; start again without --resume".into());
+        return Err(Error::input("the record was made with other settings; start again without --resume"));
     }
     let done = record.as_ref().map_or(0, |r| r.generations.len());
     let mut rec = match record.take() {
@@ -344,7 +346,7 @@ pub fn tune(
         // noisy: a "regression" of the median is not stagnation.
         .tol_stagnation(usize::MAX / 4)
         .build(f)
-        .map_err(|e| format!("cannot start CMA-ES: {e:?}"))?;
+        .map_err(|e| Error::input(format!("cannot start CMA-ES: {e:?}")))?;
 
     for g in 0..s.generations {
         let mean_before: Vec<f64> = cma.mean().iter().copied().collect();
@@ -375,9 +377,10 @@ pub fn tune(
         let this = match old.get(g as usize) {
             Some(prev) => {
                 if bits(&prev.mean) != bits(&mean) {
-                    return Err("the record does not match these settings (the search took another path); \
-                                start again without --resume"
-                        .into());
+                    return Err(Error::input(
+                        "the record does not match these settings (the search took another path); \
+                                start again without --resume",
+                    ));
                 }
                 prev.clone()
             }
@@ -434,10 +437,10 @@ pub fn evaluation_rows(p: &Problem<'_>) -> u64 {
 /// The tuned strategy against each opponent (every other seat plays it),
 /// against the whole field when it is fixed, and against its start, on
 /// campaigns of `master` that the search never saw.
-pub fn evaluate(p: &Problem<'_>, tuned: &StrategySpec, master: u64, campaigns: u64) -> Result<Vec<EvalRow>, String> {
+pub fn evaluate(p: &Problem<'_>, tuned: &StrategySpec, master: u64, campaigns: u64) -> Result<Vec<EvalRow>, Error> {
     let n = p.sc.players.len();
     let mut rows = Vec::new();
-    let mut row = |against: String, others: Vec<StrategySpec>| -> Result<(), String> {
+    let mut row = |against: String, others: Vec<StrategySpec>| -> Result<(), Error> {
         let t = p.wins_against(tuned, &others, master, campaigns)?;
         let s = p.wins_against(&p.start, &others, master, campaigns)?;
         rows.push(EvalRow { against, tuned: t, start: s });

@@ -8,6 +8,7 @@
 
 use super::metrics::{Measured, Metric, measure, standard};
 use super::restrict::{Budget, tune_from, tuning_planned};
+use crate::error::Error;
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
 use crate::scenario::StrategySpec;
@@ -146,13 +147,8 @@ pub fn planned(a: &Scenario, b: &Scenario, campaigns: u64, budget: Option<&Budge
 /// result in every seat: the scenario to play, the tuned player, and the
 /// campaigns the search played. One variant of `best_response`; `sweep
 /// --best-response` calls it per cell.
-pub fn retuned(
-    sc: &Scenario,
-    start: &str,
-    seed: u64,
-    budget: &Budget,
-) -> Result<(Scenario, StrategySpec, u64), String> {
-    let spec = sc.named_strategy(start).map_err(|e| format!("--players: {e}"))?;
+pub fn retuned(sc: &Scenario, start: &str, seed: u64, budget: &Budget) -> Result<(Scenario, StrategySpec, u64), Error> {
+    let spec = sc.named_strategy(start).map_err(|e| Error::input(format!("--players: {e}")))?;
     let (best, played) = tune_from(sc, &spec, Field::SelfPlay, tuning_seed(seed), budget)?;
     let mut out = sc.clone();
     out.strategies.insert(BEST_RESPONSE.to_string(), best.clone());
@@ -169,7 +165,7 @@ pub fn best_response(
     start: &str,
     seed: u64,
     budget: &Budget,
-) -> Result<(Scenario, Scenario, BestResponse), String> {
+) -> Result<(Scenario, Scenario, BestResponse), Error> {
     let (sa, ta, na) = retuned(a, start, seed, budget)?;
     let (sb, tb, nb) = retuned(b, start, seed, budget)?;
     let br = BestResponse {
@@ -207,16 +203,16 @@ impl BestResponse {
 /// the same seats played by the same strategies (the rules may differ).
 /// The message names the difference: the seat counts, or each seat whose
 /// strategy differs.
-pub fn comparable(a: (&str, &Scenario), b: (&str, &Scenario)) -> Result<(), String> {
+pub fn comparable(a: (&str, &Scenario), b: (&str, &Scenario)) -> Result<(), Error> {
     let (pa, pb) = (&a.1.players, &b.1.players);
     if pa.len() != pb.len() {
-        return Err(format!(
+        return Err(Error::input(format!(
             "{} has {} seats and {} has {}: a paired comparison needs the same seats (compare a scenario with a variant of itself)",
             a.0,
             pa.len(),
             b.0,
             pb.len()
-        ));
+        )));
     }
     let differ: Vec<String> = pa
         .iter()
@@ -226,10 +222,10 @@ pub fn comparable(a: (&str, &Scenario), b: (&str, &Scenario)) -> Result<(), Stri
         .map(|(i, (x, y))| format!("seat {i} plays {} in {} and {} in {}", x.strategy, a.0, y.strategy, b.0))
         .collect();
     if !differ.is_empty() {
-        return Err(format!(
+        return Err(Error::input(format!(
             "the players differ ({}): a paired comparison measures a rule change with the same players; use --players STRATEGY to seat one strategy in both",
             differ.join("; ")
-        ));
+        )));
     }
     Ok(())
 }

@@ -34,7 +34,7 @@
 
 use super::compare::{Row, paired};
 use super::metrics::{Measured, Metric, measure, standard};
-use crate::rules::setup::SetupError;
+use crate::error::Error;
 use crate::scenario::{ActionKind, Scenario};
 use crate::stats::Mean;
 
@@ -105,7 +105,7 @@ impl Loss {
 
 /// Play `campaigns` with every seat playing `players` and count, season by
 /// season, the mine-able hexes held and lost.
-pub fn measure_loss(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Result<Loss, SetupError> {
+pub fn measure_loss(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Result<Loss, Error> {
     Ok(observe(sc, players, master, campaigns)?.loss)
 }
 
@@ -123,11 +123,11 @@ pub struct Observed {
 }
 
 /// Play `campaigns` with every seat playing `players` and observe mines.
-pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Result<Observed, SetupError> {
+pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Result<Observed, Error> {
     use rayon::prelude::*;
-    let sc = sc.with_players(players).map_err(SetupError)?;
+    let sc = sc.with_players(players)?;
     // Per campaign: (held, lost, mines built a player, share of gold from mines).
-    let one = |i: u64| -> Result<(u64, u64, f64, f64), SetupError> {
+    let one = |i: u64| -> Result<(u64, u64, f64, f64), Error> {
         crate::sim::watch::check()?;
         let cs = crate::seed::campaign_seed(master, i);
         let map = crate::rules::setup::make_map(&sc, cs)?;
@@ -162,7 +162,7 @@ pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Res
         crate::sim::watch::played(1);
         Ok((held, lost, built as f64 / n, share))
     };
-    let play = |r: std::ops::Range<u64>| r.into_par_iter().map(one).collect::<Result<Vec<_>, SetupError>>();
+    let play = |r: std::ops::Range<u64>| r.into_par_iter().map(one).collect::<Result<Vec<_>, Error>>();
     let counts: Vec<(u64, u64, f64, f64)> = if crate::sim::watch::keeping() {
         let name = format!("{sc:?}");
         let mut all = Vec::with_capacity(campaigns as usize);
@@ -287,14 +287,13 @@ fn p_value(m: &Mean) -> f64 {
 }
 
 /// Play the readings table.
-pub fn run_readings(sc: &Scenario, players: &str, seed: u64, campaigns: u64) -> Result<Readings, SetupError> {
+pub fn run_readings(sc: &Scenario, players: &str, seed: u64, campaigns: u64) -> Result<Readings, Error> {
     use super::restrict::{first_slot_wins, value_of};
     let mut rows = Vec::new();
     for reading in readings() {
-        let s = reading.apply(&sc.with_players(players).map_err(SetupError)?);
-        let spec = s.named_strategy(players).map_err(SetupError)?;
-        let play =
-            |me: &crate::scenario::StrategySpec| first_slot_wins(&s, me, &spec, seed, campaigns).map_err(SetupError);
+        let s = reading.apply(&sc.with_players(players)?);
+        let spec = s.named_strategy(players)?;
+        let play = |me: &crate::scenario::StrategySpec| first_slot_wins(&s, me, &spec, seed, campaigns);
         let r = restrictions();
         let base = play(&spec)?;
         let nm = play(&r[0].apply(&spec))?;
@@ -387,13 +386,13 @@ const RESTRICTIONS: [(&str, &str, ActionKind); 3] = [
 
 /// One restricted player of `name` against copies, for each restriction;
 /// the copies' own player in that seat is played once for all three.
-fn solo(sc: &Scenario, name: &str, seed: u64, campaigns: u64) -> Result<Vec<Solo>, SetupError> {
+fn solo(sc: &Scenario, name: &str, seed: u64, campaigns: u64) -> Result<Vec<Solo>, Error> {
     use super::restrict::{first_slot_wins, value_of};
     let spec = sc.strategy(name).unwrap_or_default();
-    let base = first_slot_wins(sc, &spec, &spec, seed, campaigns).map_err(SetupError)?;
+    let base = first_slot_wins(sc, &spec, &spec, seed, campaigns)?;
     let mut out = Vec::new();
     for ((label, _, _), r) in RESTRICTIONS.iter().zip(restrictions()) {
-        let won = first_slot_wins(sc, &r.apply(&spec), &spec, seed, campaigns).map_err(SetupError)?;
+        let won = first_slot_wins(sc, &r.apply(&spec), &spec, seed, campaigns)?;
         let v = value_of(label, &won, &base);
         out.push(Solo {
             name: label,
@@ -445,7 +444,7 @@ pub fn readings_planned(campaigns: u64) -> u64 {
 /// Play the experiment; `rotate_seats` comes from `sim::runner::seating`
 /// (the restricted variants keep the baseline's strategies in their seats,
 /// so one decision holds for all).
-pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Result<Experiment, SetupError> {
+pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Result<Experiment, Error> {
     let metrics = standard(&[sc]);
     let baseline = measure(sc, seed, campaigns, rotate_seats, &metrics, true)?;
     let mut variants = Vec::new();

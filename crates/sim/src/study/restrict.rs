@@ -21,6 +21,7 @@
 //!   Each side plays as well as tuning can make it, so the figure is the
 //!   option's worth, not a measure of one set of weights' habits.
 
+use crate::error::Error;
 use crate::scenario::ActionKind;
 use crate::scenario::{Scenario, StrategySpec};
 use crate::sim::lineup::Lineup;
@@ -41,12 +42,12 @@ fn names(kinds: &[ActionKind], sep: &str) -> String {
 
 impl Restriction {
     /// `done` cannot be forbidden, and a restriction restricts something.
-    pub fn new(forbid: Vec<ActionKind>, force: Vec<ActionKind>) -> Result<Restriction, String> {
+    pub fn new(forbid: Vec<ActionKind>, force: Vec<ActionKind>) -> Result<Restriction, Error> {
         if forbid.contains(&ActionKind::Done) {
-            return Err("\"done\" cannot be forbidden: a player must be able to stop".into());
+            return Err(Error::input("\"done\" cannot be forbidden: a player must be able to stop"));
         }
         if forbid.is_empty() && force.is_empty() {
-            return Err("give --forbid, --force or both".into());
+            return Err(Error::input("give --forbid, --force or both"));
         }
         Ok(Restriction { forbid, force })
     }
@@ -99,13 +100,13 @@ pub fn first_slot_wins(
     field: &StrategySpec,
     master: u64,
     campaigns: u64,
-) -> Result<Vec<bool>, String> {
+) -> Result<Vec<bool>, Error> {
     let mut lineup = vec![field.clone(); sc.players.len()];
     lineup[0] = me.clone();
     let won = Lineup::new(sc, &lineup)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| Error::input(e.to_string()))?
         .winners(master, 0..campaigns)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::input(e.to_string()))?;
     Ok(won.into_iter().map(|w| w == 0).collect())
 }
 
@@ -130,7 +131,7 @@ pub fn paired(
     field: &StrategySpec,
     master: u64,
     campaigns: u64,
-) -> Result<Value, String> {
+) -> Result<Value, Error> {
     let base = first_slot_wins(sc, field, field, master, campaigns)?;
     let won = first_slot_wins(sc, me, field, master, campaigns)?;
     Ok(value_of(label, &won, &base))
@@ -215,7 +216,7 @@ fn best_response(
     field: &str,
     seed: u64,
     budget: &Budget,
-) -> Result<(StrategySpec, u64), String> {
+) -> Result<(StrategySpec, u64), Error> {
     tune_from(sc, start, Field::Fixed(vec![field.to_string()]), seed, budget)
 }
 
@@ -238,7 +239,7 @@ pub fn tune_from(
     field: Field,
     seed: u64,
     budget: &Budget,
-) -> Result<(StrategySpec, u64), String> {
+) -> Result<(StrategySpec, u64), Error> {
     let mut sc = sc.clone();
     let name = "best-response start".to_string();
     sc.strategies.insert(name.clone(), start.clone());
@@ -332,20 +333,20 @@ pub fn run(
     seed: u64,
     campaigns: u64,
     budget: Option<&Budget>,
-) -> Result<Study, String> {
+) -> Result<Study, Error> {
     let field = sc.named_strategy(players)?;
     let mut values = Vec::new();
     for level in levels {
-        let spec = sc.named_strategy(level).map_err(|e| format!("--levels: {e}"))?;
+        let spec = sc.named_strategy(level).map_err(|e| Error::input(format!("--levels: {e}")))?;
         values.push(paired(sc, level, &r.apply(&spec), &spec, seed, campaigns)?);
     }
     let best = match budget {
         None => None,
         Some(b) => {
             if field.kind != crate::scenario::StrategyKind::Weighted {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "--best-response tunes the players' keys: {players:?} must be a weighted strategy"
-                ));
+                )));
             }
             // Both against the field, on campaigns no search played.
             let held = held_out_master(seed);
@@ -365,7 +366,8 @@ pub fn run(
                 diffs.push(won_r.iter().zip(&won_u).map(|(&w, &u)| w as u8 as f64 - u as u8 as f64).collect());
                 players_of_first.get_or_insert((restricted, unrestricted));
             }
-            let (restricted, unrestricted) = players_of_first.ok_or("no search")?;
+            let (restricted, unrestricted) =
+                players_of_first.ok_or_else(|| Error::internal("restrict: the first search gave no players"))?;
             let t = total_variance(&diffs);
             Some(Best {
                 restricted,

@@ -1,0 +1,111 @@
+//! The one error type of the library: a message for the user and its
+//! class.
+//!
+//! Why a class and not only a message: the command line turns an error into
+//! an exit code (2 for bad input, 3 for a failed write or a bug), and a
+//! scripted user acts on that code. Only the place that failed knows which
+//! it was (reading a run directory and writing its page can fail in the
+//! same function), so the class is set there, once, and travels with the
+//! message through every layer, instead of being guessed at each call site.
+//!
+//! Core itself does no IO, so it makes only [`Class::Input`] and
+//! [`Class::Internal`] errors; the reporting layer makes [`Class::Io`] ones.
+
+use std::fmt::Display;
+
+/// What kind of failure an [`Error`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// Something the user gave is wrong: a flag, a scenario, an input file
+    /// or directory. Running again with other input can succeed.
+    Input,
+    /// An output could not be written (a full disk, a read-only folder).
+    Io,
+    /// The program broke its own rules (a bug to report).
+    Internal,
+}
+
+/// A failure with a message for the user and its [`Class`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Error {
+    class: Class,
+    message: String,
+}
+
+/// A result whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(class: Class, message: impl Into<String>) -> Self {
+        Error { class, message: message.into() }
+    }
+
+    /// Bad input; see [`Class::Input`].
+    pub fn input(message: impl Into<String>) -> Self {
+        Error::new(Class::Input, message)
+    }
+
+    /// An output that could not be written; see [`Class::Io`].
+    pub fn io(message: impl Into<String>) -> Self {
+        Error::new(Class::Io, message)
+    }
+
+    /// A bug; see [`Class::Internal`]. The message says "internal:" so the
+    /// user knows to report it.
+    pub fn internal(message: impl Into<String>) -> Self {
+        let m = message.into();
+        let m = if m.starts_with("internal:") { m } else { format!("internal: {m}") };
+        Error::new(Class::Internal, m)
+    }
+
+    pub fn class(&self) -> Class {
+        self.class
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The same error, its message prefixed with where it happened
+    /// ("PATH: ..." or "--vary: ..."); the class is kept.
+    pub fn at(self, place: impl Display) -> Self {
+        Error { class: self.class, message: format!("{place}: {}", self.message) }
+    }
+}
+
+impl From<crate::rules::setup::SetupError> for Error {
+    /// A campaign that cannot be set up comes from its scenario.
+    fn from(e: crate::rules::setup::SetupError) -> Self {
+        Error::input(format!("cannot set up a campaign: {e}"))
+    }
+}
+
+/// [`Error::at`] on a result.
+pub trait At<T> {
+    fn at(self, place: impl Display) -> Result<T>;
+}
+
+impl<T> At<T> for Result<T> {
+    fn at(self, place: impl Display) -> Result<T> {
+        self.map_err(|e| e.at(place))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_class_travels_with_the_message_through_at() {
+        let e = Error::io("cannot write").at("out/page").at("report");
+        assert_eq!(e.class(), Class::Io);
+        assert_eq!(e.to_string(), "report: out/page: cannot write");
+    }
+
+    #[test]
+    fn an_internal_error_says_so_once() {
+        assert_eq!(Error::internal("x").message(), "internal: x");
+        assert_eq!(Error::internal("internal: x").message(), "internal: x");
+    }
+}
