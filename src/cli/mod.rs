@@ -174,16 +174,24 @@ impl From<scenario::ScenarioError> for CliError {
 /// Read and check a scenario file, or the embedded default, with `--set`
 /// overrides applied.
 pub fn load_scenario(path: Option<&Path>, sets: &[String]) -> Result<Scenario, CliError> {
-    let overrides: Vec<(String, String)> =
-        sets.iter().map(|s| scenario::parse_override(s)).collect::<Result<_, _>>()?;
+    load_scenario_varied(path, sets, &[])
+}
+
+/// [`load_scenario`] with a variant's `--vary KEY=VALUE` values applied
+/// after the `--set` overrides; a problem is reported against the flag
+/// that gave the value.
+pub fn load_scenario_varied(path: Option<&Path>, sets: &[String], vary: &[String]) -> Result<Scenario, CliError> {
+    let overrides: Vec<scenario::Flagged> = sets
+        .iter()
+        .map(|s| scenario::parse_flagged("--set", s))
+        .chain(vary.iter().map(|s| scenario::parse_flagged("--vary", s)))
+        .collect::<Result<_, _>>()?;
     match path {
-        None => {
-            Ok(scenario::load_with_overrides(scenario::DEFAULT_TOML, &Source::embedded("default.toml"), &overrides)?)
-        }
+        None => Ok(scenario::load_flagged(scenario::DEFAULT_TOML, &Source::embedded("default.toml"), &overrides)?),
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .map_err(|e| CliError::input(format!("{}: cannot read the scenario: {e}", p.display())))?;
-            Ok(scenario::load_with_overrides(&text, &Source::file(p.display().to_string()), &overrides)?)
+            Ok(scenario::load_flagged(&text, &Source::file(p.display().to_string()), &overrides)?)
         }
     }
 }

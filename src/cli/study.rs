@@ -4,7 +4,7 @@
 use super::args::{BestResponseArgs, ScenarioArgs, SeedArg, ThreadsArg};
 use super::long::{Long, LongArgs};
 use super::out::{self, OverwriteArg, Request};
-use super::{CliError, SeatArgs, load_scenario};
+use super::{CliError, SeatArgs, load_scenario, load_scenario_varied};
 use crate::error::Error;
 use crate::report::study;
 use crate::scenario::{ActionKind, Scenario};
@@ -175,18 +175,6 @@ pub enum Experiment {
     },
 }
 
-/// A scenario with `--set` overrides and then the `--vary` values of a
-/// variant, a problem with a varied value named as the --vary it came from.
-fn load_varied(file: Option<&Path>, set: &[String], vary: &[String]) -> Result<Scenario, CliError> {
-    let all: Vec<String> = set.iter().chain(vary).cloned().collect();
-    load_scenario(file, &all).map_err(|mut e| {
-        for v in vary {
-            e.message = e.message.replace(&format!("--set {v}"), &format!("--vary {v}"));
-        }
-        e
-    })
-}
-
 fn name_of(p: Option<&Path>) -> String {
     p.and_then(|p| p.file_stem()).map_or("default".into(), |s| s.to_string_lossy().to_string())
 }
@@ -230,7 +218,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
         ));
     }
     let sa = load_scenario(fa, &a.set)?;
-    let sb = load_varied(fb.or(fa), &a.set, &a.vary)?;
+    let sb = load_scenario_varied(fb.or(fa), &a.set, &a.vary)?;
     let na = name_of(fa);
     let nb = match (fb, a.vary.is_empty()) {
         (Some(f), true) => name_of(Some(f)),
@@ -375,7 +363,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     let s = long.run(|| {
         sweep::run::<CliError>(&axes, a.flags.master.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
             let cell_sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let sc = a.flags.seat(load_varied(file.as_deref(), &a.set, &cell_sets)?)?;
+            let sc = a.flags.seat(load_scenario_varied(file.as_deref(), &a.set, &cell_sets)?)?;
             match &budget {
                 None => Ok(sc),
                 Some(b) => {

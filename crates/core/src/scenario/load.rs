@@ -92,13 +92,28 @@ pub fn load_str(text: &str, source: &Source) -> Result<Scenario, ScenarioError> 
 
 /// Split `KEY=VALUE` (a `--set` flag) into the dotted key and the value.
 pub fn parse_override(s: &str) -> Result<(String, String), crate::error::Error> {
+    parse_flagged("--set", s).map(|o| (o.key, o.value))
+}
+
+/// A `KEY=VALUE` given on the command line, with the flag that gave it, so
+/// a problem with the value is reported against that flag (`--set` for an
+/// override, `--vary` for a variant's value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flagged {
+    pub flag: &'static str,
+    pub key: String,
+    pub value: String,
+}
+
+/// Split `KEY=VALUE`, given with `flag`, into the dotted key and the value.
+pub fn parse_flagged(flag: &'static str, s: &str) -> Result<Flagged, crate::error::Error> {
     use crate::error::Error;
-    let (k, v) = s.split_once('=').ok_or_else(|| Error::input(format!("--set {s}: expected KEY=VALUE")))?;
+    let (k, v) = s.split_once('=').ok_or_else(|| Error::input(format!("{flag} {s}: expected KEY=VALUE")))?;
     let k = k.trim();
     if k.is_empty() || k.split('.').any(str::is_empty) {
-        return Err(Error::input(format!("--set {s}: the key must be a dotted path such as economy.mine.river")));
+        return Err(Error::input(format!("{flag} {s}: the key must be a dotted path such as economy.mine.river")));
     }
-    Ok((k.to_string(), v.trim().to_string()))
+    Ok(Flagged { flag, key: k.to_string(), value: v.trim().to_string() })
 }
 
 /// A `--set` value as TOML: a number, boolean, array or quoted string as
@@ -181,6 +196,14 @@ pub fn load_with_overrides(
     source: &Source,
     overrides: &[(String, String)],
 ) -> Result<Scenario, ScenarioError> {
+    let flagged: Vec<Flagged> =
+        overrides.iter().map(|(k, v)| Flagged { flag: "--set", key: k.clone(), value: v.clone() }).collect();
+    load_flagged(text, source, &flagged)
+}
+
+/// [`load_with_overrides`] with values from several flags (`--set`, then
+/// `--vary`), each problem reported against the flag that gave the value.
+pub fn load_flagged(text: &str, source: &Source, overrides: &[Flagged]) -> Result<Scenario, ScenarioError> {
     let at = |e: toml::de::Error| {
         let (line, col) = e.span().map_or((1, 1), |s| line_col(text, s.start));
         let message = super::suggest::readable(&e.message().trim().replace('\n', " "));
@@ -189,15 +212,15 @@ pub fn load_with_overrides(
     // First pass on the file alone: syntax, types and unknown keys, located.
     let _: Scenario = toml::from_str(text).map_err(at)?;
     let mut user: toml::Table = toml::from_str(text).map_err(at)?;
-    let flag = |k: &str, v: &str, m: String| ScenarioError {
-        problems: vec![Problem { file: format!("--set {k}={v}"), line: 0, col: 0, message: m }],
+    let flag = |o: &Flagged, m: String| ScenarioError {
+        problems: vec![Problem { file: format!("{} {}={}", o.flag, o.key, o.value), line: 0, col: 0, message: m }],
     };
-    for (k, v) in overrides {
-        set_path(&mut user, k, override_value(v)).map_err(|m| flag(k, v, m))?;
+    for o in overrides {
+        set_path(&mut user, &o.key, override_value(&o.value)).map_err(|m| flag(o, m))?;
         // The file with the overrides so far must still be a scenario:
         // unknown keys and wrong types are reported against the flag.
         Scenario::deserialize(toml::Value::Table(user.clone()))
-            .map_err(|e| flag(k, v, super::suggest::readable(&e.message().trim().replace('\n', " "))))?;
+            .map_err(|e| flag(o, super::suggest::readable(&e.message().trim().replace('\n', " "))))?;
     }
     let scenario = merged(user).map_err(|m| ScenarioError {
         problems: vec![Problem { file: source.name.clone(), line: 1, col: 1, message: m }],
@@ -213,13 +236,14 @@ pub fn load_with_overrides(
             let key = path_string(&path);
             let message = format!("{key}: {message}");
             // A value that came from a flag is reported against the flag.
-            if let Some((k, v)) = overrides.iter().rev().find(|(k, _)| {
+            if let Some(o) = overrides.iter().rev().find(|o| {
+                let k = &o.key;
                 key == *k
                     || key.starts_with(&format!("{k}."))
                     || key.starts_with(&format!("{k}["))
                     || k.starts_with(&format!("{key}."))
             }) {
-                return Problem { file: format!("--set {k}={v}"), line: 0, col: 0, message };
+                return Problem { file: format!("{} {}={}", o.flag, o.key, o.value), line: 0, col: 0, message };
             }
             let offset = doc.as_ref().map_or(0, |d| locate(d, text, &path));
             let (line, col) = line_col(text, offset);
@@ -363,6 +387,25 @@ fn locate(doc: &toml_edit::Document<String>, text: &str, path: &KeyPath) -> usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value's problem names the flag that gave it, whichever flag that
+    /// was, and the later of two flags for one key is the one named.
+    #[test]
+    fn a_problem_is_reported_against_the_flag_that_gave_the_value() {
+        let source = Source::embedded("default.toml");
+        let text = super::super::DEFAULT_TOML;
+        let f = |flag: &'static str, s: &str| parse_flagged(flag, s).unwrap();
+        let problems = |o: &[Flagged]| load_flagged(text, &source, o).unwrap_err().problems;
+        let p = problems(&[f("--set", "costs.capture=2"), f("--vary", "costs.capture=-1")]);
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].file, "--vary costs.capture=-1");
+        let p = problems(&[f("--set", "costs.capture=-1"), f("--vary", "economy.pillage=3D6x10")]);
+        assert_eq!(p[0].file, "--set costs.capture=-1");
+        let p = problems(&[f("--vary", "costs.capture=abc")]);
+        assert_eq!(p[0].file, "--vary costs.capture=abc");
+        assert!(p[0].message.contains("whole number"), "{}", p[0].message);
+        assert_eq!(parse_flagged("--vary", "costs").unwrap_err().message(), "--vary costs: expected KEY=VALUE");
+    }
 
     #[test]
     fn line_col_counts_characters() {

@@ -23,7 +23,9 @@ use std::collections::BTreeMap;
 
 pub use action_kind::{ACTION_KIND_COUNT, ActionKind};
 pub use dice::DiceExpr;
-pub use load::{ScenarioError, Source, load_str, load_with_overrides, parse_override};
+pub use load::{
+    Flagged, ScenarioError, Source, load_flagged, load_str, load_with_overrides, parse_flagged, parse_override,
+};
 use table::gap_row;
 pub use table::{Domain, GapTable};
 
