@@ -514,7 +514,23 @@ pub fn write(c: &Chart, dir: &Path, stem: &str) -> R {
 
 #[cfg(test)]
 mod tests {
-    use super::tick;
+    use super::{color, series_color, tick};
+
+    /// A gold source has one colour wherever its series falls in a chart,
+    /// and it is never a strategy's palette colour.
+    #[test]
+    fn a_gold_source_keeps_its_colour_from_chart_to_chart() {
+        let sources = ["gold from mines", "gold from pillage", "gold from loot"];
+        for s in sources {
+            let c = series_color(0, s);
+            assert!((1..16).all(|i| series_color(i, s) == c), "{s}");
+            assert!((0..8).all(|i| color(i) != c), "{s} looks like a strategy");
+        }
+        assert!(
+            sources.iter().all(|a| sources.iter().filter(|b| series_color(0, a) == series_color(0, b)).count() == 1)
+        );
+        assert_eq!(series_color(2, "balanced"), color(2));
+    }
 
     #[test]
     fn ticks_read_as_the_tables_do() {

@@ -482,3 +482,31 @@ pub fn write(dir: &Path, html: &str) -> Result<PathBuf, Error> {
     write_file(&path, html.as_bytes())?;
     Ok(path)
 }
+
+#[cfg(test)]
+mod tests {
+    /// Players of equal size stay visible: their points are drawn apart
+    /// (by a fraction of a hex), where one would hide the other.
+    #[test]
+    fn tied_players_are_drawn_apart() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let (svg, xs) = super::size_chart(&names, &[vec![3, 4, 6], vec![3, 4, 6]]).unwrap();
+        assert_eq!(xs.len(), 3);
+        let mut points: Vec<(String, String)> = Vec::new();
+        let mut rest = svg.as_str();
+        while let Some(i) = rest.find("<circle ") {
+            rest = &rest[i..];
+            let tag = &rest[..rest.find('>').unwrap()];
+            let get =
+                |k: &str| tag.split(&format!(" {k}=\"")).nth(1).and_then(|v| v.split('"').next()).unwrap().to_string();
+            points.push((get("cx"), get("cy")));
+            rest = &rest[tag.len()..];
+        }
+        assert_eq!(points.len(), 6, "{svg}");
+        let (a, b) = points.split_at(3);
+        for (p, q) in a.iter().zip(b) {
+            assert_eq!(p.0, q.0, "same season");
+            assert_ne!(p.1, q.1, "a tie drawn on one spot");
+        }
+    }
+}

@@ -7,6 +7,7 @@ mod common;
 
 mod bad_input;
 mod balance;
+mod charts;
 mod exit_codes;
 mod fuzz;
 mod gate;
