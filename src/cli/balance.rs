@@ -204,8 +204,8 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
         create_out_dir(&out)?;
         let df = rb::points_frame(&plan, &points).map_err(|e| CliError::io(e.to_string()))?;
         crate::report::dataset::write_parquet(&out, "points", df).map_err(|e| CliError::io(e.to_string()))?;
-        println!("shard done: {} design points in {}/points.parquet", points.len(), out.display());
-        println!("when every shard is done: {command} --merge DIR...");
+        sayln!("shard done: {} design points in {}/points.parquet", points.len(), out.display());
+        sayln!("when every shard is done: {command} --merge DIR...");
         return Ok(());
     }
     let effects = sensitivity::morris_effects(&plan, &points);
@@ -234,10 +234,10 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
     if let Some(l) = &long {
         l.finish();
     }
-    print!("{}", rb::sensitivity_text(&s, 15));
+    say!("{}", rb::sensitivity_text(&s, 15));
     create_out_dir(&out)?;
     let files = rb::write_sensitivity(&s, &out)?;
-    println!("wrote {} in {}", files.join(", "), out.display());
+    wrote(&files, &out);
     Ok(())
 }
 
@@ -388,11 +388,11 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
         if let solve::SolveError::Failed(e) = e {
             return e.into();
         }
-        print!("{text}");
+        say!("{text}");
         let written = create_out_dir(&out).and_then(|_| rb::write_unmet(&e, &command, &out).map_err(CliError::from));
         match written {
             Ok(files) => {
-                println!("wrote {} in {}", files.join(", "), out.display());
+                wrote(&files, &out);
                 CliError::verdict("no root found (exit 1): no value played meets the target within noise")
             }
             Err(io) => io,
@@ -436,7 +436,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                 }
                 Err(e) => return Err(crate::error::Error::from(e).into()),
             };
-            print!("{}", rb::solve_text(&s, &command));
+            say!("{}", rb::solve_text(&s, &command));
             header.push(format!(
                 "{} = {} meets {:?} within noise (gap {:+.4} ± {:.4} on the search's seeds); held-out seeds: {}",
                 param.name,
@@ -477,7 +477,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                 }
                 Err(e) => return Err(crate::error::Error::from(e).into()),
             };
-            print!("{}", rb::solve2_text(&s, &command));
+            say!("{}", rb::solve2_text(&s, &command));
             header.push(format!(
                 "{} = {}, {} = {} meet {:?} and {:?} within noise; held-out seeds: {}",
                 ps[0].name,
@@ -509,17 +509,17 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                 .map_err(CliError::from)
             })?;
             long.finish();
-            print!("{}", rb::curve_text(&c, &ps[1], &goals[0].text(), &command));
+            say!("{}", rb::curve_text(&c, &ps[1], &goals[0].text(), &command));
             create_out_dir(&out)?;
             let files = rb::write_curve(&c, &ps[1], &goals[0].text(), &text, &command, &out)?;
             if c.points.iter().all(|(_, r)| r.is_err()) {
-                println!("wrote {} in {}", files.join(", "), out.display());
+                wrote(&files, &out);
                 return Err(CliError::verdict("no root found (exit 1) at any point of the curve"));
             }
             (files, c.points.iter().all(|(_, r)| r.as_ref().map_or(true, |s| s.confirm.met)))
         }
     };
-    println!("wrote {} in {}", files.join(", "), out.display());
+    wrote(&files, &out);
     if !met {
         return Err(CliError::verdict(
             "the written value does NOT meet the target on the held-out seeds (exit 1): see the held-out line above",
@@ -535,4 +535,9 @@ fn base_text(path: Option<&Path>) -> Result<String, CliError> {
         Some(p) => std::fs::read_to_string(p)
             .map_err(|e| CliError::input(format!("{}: cannot read the scenario: {e}", p.display()))),
     }
+}
+
+/// Say what was written where, and which page to open.
+fn wrote(files: &[String], out: &Path) {
+    sayln!("wrote {} and index.html in {}; open {}", files.join(", "), out.display(), out.join("index.html").display());
 }

@@ -160,24 +160,15 @@ fn the_map_names_its_terrains() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// A sensitivity run of a second: one key, two trajectories.
+pub const QUICK_SENSITIVITY: &[&str] =
+    &["--metric", "win rate: balanced", "--vary", "costs.capture=1..3", "--trajectories", "2", "--campaigns", "10"];
+
 /// The sensitivity page renders its emphasis, never the escaped markup.
 #[test]
 fn the_sensitivity_page_shows_no_markup() {
     let d = tmp("sensitivity");
-    run(
-        &[
-            "sensitivity",
-            "--metric",
-            "win rate: balanced",
-            "--vary",
-            "costs.capture=1..3",
-            "--trajectories",
-            "2",
-            "--campaigns",
-            "10",
-        ],
-        &d,
-    );
+    run(&[&["sensitivity"][..], QUICK_SENSITIVITY].concat(), &d);
     let html = std::fs::read_to_string(d.join("index.html")).unwrap();
     assert!(!html.contains("&lt;em&gt;") && !html.contains("&lt;/em&gt;"), "escaped markup on the page");
     assert!(html.contains("noise"), "the page speaks of noise");

@@ -167,6 +167,17 @@ fn page_writing_commands_say_where_they_wrote() {
     let o = bin().args(["tables", "--format", "json", "--out"]).arg(&tables).output().unwrap();
     assert!(String::from_utf8_lossy(&o.stderr).contains(&tables.display().to_string()));
     serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("standard output stays JSON");
+    let balance: [(&str, &[&str]); 2] = [
+        ("sensitivity", crate::charts::QUICK_SENSITIVITY),
+        ("solve", &["--vary", "costs.capture=1..4", "--target", "win rate: balanced = 0.25", "--campaigns", "50"]),
+    ];
+    for (cmd, args) in balance {
+        let out = dir.join(cmd);
+        let o = bin().arg(cmd).args(args).arg("--quiet").arg("--out").arg(&out).output().unwrap();
+        let said = String::from_utf8_lossy(&o.stdout);
+        assert!(said.contains(&format!("open {}", out.join("index.html").display())), "{cmd}: {said}");
+        assert!(out.join("index.html").exists(), "{cmd}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -75,6 +75,23 @@ fn a_closed_output_pipe_is_not_a_panic() {
     }
 }
 
+/// Standard output of the command line goes through `say!`/`sayln!`, which
+/// end quietly on a closed pipe: a bare `println!` panics there, and only
+/// when the reader leaves early, which no other test can time.
+#[test]
+fn the_command_line_prints_only_through_say() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cli");
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let bare = |m: &str| code.match_indices(m).any(|(k, _)| k == 0 || !code[..k].ends_with(['e', '_']));
+            assert!(!bare("println!(") && !bare("print!("), "{}:{}: {line}", path.display(), i + 1);
+        }
+    }
+}
+
 #[test]
 fn play_seats_players_as_run_does() {
     // The default scenario's strategies differ, so seats rotate by default:
