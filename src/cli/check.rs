@@ -93,14 +93,22 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
     long.finish();
     let mut measured = Vec::new();
     let mut errors = Vec::new();
+    // Every metric's problem is listed; the exit code is the gravest
+    // class among them (a bug or a failed write over bad input).
+    let mut class = crate::error::Class::Input;
     for (m, r) in file.metric.iter().zip(results) {
         match r {
             Ok(v) => measured.push(v),
-            Err(e) => errors.push(format!("{name}: metric {:?}: {e}", m.name)),
+            Err(e) => {
+                if e.class() != crate::error::Class::Input {
+                    class = e.class();
+                }
+                errors.push(format!("{name}: metric {:?}: {e}", m.name));
+            }
         }
     }
     if !errors.is_empty() {
-        return Err(CliError::input(errors.join("\n")));
+        return Err(crate::error::Error::new(class, errors.join("\n")).into());
     }
     let judged = gate::judge(&file, measured, &stored);
     let verdicts = crate::gate::text::text(&name, file.alpha, &judged);
