@@ -219,7 +219,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
     let done = match result {
         Ok(n) => n,
-        Err(RunError::Setup(e)) => return Err(CliError::input(format!("cannot set up a campaign: {e}"))),
+        Err(RunError::Setup(e)) => return Err(e.into()),
         Err(RunError::Write(e)) => return Err(write_err(e)),
     };
     let files = writers.finish(a.csv).map_err(write_err)?;

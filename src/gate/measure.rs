@@ -49,7 +49,7 @@ impl From<Measured> for Sample {
 /// One value per campaign of `sc` for the metric (`quantity` or `column`).
 fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<f64>, Error> {
     let quantity: Option<Metric> = match &m.quantity {
-        Some(q) => Some(crate::balance::metric_named(sc, q).map_err(|e| Error::input(format!("quantity: {e}")))?),
+        Some(q) => Some(crate::balance::metric_named(sc, q).map_err(|e| e.at("quantity"))?),
         None => None,
     };
     let keep = |r: &PlayerRecord| {
@@ -84,7 +84,7 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec
         )
         .map(|_| out)
     })
-    .map_err(|e| Error::input(format!("cannot set up a campaign: {e}")))
+    .map_err(Error::from)
 }
 
 /// Measure a Monte Carlo metric of `sc` (and of `variant` for a difference).
@@ -154,7 +154,7 @@ fn seat_wins(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<u6
         )
         .map(|_| wins)
     })
-    .map_err(|e| Error::input(format!("cannot set up a campaign: {e}")))
+    .map_err(Error::from)
 }
 
 /// `max seat deviation` from the wins of each seat: the largest
@@ -312,7 +312,7 @@ fn restriction_value(sc: &Scenario, m: &MetricSpec) -> Result<Measured, Error> {
 /// in the range ("no root found") is an error, which fails the check.
 pub fn solved(sc: &Scenario, m: &MetricSpec, sv: &SolveRef) -> Result<Measured, Error> {
     use crate::balance::{param::Param, solve};
-    let param = Param::parse(&sv.vary, sc).map_err(|e| Error::input(format!("solve.vary: {e}")))?;
+    let param = Param::parse(&sv.vary, sc).map_err(|e| e.at("solve.vary"))?;
     let goal = solve::Goal::parse(&sv.target, sc)?;
     let rotate = seating(&[sc], SeatFlag::from_key(m.rotate_seats)).rotate();
     let budget = solve::Budget {

@@ -53,7 +53,7 @@ pub fn scenario_of(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<crate
             (t, crate::scenario::Source::file(p.display().to_string()))
         }
     };
-    crate::scenario::load_with_overrides(&text, &source, &overrides).map_err(|e| Error::input(e.to_string()))
+    crate::scenario::load_with_overrides(&text, &source, &overrides).map_err(Error::from)
 }
 
 /// Measure one metric; `players` makes every seat play that strategy

@@ -33,9 +33,6 @@ pub struct Error {
     message: String,
 }
 
-/// A result whose error is [`Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
-
 impl Error {
     pub fn new(class: Class, message: impl Into<String>) -> Self {
         Error { class, message: message.into() }
@@ -78,17 +75,6 @@ impl From<crate::rules::setup::SetupError> for Error {
     /// A campaign that cannot be set up comes from its scenario.
     fn from(e: crate::rules::setup::SetupError) -> Self {
         Error::input(format!("cannot set up a campaign: {e}"))
-    }
-}
-
-/// [`Error::at`] on a result.
-pub trait At<T> {
-    fn at(self, place: impl Display) -> Result<T>;
-}
-
-impl<T> At<T> for Result<T> {
-    fn at(self, place: impl Display) -> Result<T> {
-        self.map_err(|e| e.at(place))
     }
 }
 

@@ -84,8 +84,7 @@ pub fn per_campaign(
     campaigns: u64,
     rotate: bool,
 ) -> Result<Vec<f64>, Error> {
-    let m = measure(sc, master, campaigns, rotate, std::slice::from_ref(metric), false)
-        .map_err(|e| Error::input(e.to_string()))?;
+    let m = measure(sc, master, campaigns, rotate, std::slice::from_ref(metric), false).map_err(Error::from)?;
     Ok(m.values.into_iter().map(|v| v[0]).collect())
 }
 

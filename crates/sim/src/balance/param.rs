@@ -48,7 +48,7 @@ impl Param {
     /// varies its multiplier when that is above 1, else its count.
     pub fn parse(spec: &str, sc: &Scenario) -> Result<Param, Error> {
         let (name, range) = match spec.split_once('=') {
-            Some((k, r)) => (k.trim(), Some(parse_range(r).map_err(|e| Error::input(format!("{spec}: {e}")))?)),
+            Some((k, r)) => (k.trim(), Some(parse_range(r).map_err(|e| e.at(spec))?)),
             None => (spec.trim(), None),
         };
         let mut p = Param::named(name, sc)?;

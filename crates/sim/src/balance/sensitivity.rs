@@ -177,7 +177,7 @@ fn play_block(
         )
         .map(|_| ys)
     })
-    .map_err(|e| Error::input(e.to_string()))?;
+    .map_err(Error::from)?;
     Ok((plan.params.iter().map(|p| p.get(&sc)).collect(), ys))
 }
 

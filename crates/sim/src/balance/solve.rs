@@ -93,7 +93,7 @@ impl Side {
             }
             i += 2;
         }
-        sc.named_strategy(&players).map_err(|e| Error::input(format!("{s:?}: {e}")))?;
+        sc.named_strategy(&players).map_err(|e| e.at(format_args!("{s:?}")))?;
         Ok(Side::Restriction { restriction: Restriction::new(forbid, force)?, players })
     }
 
@@ -136,10 +136,10 @@ impl Goal {
         let (l, r) = s.split_once('=').ok_or_else(|| {
             Error::input(format!("--target {s:?}: expected \"METRIC = VALUE\" or \"METRIC = METRIC2\""))
         })?;
-        let lhs = Side::parse(l, sc).map_err(|e| Error::input(format!("--target {s:?}: {e}")))?;
+        let lhs = Side::parse(l, sc).map_err(|e| e.at(format_args!("--target {s:?}")))?;
         let rhs = match r.trim().parse::<f64>() {
             Ok(v) if v.is_finite() => Rhs::Value(v),
-            _ => Rhs::Side(Side::parse(r, sc).map_err(|e| Error::input(format!("--target {s:?}: {e}")))?),
+            _ => Rhs::Side(Side::parse(r, sc).map_err(|e| e.at(format_args!("--target {s:?}")))?),
         };
         Ok(Goal { lhs, rhs })
     }
@@ -574,7 +574,7 @@ pub fn scenario_at(base: &Scenario, params: &[Param], x: &[f64], budget: &Budget
     let Players::BestResponse { start, budget: tune } = &budget.players else {
         return Ok(sc);
     };
-    let spec = sc.named_strategy(start).map_err(|e| Error::input(format!("--players: {e}")))?;
+    let spec = sc.named_strategy(start).map_err(|e| e.at("--players"))?;
     let (best, _) = tune_from(&sc, &spec, Field::SelfPlay, tuning_seed(budget.master), tune)?;
     let mut out = sc;
     out.strategies.insert(start.clone(), best);

@@ -246,8 +246,8 @@ pub fn check(
     let play = |d: &StrategySpec| -> Result<Vec<Game>, Error> {
         let mut specs = vec![d.clone()];
         specs.extend(std::iter::repeat_n(spec.clone(), seats - 1));
-        let l = Lineup::new(sc, &specs).map_err(|e| Error::input(e.to_string()))?;
-        l.games(master, 0..campaigns).map_err(|e| Error::input(e.to_string()))
+        let l = Lineup::new(sc, &specs).map_err(Error::from)?;
+        l.games(master, 0..campaigns).map_err(Error::from)
     };
     let base = play(&spec)?;
     let row = |key: String, from: String, to: String, note: String, games: &[Game]| {

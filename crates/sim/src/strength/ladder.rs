@@ -246,8 +246,8 @@ pub fn ladder(
             for (is_a, count) in seatings(n, campaigns) {
                 let lineup: Vec<StrategySpec> =
                     is_a.iter().map(|&x| if x { specs[a].clone() } else { specs[b].clone() }).collect();
-                let l = Lineup::new(sc, &lineup).map_err(|e| Error::input(e.to_string()))?;
-                let w = l.winners(master, start..start + count).map_err(|e| Error::input(e.to_string()))?;
+                let l = Lineup::new(sc, &lineup).map_err(Error::from)?;
+                let w = l.winners(master, start..start + count).map_err(Error::from)?;
                 start += count;
                 let before = won.len();
                 won.extend(w.iter().map(|&slot| is_a[slot]));

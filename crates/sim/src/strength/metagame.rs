@@ -645,8 +645,8 @@ pub fn play(
             counts.iter().enumerate().flat_map(|(i, &c)| std::iter::repeat_n(specs[i].clone(), c as usize)).collect();
         let slot_of: Vec<usize> =
             counts.iter().enumerate().flat_map(|(i, &c)| std::iter::repeat_n(i, c as usize)).collect();
-        let l = Lineup::new(sc, &lineup).map_err(|e| Error::input(e.to_string()))?;
-        let w = l.wins(master, 0..campaigns).map_err(|e| Error::input(e.to_string()))?;
+        let l = Lineup::new(sc, &lineup).map_err(Error::from)?;
+        let w = l.wins(master, 0..campaigns).map_err(Error::from)?;
         let mut wins = vec![0; k];
         for (slot, n) in w.by_slot.iter().enumerate() {
             wins[slot_of[slot]] += n;

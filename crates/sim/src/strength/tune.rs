@@ -201,7 +201,7 @@ impl<'a> Problem<'a> {
         let n = self.sc.players.len();
         let mut specs = vec![me.clone()];
         specs.extend((0..n - 1).map(|k| others[k % others.len()].clone()));
-        Lineup::new(self.sc, &specs).map_err(|e| Error::input(e.to_string()))
+        Lineup::new(self.sc, &specs).map_err(Error::from)
     }
 
     /// Wins of `me` (slot 0) against `others` in campaigns `0..campaigns` of `master`.
@@ -212,7 +212,7 @@ impl<'a> Problem<'a> {
         master: u64,
         campaigns: u64,
     ) -> Result<Wins, Error> {
-        self.lineup(me, others)?.wins(master, 0..campaigns).map_err(|e| Error::input(e.to_string()))
+        self.lineup(me, others)?.wins(master, 0..campaigns).map_err(Error::from)
     }
 
     /// The reference field: the fixed field, or the start for self-play.

@@ -148,7 +148,7 @@ pub fn planned(a: &Scenario, b: &Scenario, campaigns: u64, budget: Option<&Budge
 /// campaigns the search played. One variant of `best_response`; `sweep
 /// --best-response` calls it per cell.
 pub fn retuned(sc: &Scenario, start: &str, seed: u64, budget: &Budget) -> Result<(Scenario, StrategySpec, u64), Error> {
-    let spec = sc.named_strategy(start).map_err(|e| Error::input(format!("--players: {e}")))?;
+    let spec = sc.named_strategy(start).map_err(|e| e.at("--players"))?;
     let (best, played) = tune_from(sc, &spec, Field::SelfPlay, tuning_seed(seed), budget)?;
     let mut out = sc.clone();
     out.strategies.insert(BEST_RESPONSE.to_string(), best.clone());

@@ -337,7 +337,7 @@ pub fn run(
     let field = sc.named_strategy(players)?;
     let mut values = Vec::new();
     for level in levels {
-        let spec = sc.named_strategy(level).map_err(|e| Error::input(format!("--levels: {e}")))?;
+        let spec = sc.named_strategy(level).map_err(|e| e.at("--levels"))?;
         values.push(paired(sc, level, &r.apply(&spec), &spec, seed, campaigns)?);
     }
     let best = match budget {
