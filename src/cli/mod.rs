@@ -28,6 +28,7 @@ mod long;
 mod merge;
 mod out;
 mod play;
+mod probe;
 mod progress;
 mod report;
 mod run;
@@ -78,6 +79,8 @@ pub enum Command {
     Tune(strength::TuneArgs),
     /// Is a strategy near a local optimum? Every one-key deviant plays against it.
     Deviate(strength::DeviateArgs),
+    /// Can a strategy use what it is given? Gifts must not cost it, restrictions must not help it.
+    Probe(probe::ProbeArgs),
     /// Round robin of strategies: Bradley–Terry (Elo-scale) ratings with bootstrap intervals.
     Ladder(strength::LadderArgs),
     /// The game between strategies: Nash equilibria, α-rank, strategies never a best response.
@@ -224,6 +227,7 @@ fn dispatch() -> i32 {
         Command::Validate(a) => validate::run(a),
         Command::Tune(a) => strength::tune_cmd(a),
         Command::Deviate(a) => strength::deviate_cmd(a),
+        Command::Probe(a) => probe::run(a),
         Command::Ladder(a) => strength::ladder_cmd(a),
         Command::Metagame(a) => strength::metagame_cmd(a),
         Command::Sensitivity(a) => balance::sensitivity_cmd(&a),

@@ -441,9 +441,9 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let planned = mine_pillage::planned(&sc, flags.campaigns)
                 + loss_campaigns
                 + mine_pillage::readings_planned(readings_campaigns)
-                + budget
-                    .as_ref()
-                    .map_or(0, |b| restrictions.len() as u64 * restrict::planned(&file, 1, flags.campaigns, Some(b)));
+                + budget.as_ref().map_or(0, |b| {
+                    restrictions.iter().map(|r| restrict::planned(&file, r, 1, flags.campaigns, Some(b))).sum()
+                });
             let long = flags.long(planned, &out)?;
             let mut x = long.run(|| {
                 mine_pillage::run(&sc, flags.master.seed, flags.campaigns, seated.rotate()).map_err(CliError::from)
@@ -495,7 +495,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
             let budget = best.budget();
             let levels = split(&levels);
-            let long = flags.long(restrict::planned(&sc, levels.len(), flags.campaigns, budget.as_ref()), &out)?;
+            let long = flags.long(restrict::planned(&sc, &r, levels.len(), flags.campaigns, budget.as_ref()), &out)?;
             let s = long.run(|| {
                 restrict::run(&sc, &r, &players, &levels, flags.master.seed, flags.campaigns, budget.as_ref())
                     .map_err(CliError::from)

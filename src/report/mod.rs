@@ -14,6 +14,7 @@ pub mod manifest;
 pub mod map_draw;
 pub mod merge;
 pub mod metagame;
+pub mod probe;
 pub mod replay_page;
 pub mod run_page;
 pub mod strength;

@@ -368,6 +368,7 @@ fn deviation_rows(dv: &Deviation) -> Vec<Vec<String>> {
 
 pub fn deviation_text(dv: &Deviation, top: usize) -> String {
     let mut out = String::new();
+    let _ = writeln!(out, "{}", dv.competence.line());
     let _ = writeln!(
         out,
         "deviate: one player changes one key of {} (× or ÷ {}), against {} × {}; {} deviants × {} campaigns on master \
@@ -458,7 +459,7 @@ pub fn deviation_csv(dv: &Deviation) -> String {
 pub fn deviation_page(dv: &Deviation, text: &str, dir: &Path) -> Result<Vec<String>, Error> {
     let mut page = Page::new(&format!("empires deviate: {}", dv.strategy));
     let beaten = dv.beaten_by();
-    page.answer(&if beaten.is_empty() {
+    let deviants = if beaten.is_empty() {
         format!(
             "No one-key deviant beats {} clearly: {} deviants tested, {} campaigns each (master seed {}); a gain of \
              {:.1} win-rate points would have been found with 80% power.",
@@ -481,8 +482,9 @@ pub fn deviation_page(dv: &Deviation, text: &str, dir: &Path) -> Result<Vec<Stri
             dv.seed,
             top.join(", ")
         )
-    });
-    page.pre(text.lines().take(7).collect::<Vec<_>>().join("\n").as_str());
+    };
+    page.answer(&format!("{deviants} {}.", dv.competence.line()));
+    page.pre(text.lines().skip(1).take(7).collect::<Vec<_>>().join("\n").as_str());
     let bars: Vec<Bar> = dv
         .deviants
         .iter()

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::stats::Mean;
 use crate::study::compare::{BestResponse, Comparison, Row};
 use crate::study::metrics::Metric;
-use crate::study::mine_pillage::{Exact, Experiment, LOSS_CHANCES, Readings, break_even, mine_gold};
+use crate::study::mine_pillage::{self, Exact, Experiment, LOSS_CHANCES, Readings, break_even, mine_gold};
 use crate::study::sweep::Sweep;
 use std::fmt::Write;
 use std::path::Path;
@@ -577,7 +577,11 @@ fn seats_word(rotate: bool) -> &'static str {
 pub fn experiment_text(e: &Experiment) -> String {
     let x = &e.exact;
     let mut out = String::new();
-    let _ = writeln!(out, "mine against pillage: both cost 1 EP (E-09, E-15)\n");
+    let _ = writeln!(out, "mine against pillage: both cost 1 EP (E-09, E-15)");
+    if !e.competence.is_empty() {
+        let _ = writeln!(out, "{}", super::probe::verdicts_on(&e.competence, mine_pillage::TOPICS));
+    }
+    out.push('\n');
     let _ = writeln!(out, "1. Exact: expected gold per EP (a pillage pays its mean {:.1} once)", x.pillage);
     if let Some(l) = loss_line(e) {
         let _ = writeln!(out, "  {l}");
@@ -743,15 +747,22 @@ pub fn solo_rows(e: &Experiment) -> Vec<Vec<String>> {
         "unrestricted, same seat".into(),
         "difference".into(),
         "95% interval".into(),
+        "players".into(),
     ]];
     for s in &e.solo {
         let rate = |w: u64| win_rate(w, s.campaigns);
+        let verdict = e
+            .competence
+            .iter()
+            .find(|c| c.strategy == s.strategy)
+            .map_or("not checked", |c| c.verdict_on(mine_pillage::TOPICS).words());
         rows.push(vec![
             s.name.to_string(),
             rate(s.wins),
             rate(s.base_wins),
             format!("{:+.1} points", 100.0 * s.diff.mean),
             format!("[{:+.1}, {:+.1}]", 100.0 * s.diff.low, 100.0 * s.diff.high),
+            verdict.to_string(),
         ]);
     }
     rows
@@ -784,9 +795,14 @@ pub fn experiment_answer(e: &Experiment) -> String {
             format!("{} moves {} of {} metrics", v.name, v.rows.iter().filter(|r| r.rejected()).count(), v.rows.len())
         })
         .collect();
+    let players = if e.competence.is_empty() {
+        String::new()
+    } else {
+        format!(" {}.", super::probe::verdicts_on(&e.competence, mine_pillage::TOPICS))
+    };
     format!(
         "A mine beats a pillage (both 1 EP) when built {}, of {} seasons; built later, the pillage pays more. In play \
-         ({} campaigns, master seed {}), {}.",
+         ({} campaigns, master seed {}), {}.{players}",
         sites.join(", and "),
         x.seasons,
         e.campaigns,
@@ -974,14 +990,18 @@ pub fn restrict_rows(s: &crate::study::restrict::Study) -> Vec<Vec<String>> {
         "unrestricted player wins".into(),
         "restricted − unrestricted".into(),
         "95% interval".into(),
+        "competence".into(),
     ]];
     for v in &s.levels {
+        let verdict =
+            s.competence.iter().find(|c| c.strategy == v.label).map_or("not checked", |c| c.verdict().words());
         rows.push(vec![
             format!("{} (fixed weights)", v.label),
             rate(v.wins, v.campaigns),
             rate(v.base_wins, v.campaigns),
             format!("{:+.1} points", 100.0 * v.diff.mean),
             format!("[{:+.1}, {:+.1}]", 100.0 * v.diff.low, 100.0 * v.diff.high),
+            verdict.to_string(),
         ]);
     }
     if let Some(b) = &s.best {
@@ -991,6 +1011,7 @@ pub fn restrict_rows(s: &crate::study::restrict::Study) -> Vec<Vec<String>> {
             rate(b.unrestricted_wins, b.campaigns),
             format!("{:+.1} points", 100.0 * b.value.mean),
             format!("[{:+.1}, {:+.1}]", 100.0 * b.value.low, 100.0 * b.value.high),
+            "not checked".into(),
         ]);
     }
     rows
@@ -1006,6 +1027,9 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
         s.campaigns,
         s.seed
     );
+    if !s.competence.is_empty() {
+        let _ = writeln!(out, "{}", super::probe::verdicts(&s.competence));
+    }
     out.push_str(&text_table(&restrict_rows(s)));
     if let Some(b) = &s.best {
         let _ = writeln!(
@@ -1071,9 +1095,11 @@ pub fn restrict_answer(s: &crate::study::restrict::Study) -> String {
         parts.push(format!("best response (both sides tuned) {}", pts(&b.value)));
     }
     let costly = s.levels.iter().filter(|v| v.diff.high < 0.0).count();
+    let players =
+        if s.competence.is_empty() { String::new() } else { format!(" {}.", super::probe::verdicts(&s.competence)) };
     format!(
         "A player with {} wins, against unrestricted players: {} ({} campaigns a level, master seed {}). Below 0 the \
-         option is worth having; it is clearly worth having at {costly} of {} levels.",
+         option is worth having; it is clearly worth having at {costly} of {} levels.{players}",
         s.restriction.label(),
         parts.join("; "),
         s.campaigns,

@@ -120,6 +120,7 @@ pages=(
     "ladder|ladder --strategies random,balanced,miner --campaigns 40 --bootstrap 100"
     "metagame|metagame --strategies random,balanced --campaigns 20 --bootstrap 100"
     "deviate|deviate --strategy balanced --keys mine,pillage --campaigns 40"
+    "probe|probe --strategy balanced --topics mine,pillage --campaigns 40"
     "tune|tune --keys capture,mine --generations 1 --population 3 --campaigns-per-eval 4 --eval-campaigns 8"
     "sensitivity|(its metric has spaces: run below)"
     "tables|tables"

@@ -19,6 +19,7 @@ mod merge;
 mod outputs;
 mod pages;
 mod play_cli;
+mod probe;
 mod progress;
 mod properties;
 mod provenance;

@@ -77,7 +77,8 @@ fn compare_sweep_and_restrict_play_what_they_plan() {
     let levels = names(&["random", "balanced"]);
     let (s, n) = counted(|| restrict::run(&sc, &r, "balanced", &levels, 3, 4, None));
     s.unwrap();
-    assert_eq!(n, restrict::planned(&sc, 2, 4, None));
+    assert_eq!(n, restrict::planned(&sc, &r, 2, 4, None));
+    assert_eq!(n, 2 * 2 * 4 + 2 * 3 * 4, "two levels: the naive pair and the check (baseline, gift: gold, no mine)");
 }
 
 #[test]

@@ -648,3 +648,64 @@ fn a_strategy_key_outside_its_range_is_refused_at_its_position() {
     let e = load_str("[strategies.a]\nattack = 25.0\n", &Source::file("x.toml")).unwrap_err().to_string();
     assert!(e.contains("x.toml:2:1") && e.contains("must be from 0 to 20 (found 25)"), "{e}");
 }
+
+/// `unit_alone` weighs a recruit that would stand alone. Armies never
+/// merge (an army cannot enter a hex that holds one), so a unit recruited
+/// where no army of the player stands is an army of one for good. At 0 a
+/// weighted player recruits only into an army standing on the recruit hex.
+#[test]
+fn g30_unit_alone_recruits_only_into_a_standing_army() {
+    let w = world(PLAINS, |_| {});
+    let cap = w.hex(1, 1);
+    for (with_army, alone, want_unit) in [(false, 1.0, true), (false, 0.0, false), (true, 0.0, true)] {
+        let mut st = w.bare();
+        st.players[0].gold = 500;
+        if with_army {
+            army(&mut st, 0, cap, 3);
+        }
+        let options = recruit_options(&w, &st, 0);
+        let mut p = weighted(|s| s.unit_alone = alone);
+        let i = p.choose(w.rules(), &st, 0, Decision::Recruit, &options);
+        let unit = matches!(options[i], Action::Recruit { item: Item::Unit, .. });
+        assert_eq!(unit, want_unit, "army on the capital: {with_army}, unit_alone {alone}: picked {:?}", options[i]);
+    }
+}
+
+/// `attack_ep` adds to an army attack's utility the EP its result is
+/// expected to earn above a season at peace, exactly over the dice; and
+/// `attack_units` the units it is expected to cost the enemy beyond its
+/// own. Three units against three on plains at equal scores, one D6 each
+/// (die difference 1,2,...,6,...,2,1 in 36): the attacker loses (1 EP) in
+/// 15, draws (2) in 6, wins minor (3) in 12 and major (4) in 3, so 75/36 EP
+/// against peace's 2; each side loses a unit except at a gap of 4 or more
+/// (W-03): 33/36 units each, a trade of 0.
+#[test]
+fn g30_attack_ep_weighs_an_attack_by_its_exact_outlook() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a = army(&mut st, 0, w.hex(2, 2), 3);
+    let t = army(&mut st, 1, w.hex(3, 2), 3);
+    let options = [Action::Attack { army: a as u16, target: t as u16 }, Action::Done];
+    let score = |tweak: &dyn Fn(&mut StrategySpec)| {
+        let mut p = weighted(|s| {
+            s.jitter = 0.0;
+            tweak(s)
+        });
+        let mut out = Vec::new();
+        p.score_options(w.rules(), &st, 0, Decision::Act, &options, &mut out);
+        out[0]
+    };
+    let plain = score(&|_| {});
+    assert_eq!(plain, StrategySpec::default().attack, "gap 0: the utility alone");
+    let with_ep = score(&|s| s.attack_ep = 2.0);
+    assert!((with_ep - plain - 2.0 * (75.0 / 36.0 - 2.0)).abs() < 1e-12, "{with_ep} {plain}");
+    assert_eq!(score(&|s| s.attack_units = 3.0), plain, "an even trade of units adds nothing");
+    let noise = empires::analysis::dice::difference(&w.sc.combat.die);
+    let o = empires::analysis::combat::army_outlook(&w.sc, &noise, 0, 3, 3, 0);
+    assert_eq!((o.ep, o.a_loss, o.d_loss, o.win), (75.0 / 36.0, 33.0 / 36.0, 33.0 / 36.0, 15.0 / 36.0));
+    // One unit against three, two points down: it loses in 26 of 36 (1 EP),
+    // draws in 4 (2), wins minor in 6 (3): 52/36 EP, below peace; and at
+    // every gap it loses its one unit.
+    let o = empires::analysis::combat::army_outlook(&w.sc, &noise, -2, 1, 3, 0);
+    assert_eq!((o.ep, o.a_loss, o.win), (52.0 / 36.0, 1.0, 6.0 / 36.0), "{o:?}");
+}

@@ -221,3 +221,55 @@ pub fn all_tables(sc: &Scenario) -> Vec<Table> {
         })
         .collect()
 }
+
+/// What one army attack is worth to the attacker, exactly over the dice:
+/// the EP its result earns it (E-01, G-10) and the units each side loses
+/// (W-03). Players weigh a battle with it before they fight.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outlook {
+    /// Expected EP of the attacker's result.
+    pub ep: f64,
+    /// Expected units the attacker and the defender lose.
+    pub a_loss: f64,
+    pub d_loss: f64,
+    /// Chance the attacker wins (gap above 0).
+    pub win: f64,
+}
+
+/// The outlook of an army attack at base gap `gap` (the attacker's score
+/// before the die minus the defender's; bids left out) by `a_units` units
+/// of player `attacker` against `d_units`, with `noise` the die difference
+/// (`dice::difference(&sc.combat.die)`, computed once by the caller). The
+/// engine's own functions read every table, as in `resolve_army`.
+pub fn army_outlook(
+    sc: &Scenario,
+    noise: &Distribution,
+    gap: i32,
+    a_units: i32,
+    d_units: i32,
+    attacker: u8,
+) -> Outlook {
+    use crate::rules::empire::{battle_ep, result_for_gap};
+    use crate::scenario::BattleResult;
+    let counts = |units: i32| sc.ep.single_unit_massacre || units > 1;
+    // Sums over face pairs, as integers, divided once: exact rationals.
+    let (mut ep, mut a_lost, mut d_lost, mut won) = (0i64, 0i64, 0i64, 0u64);
+    for &(d, n) in &noise.values {
+        let g = gap + d as i32;
+        let (_, a, dl) = army_losses(sc, g);
+        let (a, dl) = (a.min(a_units).max(0), dl.min(d_units).max(0));
+        let (a_destroyed, d_destroyed) = (a >= a_units, dl >= d_units);
+        let both = sc.ep.massacre_if_both_destroyed;
+        let result = match g {
+            g if g > 0 => result_for_gap(sc, g, d_destroyed && counts(d_units) && (both || !a_destroyed)),
+            g if g < 0 => BattleResult::Defeat,
+            _ => result_for_gap(sc, 0, false),
+        };
+        ep += n as i64 * battle_ep(sc, attacker, result) as i64;
+        a_lost += n as i64 * a as i64;
+        d_lost += n as i64 * dl as i64;
+        won += if g > 0 { n } else { 0 };
+    }
+    let t = noise.total as f64;
+    Outlook { ep: ep as f64 / t, a_loss: a_lost as f64 / t, d_loss: d_lost as f64 / t, win: won as f64 / t }
+}

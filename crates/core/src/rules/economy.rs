@@ -123,15 +123,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             }
             Item::Ship => {
                 let sea = self.launch_hex(st, p, hex).unwrap_or(hex);
-                st.ships.push(Ship {
-                    owner: p,
-                    hex: sea,
-                    pv: sc.naval.ship_pv,
-                    mp: sc.movement.ship,
-                    moved: false,
-                    attacked: false,
-                    alive: true,
-                });
+                st.ships.push(Ship::new(sc, p, sea));
                 ((st.ships.len() - 1) as u16, sea)
             }
         };

@@ -51,6 +51,17 @@ pub fn battle_ep(sc: &crate::scenario::Scenario, p: PlayerId, result: BattleResu
     (sc.ep.results.get(result) - malus).max(0)
 }
 
+/// G-10: the winner's result by gap; destroying the enemy army is a
+/// massacre when the scenario says so. A free function so that players can
+/// weigh a battle's EP before they fight it.
+pub fn result_for_gap(sc: &crate::scenario::Scenario, gap: i32, enemy_destroyed: bool) -> BattleResult {
+    let ep = &sc.ep;
+    if enemy_destroyed && ep.destroyed_is_massacre && gap > 0 {
+        return BattleResult::Massacre;
+    }
+    ep.result_by_gap.lookup(gap.abs()).result
+}
+
 /// One line of the final standings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Standing {
@@ -174,14 +185,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
-    /// G-10: the winner's result by gap; destroying the enemy army is a
-    /// massacre when the scenario says so.
+    /// G-10: the winner's result by gap (`result_for_gap`).
     pub fn result_for_gap(&self, gap: i32, enemy_destroyed: bool) -> BattleResult {
-        let ep = &self.sc().ep;
-        if enemy_destroyed && ep.destroyed_is_massacre && gap > 0 {
-            return BattleResult::Massacre;
-        }
-        ep.result_by_gap.lookup(gap.abs()).result
+        result_for_gap(self.sc(), gap, enemy_destroyed)
     }
 
     /// G-01 step 5: E-01..E-03 and G-11.
@@ -195,7 +201,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             }
             // E-03: the average, rounded down (EP per battle are never negative).
             let earned = if pl.battles > 0 { pl.battle_ep / pl.battles } else { no_battle };
-            pl.ep = earned;
+            // A gift is spent or lost like any EP (E-05), but is not earned.
+            pl.ep = earned + std::mem::take(&mut pl.ep_gift);
             pl.tally.ep_earned += earned as i64;
             let (battles, sum) = (pl.battles, pl.battle_ep);
             self.emit(|| Event::Ep { player: p as u8, battles, sum, earned });

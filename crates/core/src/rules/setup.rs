@@ -1,7 +1,7 @@
 //! The map and the starting position of a campaign (G-23, G-24).
 
 use super::Rules;
-use super::state::{Army, City, HexState, NOBODY, Owner, PlayerState, Ship, Slot, Spy, State};
+use super::state::{Army, City, HexState, NOBODY, Owner, PlayerId, PlayerState, Ship, Slot, Spy, State};
 use crate::map::{HexId, Map, Terrain, drawn, generate};
 use crate::scenario::{BuildingKind, CityStats, Scenario};
 
@@ -126,18 +126,76 @@ pub fn initial_state(r: Rules<'_>) -> State {
             && let Some(sea) = map.adjacent(cap).find(|&n| map.terrain[n as usize] == Terrain::Sea)
         {
             for _ in 0..sc.start.ships {
-                st.ships.push(Ship {
-                    owner: p,
-                    hex: sea,
-                    pv: sc.naval.ship_pv,
-                    mp: sc.movement.ship,
-                    moved: false,
-                    attacked: false,
-                    alive: true,
-                });
+                st.ships.push(Ship::new(sc, p, sea));
             }
         }
     }
     debug_assert!(st.hexes.iter().all(|h| h.army.get().is_none_or(|a| a < st.armies.len())));
     st
+}
+
+/// Something one player is handed at the start, on top of what the
+/// scenario gives every seat. The competence check (`strength::probe` in
+/// the sim crate) hands one to a player and not to its copies: a player
+/// can always leave a gift unused, so a gift that costs it wins shows a
+/// player that cannot use it, not a fact about the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gift {
+    Gold(i32),
+    /// Units in the player's first army.
+    Units(i32),
+    Spies(i32),
+    Ships(i32),
+    /// EP on top of the first season's earnings (spent or lost, E-05).
+    Ep(i32),
+}
+
+impl Gift {
+    /// `500 gold`, `1 unit`, `2 ships`, `1 EP`.
+    pub fn label(self) -> String {
+        let (n, one, many) = match self {
+            Gift::Gold(n) => (n, "gold", "gold"),
+            Gift::Units(n) => (n, "unit", "units"),
+            Gift::Spies(n) => (n, "spy", "spies"),
+            Gift::Ships(n) => (n, "ship", "ships"),
+            Gift::Ep(n) => (n, "EP", "EP"),
+        };
+        format!("{n} {}", if n == 1 { one } else { many })
+    }
+}
+
+/// Hand `gift` to player `p` in the position before season 1: gold and EP
+/// to its purse, units to its first army (a new army on its capital when
+/// it has none), spies to its capital, ships to a sea hex next to its
+/// capital. Returns false, changing nothing, where the gift has no place:
+/// a ship with no free sea next to the capital, units with no army and the
+/// capital hex taken.
+pub fn give(r: Rules<'_>, st: &mut State, p: PlayerId, gift: Gift) -> bool {
+    let (sc, map) = (r.sc, r.map);
+    let Some(&cap) = map.placements.capitals.get(p as usize) else { return false };
+    match gift {
+        Gift::Gold(n) => st.players[p as usize].gold += n as i64,
+        Gift::Ep(n) => st.players[p as usize].ep_gift += n,
+        Gift::Units(n) => match st.armies.iter_mut().find(|a| a.alive && a.owner == p) {
+            Some(a) => a.units += n,
+            None if st.hexes[cap as usize].army.is_empty() => {
+                st.hexes[cap as usize].army = Slot::of(st.armies.len());
+                st.armies.push(Army::new(p, cap, n, 0, sc.movement.army));
+            }
+            None => return false,
+        },
+        Gift::Spies(n) => {
+            for _ in 0..n {
+                st.spies.push(Spy { owner: p, hex: cap, mp: sc.movement.spy, moved: false, acted: false, alive: true });
+            }
+        }
+        Gift::Ships(n) => {
+            let free = |h: HexId| map.terrain[h as usize] == Terrain::Sea && [NOBODY, p].contains(&st.ship_owner_at(h));
+            let Some(sea) = map.adjacent(cap).find(|&h| free(h)) else { return false };
+            for _ in 0..n {
+                st.ships.push(Ship::new(sc, p, sea));
+            }
+        }
+    }
+    true
 }

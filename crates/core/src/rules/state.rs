@@ -190,6 +190,13 @@ pub struct Ship {
     pub alive: bool,
 }
 
+impl Ship {
+    /// A fresh ship at full PV, ready to sail this season (G-26).
+    pub fn new(sc: &crate::scenario::Scenario, owner: PlayerId, hex: HexId) -> Ship {
+        Ship { owner, hex, pv: sc.naval.ship_pv, mp: sc.movement.ship, moved: false, attacked: false, alive: true }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spy {
     pub owner: PlayerId,
@@ -241,6 +248,9 @@ pub struct PlayerState {
     /// Players beaten in a battle this season (E-07), as a bit mask.
     pub beaten: u16,
     pub eliminated: bool,
+    /// EP handed to the player on top of the next season's earnings (a
+    /// gift of the competence check, `setup::give`); 0 in ordinary play.
+    pub ep_gift: i32,
     pub tally: Tally,
 }
 
@@ -254,6 +264,7 @@ impl PlayerState {
             battles: 0,
             beaten: 0,
             eliminated: false,
+            ep_gift: 0,
             tally: Tally::default(),
         }
     }

@@ -131,6 +131,7 @@ knobs! {
     engine_extra: f64 [0.0, 1.0],
     reserve: i32 [0, 1000],
     unit_saturation: f64 [0.5, 30.0],
+    unit_alone: f64 [0.0, 2.0],
     // Action phase (G-04).
     attack: f64 [0.0, 20.0],
     siege: f64 [0.0, 20.0],
@@ -141,6 +142,8 @@ knobs! {
     sail: f64 [0.0, 10.0],
     aggression: f64 [-10.0, 10.0],
     siege_aggression: f64 [-10.0, 10.0],
+    attack_ep: f64 [0.0, 10.0],
+    attack_units: f64 [0.0, 10.0],
     garrison: i32 [1, 10],
     hold: f64 [0.0, 5.0],
     // Spies (W-20..W-25, G-28).

@@ -1087,6 +1087,9 @@ section! {
         pub reserve: i32 = 0,
         /// A unit's utility is divided by (1 + own units / this).
         pub unit_saturation: f64 = 6.0,
+        /// A unit recruited where no army of the player stands starts an
+        /// army of one: its utility is multiplied by this.
+        pub unit_alone: f64 = 1.0,
 
         // Action phase (G-04): utility of each kind of move.
         pub attack: f64 = 10.0,
@@ -1103,6 +1106,13 @@ section! {
         pub aggression: f64 = 0.0,
         /// Assault a city when the expected score gap is at least this.
         pub siege_aggression: f64 = -1.0,
+        /// Added to an army attack's utility per EP its result is expected
+        /// to earn above a season at peace (`ep.no_battle`), exactly over
+        /// the dice: a battle lost earns less than peace (E-01, G-11).
+        pub attack_ep: f64 = 0.0,
+        /// Added to an army attack's utility per unit it is expected to
+        /// cost the enemy beyond what it costs the attacker (W-03).
+        pub attack_units: f64 = 0.0,
         /// Armies with fewer units stay where they are, as a garrison.
         pub garrison: i32 = 3,
         /// Moving an army without getting closer to its goal (still more than

@@ -9,11 +9,11 @@
 //! seat `(k - i) mod n` of campaign `i` (the runner's rotation), so over a
 //! multiple of `n` campaigns every slot plays every seat equally often.
 
-use super::play_on_map_as;
+use super::play_on_map_given;
 use super::watch;
 use crate::map::Map;
 use crate::rules::NoLog;
-use crate::rules::setup::{SetupError, make_map, map_is_fixed};
+use crate::rules::setup::{Gift, SetupError, make_map, map_is_fixed};
 use crate::scenario::{Scenario, StrategySpec};
 use crate::seed;
 use rayon::prelude::*;
@@ -29,6 +29,8 @@ pub struct Lineup {
     sc: Scenario,
     names: Vec<String>,
     fixed_map: Option<Map>,
+    /// `(slot, gift)`: handed to whichever seat the slot sits in.
+    gifts: Vec<(usize, Gift)>,
 }
 
 /// Wins of each slot of a lineup over some campaigns.
@@ -53,7 +55,7 @@ pub struct Game {
 /// text fed straight into a hasher (no string is built), so every field
 /// counts without a hash derived on each type. Only `Lineup::game` pays
 /// for it; `winner` and `wins` (tuning, the ladder) do not.
-fn fingerprint(st: &crate::rules::State) -> u64 {
+pub fn fingerprint(st: &crate::rules::State) -> u64 {
     use std::fmt::Write;
     use std::hash::Hasher;
     struct Feed(std::collections::hash_map::DefaultHasher);
@@ -95,7 +97,14 @@ impl Lineup {
             p.strategy = name.clone();
         }
         let fixed_map = if map_is_fixed(&sc) { Some(make_map(&sc, 0)?) } else { None };
-        Ok(Lineup { sc, names, fixed_map })
+        Ok(Lineup { sc, names, fixed_map, gifts: Vec::new() })
+    }
+
+    /// The same lineup with `gift` handed to slot `slot` at the start of
+    /// every campaign (the competence check's gift probes).
+    pub fn with_gift(mut self, slot: usize, gift: Gift) -> Lineup {
+        self.gifts.push((slot, gift));
+        self
     }
 
     pub fn seats(&self) -> usize {
@@ -129,7 +138,9 @@ impl Lineup {
                 &made
             }
         };
-        let (st, outcome) = play_on_map_as(&self.sc, map, cs, &seated, NoLog)?;
+        // Slot k sits in seat (k - shift) mod n.
+        let gifts: Vec<_> = self.gifts.iter().map(|&(k, g)| (((k + n - shift) % n) as u8, g)).collect();
+        let (st, outcome) = play_on_map_given(&self.sc, map, cs, &seated, &gifts, NoLog)?;
         Ok((st, (outcome.winner() as usize + shift) % n))
     }
 
@@ -173,8 +184,9 @@ impl Lineup {
         if !watch::keeping() {
             return play(range);
         }
-        // The scenario's whole text names the lineup: every strategy, every rule.
-        let name = format!("{:?}", self.sc);
+        // The gifts and the scenario's whole text name the lineup: every
+        // strategy, every rule.
+        let name = format!("{:?} {:?}", self.gifts, self.sc);
         let pieces = watch::pieces(range, PIECE);
         let kept: Vec<Vec<T>> = pieces
             .into_par_iter()

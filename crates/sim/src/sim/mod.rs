@@ -8,7 +8,7 @@ pub mod watch;
 
 use crate::map::Map;
 use crate::rules::season::Outcome;
-use crate::rules::setup::{SetupError, initial_state, make_map};
+use crate::rules::setup::{Gift, SetupError, give, initial_state, make_map};
 use crate::rules::{Engine, Log, RngDice, Rules, State};
 use crate::scenario::Scenario;
 use crate::seed;
@@ -50,8 +50,25 @@ pub fn play_on_map_as<L: Log>(
     strategies: &[&str],
     log: L,
 ) -> Result<(State, Outcome), SetupError> {
+    play_on_map_given(sc, map, campaign_seed, strategies, &[], log)
+}
+
+/// As `play_on_map_as`, with `gifts[k] = (seat, gift)` handed out before
+/// season 1 (`setup::give`; a gift with no place is not given). Gifts draw
+/// no dice, so every other seat's game starts from the same streams.
+pub fn play_on_map_given<L: Log>(
+    sc: &Scenario,
+    map: &Map,
+    campaign_seed: u64,
+    strategies: &[&str],
+    gifts: &[(crate::rules::PlayerId, Gift)],
+    log: L,
+) -> Result<(State, Outcome), SetupError> {
     let rules = Rules::new(sc, map);
     let mut st = initial_state(rules);
+    for &(seat, gift) in gifts {
+        give(rules, &mut st, seat, gift);
+    }
     let dice = RngDice(seed::rng(campaign_seed, seed::Stream::Dice));
     let players = Seats::named(sc, campaign_seed, strategies);
     let mut engine = Engine::new(rules, dice, players, log);

@@ -8,6 +8,8 @@
 //! archetypes of `scenarios/archetypes.toml` differ only in those numbers.
 
 use super::Strategy;
+use crate::analysis::combat::army_outlook;
+use crate::analysis::dice::{Distribution, difference};
 use crate::map::{HexId, Terrain, axial_distance};
 use crate::rules::army::army_parts;
 use crate::rules::naval::naval_strength;
@@ -21,6 +23,9 @@ use rand_pcg::Pcg64Mcg;
 pub struct Weighted {
     w: StrategySpec,
     rng: Pcg64Mcg,
+    /// The die difference of a combat (`combat.die`), worked out on the
+    /// first attack weighed with `attack_ep` or `attack_units`.
+    noise: Option<Distribution>,
     /// Goal hexes for movement, listed at most once per action-phase
     /// decision and reused for every option (listing them per option
     /// dominated run time).
@@ -180,7 +185,7 @@ impl Goals {
 
 impl Weighted {
     pub fn new(w: StrategySpec, rng: Pcg64Mcg) -> Self {
-        Weighted { w, rng, goals: Goals::default(), scores: Vec::new() }
+        Weighted { w, rng, noise: None, goals: Goals::default(), scores: Vec::new() }
     }
 
     fn jitter(&mut self) -> f64 {
@@ -226,7 +231,11 @@ impl Weighted {
         let army = st.hexes[hex as usize].army;
         let my_units: i32 = st.armies.iter().filter(|a| a.alive && a.owner == me).map(|a| a.units).sum();
         match item {
-            Item::Unit => self.w.unit / (1.0 + my_units as f64 / self.w.unit_saturation),
+            Item::Unit => {
+                let u = self.w.unit / (1.0 + my_units as f64 / self.w.unit_saturation);
+                // The options offer a unit only on an empty hex or one where the player's army stands.
+                if army.is_empty() { u * self.w.unit_alone } else { u }
+            }
             Item::Engine => {
                 // Engines are offered only where the player's army stands.
                 let a = army.get().map(|i| &st.armies[i]);
@@ -254,7 +263,18 @@ impl Weighted {
                 let mine = army_parts(r, st, army as usize, false).total();
                 let theirs = army_parts(r, st, target as usize, true).total();
                 let gap = (mine - theirs) as f64;
-                if gap >= self.w.aggression { self.w.attack + gap } else { -1.0 }
+                if gap < self.w.aggression {
+                    return -1.0;
+                }
+                let mut s = self.w.attack + gap;
+                if self.w.attack_ep != 0.0 || self.w.attack_units != 0.0 {
+                    let noise = self.noise.get_or_insert_with(|| difference(&r.sc.combat.die));
+                    let (a, t) = (&st.armies[army as usize], &st.armies[target as usize]);
+                    let o = army_outlook(r.sc, noise, mine - theirs, a.units, t.units, me);
+                    s += self.w.attack_ep * (o.ep - r.sc.ep.no_battle as f64)
+                        + self.w.attack_units * (o.d_loss - o.a_loss);
+                }
+                s
             }
             Action::Siege { army, city } => {
                 let mine = army_parts(r, st, army as usize, false).units

@@ -33,6 +33,10 @@
 //! - **Power.** The report states the gain over the fair share a single
 //!   deviant would need to be found with 80% probability, exactly from
 //!   the binomial at the first step of Holm's procedure.
+//! - **Competence.** "Near a local optimum" is a claim about strong play,
+//!   so the check also runs the competence check's whole family on the
+//!   same seeds (`probe`): a strategy no deviant beats may still waste a
+//!   gift or overuse an action no key of its own can fix.
 
 use crate::error::Error;
 use crate::scenario::knobs::{CHOICES, KNOBS, Knob, choice_of, choice_values, set_choice};
@@ -93,6 +97,8 @@ pub struct Deviation {
     /// be found with 80% probability (Holm's first step over the tested
     /// deviants, 5% family-wise error).
     pub detectable: f64,
+    /// The strategy's competence check, on the same seeds.
+    pub competence: super::probe::Competence,
 }
 
 impl Deviation {
@@ -218,7 +224,8 @@ pub fn deviants(spec: &StrategySpec, factor: f64, keys: Option<&[String]>) -> Ve
 /// deviant, `campaigns` each (a progress bar's length; 0 for an unknown
 /// strategy, which `check` refuses).
 pub fn planned(sc: &Scenario, name: &str, factor: f64, keys: Option<&[String]>, campaigns: u64) -> u64 {
-    sc.strategy(name).map_or(0, |spec| (deviants(&spec, factor, keys).len() as u64 + 1) * campaigns)
+    let probes = super::probe::planned(&super::probe::family(&super::probe::Settings::default()), campaigns);
+    sc.strategy(name).map_or(0, |spec| (deviants(&spec, factor, keys).len() as u64 + 1) * campaigns + probes)
 }
 
 /// Play every deviant of strategy `name` against copies of it.
@@ -266,6 +273,8 @@ pub fn check(
     rows.sort_by(|a, b| b.wins.cmp(&a.wins).then_with(|| a.key.cmp(&b.key)).then_with(|| a.to.cmp(&b.to)));
     let tested = rows.iter().filter(|d| d.tested()).count();
     let detectable = detectable_gain(campaigns, fair, tested.max(1), 0.05, 0.8);
+    let settings = super::probe::Settings::default();
+    let competence = super::probe::check(sc, name, super::probe::family(&settings), settings, master, campaigns)?;
     Ok(Deviation {
         strategy: name.to_string(),
         factor,
@@ -275,6 +284,7 @@ pub fn check(
         baseline,
         deviants: rows,
         detectable,
+        competence,
     })
 }
 

@@ -10,6 +10,7 @@ use crate::error::Error;
 pub mod deviation;
 pub mod ladder;
 pub mod metagame;
+pub mod probe;
 pub mod space;
 pub mod tune;
 

@@ -31,12 +31,50 @@
 //!   made of scenario keys (`readings`, `run_readings`): one player of a
 //!   strategy denied mines, denied pillage or made to build mines first,
 //!   against copies, on the same seeds in every row.
+//! - **Whose answer.** Every figure from play is what these players do
+//!   with gold, so each strategy of the seats gets the competence check's
+//!   probes on gold, mines and pillage (`strength::probe`, `TOPICS`): a
+//!   strategy that fails one gives an answer bounded by the players.
 
 use super::compare::{Row, paired};
 use super::metrics::{Measured, Metric, measure, standard};
 use crate::error::Error;
 use crate::scenario::{ActionKind, Scenario};
 use crate::stats::Mean;
+use crate::strength::probe::{self, Competence};
+
+/// What the experiment's answer is about: a probe on one of these that a
+/// strategy fails marks that strategy's figures "bounded by the players".
+pub const TOPICS: &[&str] = &["gold", "mine", "pillage"];
+
+/// The strategies of the seats, each once, in seat order.
+pub fn seat_strategies(sc: &Scenario) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in &sc.players {
+        if !out.contains(&p.strategy) {
+            out.push(p.strategy.clone());
+        }
+    }
+    out
+}
+
+/// The competence check on `TOPICS` of each strategy of the seats.
+pub fn competence(sc: &Scenario, seed: u64, campaigns: u64) -> Result<Vec<Competence>, Error> {
+    let settings = probe::Settings::default();
+    seat_strategies(sc)
+        .iter()
+        .map(|name| probe::check(sc, name, probe::on_topics(&settings, Some(TOPICS)), settings, seed, campaigns))
+        .collect()
+}
+
+/// The campaigns `competence` plays.
+pub fn competence_planned(sc: &Scenario, campaigns: u64) -> u64 {
+    if sc.players.len() < 2 {
+        return 0;
+    }
+    let probes = probe::on_topics(&probe::Settings::default(), Some(TOPICS));
+    seat_strategies(sc).len() as u64 * probe::planned(&probes, campaigns)
+}
 
 /// Chances of losing the hex in a season that the exact part tabulates.
 pub const LOSS_CHANCES: [f64; 5] = [0.0, 0.05, 0.1, 0.2, 0.3];
@@ -361,6 +399,8 @@ pub struct Experiment {
     pub best: Vec<super::restrict::Study>,
     /// The answer under each reading of the gap rules it rests on.
     pub readings: Option<Readings>,
+    /// Each seat strategy's competence on `TOPICS`: whose answer this is.
+    pub competence: Vec<Competence>,
 }
 
 /// The experiment's restrictions, as `restrict` sees them.
@@ -432,7 +472,7 @@ fn restricted(sc: &Scenario, list: &str, kind: ActionKind) -> (Scenario, Vec<Str
 pub fn planned(sc: &Scenario, campaigns: u64) -> u64 {
     let one = sc.players.first().is_some_and(|p| sc.players.iter().all(|q| q.strategy == p.strategy));
     let solo = if one && sc.players.len() > 1 { 1 + RESTRICTIONS.len() as u64 } else { 0 };
-    (1 + RESTRICTIONS.len() as u64 + solo) * campaigns
+    (1 + RESTRICTIONS.len() as u64 + solo) * campaigns + competence_planned(sc, campaigns)
 }
 
 /// The campaigns `run_readings` plays: under each reading, the unrestricted
@@ -462,6 +502,7 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Resu
         Some(name) if sc.players.len() > 1 => solo(sc, &name, seed, campaigns)?,
         _ => Vec::new(),
     };
+    let competence = if sc.players.len() > 1 { competence(sc, seed, campaigns)? } else { Vec::new() };
     Ok(Experiment {
         exact: Exact::of(sc),
         campaigns,
@@ -475,5 +516,6 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Resu
         verdicts,
         best: Vec::new(),
         readings: None,
+        competence,
     })
 }

@@ -193,6 +193,10 @@ pub struct Study {
     pub campaigns: u64,
     /// The naive value at each strength level, in `levels` order.
     pub levels: Vec<Value>,
+    /// Each level's competence check on the probes the restriction's kinds
+    /// rest on (`probe::for_kinds`), in `levels` order; empty when no
+    /// probe touches them.
+    pub competence: Vec<crate::strength::probe::Competence>,
     pub best: Option<Best>,
 }
 
@@ -318,8 +322,11 @@ pub fn total_variance(y: &[Vec<f64>]) -> Total {
 
 /// The campaigns `run` plays with `levels` strength levels (at most, with
 /// a best response, whose searches may converge sooner).
-pub fn planned(sc: &Scenario, levels: usize, campaigns: u64, budget: Option<&Budget>) -> u64 {
-    let naive = levels as u64 * 2 * campaigns;
+pub fn planned(sc: &Scenario, r: &Restriction, levels: usize, campaigns: u64, budget: Option<&Budget>) -> u64 {
+    let probes = crate::strength::probe::for_kinds(&Default::default(), &r.forbid);
+    let checks =
+        if probes.is_empty() { 0 } else { levels as u64 * crate::strength::probe::planned(&probes, campaigns) };
+    let naive = levels as u64 * 2 * campaigns + checks;
     naive + budget.map_or(0, |b| SEARCHES as u64 * 2 * (tuning_planned(sc, b) + campaigns))
 }
 
@@ -336,9 +343,15 @@ pub fn run(
 ) -> Result<Study, Error> {
     let field = sc.named_strategy(players)?;
     let mut values = Vec::new();
+    let mut competence = Vec::new();
+    let settings = crate::strength::probe::Settings::default();
+    let probes = crate::strength::probe::for_kinds(&settings, &r.forbid);
     for level in levels {
         let spec = sc.named_strategy(level).map_err(|e| e.at("--levels"))?;
         values.push(paired(sc, level, &r.apply(&spec), &spec, seed, campaigns)?);
+        if !probes.is_empty() {
+            competence.push(crate::strength::probe::check(sc, level, probes.clone(), settings, seed, campaigns)?);
+        }
     }
     let best = match budget {
         None => None,
@@ -384,5 +397,13 @@ pub fn run(
             })
         }
     };
-    Ok(Study { restriction: r.clone(), players: players.to_string(), seed, campaigns, levels: values, best })
+    Ok(Study {
+        restriction: r.clone(),
+        players: players.to_string(),
+        seed,
+        campaigns,
+        levels: values,
+        competence,
+        best,
+    })
 }

@@ -1,0 +1,110 @@
+//! `empires probe`: flags, files and the progress bar around
+//! `strength::probe`, the competence check.
+
+use super::CliError;
+use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::long::{Long, LongArgs};
+use super::out::{self, OverwriteArg, Request};
+use crate::report::files::write_atomic;
+use crate::report::probe as rp;
+use crate::strength::probe::{self, Settings};
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug, Clone)]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// The strategy to check: the probed player and its copies in every
+    /// other seat.
+    #[arg(long, default_value = "tuned")]
+    pub strategy: String,
+    /// Campaigns per probe, and for the baseline (a multiple of the seat
+    /// count is fairest).
+    #[arg(long, default_value_t = 4000, allow_negative_numbers = true, value_parser = super::args::count::<2>)]
+    pub campaigns: u64,
+    #[command(flatten)]
+    pub master: SeedArg,
+    /// Only the probes on these topics (T1,T2,...: gold, mine, pillage,
+    /// loot, units, army, spies, ships, naval, siege, ep).
+    #[arg(long)]
+    pub topics: Option<String>,
+    /// The gold gift.
+    #[arg(long, default_value_t = Settings::default().gold as u64, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
+    pub gold: u64,
+    /// The harm, in win-rate points, that a probe tolerates: a gift must
+    /// not cost more, a restriction not gain more.
+    #[arg(long, default_value_t = 100.0 * Settings::default().tolerance)]
+    pub tolerance: f64,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Output directory (default: reports/probe/STRATEGY-<key>, the key
+    /// naming every flag that changes the result).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub overwrite: OverwriteArg,
+    /// Exit with code 1 when the verdict is "bounded by the players" (for
+    /// a CI check).
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub long: LongArgs,
+}
+
+/// Every topic a probe names, for checking `--topics`.
+fn known_topics() -> Vec<&'static str> {
+    let mut t: Vec<&str> = probe::family(&Settings::default()).iter().flat_map(|p| p.topics.iter().copied()).collect();
+    t.sort_unstable();
+    t.dedup();
+    t
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    write_atomic(path, bytes).map_err(|e| CliError::io(format!("{}: {e}", path.display())))
+}
+
+pub fn run(a: ProbeArgs) -> Result<(), CliError> {
+    if !(0.0..100.0).contains(&a.tolerance) {
+        return Err(CliError::input(format!("--tolerance {}: give points in [0, 100)", a.tolerance)));
+    }
+    let gold = i32::try_from(a.gold).map_err(|_| CliError::input(format!("--gold {}: too large", a.gold)))?;
+    let settings = Settings { gold, tolerance: a.tolerance / 100.0, ..Settings::default() };
+    let topics: Option<Vec<String>> =
+        a.topics.as_deref().map(|s| s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect());
+    if let Some(ts) = &topics {
+        let known = known_topics();
+        if let Some(bad) = ts.iter().find(|t| !known.contains(&t.as_str())) {
+            return Err(CliError::input(format!("--topics: {bad:?} is not a topic (known: {})", known.join(", "))));
+        }
+    }
+    let sc = a.scenario.load()?;
+    sc.named_strategy(&a.strategy)?;
+    let wanted: Option<Vec<&str>> = topics.as_ref().map(|ts| ts.iter().map(String::as_str).collect());
+    let probes = probe::on_topics(&settings, wanted.as_deref());
+    let mut x = a.clone();
+    (x.out, x.threads, x.overwrite, x.long, x.strict) =
+        (None, Default::default(), Default::default(), Default::default(), false);
+    let out = out::resolve(
+        a.out.as_deref(),
+        "probe",
+        &a.strategy,
+        &Request::of(&format!("probe {x:?}"), &[&sc]),
+        a.overwrite,
+    )?;
+    let long = Long::start(a.threads, a.long, probe::planned(&probes, a.campaigns), &out)?;
+    let c = long.run(|| {
+        probe::check(&sc, &a.strategy, probes.clone(), settings, a.master.seed, a.campaigns).map_err(CliError::from)
+    })?;
+    long.finish();
+    let text = rp::text(&c);
+    say!("{text}");
+    write(&out.join("probe.csv"), rp::csv(&c).as_bytes())?;
+    write(&out.join("probe.txt"), text.as_bytes())?;
+    rp::page(&c, &text, &out).map_err(|e| e.at(out.display()))?;
+    sayln!("wrote probe.csv, probe.txt and index.html to {}", out.display());
+    if a.strict && c.verdict() == probe::Verdict::Bounded {
+        return Err(CliError::verdict(format!("{} is bounded by the players on {}", a.strategy, sc.name)));
+    }
+    Ok(())
+}

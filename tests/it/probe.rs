@@ -1,0 +1,178 @@
+//! The competence check (`strength::probe`, `empires probe`): gifts follow
+//! the probed slot round the seats, a player that overuses an action is
+//! caught by the restriction that forbids it, and the verdict line is the
+//! same in the terminal, the text file and the page.
+
+use crate::play_cli::bin;
+use empires::rules::setup::{Gift, make_map};
+use empires::scenario::Scenario;
+use empires::seed::campaign_seed;
+use empires::sim::lineup::Lineup;
+use empires::strength::probe::{self, Settings, Verdict};
+
+/// Campaign `i` of a lineup with a gift to slot 0 is the game played with
+/// the gift handed to the seat slot 0 sits in that campaign (seat
+/// (0 − i) mod n): the gift follows the player, not the seat.
+#[test]
+fn a_gift_follows_the_probed_slot_round_the_seats() {
+    let sc = Scenario::embedded_default();
+    let spec = sc.strategy("tuned").unwrap();
+    let n = sc.players.len();
+    let lineup = Lineup::new(&sc, &vec![spec; n]).unwrap().with_gift(0, Gift::Gold(500));
+    let names: Vec<String> = (0..n).map(|k| format!("lineup slot {k}")).collect();
+    let mut with = sc.clone();
+    for (k, name) in names.iter().enumerate() {
+        with.strategies.insert(name.clone(), sc.strategy("tuned").unwrap());
+        with.players[k].strategy = name.clone();
+    }
+    for i in 0..8u64 {
+        let cs = campaign_seed(11, i);
+        let map = make_map(&with, cs).unwrap();
+        let shift = (i % n as u64) as usize;
+        let seated: Vec<&str> = (0..n).map(|s| names[(s + shift) % n].as_str()).collect();
+        let seat = ((n - shift) % n) as u8;
+        let (st, _) = empires::sim::play_on_map_given(
+            &with,
+            &map,
+            cs,
+            &seated,
+            &[(seat, Gift::Gold(500))],
+            empires::rules::NoLog,
+        )
+        .unwrap();
+        let g = lineup.game(11, i).unwrap();
+        assert_eq!(g.print, empires::sim::lineup::fingerprint(&st), "campaign {i}: the gift went to seat {seat}");
+        let plain = Lineup::new(&sc, &vec![sc.strategy("tuned").unwrap(); n]).unwrap();
+        assert_ne!(g.print, plain.game(11, i).unwrap().print, "campaign {i}: 500 gold changes the game");
+    }
+}
+
+/// `setup::give` puts each gift where it says, and refuses a ship with no
+/// sea next to the capital.
+#[test]
+fn each_gift_lands_where_it_says() {
+    use empires::rules::Rules;
+    use empires::rules::setup::{give, initial_state};
+    let sc = Scenario::embedded_default();
+    let map = make_map(&sc, campaign_seed(3, 0)).unwrap();
+    let r = Rules::new(&sc, &map);
+    let st0 = initial_state(r);
+    let mut st = st0.clone();
+    assert!(give(r, &mut st, 1, Gift::Gold(500)));
+    assert_eq!(st.players[1].gold, st0.players[1].gold + 500);
+    assert!(give(r, &mut st, 1, Gift::Units(2)));
+    let army = st.armies.iter().position(|a| a.owner == 1).unwrap();
+    assert_eq!(st.armies[army].units, st0.armies[army].units + 2);
+    assert!(give(r, &mut st, 1, Gift::Spies(1)));
+    assert_eq!(st.spies.len(), st0.spies.len() + 1);
+    assert_eq!(st.spies.last().map(|s| (s.owner, s.hex)), Some((1, map.placements.capitals[1])));
+    assert!(give(r, &mut st, 1, Gift::Ep(1)));
+    assert_eq!(st.players[1].ep_gift, 1);
+    let coastal =
+        map.adjacent(map.placements.capitals[2]).any(|h| map.terrain[h as usize] == empires::map::Terrain::Sea);
+    let mut s2 = st0.clone();
+    assert_eq!(give(r, &mut s2, 2, Gift::Ships(1)), coastal);
+    assert_eq!(s2.ships.len(), st0.ships.len() + coastal as usize);
+    // The other players are untouched.
+    assert_eq!(st.players[0], st0.players[0]);
+}
+
+/// The EP gift comes on top of the first season's earnings, once.
+#[test]
+fn an_ep_gift_is_spent_in_the_first_season_only() {
+    use empires::rules::setup::{give, initial_state};
+    use empires::rules::{Engine, NoLog, RngDice, Rules};
+    let sc = Scenario::embedded_default();
+    let map = make_map(&sc, campaign_seed(3, 1)).unwrap();
+    let r = Rules::new(&sc, &map);
+    let mut st = initial_state(r);
+    give(r, &mut st, 0, Gift::Ep(3));
+    let seats = empires::strategy::Seats::named(&sc, 5, &["balanced"; 4]);
+    let mut e = Engine::new(r, RngDice(empires::seed::rng(5, empires::seed::Stream::Dice)), seats, NoLog);
+    e.play_season(&mut st);
+    assert_eq!(st.players[0].ep_gift, 0, "used up in season 1");
+    // Spent or lost like any EP (E-05): what player 0 spent and lost is its
+    // earnings plus the gift.
+    let t = st.players[0].tally;
+    let used = t.ep_capture + t.ep_conquer + t.ep_build + t.ep_pillage + t.ep_lost;
+    assert_eq!(used, t.ep_earned + 3);
+}
+
+/// A player that builds a mine whenever it can (tuned with `mine` raised
+/// far above every other purchase) is caught: forbidding mines makes it
+/// win more, so the check says "bounded by the players" and names that
+/// probe; the gold gift is not one it fails.
+#[test]
+fn a_player_that_overbuilds_mines_is_bounded_by_the_players() {
+    let mut sc = Scenario::embedded_default();
+    let mut miner = sc.strategy("tuned").unwrap();
+    miner.mine = 60.0;
+    sc.strategies.insert("mine_mad".into(), miner);
+    let probes = probe::on_topics(&Settings::default(), Some(&["mine"]));
+    let c = probe::check(&sc, "mine_mad", probes, Settings::default(), 17, 400).unwrap();
+    assert_eq!(c.verdict(), Verdict::Bounded, "{}", c.line());
+    let failed: Vec<&str> = c.failed().iter().map(|r| r.probe.name.as_str()).collect();
+    assert!(failed.contains(&"no mine"), "{}", c.line());
+    assert!(
+        c.line().starts_with(
+            "players: mine_mad (weighted), competence on default: bounded by the players: fails no mine +"
+        )
+    );
+    assert_eq!(c.verdict_on(&["mine"]), Verdict::Bounded);
+    assert_eq!(c.verdict_on(&["spies"]), Verdict::Competent, "no probe on spies was played");
+}
+
+/// A gift with no place (a ship where no sea touches a capital: the duel
+/// island's capitals stand inland) changes no game and is left out of the
+/// test: it is no evidence either way.
+#[test]
+fn a_gift_with_no_place_changes_no_game() {
+    use empires::rules::Rules;
+    use empires::rules::setup::{give, initial_state};
+    let sc = empires::scenario::load_str(
+        include_str!("../../scenarios/duel.toml"),
+        &empires::scenario::Source::file("duel.toml"),
+    )
+    .unwrap();
+    let map = make_map(&sc, 0).unwrap();
+    let r = Rules::new(&sc, &map);
+    for p in 0..2 {
+        assert!(!give(r, &mut initial_state(r), p, Gift::Ships(1)), "player {p}'s capital touches no sea");
+    }
+    let probes: Vec<_> = probe::family(&Settings::default()).into_iter().filter(|p| p.name == "gift: 1 ship").collect();
+    let c = probe::check(&sc, "balanced", probes, Settings::default(), 21, 24).unwrap();
+    assert_eq!(c.rows[0].changed, 0);
+    assert!(!c.rows[0].tested() && !c.rows[0].fails);
+    assert_eq!(c.verdict(), Verdict::Competent);
+    assert!(c.line().contains("no probe changed a game"), "{}", c.line());
+}
+
+/// `empires probe` prints the verdict line first, writes it as the page's
+/// answer and into probe.txt, and `--strict` exits 1 on "bounded".
+#[test]
+fn the_probe_command_states_its_verdict_first_everywhere() {
+    let dir = std::env::temp_dir().join(format!("empires-probe-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = bin()
+        .args(["probe", "--strategy", "balanced", "--topics", "mine,pillage", "--campaigns", "40", "--quiet", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let first = said.lines().next().unwrap();
+    assert!(first.starts_with("players: balanced (weighted), competence on default: "), "{said}");
+    assert!(first.contains("probes × 40 campaigns, seed 1, the probed player in each seat in turn"), "{first}");
+    let txt = std::fs::read_to_string(dir.join("probe.txt")).unwrap();
+    assert_eq!(txt.lines().next(), Some(first));
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(page.contains(&empires::report::html::esc(first)), "the page's answer is the same line");
+    let csv = std::fs::read_to_string(dir.join("probe.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 3, "gift: 500 gold, no mine, no pillage");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let o = bin().args(["probe", "--topics", "dance", "--campaigns", "4"]).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(empires::cli::exit::BAD_INPUT), "{err}");
+    assert!(err.contains("--topics: \"dance\" is not a topic"), "{err}");
+}
