@@ -46,6 +46,18 @@ pub struct TuneArgs {
     /// Initial step size, as a share of each key's range.
     #[arg(long, default_value_t = 0.2)]
     pub sigma: f64,
+    /// A scenario number the search varies, KEY=LO..HI (repeatable; e.g.
+    /// start.gold=100..800, economy.pillage.mult=5..40,
+    /// economy.mine.river.mult=10..160, recruit.per_hex=1..3): every
+    /// evaluation plays --variants scenarios drawn from the ranges, so the
+    /// player meets economies the scenario alone never shows it. The
+    /// held-out evaluation draws variants of its own.
+    #[arg(long, value_name = "KEY=LO..HI")]
+    pub vary: Vec<String>,
+    /// Scenarios drawn per evaluation with --vary (campaigns per candidate
+    /// must be a multiple of seats × variants).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    pub variants: u32,
     #[command(flatten)]
     pub master: SeedArg,
     /// Campaigns per row of the held-out evaluation.
@@ -121,6 +133,8 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         population,
         sigma: a.sigma,
         seed: a.master.seed,
+        vary: a.vary.clone(),
+        variants: if a.vary.is_empty() { 0 } else { a.variants },
     };
     let p = Problem::new(&sc, settings)?;
     if a.eval_campaigns < 2 {

@@ -110,6 +110,12 @@ pub fn tune_command(p: &Problem<'_>, scenario: Option<&str>, sets: &[String], na
         s.sigma,
         s.seed,
     );
+    for v in &s.vary {
+        let _ = write!(c, " --vary {v}");
+    }
+    if !s.vary.is_empty() {
+        let _ = write!(c, " --variants {}", s.variants);
+    }
     c
 }
 
@@ -213,6 +219,16 @@ pub fn evaluation_text(p: &Problem<'_>, rec: &Record, s: &Summary) -> String {
         s.eval_master,
         pct(1.0 / seats as f64)
     );
+    if !p.params.is_empty() {
+        let _ = writeln!(
+            out,
+            "  rules varied: {}; the search played {} variants drawn from these ranges, the evaluation {} variants \
+             of its own (drawn from its master seed), its campaigns shared equally among them",
+            p.settings.vary.join(", "),
+            p.variants.len(),
+            p.variants.len()
+        );
+    }
     out.push_str(&text_table(&evaluation_rows(&s.rows, &p.settings.start)));
     let _ = writeln!(
         out,

@@ -56,6 +56,8 @@ fn settings(field: Field, keys: &[&str], generations: u32) -> Settings {
         population: 6,
         sigma: 0.3,
         seed: 11,
+        vary: Vec::new(),
+        variants: 0,
     }
 }
 
@@ -543,4 +545,43 @@ fn tune_install_writes_the_tuned_strategy_into_a_scenario_file() {
     let o = bin().args(["tune", "--install"]).arg(dir.join("missing.toml")).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Tuning over varied rules: the variants are drawn from the seed (the
+/// same draw every time, another seed another draw), each value inside
+/// its range and each variant a valid scenario; an evaluation shares its
+/// campaigns equally among them, and the held-out evaluation plays
+/// variants of its own, drawn from its master seed.
+#[test]
+fn tuning_over_varied_rules_draws_its_variants_from_the_seed() {
+    use empires::strength::tune::draw_variants;
+    let sc = duel();
+    let mut s = settings(Field::Fixed(vec!["balanced".into()]), &["capture"], 1);
+    s.vary = vec!["start.gold=100..800".into(), "recruit.per_hex=1..3".into()];
+    s.variants = 4;
+    s.per_eval = 2 * 4 * 5;
+    let p = Problem::new(&sc, s.clone()).unwrap();
+    assert_eq!(p.variants.len(), 4);
+    let golds: Vec<i32> = p.variants.iter().map(|v| v.start.gold).collect();
+    assert!(golds.iter().all(|g| (100..=800).contains(g)), "{golds:?}");
+    assert!(p.variants.iter().all(|v| (1..=3).contains(&v.recruit.per_hex)));
+    assert!(golds.windows(2).any(|w| w[0] != w[1]), "four draws of 100..800 differ: {golds:?}");
+    let again = Problem::new(&sc, s.clone()).unwrap();
+    assert_eq!(again.variants, p.variants, "the same seed draws the same variants");
+    let other = draw_variants(&sc, &p.params, 4, 12).unwrap();
+    assert_ne!(other, p.variants, "another seed, another draw");
+    // Each variant plays campaigns / 4 of its own seed; the total is the sum.
+    let spec = sc.strategy("balanced").unwrap();
+    let all = p.wins_against(&spec, std::slice::from_ref(&spec), 5, 40).unwrap();
+    assert_eq!(all.campaigns, 40);
+    let mut by_hand = 0;
+    for (v, variant) in p.variants.iter().enumerate() {
+        let l = Lineup::new(variant, &[spec.clone(), spec.clone()]).unwrap();
+        by_hand += l.wins(empires::strength::tune::variant_seed(5, v as u32), 0..10).unwrap().by_slot[0];
+    }
+    assert_eq!(all.by_slot[0], by_hand);
+    // per_eval must split evenly over seats × variants.
+    s.per_eval = 2 * 4 * 5 + 2;
+    let e = Problem::new(&sc, s).err().unwrap().to_string();
+    assert!(e.contains("times the 4 variants"), "{e}");
 }

@@ -1161,6 +1161,11 @@ section! {
         /// Temperature of the policy: its logits are the weights' scores
         /// divided by this. Larger spreads the sample over more options.
         pub temperature: f64 = 1.0,
+        /// Share of the policy spread evenly over the legal options (a
+        /// mixture with uniform), so an option the weights score far below
+        /// the best (a mine, to a player that never built one) keeps a real
+        /// chance of being searched.
+        pub explore: f64 = 0.0,
 
         /// Restricted play (Jaffe et al. 2012): action kinds this player never
         /// takes, e.g. `["pillage"]`. Names are those of `ActionKind`.

@@ -59,6 +59,8 @@ pub struct Search {
     /// Seasons a rollout plays; `None` to the campaign's end.
     horizon: Option<u32>,
     temperature: f64,
+    /// Share of the policy spread evenly over the options (`explore`).
+    explore: f64,
     look: LookAt,
     rng: Pcg64Mcg,
     scores: Vec<f64>,
@@ -101,6 +103,19 @@ pub fn outcome(r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
     win + MARGIN_WEIGHT * m / land
 }
 
+/// Turn logits into those of the mixture `(1 − e) · softmax + e · uniform`:
+/// the log of each option's mixed probability. Gumbel top-k on them samples
+/// without replacement from the mixture, so every option keeps at least
+/// `e / n` of the first draw.
+pub fn mix_uniform(logits: &mut [f64], e: f64) {
+    let n = logits.len() as f64;
+    let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let z: f64 = logits.iter().map(|l| (l - top).exp()).sum();
+    for l in logits.iter_mut() {
+        *l = ((1.0 - e) * (*l - top).exp() / z + e / n).ln();
+    }
+}
+
 impl Search {
     /// `spec` is the search's own entry; `sc` supplies its base strategy
     /// (checked to exist and not to search itself).
@@ -113,6 +128,7 @@ impl Search {
             top_k: spec.top_k.max(1) as usize,
             horizon: (spec.horizon > 0).then_some(spec.horizon),
             temperature: if spec.temperature > 0.0 { spec.temperature } else { 1.0 },
+            explore: spec.explore.clamp(0.0, 1.0),
             look: LookAt::of(&spec.look_at),
             rng,
             scores: Vec::new(),
@@ -138,6 +154,9 @@ impl Search {
                 self.own.score_options(r, st, me, d, options, &mut scores);
                 for s in scores.iter_mut() {
                     *s /= self.temperature;
+                }
+                if self.explore > 0.0 {
+                    mix_uniform(&mut scores, self.explore);
                 }
             }
             _ => {

@@ -13,6 +13,14 @@
 //! - **The field.** Fixed strategies, or `self`: the opponents are the
 //!   current mean of the search, re-chosen before each generation, as in
 //!   self-play.
+//! - **Varied rules.** With `vary` (`KEY=LO..HI`, the numbers of
+//!   `balance::param`: start gold, mine and pillage yields, recruit caps),
+//!   every evaluation plays `variants` scenarios, each drawn uniformly
+//!   from the ranges, its campaigns shared equally among them: a player
+//!   tuned so has met economies where gold is plentiful, so its recruit
+//!   and army keys are tested at all. The variants are drawn from the seed
+//!   (`variant_seed`); the held-out evaluation draws its own from its
+//!   master seed, so it reports the player on variants it never saw.
 //! - **Progress** is measured apart from the search: after each generation
 //!   the new mean plays the reference field (the fixed field, or the start
 //!   for self-play) on one fixed set of campaigns (`reference_master`), so
@@ -31,6 +39,7 @@
 //! No IO here: the caller is told about each generation and writes files.
 
 use super::space::{Space, penalty};
+use crate::balance::param::Param;
 use crate::error::Error;
 use crate::scenario::{Scenario, StrategySpec};
 use crate::seed::mix2;
@@ -74,6 +83,13 @@ pub struct Settings {
     /// Initial step size, in unit coordinates (a share of each key's range).
     pub sigma: f64,
     pub seed: u64,
+    /// Scenario numbers drawn per variant, `KEY=LO..HI` (empty: the
+    /// scenario as it is).
+    #[serde(default)]
+    pub vary: Vec<String>,
+    /// Variants an evaluation plays when `vary` is given.
+    #[serde(default)]
+    pub variants: u32,
 }
 
 /// One candidate of a generation.
@@ -113,6 +129,56 @@ const TAG_CMA: u64 = 0x636d_6165_7300_0001;
 const TAG_GENERATION: u64 = 0x636d_6165_7300_0002;
 const TAG_REFERENCE: u64 = 0x636d_6165_7300_0003;
 const TAG_HELD_OUT: u64 = 0x636d_6165_7300_0004;
+const TAG_VARIANT: u64 = 0x636d_6165_7300_0005;
+
+/// The seed variant `v` of a set drawn from `seed` is drawn with.
+pub fn variant_seed(seed: u64, v: u32) -> u64 {
+    mix2(mix2(seed, TAG_VARIANT), v as u64)
+}
+
+/// `k` scenarios, each `sc` with every parameter of `params` drawn
+/// uniformly from its range with `variant_seed(seed, v)`; each is checked.
+pub fn draw_variants(sc: &Scenario, params: &[Param], k: u32, seed: u64) -> Result<Vec<Scenario>, Error> {
+    use rand::RngExt;
+    if params.is_empty() {
+        return Ok(vec![sc.clone()]);
+    }
+    (0..k)
+        .map(|v| {
+            let mut rng = crate::seed::rng(variant_seed(seed, v), crate::seed::Stream::Map);
+            let mut s = sc.clone();
+            for p in params {
+                let x = p.value_at(rng.random::<f64>());
+                p.set(&mut s, x);
+            }
+            let problems = crate::scenario::check::check(&s);
+            match problems.first() {
+                None => Ok(s),
+                Some((path, message)) => {
+                    let key: Vec<String> = path
+                        .iter()
+                        .map(|seg| match seg {
+                            crate::scenario::check::PathSeg::Key(k) => k.clone(),
+                            crate::scenario::check::PathSeg::Index(i) | crate::scenario::check::PathSeg::Char(i) => {
+                                format!("[{i}]")
+                            }
+                        })
+                        .collect();
+                    Err(Error::input(format!(
+                        "--vary: variant {v} ({}) breaks the scenario: {}: {message}",
+                        describe_variant(params, &s),
+                        key.join(".")
+                    )))
+                }
+            }
+        })
+        .collect()
+}
+
+/// What one variant sets, `KEY=VALUE ...`, as `--set` takes it.
+pub fn describe_variant(params: &[Param], sc: &Scenario) -> String {
+    params.iter().map(|p| p.set_flag(sc)).collect::<Vec<_>>().join(" ")
+}
 
 /// Master seed of generation `g`'s campaigns.
 pub fn generation_master(seed: u64, g: u32) -> u64 {
@@ -142,6 +208,10 @@ pub struct Problem<'a> {
     pub space: Space,
     /// The specs of a fixed field (empty for self-play).
     pub field: Vec<StrategySpec>,
+    /// `settings.vary`, parsed.
+    pub params: Vec<Param>,
+    /// The scenarios the search plays (the scenario itself without `vary`).
+    pub variants: Vec<Scenario>,
 }
 
 impl<'a> Problem<'a> {
@@ -172,12 +242,20 @@ impl<'a> Problem<'a> {
                 names.iter().map(|n| sc.named_strategy(n)).collect::<Result<_, _>>()?
             }
         };
-        if settings.per_eval == 0 || !settings.per_eval.is_multiple_of(seats as u64) {
+        let params = crate::balance::param::parse_list(&settings.vary, sc)?;
+        let k = if params.is_empty() { 1 } else { settings.variants };
+        if k == 0 {
+            return Err(Error::input("at least one variant"));
+        }
+        let block = seats as u64 * k as u64;
+        if settings.per_eval == 0 || !settings.per_eval.is_multiple_of(block) {
             return Err(Error::input(format!(
-                "campaigns per evaluation must be a positive multiple of the {seats} seats (found {})",
+                "campaigns per evaluation must be a positive multiple of the {seats} seats{} (found {})",
+                if k > 1 { format!(" times the {k} variants") } else { String::new() },
                 settings.per_eval
             )));
         }
+        let variants = draw_variants(sc, &params, k, settings.seed)?;
         if settings.population < 2 {
             return Err(Error::input("the population must be at least 2"));
         }
@@ -187,7 +265,7 @@ impl<'a> Problem<'a> {
         if settings.generations == 0 {
             return Err(Error::input("at least one generation"));
         }
-        Ok(Problem { sc, settings, start, space, field })
+        Ok(Problem { sc, settings, start, space, field, params, variants })
     }
 
     /// The spec at unit coordinates `u`.
@@ -197,14 +275,15 @@ impl<'a> Problem<'a> {
 
     /// The lineup of `me` against the opponents (`others` fill the other
     /// seats in turn).
-    fn lineup(&self, me: &StrategySpec, others: &[StrategySpec]) -> Result<Lineup, Error> {
-        let n = self.sc.players.len();
+    fn lineup(sc: &Scenario, me: &StrategySpec, others: &[StrategySpec]) -> Result<Lineup, Error> {
+        let n = sc.players.len();
         let mut specs = vec![me.clone()];
         specs.extend((0..n - 1).map(|k| others[k % others.len()].clone()));
-        Lineup::new(self.sc, &specs).map_err(Error::from)
+        Lineup::new(sc, &specs).map_err(Error::from)
     }
 
-    /// Wins of `me` (slot 0) against `others` in campaigns `0..campaigns` of `master`.
+    /// Wins of `me` (slot 0) against `others` in `campaigns` campaigns of
+    /// `master`, shared equally among the search's variants.
     pub fn wins_against(
         &self,
         me: &StrategySpec,
@@ -212,7 +291,33 @@ impl<'a> Problem<'a> {
         master: u64,
         campaigns: u64,
     ) -> Result<Wins, Error> {
-        self.lineup(me, others)?.wins(master, 0..campaigns).map_err(Error::from)
+        self.wins_on(&self.variants, me, others, master, campaigns)
+    }
+
+    /// As `wins_against`, on `variants`: variant `v` plays campaigns
+    /// `0..campaigns / k` of `variant_seed(master, v)` (the scenario itself
+    /// plays `0..campaigns` of `master`).
+    pub fn wins_on(
+        &self,
+        variants: &[Scenario],
+        me: &StrategySpec,
+        others: &[StrategySpec],
+        master: u64,
+        campaigns: u64,
+    ) -> Result<Wins, Error> {
+        if let [sc] = variants {
+            return Self::lineup(sc, me, others)?.wins(master, 0..campaigns).map_err(Error::from);
+        }
+        let each = campaigns / variants.len() as u64;
+        let mut total = Wins { campaigns: 0, by_slot: vec![0; self.sc.players.len()] };
+        for (v, sc) in variants.iter().enumerate() {
+            let w = Self::lineup(sc, me, others)?.wins(variant_seed(master, v as u32), 0..each).map_err(Error::from)?;
+            total.campaigns += w.campaigns;
+            for (t, x) in total.by_slot.iter_mut().zip(&w.by_slot) {
+                *t += x;
+            }
+        }
+        Ok(total)
     }
 
     /// The reference field: the fixed field, or the start for self-play.
@@ -437,12 +542,17 @@ pub fn evaluation_rows(p: &Problem<'_>) -> u64 {
 /// The tuned strategy against each opponent (every other seat plays it),
 /// against the whole field when it is fixed, and against its start, on
 /// campaigns of `master` that the search never saw.
+///
+/// With varied rules the evaluation plays variants of its own, drawn from
+/// `master`: rules the search never saw, as well as campaigns.
 pub fn evaluate(p: &Problem<'_>, tuned: &StrategySpec, master: u64, campaigns: u64) -> Result<Vec<EvalRow>, Error> {
     let n = p.sc.players.len();
+    let variants = draw_variants(p.sc, &p.params, p.variants.len() as u32, master)?;
+    let campaigns = campaigns.div_ceil(variants.len() as u64) * variants.len() as u64;
     let mut rows = Vec::new();
     let mut row = |against: String, others: Vec<StrategySpec>| -> Result<(), Error> {
-        let t = p.wins_against(tuned, &others, master, campaigns)?;
-        let s = p.wins_against(&p.start, &others, master, campaigns)?;
+        let t = p.wins_on(&variants, tuned, &others, master, campaigns)?;
+        let s = p.wins_on(&variants, &p.start, &others, master, campaigns)?;
         rows.push(EvalRow { against, tuned: t, start: s });
         Ok(())
     };

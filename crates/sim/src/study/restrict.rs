@@ -260,6 +260,8 @@ pub fn tune_from(
         population,
         sigma: budget.sigma,
         seed,
+        vary: Vec::new(),
+        variants: 0,
     };
     let p = Problem::new(&sc, settings)?;
     let rec = tune::tune(&p, None, |_| Flow::Continue)?;
