@@ -469,7 +469,7 @@ fn g30_lookahead_beats_balanced_on_duel() {
             wins += 1;
         }
     }
-    // The README quotes 2,000 campaigns; this fixed set must show the edge too.
+    // docs/strength.md quotes 2,000 campaigns; this fixed set must show the edge too.
     assert!(wins > n / 2 + 5, "lookahead won {wins} of {n}");
 }
 
