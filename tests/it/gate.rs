@@ -368,3 +368,35 @@ fn stored_values_pair_only_with_their_own_run() {
         PathBuf::from("x/balance.baseline.json")
     );
 }
+
+/// A folder of its own for a test that runs `check` with no file named.
+fn workdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("empires-gate-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const EXACT_ONLY: &str = "[[metric]]\nname = \"army P(win) at 3 against 3\"\n\
+    table = { kind = \"army\", attacker = 3, defender = 3, value = \"win\" }\nmin = 0.41\nmax = 0.42\n";
+
+#[test]
+fn check_without_a_file_reads_the_projects_scenarios_balance_toml() {
+    let d = workdir("default-file");
+    let o = bin().arg("check").current_dir(&d).output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("neither balance.toml nor scenarios/balance.toml is in the working folder"), "{e}");
+    std::fs::create_dir_all(d.join("scenarios")).unwrap();
+    std::fs::write(d.join("scenarios/balance.toml"), EXACT_ONLY).unwrap();
+    let o = bin().arg("check").current_dir(&d).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("empires check scenarios/balance.toml:") && out.contains("all 1 metrics pass"), "{out}");
+    // A balance.toml in the working folder comes first.
+    std::fs::write(d.join("balance.toml"), EXACT_ONLY.replace("min = 0.41\nmax = 0.42", "min = 0.3\nmax = 0.4"))
+        .unwrap();
+    let o = bin().arg("check").current_dir(&d).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stdout));
+    let _ = std::fs::remove_dir_all(&d);
+}
