@@ -129,7 +129,7 @@ pub fn run(mut a: CheckArgs) -> Result<(), CliError> {
         return Err(crate::error::Error::new(class, errors.join("\n")).into());
     }
     let judged = gate::judge(&file, measured, &stored);
-    let verdicts = crate::gate::text::text(&name, file.alpha, &judged);
+    let verdicts = crate::gate::text::text(&name, file.alpha, &judged, a.update);
     say!("{verdicts}");
     let check_txt = out.join("check.txt");
     crate::report::files::write_atomic(&check_txt, verdicts.as_bytes())
@@ -149,10 +149,12 @@ pub fn run(mut a: CheckArgs) -> Result<(), CliError> {
         if !values.metrics.is_empty() {
             sayln!("per-campaign baseline values ({} metrics) in {}", values.metrics.len(), sidecar.display());
         }
-        return Ok(());
     }
-    if judged.iter().any(|j| !j.pass) {
-        return Err(CliError::verdict(format!("{name}: balance check failed")));
+    // After --update a baseline that moved is settled; a bound is not.
+    let settled = |j: &gate::Judged| a.update && crate::gate::text::settled_by_update(j);
+    if judged.iter().any(|j| !j.pass && !settled(j)) {
+        let why = if a.update { " (a bound, which --update does not rewrite)" } else { "" };
+        return Err(CliError::verdict(format!("{name}: balance check failed{why}")));
     }
     Ok(())
 }
