@@ -27,7 +27,7 @@ pub struct RunArgs {
     pub master: SeedArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/runs/<scenario>-s<seed>-<key>/,
+    /// Output directory (default: reports/runs/<scenario file>-s<seed>-<key>/,
     /// the key naming every other flag that changes the result; plus
     /// shard-I-of-K/ for a shard).
     #[arg(long)]
@@ -127,7 +127,7 @@ fn out_dir(a: &RunArgs, sc: &crate::scenario::Scenario, shard: Option<(u64, u64)
     (x.out, x.threads, x.quiet, x.resume, x.overwrite, x.shards) =
         (None, Default::default(), false, false, Default::default(), Default::default());
     let what = format!("run {x:?}");
-    let name = format!("{}-s{}", sc.name, a.master.seed);
+    let name = format!("{}-s{}", a.scenario.file_name(), a.master.seed);
     super::out::resolve_shard(a.out.as_deref(), "runs", &name, &what, &[sc], shard, a.overwrite)
 }
 
