@@ -537,7 +537,7 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         band(&c.eval),
         p.name,
         p.show(c.eval.x),
-        if c.met { "met" } else { "NOT met" },
+        c.verdict(),
         c.allowed,
         if p.integer {
             "the held-out noise"
@@ -657,6 +657,7 @@ pub fn solve_json(s: &Solution, command: &str) -> String {
             "gap_interval": [c.eval.gap - zz * c.eval.gap_se, c.eval.gap + zz * c.eval.gap_se],
             "allowed": c.allowed,
             "met": c.met,
+            "verdict": c.verdict(),
             "vacuous": c.vacuous,
         },
         "evaluations": f.evals.iter().map(ev).collect::<Vec<_>>(),
@@ -676,7 +677,7 @@ pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Re
     let mut page = Page::new(&format!("Solve: {}", s.goal.text()));
     page.answer(&format!(
         "{} = {} meets {:?} within noise (gap {:+.4} ± {:.4} on the search's {} campaigns, master seed {}); on \
-         held-out seeds it is {}.",
+         held-out seeds the target is {}.",
         s.param.name,
         s.param.show(f.value),
         s.goal.text(),
@@ -684,7 +685,7 @@ pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Re
         zz * f.at_value.gap_se,
         s.campaigns,
         s.master,
-        if s.confirm.met { "met too" } else { "NOT met" }
+        s.confirm.verdict()
     ));
     page.pre(&solve_text(s, command));
     let curve = Chart::Lines {
@@ -909,7 +910,7 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
         } else {
             "with the held-out covariance"
         },
-        if c.met { "met" } else { "NOT met" }
+        c.verdict()
     );
     if c.vacuous {
         let _ = writeln!(out, "  (the check is vacuous about the root's place: the region reaches an end of a range)");
@@ -1019,6 +1020,7 @@ pub fn solve2_json(s: &Solution2, command: &str) -> String {
             "chi2": s.confirm.chi2,
             "widened": s.confirm.widened,
             "met": s.confirm.met,
+            "verdict": s.confirm.verdict(),
             "vacuous": s.confirm.vacuous,
         },
         "evaluations": f.evals.iter().map(ev2).collect::<Vec<_>>(),
@@ -1061,7 +1063,7 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
     let mut page = Page::new(&format!("Solve: {} and {}", s.goals[0].text(), s.goals[1].text()));
     page.answer(&format!(
         "{} = {} and {} = {} meet {:?} and {:?} within noise ({} campaigns an evaluation, master seed {}); on held-out \
-         seeds they are {}.",
+         seeds the targets are {}.",
         s.params[0].name,
         s.params[0].show(s.found.value[0]),
         s.params[1].name,
@@ -1070,7 +1072,7 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
         s.goals[1].text(),
         s.campaigns,
         s.master,
-        if s.confirm.met { "met too" } else { "NOT met" }
+        s.confirm.verdict()
     ));
     page.pre(&solve2_text(s, command));
     let table: Vec<Vec<String>> = std::iter::once(vec![
@@ -1120,7 +1122,7 @@ pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> Strin
                     None => second.show(s.found.value),
                 },
                 show_interval(s),
-                if s.confirm.met { "met".into() } else { "NOT met".into() },
+                s.confirm.verdict(),
                 format!("--set {} {}", c.first.set_flag(&s.scenario), set_flag(s)),
             ],
             // The full reason is in curve.json.
