@@ -210,6 +210,19 @@ fn ci_text(ci: (f64, f64)) -> String {
     }
 }
 
+/// A Sobol' index for people. An index is a share of variance, so a value
+/// outside [0, 1], or one whose interval is undefined, is noise and not an
+/// estimate: it is shown as `—` with what it read.
+fn index_text(x: f64, ci: (f64, f64)) -> String {
+    if ci.0.is_infinite() || ci.1.is_infinite() || !x.is_finite() {
+        "— (undefined)".into()
+    } else if !(0.0..=1.0).contains(&x) {
+        format!("— (read {}, outside [0, 1])", g(x))
+    } else {
+        g(x)
+    }
+}
+
 fn sobol_rows(s: &Sensitivity) -> Vec<Vec<String>> {
     let mut rows = vec![vec![
         "key".to_string(),
@@ -226,9 +239,9 @@ fn sobol_rows(s: &Sensitivity) -> Vec<Vec<String>> {
     for (j, x) in ix.indices.iter().enumerate() {
         rows.push(vec![
             s.plan.params[s.sobol_keys[j]].name.clone(),
-            g(x.first),
+            index_text(x.first, x.first_ci),
             ci_text(x.first_ci),
-            g(x.total),
+            index_text(x.total, x.total_ci),
             ci_text(x.total_ci),
             g(x.total_raw),
             g(x.noise_floor),
@@ -257,6 +270,7 @@ fn sobol_header(s: &Sensitivity, ix: &Indices) -> String {
         out += "  the metric does not vary beyond Monte Carlo noise over these ranges: every index is noise; play more campaigns per point to resolve it\n";
     }
     out += "  noise floor: the ST an input with no effect would read without the correction; verdict \"noise\": ST's interval reaches 0 (2.5% one-sided error per key)\n";
+    out += "  an index is a share of variance, in [0, 1]: one that reads outside it, or whose interval is undefined, is noise and shown as —\n";
     out
 }
 
