@@ -71,11 +71,34 @@ pub fn paired_rows(rows: &[Row], a: &str, b: &str) -> Vec<Vec<String>> {
             fmt_diff(&r.metric, r.diff.mean),
             format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
             p_cell(r.p_adj),
-            format!("±{}", fmt_diff(&r.metric, r.detectable).trim_start_matches('+')),
+            detectable_cell(r),
             verdict(r),
         ]);
     }
     out
+}
+
+/// `±4.5 pts`; `±4.5 pts if reshuffled` when every paired difference is
+/// the same (the paired figure would be ±0); `—` when no campaign's value
+/// varies in either variant (nothing can be detected).
+fn detectable_cell(r: &Row) -> String {
+    if !(r.detectable > 0.0) {
+        return "— (no campaign varies)".into();
+    }
+    let d = format!("±{}", fmt_diff(&r.metric, r.detectable).trim_start_matches('+'));
+    if r.reshuffled { format!("{d} if reshuffled") } else { d }
+}
+
+/// What "if reshuffled" means, when a row of `rows` says it.
+pub fn reshuffled_note(rows: &[Row]) -> String {
+    if rows.iter().any(|r| r.reshuffled) {
+        "\"if reshuffled\": every campaign gave B the same value as A (the change touched nothing these players do), \
+         so the paired test cannot detect anything; the figure is what a change that reshuffled every campaign would \
+         need, from A's and B's spreads\n"
+            .into()
+    } else {
+        String::new()
+    }
 }
 
 /// What the verdict columns mean, under a table of paired rows.
@@ -181,6 +204,7 @@ pub fn compare_text(c: &Comparison) -> String {
     );
     out.push_str(&text_table(&paired_rows(&c.rows, "A", "B")));
     out.push_str(&verdicts_note(&c.verdicts_line()));
+    out.push_str(&reshuffled_note(&c.rows));
     out
 }
 
@@ -211,15 +235,31 @@ fn moved_list(rows: &[&Row], top: usize) -> String {
 pub fn compare_answer(c: &Comparison) -> String {
     let rows: Vec<&Row> = c.rows.iter().collect();
     let k = rows.iter().filter(|r| r.rejected()).count();
-    if k == 0 {
-        let win = rows.iter().filter(|r| r.metric.is_rate()).map(|r| r.detectable).fold(f64::NAN, f64::min);
+    if k == 0 && rows.iter().all(|r| r.diff.sd == 0.0 && r.diff.mean == 0.0) {
         format!(
-            "No metric of {} differs detectably from {} at {} campaigns (master seed {}, family-wise error 5%): any              change is smaller than these campaigns can see (about ±{:.1} win-rate points; each metric's limit is in              the table).",
-            c.b_name,
-            c.a_name,
-            c.campaigns,
-            c.seed,
-            100.0 * win
+            "{} plays exactly the games of {} ({} campaigns, master seed {}): every metric has the same value in \
+             every campaign, so the change touches nothing these players do.",
+            c.b_name, c.a_name, c.campaigns, c.seed
+        )
+    } else if k == 0 {
+        // The table's own figures for the win rates, smallest to largest.
+        let win: Vec<f64> = rows
+            .iter()
+            .filter(|r| matches!(r.metric, Metric::WinStrategy(_) | Metric::WinSeat(_)) && r.detectable > 0.0)
+            .map(|r| 100.0 * r.detectable)
+            .collect();
+        let (lo, hi) = win.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
+        let limit = if win.is_empty() {
+            "each metric's limit is in the table".to_string()
+        } else if format!("{lo:.1}") == format!("{hi:.1}") {
+            format!("about ±{lo:.1} points of win rate; each metric's limit is in the table")
+        } else {
+            format!("±{lo:.1} to ±{hi:.1} points of win rate; each metric's limit is in the table")
+        };
+        format!(
+            "No metric of {} differs detectably from {} at {} campaigns (master seed {}, family-wise error 5%): any \
+             change is smaller than these campaigns can see ({limit}).",
+            c.b_name, c.a_name, c.campaigns, c.seed
         )
     } else {
         format!(
@@ -298,6 +338,10 @@ pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Ve
     )?;
     page.h2("Every metric");
     page.table(&paired_rows(&c.rows, &c.a_name, &c.b_name));
+    let note = reshuffled_note(&c.rows);
+    if !note.is_empty() {
+        page.p(&note);
+    }
     let mut files = page.files();
     page.finish(dir)?;
     files.push("index.html".into());
@@ -590,6 +634,7 @@ pub fn experiment_text(e: &Experiment) -> String {
         e.seed,
         seats_word(e.rotate_seats)
     );
+    let mut shown = Vec::new();
     for v in &e.variants {
         let _ = writeln!(out, "  {} ({}):", v.name, v.flags.join(" "));
         let rows: Vec<Row> = v
@@ -599,8 +644,10 @@ pub fn experiment_text(e: &Experiment) -> String {
             .cloned()
             .collect();
         out.push_str(&text_table(&paired_rows(&rows, "baseline", v.name)));
+        shown.extend(rows);
     }
     out.push_str(&verdicts_note(&format!("  {}", e.verdicts)));
+    out.push_str(&reshuffled_note(&shown));
     if !e.solo.is_empty() {
         let _ = writeln!(out, "\n{}", solo_title(e));
         out.push_str(&text_table(&solo_rows(e)));

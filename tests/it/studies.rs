@@ -565,3 +565,60 @@ fn compare_of_finished_runs_equals_compare_of_their_scenarios() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--vary cannot apply"));
 }
+
+/// A change that touches nothing the players do (an analysis-only key)
+/// plays exactly A's games: the page says so, no row claims "±0.0" as what
+/// it detects, and a metric that varies shows what a reshuffling change
+/// would need.
+#[test]
+fn compare_of_identical_games_says_so_and_claims_no_zero_power() {
+    let out = tmp("identical");
+    let duel = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/duel.toml");
+    let o = bin()
+        .args(["compare", "--scenario", duel, "--vary", "tables.siege_army_extra=2", "--campaigns", "60", "--quiet"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(!text.contains("±0.0 ") && !text.contains("±0.00 "), "{text}");
+    let line = text.lines().find(|l| l.contains("win rate: seat 0")).unwrap();
+    assert!(line.contains(" pts if reshuffled"), "{line}");
+    assert!(text.contains("\"if reshuffled\": every campaign gave B the same value as A"), "{text}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("plays exactly the games of"), "the page's answer says the games are the same");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The page's answer quotes the win rates' detectable differences as the
+/// table prints them, not a smaller figure from another metric.
+#[test]
+fn compare_answer_quotes_the_tables_win_rate_limits() {
+    let out = tmp("limits");
+    let duel = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/duel.toml");
+    let o = bin()
+        .args(["compare", "--scenario", duel, "--vary", "economy.pillage=2D6x11", "--campaigns", "40", "--quiet"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let limits: Vec<f64> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("win rate:"))
+        .filter_map(|l| l.split('±').nth(1)?.split(" pts").next()?.trim().parse().ok())
+        .collect();
+    assert!(!limits.is_empty(), "{text}");
+    let (lo, hi) = limits.iter().fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let want = if format!("{lo:.1}") == format!("{hi:.1}") {
+        format!("about ±{lo:.1} points of win rate")
+    } else {
+        format!("±{lo:.1} to ±{hi:.1} points of win rate")
+    };
+    assert!(page.contains("No metric of duel with economy.pillage=2D6x11 differs detectably"), "{page}");
+    assert!(page.contains(&want), "{want} in the answer: {text}");
+    let _ = std::fs::remove_dir_all(&out);
+}
