@@ -1043,6 +1043,34 @@ pub fn restrict_rows(s: &crate::study::restrict::Study) -> Vec<Vec<String>> {
     rows
 }
 
+/// When the searches' spread cannot carry the search's variance: every
+/// search returned the same figure (most likely the same player: the
+/// budget did not move them apart), or they differ by no more than the
+/// evaluation's noise (τ estimated 0). The interval then holds the
+/// evaluation's variance only, and says nothing of another search's.
+pub fn search_spread_warning(searches: &[f64], tau: f64) -> Option<String> {
+    if searches.len() < 2 {
+        return None;
+    }
+    if searches.iter().all(|&x| x == searches[0]) {
+        Some(format!(
+            "all {} searches returned the same figure ({:+.1}), most likely the same player: their spread measures \
+             none of the search's variance, so the interval holds the evaluation's alone; more generations or other \
+             search seeds would show whether another search finds another player",
+            searches.len(),
+            100.0 * searches[0]
+        ))
+    } else if tau == 0.0 {
+        Some(format!(
+            "the {} searches differ by no more than the evaluation's noise (τ estimated 0): the interval holds the \
+             evaluation's variance alone",
+            searches.len()
+        ))
+    } else {
+        None
+    }
+}
+
 pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -1068,9 +1096,10 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
         );
         let _ = writeln!(
             out,
-            "  each search's figure: {}; the interval carries the search's own variance: total variance = \
+            "  each search's figure: {}; the interval {} the search's own variance: total variance = \
              evaluation variance (± {:.1} points) + between-search variance (τ = {} points) / {} searches",
             b.searches.iter().map(|d| format!("{:+.1}", 100.0 * d)).collect::<Vec<_>>().join(", "),
+            if search_spread_warning(&b.searches, b.search_sd).is_some() { "would carry" } else { "carries" },
             100.0 * b.eval_se,
             if b.search_sd.is_nan() {
                 "not measured with one search".to_string()
@@ -1079,6 +1108,9 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
             },
             b.searches.len()
         );
+        if let Some(w) = search_spread_warning(&b.searches, b.search_sd) {
+            let _ = writeln!(out, "  WARNING: {w}");
+        }
         let _ = writeln!(
             out,
             "  the restriction costs a player who plays well {:+.1} points of win rate [{:+.1}, {:+.1}] (for a \

@@ -622,3 +622,17 @@ fn compare_answer_quotes_the_tables_win_rate_limits() {
     assert!(page.contains(&want), "{want} in the answer: {text}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Best-response searches that all return the same figure measure none of
+/// the search's variance: the output warns instead of claiming it.
+#[test]
+fn best_response_searches_that_agree_exactly_are_flagged() {
+    use empires::report::study::search_spread_warning;
+    let same = search_spread_warning(&[0.012, 0.012, 0.012], 0.0).unwrap();
+    assert!(same.contains("all 3 searches returned the same figure (+1.2)"), "{same}");
+    assert!(same.contains("the interval holds the evaluation's alone"), "{same}");
+    let within = search_spread_warning(&[0.010, 0.012, 0.011], 0.0).unwrap();
+    assert!(within.contains("differ by no more than the evaluation's noise (τ estimated 0)"), "{within}");
+    assert_eq!(search_spread_warning(&[0.001, 0.003, 0.021], 0.007), None);
+    assert_eq!(search_spread_warning(&[0.012], f64::NAN), None, "one search claims no search variance");
+}
