@@ -93,6 +93,10 @@ pub fn text(file: &str, alpha: f64, judged: &[Judged], updating: bool) -> String
             ""
         }
     );
+    let shares = [crate::study::metrics::Metric::MineShare, crate::study::metrics::Metric::PillageShare];
+    out.push_str(&crate::report::study::definitions(
+        shares.iter().filter(|m| judged.iter().any(|j| j.spec.quantity.as_deref() == Some(m.name().as_str()))),
+    ));
     for j in judged {
         if let Test::Unpaired { why } = &j.test {
             let _ = writeln!(out, "  unpaired {}: {why}", j.spec.name);

@@ -13,7 +13,7 @@ use crate::balance::param::Target;
 use crate::balance::sensitivity::{Plan, Point};
 use crate::balance::sobol::{Index, Indices};
 use crate::balance::solve::{
-    Curve, Eval, Eval2, NoRootKind, Solution, Solution2, SolveError, Unmet, Unmet2, chi2_2df_95,
+    Curve, Eval, Eval2, Goal, NoRootKind, Rhs, Side, Solution, Solution2, SolveError, Unmet, Unmet2, chi2_2df_95,
 };
 use crate::error::Error;
 use crate::scenario::Scenario;
@@ -288,6 +288,7 @@ pub fn sensitivity_text(s: &Sensitivity, limit: usize) -> String {
         s.plan.master
     );
     let _ = writeln!(out, "μ* and σ: change of the metric per whole range of the key (95% bootstrap intervals)");
+    out.push_str(&crate::report::study::definitions([&s.plan.metric]));
     let undefined = s.points.iter().filter(|p| !p.mean.is_finite()).count();
     if undefined > 0 {
         let _ = writeln!(
@@ -388,6 +389,10 @@ pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, Err
         "Each key at (μ*, σ), the eight largest labelled; whiskers are 95% intervals.",
     )?;
     page.h2("Keys ranked");
+    let defined = crate::report::study::definitions([&s.plan.metric]);
+    if !defined.is_empty() {
+        page.p(&defined);
+    }
     page.table(&sensitivity_rows(s, usize::MAX));
     if let Some(ix) = s.sobol {
         page.h2("Sobol' indices");
@@ -465,6 +470,20 @@ fn band(e: &Eval) -> String {
 }
 
 /// The summary printed by the command.
+/// The metrics a target names, for their definitions.
+fn goal_metrics(goals: &[&Goal]) -> String {
+    let sides = goals.iter().flat_map(|g| {
+        std::iter::once(&g.lhs).chain(match &g.rhs {
+            Rhs::Side(s) => Some(s),
+            Rhs::Value(_) => None,
+        })
+    });
+    crate::report::study::definitions(sides.filter_map(|s| match s {
+        Side::Metric(m) => Some(m),
+        Side::Restriction { .. } => None,
+    }))
+}
+
 pub fn solve_text(s: &Solution, command: &str) -> String {
     let (p, f, c) = (&s.param, &s.found, &s.confirm);
     let mut out = String::new();
@@ -478,6 +497,7 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         s.master,
         f.evals.len()
     );
+    out.push_str(&goal_metrics(&[&s.goal]));
     if let Some(l) = &s.players {
         let _ = writeln!(out, "  {l}");
     }
@@ -584,6 +604,7 @@ pub fn unmet_text(u: &Unmet, command: &str) -> String {
         u.master,
         u.found.evals.len()
     );
+    out.push_str(&goal_metrics(&[&u.goal]));
     if let Some(l) = &u.players {
         let _ = writeln!(out, "  {l}");
     }
@@ -859,6 +880,7 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
         s.master,
         f.evals.len()
     );
+    out.push_str(&goal_metrics(&[&s.goals[0], &s.goals[1]]));
     if let Some(l) = &s.players {
         let _ = writeln!(out, "  {l}");
     }
@@ -950,6 +972,7 @@ pub fn unmet2_text(u: &Unmet2, command: &str) -> String {
         u.master,
         u.found.evals.len()
     );
+    out.push_str(&goal_metrics(&[&u.goals[0], &u.goals[1]]));
     if let Some(l) = &u.players {
         let _ = writeln!(out, "  {l}");
     }

@@ -89,6 +89,19 @@ fn detectable_cell(r: &Row) -> String {
     if r.reshuffled { format!("{d} if reshuffled") } else { d }
 }
 
+/// The definition of each share among `metrics` ("share of gold from
+/// mines: the mean over campaigns of ..."), one line each, for every page
+/// that shows one; empty when none is shown.
+pub fn definitions<'a>(metrics: impl IntoIterator<Item = &'a Metric>) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for d in metrics.into_iter().filter_map(Metric::definition) {
+        if !seen.contains(&d) {
+            seen.push(d);
+        }
+    }
+    seen.iter().map(|d| format!("{d}\n")).collect()
+}
+
 /// What "if reshuffled" means, when a row of `rows` says it.
 pub fn reshuffled_note(rows: &[Row]) -> String {
     if rows.iter().any(|r| r.reshuffled) {
@@ -205,6 +218,7 @@ pub fn compare_text(c: &Comparison) -> String {
     out.push_str(&text_table(&paired_rows(&c.rows, "A", "B")));
     out.push_str(&verdicts_note(&c.verdicts_line()));
     out.push_str(&reshuffled_note(&c.rows));
+    out.push_str(&definitions(c.rows.iter().map(|r| &r.metric)));
     out
 }
 
@@ -338,9 +352,10 @@ pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Ve
     )?;
     page.h2("Every metric");
     page.table(&paired_rows(&c.rows, &c.a_name, &c.b_name));
-    let note = reshuffled_note(&c.rows);
-    if !note.is_empty() {
-        page.p(&note);
+    for note in [reshuffled_note(&c.rows), definitions(c.rows.iter().map(|r| &r.metric))] {
+        if !note.is_empty() {
+            page.p(&note);
+        }
     }
     let mut files = page.files();
     page.finish(dir)?;
@@ -386,6 +401,7 @@ pub fn sweep_text(s: &Sweep) -> String {
         out.push_str(&text_table(&against_rows(s, keep)));
         out.push_str(&verdicts_note(&s.verdicts_line()));
     }
+    out.push_str(&definitions(keep.iter().map(|&j| &s.metrics[j])));
     out
 }
 
@@ -517,6 +533,10 @@ pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<Strin
     }
     page.h2("Every metric");
     page.table(&sweep_rows(s));
+    let defined = definitions(&s.metrics);
+    if !defined.is_empty() {
+        page.p(&defined);
+    }
     if s.cells.len() > 1 {
         page.h2("Every metric against the first cell");
         page.p(&verdicts_note(&s.verdicts_line()));
@@ -600,6 +620,10 @@ pub fn loss_line(e: &Experiment) -> Option<String> {
 }
 
 /// Observed gold shares per strategy, as rows.
+/// What the observed shares are: unlike the share metrics, pooled.
+const POOLED: &str = "each strategy's gold from each source over all its gold in every campaign, pooled (not a mean of \
+                      per-campaign shares)";
+
 pub fn share_rows(e: &Experiment) -> Vec<Vec<String>> {
     let mut rows = vec![["strategy", "from mines", "from pillage", "from loot"].map(String::from).to_vec()];
     for (s, g) in &e.baseline.gold_by_strategy {
@@ -655,7 +679,7 @@ pub fn experiment_text(e: &Experiment) -> String {
     for b in &e.best {
         let _ = writeln!(out, "\n{}", restrict_text(b).trim_end());
     }
-    let _ = writeln!(out, "\n3. Observed: where the baseline's gold came from");
+    let _ = writeln!(out, "\n3. Observed: where the baseline's gold came from ({POOLED})");
     out.push_str(&text_table(&share_rows(e)));
     if let Some(r) = &e.readings {
         let _ = writeln!(out);
@@ -909,6 +933,10 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error>
         )?;
         page.table(&paired_rows(&v.rows, "baseline", v.name));
     }
+    let defined = definitions(e.variants.iter().flat_map(|v| v.rows.iter().map(|r| &r.metric)));
+    if !defined.is_empty() {
+        page.p(&defined);
+    }
 
     if !e.solo.is_empty() {
         page.h2("One player restricted");
@@ -947,6 +975,7 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error>
     }
 
     page.h2("Observed: where the gold came from");
+    page.p(POOLED);
     page.table(&share_rows(e));
     let mut strategies: Vec<&String> = e.baseline.seasons.keys().map(|k| &k.0).collect();
     strategies.dedup();

@@ -636,3 +636,61 @@ fn best_response_searches_that_agree_exactly_are_flagged() {
     assert_eq!(search_spread_warning(&[0.001, 0.003, 0.021], 0.007), None);
     assert_eq!(search_spread_warning(&[0.012], f64::NAN), None, "one search claims no search variance");
 }
+
+/// Every page that shows a share of gold says how it is averaged: the mean
+/// of each campaign's share, not the pooled share.
+#[test]
+fn every_page_that_shows_a_share_defines_it() {
+    let def = "share of gold from mines: the mean over campaigns of each campaign's share of its gold";
+    let duel = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/duel.toml");
+    let out = tmp("share-compare");
+    let o = bin()
+        .args(["compare", "--scenario", duel, "--vary", "costs.capture=3", "--campaigns", "20", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains(def), "compare's text");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("not the pooled share of all campaigns"), "compare's page");
+    let out = tmp("share-sweep");
+    let o = bin()
+        .args(["sweep", "--scenario", duel, "--vary", "costs.capture=2,3", "--metric", "share of gold from mines"])
+        .args(["--campaigns", "20", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains(def), "sweep's text");
+    assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("not the pooled share"), "sweep's page");
+    let out = tmp("share-sensitivity");
+    let o = bin()
+        .args(["sensitivity", "--scenario", duel, "--metric", "share of gold from mines"])
+        .args(["--vary", "costs.capture=1..3", "--trajectories", "2", "--campaigns", "10", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains(def), "sensitivity's text");
+    assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("not the pooled share"), "its page");
+    let out = tmp("share-solve");
+    let o = bin()
+        .args(["solve", "--scenario", duel, "--vary", "costs.capture=1..3"])
+        .args(["--target", "share of gold from mines = 0.5", "--campaigns", "20", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains(def), "solve's text: {}", String::from_utf8_lossy(&o.stdout));
+    // The experiment's observed shares are pooled, and say so.
+    let out = tmp("share-experiment");
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--scenario", duel, "--campaigns", "20", "--loss-campaigns", "20"])
+        .args(["--readings-campaigns", "20", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("gold came from (each strategy's gold from each source over all its gold"), "{text}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("pooled (not a mean of per-campaign shares)"), "the experiment's page");
+    for d in ["share-compare", "share-sweep", "share-sensitivity", "share-solve", "share-experiment"] {
+        let _ = std::fs::remove_dir_all(tmp(d));
+    }
+}
