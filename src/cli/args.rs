@@ -25,6 +25,13 @@ impl ScenarioArgs {
         load_scenario(self.scenario.as_deref(), &self.set)
     }
 
+    /// What names the scenario's results (their default folders): its
+    /// file's stem, since a copied file keeps the `name` it was copied
+    /// with; `default` for the embedded default.
+    pub fn file_name(&self) -> String {
+        file_name(self.scenario.as_deref())
+    }
+
     /// Where the scenario came from, as a manifest records it.
     pub fn source(&self) -> String {
         self.scenario.as_ref().map_or("<embedded default.toml>".to_string(), |p| p.display().to_string())
@@ -37,6 +44,12 @@ impl ScenarioArgs {
         let sets: String = self.set.iter().map(|s| format!(" --set '{s}'")).collect();
         scenario + &sets
     }
+}
+
+/// The stem of a scenario file, or `default` for the embedded default:
+/// the name of its results' default folders.
+pub fn file_name(p: Option<&std::path::Path>) -> String {
+    p.and_then(|p| p.file_stem()).map_or("default".into(), |s| s.to_string_lossy().to_string())
 }
 
 /// `--players STRATEGY`, for a command that plays the scenario's seats as

@@ -444,7 +444,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                 goal.text(),
                 s.found.at_value.gap,
                 zz * s.found.at_value.gap_se,
-                if s.confirm.met { "met" } else { "NOT met" }
+                s.confirm.verdict()
             ));
             create_out_dir(&out)?;
             let patched = rb::patched_toml(&text, &[param], &s.scenario, &header)?;
@@ -486,7 +486,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                 ps[1].show(s.found.value[1]),
                 gs[0].text(),
                 gs[1].text(),
-                if s.confirm.met { "met" } else { "NOT met" }
+                s.confirm.verdict()
             ));
             create_out_dir(&out)?;
             let patched = rb::patched_toml(&text, &[&ps[0], &ps[1]], &s.scenario, &header)?;

@@ -6,13 +6,13 @@ use super::long::{Long, LongArgs};
 use super::out::{self, OverwriteArg, Request};
 use crate::gate::{self, spec};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
-    /// The balance file.
-    #[arg(default_value = "balance.toml")]
-    pub file: PathBuf,
+    /// The balance file (default: balance.toml in the working folder, else
+    /// scenarios/balance.toml, where a project built like this one keeps it).
+    pub file: Option<PathBuf>,
     /// Rewrite the baselines in place with the values measured now.
     #[arg(long)]
     pub update: bool,
@@ -36,16 +36,34 @@ pub struct CheckArgs {
     pub long: LongArgs,
 }
 
-pub fn run(a: CheckArgs) -> Result<(), CliError> {
-    let name = a.file.display().to_string();
-    let text = std::fs::read_to_string(&a.file).map_err(|e| CliError::input(format!("{name}: {e}")))?;
+/// Where `check` looks for a balance file when none is named, in order.
+pub const DEFAULT_FILES: [&str; 2] = ["balance.toml", "scenarios/balance.toml"];
+
+/// The named file, or the first of `DEFAULT_FILES` that exists.
+fn balance_file(named: Option<&Path>) -> Result<PathBuf, CliError> {
+    if let Some(f) = named {
+        return Ok(f.to_path_buf());
+    }
+    DEFAULT_FILES.iter().map(PathBuf::from).find(|p| p.is_file()).ok_or_else(|| {
+        CliError::input(format!(
+            "no balance file named, and neither {} is in the working folder; name one: empires check FILE",
+            DEFAULT_FILES.join(" nor ")
+        ))
+    })
+}
+
+pub fn run(mut a: CheckArgs) -> Result<(), CliError> {
+    a.file = Some(balance_file(a.file.as_deref())?);
+    let file_path = a.file.clone().unwrap_or_default();
+    let name = file_path.display().to_string();
+    let text = std::fs::read_to_string(&file_path).map_err(|e| CliError::input(format!("{name}: {e}")))?;
     let file = spec::parse(&text, &name)?;
     if a.jobs == 0 {
         return Err(CliError::input("--jobs must be at least 1"));
     }
-    let dir = a.file.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+    let dir = file_path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
     // The baseline run's per-campaign values, for the paired tests.
-    let sidecar = gate::baseline::path_of(&a.file);
+    let sidecar = gate::baseline::path_of(&file_path);
     let stored = gate::baseline::Stored::read(&sidecar)?;
     let out = {
         let mut x = a.clone();
@@ -53,7 +71,7 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
             (None, Default::default(), Default::default(), Default::default(), 1);
         let sidecar_text = std::fs::read_to_string(&sidecar).unwrap_or_default();
         let request = Request::new(&format!("check {x:?}\n{text}\n{sidecar_text}"), "");
-        let stem = a.file.file_stem().map_or("balance".into(), |s| s.to_string_lossy().to_string());
+        let stem = file_path.file_stem().map_or("balance".into(), |s| s.to_string_lossy().to_string());
         out::resolve(a.out.as_deref(), "check", &stem, &request, a.overwrite)?
     };
     let planned: u64 = file.metric.iter().map(|m| gate::planned(m, &dir)).sum();
@@ -111,7 +129,7 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
         return Err(crate::error::Error::new(class, errors.join("\n")).into());
     }
     let judged = gate::judge(&file, measured, &stored);
-    let verdicts = crate::gate::text::text(&name, file.alpha, &judged);
+    let verdicts = crate::gate::text::text(&name, file.alpha, &judged, a.update);
     say!("{verdicts}");
     let check_txt = out.join("check.txt");
     crate::report::files::write_atomic(&check_txt, verdicts.as_bytes())
@@ -125,16 +143,18 @@ pub fn run(a: CheckArgs) -> Result<(), CliError> {
             crate::report::files::write_atomic(&sidecar, values.to_json().as_bytes())
                 .map_err(|e| CliError::io(format!("{}: {e}", sidecar.display())))?;
         }
-        crate::report::files::write_atomic(&a.file, new.as_bytes())
+        crate::report::files::write_atomic(&file_path, new.as_bytes())
             .map_err(|e| CliError::io(format!("{name}: {e}")))?;
         sayln!("baselines updated in {name}");
         if !values.metrics.is_empty() {
             sayln!("per-campaign baseline values ({} metrics) in {}", values.metrics.len(), sidecar.display());
         }
-        return Ok(());
     }
-    if judged.iter().any(|j| !j.pass) {
-        return Err(CliError::verdict(format!("{name}: balance check failed")));
+    // After --update a baseline that moved is settled; a bound is not.
+    let settled = |j: &gate::Judged| a.update && crate::gate::text::settled_by_update(j);
+    if judged.iter().any(|j| !j.pass && !settled(j)) {
+        let why = if a.update { " (a bound, which --update does not rewrite)" } else { "" };
+        return Err(CliError::verdict(format!("{name}: balance check failed{why}")));
     }
     Ok(())
 }

@@ -12,7 +12,7 @@
 
 use super::CliError;
 use super::args::ThreadsArg;
-use super::{cells, interrupt, progress};
+use super::{cells, interrupt, out, progress};
 use crate::sim::watch::Watch;
 use clap::Args;
 use indicatif::ProgressBar;
@@ -40,6 +40,24 @@ pub fn counted_pool(threads: ThreadsArg, bar: &ProgressBar) -> Result<rayon::Thr
     threads.pool(&Watch::new(move |k| b.inc(k), || false, None))
 }
 
+/// The folders of the long commands this process started: `finished`
+/// records in each that its request finished.
+static OPEN: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// The command ended with exit `code`: unless it was stopped (Ctrl-C) or
+/// failed, its folders record that their request finished, so `--resume`
+/// there plays nothing.
+pub fn finished(code: i32) {
+    if !matches!(code, super::exit::SUCCESS | super::exit::VERDICT) || interrupt::requested() {
+        return;
+    }
+    if let Ok(open) = OPEN.lock() {
+        for dir in open.iter() {
+            out::mark(dir, Some(code));
+        }
+    }
+}
+
 /// A long command under way.
 pub struct Long {
     bar: ProgressBar,
@@ -53,8 +71,25 @@ impl Long {
     /// a search may stop early) and writes into `out`.
     pub fn start(threads: ThreadsArg, flags: LongArgs, total: u64, out: &Path) -> Result<Long, CliError> {
         interrupt::listen();
+        if flags.resume
+            && let Some(code) = out::completed(out)
+        {
+            // Nothing is missing: the request finished here.
+            return Err(CliError {
+                code,
+                message: format!(
+                    "{}: already complete (this request finished there, exit {code}); --resume played nothing and \
+                     left its files as they are (without --resume the command starts afresh)",
+                    out.display()
+                ),
+            });
+        }
         if !flags.resume {
             cells::clear(out);
+        }
+        out::mark(out, None);
+        if let Ok(mut open) = OPEN.lock() {
+            open.push(out.to_path_buf());
         }
         let bar = progress::campaigns(total, flags.quiet);
         let b = bar.clone();

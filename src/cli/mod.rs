@@ -233,13 +233,15 @@ fn dispatch() -> i32 {
         Command::Sensitivity(a) => balance::sensitivity_cmd(&a),
         Command::Solve(a) => balance::solve_cmd(&a),
     };
-    match r {
+    let code = match r {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("{}", e.message);
             e.code
         }
-    }
+    };
+    long::finished(code);
+    code
 }
 
 #[cfg(test)]

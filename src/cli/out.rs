@@ -113,8 +113,33 @@ pub fn claim(dir: &Path, request: &Request, overwrite: bool) -> Result<(), CliEr
         }
     }
     super::create_out_dir(dir)?;
-    write_atomic(&dir.join(REQUEST_FILE), request.text().as_bytes())
+    // The same request keeps its record of having finished (`completed`);
+    // a command that starts it afresh drops it (`reopen`).
+    let done = recorded(dir).filter(|(key, _)| *key == request.key).and_then(|_| completed(dir));
+    let text = request.text() + &done.map_or(String::new(), complete_line);
+    write_atomic(&dir.join(REQUEST_FILE), text.as_bytes())
         .map_err(|e| CliError::io(format!("{}: cannot write {REQUEST_FILE}: {e}", dir.display())))
+}
+
+/// `complete, exit 1`: the line `request.txt` ends with once the request
+/// finished in its folder, with the exit code it finished with.
+fn complete_line(code: i32) -> String {
+    format!("complete, exit {code}\n")
+}
+
+/// The exit code the request of `dir` finished with, if it finished there.
+pub fn completed(dir: &Path) -> Option<i32> {
+    let text = std::fs::read_to_string(dir.join(REQUEST_FILE)).ok()?;
+    text.lines().nth(2)?.strip_prefix("complete, exit ")?.parse().ok()
+}
+
+/// Record in `dir` that its request finished with exit `code` (so
+/// `--resume` there has nothing left to do), or, without a code, that it
+/// is under way again.
+pub fn mark(dir: &Path, code: Option<i32>) {
+    let Ok(text) = std::fs::read_to_string(dir.join(REQUEST_FILE)) else { return };
+    let head: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    let _ = write_atomic(&dir.join(REQUEST_FILE), (head + &code.map_or(String::new(), complete_line)).as_bytes());
 }
 
 /// The folder a command writes: `--out`, or the request's default folder,

@@ -3,6 +3,7 @@
 use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
 use super::shard::ShardArgs;
 use super::{CliError, SeatArgs, run_dir};
+use crate::report::merge::{Shard, concat_table};
 use crate::report::{dataset::RunWriters, manifest};
 use crate::sim::Detail;
 use crate::sim::record::{Coverage, PlayerRecord};
@@ -27,7 +28,7 @@ pub struct RunArgs {
     pub master: SeedArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/runs/<scenario>-s<seed>-<key>/,
+    /// Output directory (default: reports/runs/<scenario file>-s<seed>-<key>/,
     /// the key naming every other flag that changes the result; plus
     /// shard-I-of-K/ for a shard).
     #[arg(long)]
@@ -127,7 +128,7 @@ fn out_dir(a: &RunArgs, sc: &crate::scenario::Scenario, shard: Option<(u64, u64)
     (x.out, x.threads, x.quiet, x.resume, x.overwrite, x.shards) =
         (None, Default::default(), false, false, Default::default(), Default::default());
     let what = format!("run {x:?}");
-    let name = format!("{}-s{}", sc.name, a.master.seed);
+    let name = format!("{}-s{}", a.scenario.file_name(), a.master.seed);
     super::out::resolve_shard(a.out.as_deref(), "runs", &name, &what, &[sc], shard, a.overwrite)
 }
 
@@ -168,25 +169,50 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         check_invariants: a.check_invariants,
     };
     let out = out_dir(&a, &sc, shard)?;
+    // `--resume` on a run stopped by Ctrl-C keeps the campaigns it wrote
+    // and plays only the rest (into a folder of its own, joined after).
+    let mut prefix: Option<manifest::Manifest> = None;
     if a.resume && plan.precision.is_none() {
         let expect = run_dir::data_files(detail, a.csv);
         if run_dir::already_complete(&out, &sc, seed, &plan.range, seated.rotate(), &expect) {
             sayln!("{}: already complete (manifest and file hashes match); skipped", out.display());
             return Ok(());
         }
+        prefix = run_dir::interrupted_prefix(&out, &sc, seed, &plan.range, seated.rotate(), &expect);
     }
+    let start = prefix.as_ref().map_or(plan.range.start, |m| m.campaign_end);
+    let rest_dir = out.join(".resume-rest");
+    let write_dir = if prefix.is_some() {
+        let _ = std::fs::remove_dir_all(&rest_dir);
+        super::create_out_dir(&rest_dir)?;
+        sayln!(
+            "{}: resuming after the {} campaigns already written; playing campaigns {}..{}",
+            out.display(),
+            start - plan.range.start,
+            start,
+            plan.range.end
+        );
+        rest_dir.clone()
+    } else {
+        out.clone()
+    };
     // SIGINT stops the run after the chunk in flight (the handler can only
     // be set once per process, hence the ignored error on a second run).
     super::interrupt::listen();
-    let cfg =
-        RunConfig { master: seed, range: plan.range.clone(), rotate_seats: seated.rotate(), chunk: plan.chunk, detail };
-    let bar = super::progress::campaigns(plan.range.end - plan.range.start, a.quiet);
+    let cfg = RunConfig {
+        master: seed,
+        range: start..plan.range.end,
+        rotate_seats: seated.rotate(),
+        chunk: plan.chunk,
+        detail,
+    };
+    let bar = super::progress::campaigns(plan.range.end - start, a.quiet);
     // The bar moves per campaign through the watch; `run` keeps its work
     // as written chunks (its own --resume), so it keeps no cells.
     let pool = super::long::counted_pool(a.threads, &bar)?;
     let write_err =
         |e: polars::error::PolarsError| CliError::io(format!("{}: cannot write the dataset: {e}", out.display()));
-    let mut writers = RunWriters::create(&out, a.csv, detail).map_err(write_err)?;
+    let mut writers = RunWriters::create(&write_dir, a.csv, detail).map_err(write_err)?;
     let mut coverage = Coverage::default();
     let mut wins = WinCount::default();
     let mut violation: Option<crate::sim::runner::Violation> = None;
@@ -223,6 +249,16 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         Err(RunError::Write(e)) => return Err(write_err(e)),
     };
     let files = writers.finish(a.csv).map_err(write_err)?;
+    if let Some(m) = &prefix {
+        // The campaigns written before, then the rest, in campaign order.
+        let shards =
+            [Shard { dir: out.clone(), manifest: m.clone() }, Shard { dir: rest_dir.clone(), manifest: m.clone() }];
+        for t in shards[0].tables() {
+            concat_table(&shards, &t, &out, a.csv).map_err(write_err)?;
+        }
+        coverage.merge(&m.coverage);
+        let _ = std::fs::remove_dir_all(&rest_dir);
+    }
     if let Some(v) = violation {
         // A broken invariant is the engine's failure, not the designer's.
         return Err(CliError::io(format!(
@@ -238,7 +274,8 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         )));
     }
     let wall = t0.elapsed().as_secs_f64();
-    let ran = plan.range.start..plan.range.start + done;
+    let ran = plan.range.start..start + done;
+    let done = ran.end - ran.start;
     let interrupted = super::interrupt::requested() && ran.end < plan.range.end;
     let notes = notes(&plan, done, interrupted, &wins);
     let source = a.scenario.source();
@@ -274,12 +311,13 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
 /// whether its `--precision` was reached.
 fn notes(plan: &Plan, done: u64, interrupted: bool, wins: &WinCount) -> String {
     let mut notes = String::new();
+    let total = plan.range.end - plan.range.start;
     if interrupted {
         let _ = writeln!(
             notes,
-            "INTERRUPTED by SIGINT after {done} of {} campaigns: the files hold the campaigns completed; \
-             run again (or with --resume) for the rest",
-            plan.range.end - plan.range.start
+            "INTERRUPTED by SIGINT after {done} of {total} campaigns: the files and the summary below hold only the \
+             campaigns completed; run the same command with --resume to play the other {}",
+            total - done
         );
     }
     if let Some(p) = plan.precision {

@@ -49,6 +49,34 @@ pub fn already_complete(
         .all(|f| m.file_hashes.get(f).is_some_and(|h| !h.is_empty() && manifest::file_hash(&out.join(f)) == *h))
 }
 
+/// The manifest of `out` when it holds the first campaigns of this run,
+/// interrupted: the same resolved scenario, seed, first campaign, total,
+/// seat rotation and files, every data file with the hash the manifest
+/// recorded. `--resume` then plays only the campaigns after it.
+pub fn interrupted_prefix(
+    out: &Path,
+    sc: &crate::scenario::Scenario,
+    seed: u64,
+    range: &std::ops::Range<u64>,
+    rotate: bool,
+    files: &[String],
+) -> Option<manifest::Manifest> {
+    let m = manifest::Manifest::read(out).ok()?;
+    let same = m.scenario_hash == manifest::scenario_hash(sc)
+        && m.master_seed == seed
+        && m.campaign_start == range.start
+        && m.campaign_end > range.start
+        && m.campaign_end < range.end
+        && m.rotate_seats == rotate
+        && m.interrupted
+        && m.precision.is_none();
+    let whole = files
+        .iter()
+        .all(|f| m.file_hashes.get(f).is_some_and(|h| !h.is_empty() && manifest::file_hash(&out.join(f)) == *h));
+    (same && whole && m.files.iter().filter(|f| f.ends_with("parquet") || f.ends_with("csv")).count() == files.len())
+        .then_some(m)
+}
+
 /// Write `summary.txt` and `manifest.json` for a run directory whose
 /// Parquet files are complete; returns the summary text. Shared by `run`
 /// and `merge`, so a merged run reads exactly like one run.
@@ -57,7 +85,9 @@ pub fn finish_run_dir(out: &Path, info: &manifest::RunInfo<'_>, notes: &str) -> 
     let s = summary::summarize(&out.join("players.parquet")).map_err(|e| fail(e.to_string()))?;
     let seated = Seating::of_run(info.scenario, info.rotate_seats);
     let mut text = summary::render(&s, &info.scenario.name, info.master_seed, info.wall_seconds, seated);
-    text.push_str(notes);
+    // An interrupted run says so before anything else: the summary under
+    // it covers only the campaigns completed.
+    text = if info.interrupted { format!("{notes}{text}") } else { text + notes };
     text.push_str(&coverage::render(info.coverage));
     let mut files = info.files.clone();
     files.push("summary.txt".into());

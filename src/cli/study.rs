@@ -175,10 +175,6 @@ pub enum Experiment {
     },
 }
 
-fn name_of(p: Option<&Path>) -> String {
-    p.and_then(|p| p.file_stem()).map_or("default".into(), |s| s.to_string_lossy().to_string())
-}
-
 fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, Error>) -> Result<(), CliError> {
     super::create_out_dir(out)?;
     let files = f(out).map_err(|e| e.at(out.display()))?;
@@ -219,15 +215,15 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     }
     let sa = load_scenario(fa, &a.set)?;
     let sb = load_scenario_varied(fb.or(fa), &a.set, &a.vary)?;
-    let na = name_of(fa);
+    let na = super::args::file_name(fa);
     let nb = match (fb, a.vary.is_empty()) {
-        (Some(f), true) => name_of(Some(f)),
-        (f, _) => format!("{} with {}", name_of(f.or(fa)), a.vary.join(" ")),
+        (Some(f), true) => super::args::file_name(Some(f)),
+        (f, _) => format!("{} with {}", super::args::file_name(f.or(fa)), a.vary.join(" ")),
     };
     let (sa, sb) = (a.flags.seat(sa)?, a.flags.seat(sb)?);
     compare::comparable((&na, &sa), (&nb, &sb))?;
     let what = format!("{:?} {:?} {:?} {:?} {:?}", a.scenario, a.files, a.set, a.vary, a.best);
-    let out = a.flags.out_dir("compare", &name_of(fa), what, &[&sa, &sb])?;
+    let out = a.flags.out_dir("compare", &super::args::file_name(fa), what, &[&sa, &sb])?;
     let budget = a.best.budget();
     let long = a.flags.long(compare::planned(&sa, &sb, a.flags.campaigns, budget.as_ref()), &out)?;
     let (sa, sb, best) = if let Some(budget) = budget {
@@ -353,7 +349,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     let file = a.scenario.clone();
     let base = load_scenario(file.as_deref(), &a.set)?;
     let what = format!("{:?} {:?} {:?} {:?}", a.set, a.vary, a.metric, a.best);
-    let out = a.flags.out_dir("sweep", &name_of(file.as_deref()), what, &[&base])?;
+    let out = a.flags.out_dir("sweep", &super::args::file_name(file.as_deref()), what, &[&base])?;
     let budget = a.best.budget();
     let start = a.flags.start();
     let cells = sweep::grid(&axes).len() as u64;
@@ -427,7 +423,12 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 "{loss_from:?} {loss_campaigns} {readings_campaigns} {readings_players:?} {best:?} {:?}",
                 scenario.set
             );
-            let out = flags.out_dir("mine-vs-pillage", &name_of(scenario.scenario.as_deref()), what, &[&file])?;
+            let out = flags.out_dir(
+                "mine-vs-pillage",
+                &super::args::file_name(scenario.scenario.as_deref()),
+                what,
+                &[&file],
+            )?;
             let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
             if loss_campaigns > 0 {
@@ -491,7 +492,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let r = restrict::Restriction::new(forbid, force)?;
             let sc: Scenario = scenario.load()?;
             let what = format!("{:?} {levels:?} {best:?} {:?}", r, scenario.set);
-            let out = flags.out_dir("restrict", &name_of(scenario.scenario.as_deref()), what, &[&sc])?;
+            let out = flags.out_dir("restrict", &super::args::file_name(scenario.scenario.as_deref()), what, &[&sc])?;
             let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
             let budget = best.budget();
             let levels = split(&levels);

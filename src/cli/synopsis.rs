@@ -1,6 +1,6 @@
-//! The README's synopsis of every command, generated from the clap
-//! definitions, so it cannot miss a flag: a test holds the README's
-//! `## Commands` block to `synopsis()` (run it with
+//! The synopsis of every command in docs/commands.md, generated from the
+//! clap definitions, so it cannot miss a flag: a test holds that page's
+//! `## Every command` block to `synopsis()` (run it with
 //! `EMPIRES_WRITE_SYNOPSIS=1` to rewrite the block).
 
 use clap::{ArgAction, CommandFactory};
@@ -33,7 +33,7 @@ fn leaves() -> Vec<(String, clap::Command)> {
     out
 }
 
-/// The value of a flag that names none: the short names the README has
+/// The value of a flag that names none: the short names the docs have
 /// always used (FILE, DIR, N), the flag's own name otherwise.
 fn placeholder(id: &str) -> String {
     match id {

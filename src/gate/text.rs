@@ -17,7 +17,17 @@ fn p_cell(p: Option<f64>) -> String {
     }
 }
 
-pub fn text(file: &str, alpha: f64, judged: &[Judged]) -> String {
+/// Whether `--update` settles a failure: it failed only against its
+/// baseline, which `--update` replaces with the value measured now (a
+/// bound still fails after it).
+pub fn settled_by_update(j: &Judged) -> bool {
+    let within = |x: f64| j.spec.min.is_none_or(|lo| x >= lo - 1e-9) && j.spec.max.is_none_or(|hi| x <= hi + 1e-9);
+    !j.pass && j.spec.baseline.is_some() && (!j.measured.exact || within(j.measured.value))
+}
+
+/// The verdict table. With `updating` (`check --update`), a metric that
+/// moved from its baseline is not a failure: its baseline is rewritten.
+pub fn text(file: &str, alpha: f64, judged: &[Judged], updating: bool) -> String {
     let mut rows = vec![
         ["metric", "value", "95% interval", "bound or baseline", "test", "Holm p", "detects (80% power)", "verdict"]
             .map(String::from)
@@ -46,7 +56,9 @@ pub fn text(file: &str, alpha: f64, judged: &[Judged]) -> String {
             (_, Some(d), None) => format!("±{}", num(d)),
             _ => "—".into(),
         };
-        let verdict = if !j.pass {
+        let verdict = if updating && settled_by_update(j) {
+            "moved; rewritten"
+        } else if !j.pass {
             "FAIL"
         } else if j.warning.is_some() {
             "pass, unconfirmed"
@@ -81,6 +93,10 @@ pub fn text(file: &str, alpha: f64, judged: &[Judged]) -> String {
             ""
         }
     );
+    let shares = [crate::study::metrics::Metric::MineShare, crate::study::metrics::Metric::PillageShare];
+    out.push_str(&crate::report::study::definitions(
+        shares.iter().filter(|m| judged.iter().any(|j| j.spec.quantity.as_deref() == Some(m.name().as_str()))),
+    ));
     for j in judged {
         if let Test::Unpaired { why } = &j.test {
             let _ = writeln!(out, "  unpaired {}: {why}", j.spec.name);
@@ -91,8 +107,22 @@ pub fn text(file: &str, alpha: f64, judged: &[Judged]) -> String {
             let _ = writeln!(out, "WARN {}: {w}", j.spec.name);
         }
     }
-    let failed: Vec<&Judged> = judged.iter().filter(|j| !j.pass).collect();
-    if failed.is_empty() {
+    let (moved, failed): (Vec<&Judged>, Vec<&Judged>) =
+        judged.iter().filter(|j| !j.pass).partition(|j| updating && settled_by_update(j));
+    if !moved.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} of {} metrics moved from their old baseline; --update rewrites it with the value measured now:",
+            moved.len(),
+            judged.len()
+        );
+        for j in moved {
+            let _ = writeln!(out, "  moved {}: {}", j.spec.name, j.why);
+        }
+    }
+    if failed.is_empty() && updating {
+        let _ = writeln!(out, "no metric fails its bounds");
+    } else if failed.is_empty() {
         let _ = writeln!(out, "all {} metrics pass", judged.len());
     } else {
         let _ = writeln!(out, "{} of {} metrics FAIL:", failed.len(), judged.len());

@@ -13,7 +13,7 @@ use crate::balance::param::Target;
 use crate::balance::sensitivity::{Plan, Point};
 use crate::balance::sobol::{Index, Indices};
 use crate::balance::solve::{
-    Curve, Eval, Eval2, NoRootKind, Solution, Solution2, SolveError, Unmet, Unmet2, chi2_2df_95,
+    Curve, Eval, Eval2, Goal, NoRootKind, Rhs, Side, Solution, Solution2, SolveError, Unmet, Unmet2, chi2_2df_95,
 };
 use crate::error::Error;
 use crate::scenario::Scenario;
@@ -210,6 +210,19 @@ fn ci_text(ci: (f64, f64)) -> String {
     }
 }
 
+/// A Sobol' index for people. An index is a share of variance, so a value
+/// outside [0, 1], or one whose interval is undefined, is noise and not an
+/// estimate: it is shown as `—` with what it read.
+fn index_text(x: f64, ci: (f64, f64)) -> String {
+    if ci.0.is_infinite() || ci.1.is_infinite() || !x.is_finite() {
+        "— (undefined)".into()
+    } else if !(0.0..=1.0).contains(&x) {
+        format!("— (read {}, outside [0, 1])", g(x))
+    } else {
+        g(x)
+    }
+}
+
 fn sobol_rows(s: &Sensitivity) -> Vec<Vec<String>> {
     let mut rows = vec![vec![
         "key".to_string(),
@@ -226,9 +239,9 @@ fn sobol_rows(s: &Sensitivity) -> Vec<Vec<String>> {
     for (j, x) in ix.indices.iter().enumerate() {
         rows.push(vec![
             s.plan.params[s.sobol_keys[j]].name.clone(),
-            g(x.first),
+            index_text(x.first, x.first_ci),
             ci_text(x.first_ci),
-            g(x.total),
+            index_text(x.total, x.total_ci),
             ci_text(x.total_ci),
             g(x.total_raw),
             g(x.noise_floor),
@@ -257,6 +270,7 @@ fn sobol_header(s: &Sensitivity, ix: &Indices) -> String {
         out += "  the metric does not vary beyond Monte Carlo noise over these ranges: every index is noise; play more campaigns per point to resolve it\n";
     }
     out += "  noise floor: the ST an input with no effect would read without the correction; verdict \"noise\": ST's interval reaches 0 (2.5% one-sided error per key)\n";
+    out += "  an index is a share of variance, in [0, 1]: one that reads outside it, or whose interval is undefined, is noise and shown as —\n";
     out
 }
 
@@ -274,6 +288,7 @@ pub fn sensitivity_text(s: &Sensitivity, limit: usize) -> String {
         s.plan.master
     );
     let _ = writeln!(out, "μ* and σ: change of the metric per whole range of the key (95% bootstrap intervals)");
+    out.push_str(&crate::report::study::definitions([&s.plan.metric]));
     let undefined = s.points.iter().filter(|p| !p.mean.is_finite()).count();
     if undefined > 0 {
         let _ = writeln!(
@@ -374,6 +389,10 @@ pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, Err
         "Each key at (μ*, σ), the eight largest labelled; whiskers are 95% intervals.",
     )?;
     page.h2("Keys ranked");
+    let defined = crate::report::study::definitions([&s.plan.metric]);
+    if !defined.is_empty() {
+        page.p(&defined);
+    }
     page.table(&sensitivity_rows(s, usize::MAX));
     if let Some(ix) = s.sobol {
         page.h2("Sobol' indices");
@@ -451,6 +470,20 @@ fn band(e: &Eval) -> String {
 }
 
 /// The summary printed by the command.
+/// The metrics a target names, for their definitions.
+fn goal_metrics(goals: &[&Goal]) -> String {
+    let sides = goals.iter().flat_map(|g| {
+        std::iter::once(&g.lhs).chain(match &g.rhs {
+            Rhs::Side(s) => Some(s),
+            Rhs::Value(_) => None,
+        })
+    });
+    crate::report::study::definitions(sides.filter_map(|s| match s {
+        Side::Metric(m) => Some(m),
+        Side::Restriction { .. } => None,
+    }))
+}
+
 pub fn solve_text(s: &Solution, command: &str) -> String {
     let (p, f, c) = (&s.param, &s.found, &s.confirm);
     let mut out = String::new();
@@ -464,6 +497,7 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         s.master,
         f.evals.len()
     );
+    out.push_str(&goal_metrics(&[&s.goal]));
     if let Some(l) = &s.players {
         let _ = writeln!(out, "  {l}");
     }
@@ -537,7 +571,7 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         band(&c.eval),
         p.name,
         p.show(c.eval.x),
-        if c.met { "met" } else { "NOT met" },
+        c.verdict(),
         c.allowed,
         if p.integer {
             "the held-out noise"
@@ -570,6 +604,7 @@ pub fn unmet_text(u: &Unmet, command: &str) -> String {
         u.master,
         u.found.evals.len()
     );
+    out.push_str(&goal_metrics(&[&u.goal]));
     if let Some(l) = &u.players {
         let _ = writeln!(out, "  {l}");
     }
@@ -657,6 +692,7 @@ pub fn solve_json(s: &Solution, command: &str) -> String {
             "gap_interval": [c.eval.gap - zz * c.eval.gap_se, c.eval.gap + zz * c.eval.gap_se],
             "allowed": c.allowed,
             "met": c.met,
+            "verdict": c.verdict(),
             "vacuous": c.vacuous,
         },
         "evaluations": f.evals.iter().map(ev).collect::<Vec<_>>(),
@@ -676,7 +712,7 @@ pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Re
     let mut page = Page::new(&format!("Solve: {}", s.goal.text()));
     page.answer(&format!(
         "{} = {} meets {:?} within noise (gap {:+.4} ± {:.4} on the search's {} campaigns, master seed {}); on \
-         held-out seeds it is {}.",
+         held-out seeds the target is {}.",
         s.param.name,
         s.param.show(f.value),
         s.goal.text(),
@@ -684,7 +720,7 @@ pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Re
         zz * f.at_value.gap_se,
         s.campaigns,
         s.master,
-        if s.confirm.met { "met too" } else { "NOT met" }
+        s.confirm.verdict()
     ));
     page.pre(&solve_text(s, command));
     let curve = Chart::Lines {
@@ -844,6 +880,7 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
         s.master,
         f.evals.len()
     );
+    out.push_str(&goal_metrics(&[&s.goals[0], &s.goals[1]]));
     if let Some(l) = &s.players {
         let _ = writeln!(out, "  {l}");
     }
@@ -909,7 +946,7 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
         } else {
             "with the held-out covariance"
         },
-        if c.met { "met" } else { "NOT met" }
+        c.verdict()
     );
     if c.vacuous {
         let _ = writeln!(out, "  (the check is vacuous about the root's place: the region reaches an end of a range)");
@@ -935,6 +972,7 @@ pub fn unmet2_text(u: &Unmet2, command: &str) -> String {
         u.master,
         u.found.evals.len()
     );
+    out.push_str(&goal_metrics(&[&u.goals[0], &u.goals[1]]));
     if let Some(l) = &u.players {
         let _ = writeln!(out, "  {l}");
     }
@@ -1019,6 +1057,7 @@ pub fn solve2_json(s: &Solution2, command: &str) -> String {
             "chi2": s.confirm.chi2,
             "widened": s.confirm.widened,
             "met": s.confirm.met,
+            "verdict": s.confirm.verdict(),
             "vacuous": s.confirm.vacuous,
         },
         "evaluations": f.evals.iter().map(ev2).collect::<Vec<_>>(),
@@ -1061,7 +1100,7 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
     let mut page = Page::new(&format!("Solve: {} and {}", s.goals[0].text(), s.goals[1].text()));
     page.answer(&format!(
         "{} = {} and {} = {} meet {:?} and {:?} within noise ({} campaigns an evaluation, master seed {}); on held-out \
-         seeds they are {}.",
+         seeds the targets are {}.",
         s.params[0].name,
         s.params[0].show(s.found.value[0]),
         s.params[1].name,
@@ -1070,7 +1109,7 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
         s.goals[1].text(),
         s.campaigns,
         s.master,
-        if s.confirm.met { "met too" } else { "NOT met" }
+        s.confirm.verdict()
     ));
     page.pre(&solve2_text(s, command));
     let table: Vec<Vec<String>> = std::iter::once(vec![
@@ -1120,7 +1159,7 @@ pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> Strin
                     None => second.show(s.found.value),
                 },
                 show_interval(s),
-                if s.confirm.met { "met".into() } else { "NOT met".into() },
+                s.confirm.verdict(),
                 format!("--set {} {}", c.first.set_flag(&s.scenario), set_flag(s)),
             ],
             // The full reason is in curve.json.

@@ -71,11 +71,47 @@ pub fn paired_rows(rows: &[Row], a: &str, b: &str) -> Vec<Vec<String>> {
             fmt_diff(&r.metric, r.diff.mean),
             format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
             p_cell(r.p_adj),
-            format!("±{}", fmt_diff(&r.metric, r.detectable).trim_start_matches('+')),
+            detectable_cell(r),
             verdict(r),
         ]);
     }
     out
+}
+
+/// `±4.5 pts`; `±4.5 pts if reshuffled` when every paired difference is
+/// the same (the paired figure would be ±0); `—` when no campaign's value
+/// varies in either variant (nothing can be detected).
+fn detectable_cell(r: &Row) -> String {
+    if !(r.detectable > 0.0) {
+        return "— (no campaign varies)".into();
+    }
+    let d = format!("±{}", fmt_diff(&r.metric, r.detectable).trim_start_matches('+'));
+    if r.reshuffled { format!("{d} if reshuffled") } else { d }
+}
+
+/// The definition of each share among `metrics` ("share of gold from
+/// mines: the mean over campaigns of ..."), one line each, for every page
+/// that shows one; empty when none is shown.
+pub fn definitions<'a>(metrics: impl IntoIterator<Item = &'a Metric>) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for d in metrics.into_iter().filter_map(Metric::definition) {
+        if !seen.contains(&d) {
+            seen.push(d);
+        }
+    }
+    seen.iter().map(|d| format!("{d}\n")).collect()
+}
+
+/// What "if reshuffled" means, when a row of `rows` says it.
+pub fn reshuffled_note(rows: &[Row]) -> String {
+    if rows.iter().any(|r| r.reshuffled) {
+        "\"if reshuffled\": every campaign gave B the same value as A (the change touched nothing these players do), \
+         so the paired test cannot detect anything; the figure is what a change that reshuffled every campaign would \
+         need, from A's and B's spreads\n"
+            .into()
+    } else {
+        String::new()
+    }
 }
 
 /// What the verdict columns mean, under a table of paired rows.
@@ -181,6 +217,8 @@ pub fn compare_text(c: &Comparison) -> String {
     );
     out.push_str(&text_table(&paired_rows(&c.rows, "A", "B")));
     out.push_str(&verdicts_note(&c.verdicts_line()));
+    out.push_str(&reshuffled_note(&c.rows));
+    out.push_str(&definitions(c.rows.iter().map(|r| &r.metric)));
     out
 }
 
@@ -211,15 +249,31 @@ fn moved_list(rows: &[&Row], top: usize) -> String {
 pub fn compare_answer(c: &Comparison) -> String {
     let rows: Vec<&Row> = c.rows.iter().collect();
     let k = rows.iter().filter(|r| r.rejected()).count();
-    if k == 0 {
-        let win = rows.iter().filter(|r| r.metric.is_rate()).map(|r| r.detectable).fold(f64::NAN, f64::min);
+    if k == 0 && rows.iter().all(|r| r.diff.sd == 0.0 && r.diff.mean == 0.0) {
         format!(
-            "No metric of {} differs detectably from {} at {} campaigns (master seed {}, family-wise error 5%): any              change is smaller than these campaigns can see (about ±{:.1} win-rate points; each metric's limit is in              the table).",
-            c.b_name,
-            c.a_name,
-            c.campaigns,
-            c.seed,
-            100.0 * win
+            "{} plays exactly the games of {} ({} campaigns, master seed {}): every metric has the same value in \
+             every campaign, so the change touches nothing these players do.",
+            c.b_name, c.a_name, c.campaigns, c.seed
+        )
+    } else if k == 0 {
+        // The table's own figures for the win rates, smallest to largest.
+        let win: Vec<f64> = rows
+            .iter()
+            .filter(|r| matches!(r.metric, Metric::WinStrategy(_) | Metric::WinSeat(_)) && r.detectable > 0.0)
+            .map(|r| 100.0 * r.detectable)
+            .collect();
+        let (lo, hi) = win.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
+        let limit = if win.is_empty() {
+            "each metric's limit is in the table".to_string()
+        } else if format!("{lo:.1}") == format!("{hi:.1}") {
+            format!("about ±{lo:.1} points of win rate; each metric's limit is in the table")
+        } else {
+            format!("±{lo:.1} to ±{hi:.1} points of win rate; each metric's limit is in the table")
+        };
+        format!(
+            "No metric of {} differs detectably from {} at {} campaigns (master seed {}, family-wise error 5%): any \
+             change is smaller than these campaigns can see ({limit}).",
+            c.b_name, c.a_name, c.campaigns, c.seed
         )
     } else {
         format!(
@@ -298,6 +352,11 @@ pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Ve
     )?;
     page.h2("Every metric");
     page.table(&paired_rows(&c.rows, &c.a_name, &c.b_name));
+    for note in [reshuffled_note(&c.rows), definitions(c.rows.iter().map(|r| &r.metric))] {
+        if !note.is_empty() {
+            page.p(&note);
+        }
+    }
     let mut files = page.files();
     page.finish(dir)?;
     files.push("index.html".into());
@@ -342,6 +401,7 @@ pub fn sweep_text(s: &Sweep) -> String {
         out.push_str(&text_table(&against_rows(s, keep)));
         out.push_str(&verdicts_note(&s.verdicts_line()));
     }
+    out.push_str(&definitions(keep.iter().map(|&j| &s.metrics[j])));
     out
 }
 
@@ -473,6 +533,10 @@ pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<Strin
     }
     page.h2("Every metric");
     page.table(&sweep_rows(s));
+    let defined = definitions(&s.metrics);
+    if !defined.is_empty() {
+        page.p(&defined);
+    }
     if s.cells.len() > 1 {
         page.h2("Every metric against the first cell");
         page.p(&verdicts_note(&s.verdicts_line()));
@@ -556,6 +620,10 @@ pub fn loss_line(e: &Experiment) -> Option<String> {
 }
 
 /// Observed gold shares per strategy, as rows.
+/// What the observed shares are: unlike the share metrics, pooled.
+const POOLED: &str = "each strategy's gold from each source over all its gold in every campaign, pooled (not a mean of \
+                      per-campaign shares)";
+
 pub fn share_rows(e: &Experiment) -> Vec<Vec<String>> {
     let mut rows = vec![["strategy", "from mines", "from pillage", "from loot"].map(String::from).to_vec()];
     for (s, g) in &e.baseline.gold_by_strategy {
@@ -594,6 +662,7 @@ pub fn experiment_text(e: &Experiment) -> String {
         e.seed,
         seats_word(e.rotate_seats)
     );
+    let mut shown = Vec::new();
     for v in &e.variants {
         let _ = writeln!(out, "  {} ({}):", v.name, v.flags.join(" "));
         let rows: Vec<Row> = v
@@ -603,8 +672,10 @@ pub fn experiment_text(e: &Experiment) -> String {
             .cloned()
             .collect();
         out.push_str(&text_table(&paired_rows(&rows, "baseline", v.name)));
+        shown.extend(rows);
     }
     out.push_str(&verdicts_note(&format!("  {}", e.verdicts)));
+    out.push_str(&reshuffled_note(&shown));
     if !e.solo.is_empty() {
         let _ = writeln!(out, "\n{}", solo_title(e));
         out.push_str(&text_table(&solo_rows(e)));
@@ -612,7 +683,7 @@ pub fn experiment_text(e: &Experiment) -> String {
     for b in &e.best {
         let _ = writeln!(out, "\n{}", restrict_text(b).trim_end());
     }
-    let _ = writeln!(out, "\n3. Observed: where the baseline's gold came from");
+    let _ = writeln!(out, "\n3. Observed: where the baseline's gold came from ({POOLED})");
     out.push_str(&text_table(&share_rows(e)));
     if let Some(r) = &e.readings {
         let _ = writeln!(out);
@@ -878,6 +949,10 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error>
         )?;
         page.table(&paired_rows(&v.rows, "baseline", v.name));
     }
+    let defined = definitions(e.variants.iter().flat_map(|v| v.rows.iter().map(|r| &r.metric)));
+    if !defined.is_empty() {
+        page.p(&defined);
+    }
 
     if !e.solo.is_empty() {
         page.h2("One player restricted");
@@ -916,6 +991,7 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error>
     }
 
     page.h2("Observed: where the gold came from");
+    page.p(POOLED);
     page.table(&share_rows(e));
     let mut strategies: Vec<&String> = e.baseline.seasons.keys().map(|k| &k.0).collect();
     strategies.dedup();
@@ -1017,6 +1093,34 @@ pub fn restrict_rows(s: &crate::study::restrict::Study) -> Vec<Vec<String>> {
     rows
 }
 
+/// When the searches' spread cannot carry the search's variance: every
+/// search returned the same figure (most likely the same player: the
+/// budget did not move them apart), or they differ by no more than the
+/// evaluation's noise (τ estimated 0). The interval then holds the
+/// evaluation's variance only, and says nothing of another search's.
+pub fn search_spread_warning(searches: &[f64], tau: f64) -> Option<String> {
+    if searches.len() < 2 {
+        return None;
+    }
+    if searches.iter().all(|&x| x == searches[0]) {
+        Some(format!(
+            "all {} searches returned the same figure ({:+.1}), most likely the same player: their spread measures \
+             none of the search's variance, so the interval holds the evaluation's alone; more generations or other \
+             search seeds would show whether another search finds another player",
+            searches.len(),
+            100.0 * searches[0]
+        ))
+    } else if tau == 0.0 {
+        Some(format!(
+            "the {} searches differ by no more than the evaluation's noise (τ estimated 0): the interval holds the \
+             evaluation's variance alone",
+            searches.len()
+        ))
+    } else {
+        None
+    }
+}
+
 pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -1045,9 +1149,10 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
         );
         let _ = writeln!(
             out,
-            "  each search's figure: {}; the interval carries the search's own variance: total variance = \
+            "  each search's figure: {}; the interval {} the search's own variance: total variance = \
              evaluation variance (± {:.1} points) + between-search variance (τ = {} points) / {} searches",
             b.searches.iter().map(|d| format!("{:+.1}", 100.0 * d)).collect::<Vec<_>>().join(", "),
+            if search_spread_warning(&b.searches, b.search_sd).is_some() { "would carry" } else { "carries" },
             100.0 * b.eval_se,
             if b.search_sd.is_nan() {
                 "not measured with one search".to_string()
@@ -1056,6 +1161,9 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
             },
             b.searches.len()
         );
+        if let Some(w) = search_spread_warning(&b.searches, b.search_sd) {
+            let _ = writeln!(out, "  WARNING: {w}");
+        }
         let _ = writeln!(
             out,
             "  the restriction costs a player who plays well {:+.1} points of win rate [{:+.1}, {:+.1}] (for a \

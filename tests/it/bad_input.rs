@@ -168,3 +168,34 @@ fn a_misspelled_key_or_strategy_gets_a_did_you_mean() {
     let o = bin().args(["run", "--campaigns", "2", "--set", "players[1].strategy=zzz"]).output().unwrap();
     assert!(!String::from_utf8_lossy(&o.stderr).contains("did you mean"));
 }
+
+/// One row of a table the file leaves out (archipelago gives no naval
+/// table) changes that row of the default table; an array with no default
+/// says how to give it.
+#[test]
+fn a_row_of_a_table_the_file_leaves_out_is_a_row_of_the_default() {
+    let archipelago = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/archipelago.toml");
+    let o = bin().args(["tables", "--scenario", archipelago, "--set", "naval.table[1].loser_pv=3"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let naval = &text[text.find("== naval ==").unwrap()..];
+    assert!(naval.contains("1. gap 0: winner -1 PV, loser -3 PV"), "{naval}");
+    assert!(naval.contains("2. gap 1: winner -1 PV, loser -2 PV"), "the other rows are the default's: {naval}");
+    // The designer's command: B is the default table with row 1 changed.
+    let out = std::env::temp_dir().join(format!("empires-bad-input-{}-row", std::process::id()));
+    let o = bin()
+        .args(["compare", "--scenario", archipelago, "--vary", "naval.table[1].loser_pv=3", "--campaigns", "10"])
+        .args(["--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = bin().args(["validate", archipelago, "--set", "nothing[1].x=3"]).output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("nothing is not given in the file and has no default rows") && e.contains("nothing=[...]"),
+        "{e}"
+    );
+}

@@ -218,7 +218,13 @@ fn solve_cli_writes_the_patched_scenario_and_the_flag() {
     assert_eq!(json["confirm"]["evaluation"]["value"], 12.0);
     let iv = json["confirm"]["gap_interval"].as_array().unwrap();
     assert!(iv[0].as_f64().unwrap() <= 0.0 && 0.0 <= iv[1].as_f64().unwrap(), "{iv:?}");
-    assert!(stdout.contains("the target is met there"), "{stdout}");
+    // Not rejecting the target is not showing it met: the check says at how
+    // many campaigns, and what gap it would have caught.
+    assert!(!stdout.contains("met there") && !stdout.contains("met too"), "{stdout}");
+    assert!(stdout.contains("the target is not rejected at 20 campaigns (power 80% against a gap of ±"), "{stdout}");
+    assert!(json["confirm"]["verdict"].as_str().unwrap().starts_with("not rejected at 20 campaigns"));
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("on held-out seeds the target is not rejected at 20 campaigns"), "{page}");
     for f in ["evaluations.parquet", "index.html", "gap.svg"] {
         assert!(out.join(f).exists(), "{f}");
     }

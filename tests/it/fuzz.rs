@@ -2,8 +2,8 @@
 //! scenario text and random `--set` flags. Loading must never panic, and a
 //! scenario that loads must play a campaign without panicking (the engine
 //! trusts `check`). The number of inputs each `cargo test` tries is
-//! `cases()` per property (1,500, or `EMPIRES_FUZZ_CASES`); the README
-//! records a longer run.
+//! `cases()` per property (1,500, or `EMPIRES_FUZZ_CASES`); docs/commands.md
+//! (Hardening) records a longer run.
 
 use empires::scenario::{Source, load_str, load_with_overrides};
 use proptest::prelude::*;

@@ -368,3 +368,61 @@ fn stored_values_pair_only_with_their_own_run() {
         PathBuf::from("x/balance.baseline.json")
     );
 }
+
+/// A folder of its own for a test that runs `check` with no file named.
+fn workdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("empires-gate-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const EXACT_ONLY: &str = "[[metric]]\nname = \"army P(win) at 3 against 3\"\n\
+    table = { kind = \"army\", attacker = 3, defender = 3, value = \"win\" }\nmin = 0.41\nmax = 0.42\n";
+
+#[test]
+fn check_without_a_file_reads_the_projects_scenarios_balance_toml() {
+    let d = workdir("default-file");
+    let o = bin().arg("check").current_dir(&d).output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("neither balance.toml nor scenarios/balance.toml is in the working folder"), "{e}");
+    std::fs::create_dir_all(d.join("scenarios")).unwrap();
+    std::fs::write(d.join("scenarios/balance.toml"), EXACT_ONLY).unwrap();
+    let o = bin().arg("check").current_dir(&d).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("empires check scenarios/balance.toml:") && out.contains("all 1 metrics pass"), "{out}");
+    // A balance.toml in the working folder comes first.
+    std::fs::write(d.join("balance.toml"), EXACT_ONLY.replace("min = 0.41\nmax = 0.42", "min = 0.3\nmax = 0.4"))
+        .unwrap();
+    let o = bin().arg("check").current_dir(&d).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stdout));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn check_update_settles_a_moved_baseline_but_not_a_bound() {
+    let d = workdir("update");
+    let file = d.join("gate.toml");
+    let moved = "[[metric]]\nname = \"miner gold from mines\"\ncampaigns = 40\ncolumn = \"gold_mines\"\n\
+        group = { strategy = \"miner\" }\nbaseline = 0\n";
+    std::fs::write(&file, format!("{EXACT_ONLY}\n{moved}")).unwrap();
+    let o = bin().args(["check", "--update", "--out"]).arg(d.join("out1")).arg(&file).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(!out.contains("FAIL"), "a baseline --update rewrites is no failure: {out}");
+    assert!(out.contains("moved; rewritten"), "{out}");
+    assert!(out.contains("1 of 2 metrics moved from their old baseline; --update rewrites it"), "{out}");
+    assert!(out.contains("no metric fails its bounds") && out.contains("baselines updated in"), "{out}");
+    assert!(!std::fs::read_to_string(&file).unwrap().contains("baseline = 0\n"));
+    // A bound still fails after --update: exit 1, and the line says FAIL.
+    std::fs::write(&file, format!("{}\n{moved}", EXACT_ONLY.replace("min = 0.41\nmax = 0.42", "min = 0.3\nmax = 0.4")))
+        .unwrap();
+    let o = bin().args(["check", "--update", "--out"]).arg(d.join("out2")).arg(&file).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("1 of 2 metrics FAIL:") && out.contains("FAIL army P(win) at 3 against 3"), "{out}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("which --update does not rewrite"));
+    let _ = std::fs::remove_dir_all(&d);
+}

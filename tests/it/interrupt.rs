@@ -257,3 +257,27 @@ fn timeless_hides_only_wall_times() {
     assert_eq!(timeless("1,000 campaigns played in 12.5 s\n"), "1,000 campaigns played in T s\n");
     assert_eq!(timeless("played in seats 1-4"), "played in seats 1-4");
 }
+
+/// `--resume` on a folder whose command finished plays nothing, leaves the
+/// files as they are and exits as the command did; without `--resume` the
+/// command starts afresh.
+#[test]
+fn resume_on_a_finished_folder_plays_nothing() {
+    let d = dir("finished");
+    let args = ["sweep", "--vary", "costs.capture=1,2", "--campaigns", "20", "--quiet", "--out"];
+    let o = bin().args(args).arg(&d).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read_to_string(d.join("request.txt")).unwrap().ends_with("complete, exit 0\n"));
+    let before = files(&d);
+    let o = bin().args(args).arg(&d).arg("--resume").output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("already complete") && err.contains("--resume played nothing"), "{err}");
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("sweep over"), "nothing played or printed again");
+    assert!(files(&d) == before, "the files are left as they are");
+    // Without --resume: played again, and finished again.
+    let o = bin().args(args).arg(&d).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains("sweep over"));
+    assert!(std::fs::read_to_string(d.join("request.txt")).unwrap().ends_with("complete, exit 0\n"));
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -1,6 +1,6 @@
 //! One command-line language: `--set` only overrides, `--vary` gives a
 //! variant's values or a range, `--players` wherever campaigns are
-//! played, and the README's synopsis is the one clap parses.
+//! played, and the synopsis in docs/commands.md is the one clap parses.
 
 use crate::play_cli::bin;
 use std::path::PathBuf;
@@ -17,10 +17,10 @@ fn err(args: &[&str]) -> (Option<i32>, String) {
 }
 
 #[test]
-fn the_readme_synopsis_is_the_one_clap_parses() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+fn the_synopsis_is_the_one_clap_parses() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/commands.md");
     let readme = std::fs::read_to_string(path).unwrap();
-    let open = "## Commands\n\n```\n";
+    let open = "## Every command\n\n```\n";
     let start = readme.find(open).expect("a Commands section opening with a code block") + open.len();
     let len = readme[start..].find("```\n").unwrap();
     let want = empires::cli::synopsis::synopsis();
@@ -30,7 +30,7 @@ fn the_readme_synopsis_is_the_one_clap_parses() {
     }
     assert!(
         readme[start..start + len] == want,
-        "the README's synopsis is stale; rewrite it with EMPIRES_WRITE_SYNOPSIS=1 cargo test --release the_readme_synopsis:\n{want}"
+        "the synopsis in docs/commands.md is stale; rewrite it with EMPIRES_WRITE_SYNOPSIS=1 cargo test --release the_synopsis:\n{want}"
     );
     for flag in ["--vary", "--players", "--resume", "--threads", "--intensity", "--rank-population"] {
         assert!(want.contains(flag), "{flag}");
@@ -112,17 +112,21 @@ fn one_flag_one_meaning() {
     assert_eq!(code, Some(2), "sensitivity varies with --vary: {e}");
 }
 
-/// The README's worked examples are what the binary prints now.
+/// The worked examples of docs/commands.md are what the binary prints now.
 #[test]
-fn the_readme_examples_are_current() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+fn the_command_examples_are_current() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/commands.md")).unwrap();
     let marker = "Example, the end of `cargo run --release -- play --seed 7`:\n\n```\n";
     let start = readme.find(marker).expect("the play example") + marker.len();
     let block: Vec<&str> = readme[start..start + readme[start..].find("```\n").unwrap()].lines().collect();
     let o = bin().args(["play", "--seed", "7"]).output().unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[lines.len() - block.len()..], block[..], "the README's play --seed 7 standings are stale");
+    assert_eq!(
+        lines[lines.len() - block.len()..],
+        block[..],
+        "the play --seed 7 standings of docs/commands.md are stale"
+    );
     let want = readme
         .lines()
         .find(|l| l.trim_start().starts_with("precision: every strategy"))
@@ -130,6 +134,9 @@ fn the_readme_examples_are_current() {
     let dir = tmp("precision");
     let o = bin().args(["run", "--precision", "0.01", "--quiet", "--out"]).arg(&dir).output().unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(out.lines().any(|l| l.trim() == want.trim()), "the README's --precision 0.01 line is stale:\n{out}");
+    assert!(
+        out.lines().any(|l| l.trim() == want.trim()),
+        "the --precision 0.01 line of docs/commands.md is stale:\n{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,6 +11,7 @@ mod charts;
 mod exit_codes;
 mod fuzz;
 mod gate;
+mod guide;
 mod interrupt;
 mod language;
 mod layers;

@@ -156,3 +156,17 @@ fn a_report_is_written_beside_its_run_whatever_the_working_directory() {
     assert!(stderr(&o).contains("not a finished run directory"), "{}", stderr(&o));
     std::fs::remove_dir_all(&w).unwrap();
 }
+
+#[test]
+fn a_copied_scenario_names_its_results_from_its_file_not_the_name_inside() {
+    let w = workdir("copied");
+    // A copy of the shipped default keeps `name = "default"` inside.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/default.toml")).unwrap();
+    assert!(text.contains("name = \"default\""));
+    std::fs::write(w.join("cheap_mines.toml"), text).unwrap();
+    let o = run_in(&w, &["run", "--scenario", "cheap_mines.toml", "--campaigns", "10", "--quiet"]);
+    assert_eq!(o.status.code(), Some(exit::SUCCESS), "{}", stderr(&o));
+    let [one] = &folders(&w.join("reports/runs"))[..] else { panic!("{:?}", folders(&w.join("reports/runs"))) };
+    assert!(one.starts_with("cheap_mines-s1-"), "{one}");
+    let _ = std::fs::remove_dir_all(&w);
+}

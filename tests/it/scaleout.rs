@@ -111,14 +111,16 @@ fn signal(pid: u32, sig: &str) {
 fn sigint_writes_the_completed_campaigns_and_exits_non_zero() {
     let (d, full) = (dir("int"), dir("int-full"));
     let n = 20_000u64;
+    let detail = ["--detail", "seasons", "--csv"];
     let child = bin()
         .args(["run", "--campaigns", &n.to_string(), "--seed", "6", "--quiet", "--out"])
         .arg(&d)
-        .stdout(std::process::Stdio::null())
+        .args(detail)
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(600));
+    std::thread::sleep(Duration::from_millis(900));
     signal(child.id(), "-INT");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
@@ -128,16 +130,43 @@ fn sigint_writes_the_completed_campaigns_and_exits_non_zero() {
     assert!(done > 0 && done < n, "{done}");
     let part = read(&d.join("players.parquet"));
     assert_eq!(part.height() as u64, done * 4);
+    // The interruption is said first, above a summary of what was played.
+    let first = format!("INTERRUPTED by SIGINT after {done} of {n} campaigns");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with(&first), "{stdout}");
+    assert!(stdout.contains(&format!("run the same command with --resume to play the other {}", n - done)));
+    assert!(std::fs::read_to_string(d.join("summary.txt")).unwrap().starts_with(&first));
     // The campaigns written are exactly the first ones of an uninterrupted run.
-    assert!(run(&full, n, &[], &[]).status.success());
+    assert!(run(&full, n, &[], &detail).status.success());
     let whole = read(&full.join("players.parquet"));
     assert!(whole.slice(0, part.height()).equals_missing(&part));
-    assert!(std::fs::read_to_string(d.join("summary.txt")).unwrap().contains("INTERRUPTED by SIGINT"));
-    // --resume does not take an interrupted run for a complete one, and
-    // completes it identical to the uninterrupted run.
-    let o = run(&d, n, &[], &["--resume"]);
-    assert!(o.status.success());
-    assert!(read(&d.join("players.parquet")).equals_missing(&whole));
+    // --resume keeps them and plays only the rest, to the uninterrupted
+    // run's files.
+    let o = run(&d, n, &[], &[&detail[..], &["--resume"]].concat());
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        stdout.contains(&format!("resuming after the {done} campaigns already written; playing campaigns {done}..{n}")),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("INTERRUPTED"), "{stdout}");
+    for f in ["players.parquet", "seasons.parquet"] {
+        assert!(read(&d.join(f)).equals_missing(&read(&full.join(f))), "{f}");
+    }
+    for f in ["players.csv", "seasons.csv"] {
+        assert!(std::fs::read(d.join(f)).unwrap() == std::fs::read(full.join(f)).unwrap(), "{f}");
+    }
+    let (a, b) = (manifest(&d), manifest(&full));
+    for k in ["campaign_start", "campaign_end", "interrupted", "coverage"] {
+        assert_eq!(a[k], b[k], "{k}");
+    }
+    for f in ["players.parquet", "seasons.parquet", "players.csv", "seasons.csv"] {
+        assert_eq!(a["file_hashes"][f], b["file_hashes"][f], "{f}");
+    }
+    assert!(!d.join(".resume-rest").exists());
+    // Finished: --resume again skips it.
+    let o = run(&d, n, &[], &[&detail[..], &["--resume"]].concat());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("already complete"));
 }
 
 #[test]

@@ -97,3 +97,39 @@ fn sensitivity_cli_prints_the_sobol_noise_floor_and_verdicts() {
     let keys = json["keys"].as_array().unwrap();
     assert!(keys.iter().all(|k| k["sobol_verdict"].is_string() && k["sobol_noise_floor"].is_object()), "{json}");
 }
+
+/// A Sobol' index is a share of variance: a value outside [0, 1], or one
+/// whose interval is undefined, is noise and is not printed as an estimate.
+#[test]
+fn sobol_indices_outside_zero_one_are_not_printed_as_estimates() {
+    let out = std::env::temp_dir().join(format!("empires-sensitivity-{}-range", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = bin()
+        .args(["sensitivity", "--metric", "win rate: seat 0", "--players", "balanced"])
+        .args(["--vary", "costs.capture=1..3,economy.pillage.mult=5..15", "--trajectories", "2"])
+        .args(["--campaigns", "8", "--sobol-keys", "costs.capture,economy.pillage.mult"])
+        .args(["--sobol-rows", "8", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let table = &text[text.find("first order S").expect("the Sobol' table")..];
+    let rows: Vec<&str> = table.lines().skip(1).take(2).collect();
+    let mut dashes = 0;
+    for row in &rows {
+        let cells: Vec<&str> = row.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+        for cell in [cells[1], cells[3]] {
+            match cell.parse::<f64>() {
+                Ok(x) => assert!((0.0..=1.0).contains(&x), "{cell} printed as an estimate: {row}"),
+                Err(_) => {
+                    assert!(cell.starts_with("— ("), "{cell}: {row}");
+                    dashes += 1;
+                }
+            }
+        }
+    }
+    assert!(dashes > 0, "this noisy design reads some index out of range or undefined: {table}");
+    assert!(text.contains("one that reads outside it, or whose interval is undefined, is noise"), "{text}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -130,7 +130,10 @@ fn g30_set_reaches_array_entries() {
     let sc = load_with_overrides(d, &src, &[("players[4].strategy".into(), "turtle".into())]).unwrap();
     assert_eq!(sc.players[3].strategy, "turtle");
     let e = load_with_overrides(d, &src, &[("players[9].strategy".into(), "turtle".into())]).unwrap_err();
-    assert_eq!(e.to_string(), "--set players[9].strategy=turtle: players[9]: players has 4 entries");
+    assert_eq!(
+        e.to_string(),
+        "--set players[9].strategy=turtle: players[9]: players has 4 entries (to change how many, give the whole players)"
+    );
     let e = load_with_overrides(d, &src, &[("players[0].strategy".into(), "turtle".into())]).unwrap_err();
     assert!(e.to_string().contains("an index is written [N] with N from 1"), "{e}");
     let e = load_with_overrides(d, &src, &[("players[1].strategy".into(), "clever".into())]).unwrap_err();
@@ -469,7 +472,7 @@ fn g30_lookahead_beats_balanced_on_duel() {
             wins += 1;
         }
     }
-    // The README quotes 2,000 campaigns; this fixed set must show the edge too.
+    // docs/strength.md quotes 2,000 campaigns; this fixed set must show the edge too.
     assert!(wins > n / 2 + 5, "lookahead won {wins} of {n}");
 }
 

@@ -295,7 +295,7 @@ fn g30_the_tuned_archetype_beats_three_balanced_players() {
     let b = sc.strategy("balanced").unwrap();
     let l = Lineup::new(&sc, &[t, b.clone(), b.clone(), b]).unwrap();
     let w = l.wins(77, 0..400).unwrap();
-    // 81.3% [80.1%, 82.5%] over 4,000 held-out campaigns (README, master seed 7); 400 here.
+    // 81.3% [80.1%, 82.5%] over 4,000 held-out campaigns (docs/strength.md, master seed 7); 400 here.
     assert!(w.rate(0) > 0.6, "tuned won {} of 400", w.by_slot[0]);
 }
 

@@ -565,3 +565,132 @@ fn compare_of_finished_runs_equals_compare_of_their_scenarios() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--vary cannot apply"));
 }
+
+/// A change that touches nothing the players do (an analysis-only key)
+/// plays exactly A's games: the page says so, no row claims "±0.0" as what
+/// it detects, and a metric that varies shows what a reshuffling change
+/// would need.
+#[test]
+fn compare_of_identical_games_says_so_and_claims_no_zero_power() {
+    let out = tmp("identical");
+    let duel = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/duel.toml");
+    let o = bin()
+        .args(["compare", "--scenario", duel, "--vary", "tables.siege_army_extra=2", "--campaigns", "60", "--quiet"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(!text.contains("±0.0 ") && !text.contains("±0.00 "), "{text}");
+    let line = text.lines().find(|l| l.contains("win rate: seat 0")).unwrap();
+    assert!(line.contains(" pts if reshuffled"), "{line}");
+    assert!(text.contains("\"if reshuffled\": every campaign gave B the same value as A"), "{text}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("plays exactly the games of"), "the page's answer says the games are the same");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The page's answer quotes the win rates' detectable differences as the
+/// table prints them, not a smaller figure from another metric.
+#[test]
+fn compare_answer_quotes_the_tables_win_rate_limits() {
+    let out = tmp("limits");
+    let duel = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/duel.toml");
+    let o = bin()
+        .args(["compare", "--scenario", duel, "--vary", "economy.pillage=2D6x11", "--campaigns", "40", "--quiet"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let limits: Vec<f64> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("win rate:"))
+        .filter_map(|l| l.split('±').nth(1)?.split(" pts").next()?.trim().parse().ok())
+        .collect();
+    assert!(!limits.is_empty(), "{text}");
+    let (lo, hi) = limits.iter().fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let want = if format!("{lo:.1}") == format!("{hi:.1}") {
+        format!("about ±{lo:.1} points of win rate")
+    } else {
+        format!("±{lo:.1} to ±{hi:.1} points of win rate")
+    };
+    assert!(page.contains("No metric of duel with economy.pillage=2D6x11 differs detectably"), "{page}");
+    assert!(page.contains(&want), "{want} in the answer: {text}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Best-response searches that all return the same figure measure none of
+/// the search's variance: the output warns instead of claiming it.
+#[test]
+fn best_response_searches_that_agree_exactly_are_flagged() {
+    use empires::report::study::search_spread_warning;
+    let same = search_spread_warning(&[0.012, 0.012, 0.012], 0.0).unwrap();
+    assert!(same.contains("all 3 searches returned the same figure (+1.2)"), "{same}");
+    assert!(same.contains("the interval holds the evaluation's alone"), "{same}");
+    let within = search_spread_warning(&[0.010, 0.012, 0.011], 0.0).unwrap();
+    assert!(within.contains("differ by no more than the evaluation's noise (τ estimated 0)"), "{within}");
+    assert_eq!(search_spread_warning(&[0.001, 0.003, 0.021], 0.007), None);
+    assert_eq!(search_spread_warning(&[0.012], f64::NAN), None, "one search claims no search variance");
+}
+
+/// Every page that shows a share of gold says how it is averaged: the mean
+/// of each campaign's share, not the pooled share.
+#[test]
+fn every_page_that_shows_a_share_defines_it() {
+    let def = "share of gold from mines: the mean over campaigns of each campaign's share of its gold";
+    let duel = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/duel.toml");
+    let out = tmp("share-compare");
+    let o = bin()
+        .args(["compare", "--scenario", duel, "--vary", "costs.capture=3", "--campaigns", "20", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains(def), "compare's text");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("not the pooled share of all campaigns"), "compare's page");
+    let out = tmp("share-sweep");
+    let o = bin()
+        .args(["sweep", "--scenario", duel, "--vary", "costs.capture=2,3", "--metric", "share of gold from mines"])
+        .args(["--campaigns", "20", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains(def), "sweep's text");
+    assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("not the pooled share"), "sweep's page");
+    let out = tmp("share-sensitivity");
+    let o = bin()
+        .args(["sensitivity", "--scenario", duel, "--metric", "share of gold from mines"])
+        .args(["--vary", "costs.capture=1..3", "--trajectories", "2", "--campaigns", "10", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains(def), "sensitivity's text");
+    assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("not the pooled share"), "its page");
+    let out = tmp("share-solve");
+    let o = bin()
+        .args(["solve", "--scenario", duel, "--vary", "costs.capture=1..3"])
+        .args(["--target", "share of gold from mines = 0.5", "--campaigns", "20", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains(def), "solve's text: {}", String::from_utf8_lossy(&o.stdout));
+    // The experiment's observed shares are pooled, and say so.
+    let out = tmp("share-experiment");
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--scenario", duel, "--campaigns", "20", "--loss-campaigns", "20"])
+        .args(["--readings-campaigns", "20", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("gold came from (each strategy's gold from each source over all its gold"), "{text}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains("pooled (not a mean of per-campaign shares)"), "the experiment's page");
+    for d in ["share-compare", "share-sweep", "share-sensitivity", "share-solve", "share-experiment"] {
+        let _ = std::fs::remove_dir_all(tmp(d));
+    }
+}

@@ -138,21 +138,28 @@ fn key_step(part: &str) -> Result<(&str, Option<usize>), String> {
 }
 
 /// Put `value` at the dotted `key` of `t`, creating tables on the way. A
-/// step may index an array that exists (`players[2].strategy`).
+/// step may index an array (`players[2].strategy`, `naval.table[1].loser_pv`):
+/// one the file gives, or else the default's, copied into the file first, so
+/// one row of a table the file leaves out changes that row of the default
+/// table (a table of rows replaces the default whole).
 fn set_path(t: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), String> {
+    let defaults = defaults_table();
+    let mut def: Option<&toml::Table> = Some(&defaults);
     let mut parts: Vec<&str> = key.split('.').collect();
     let last = parts.pop().unwrap_or(key);
     let mut cur = t;
     for part in parts {
         let (name, idx) = key_step(part)?;
-        if idx.is_some() && !cur.contains_key(name) {
-            return Err(format!("{name} is not given in the file, so {part} cannot be set"));
+        let def_entry = def.and_then(|d| d.get(name));
+        if idx.is_some() {
+            given_or_default(cur, name, def_entry, part, key)?;
         }
         let entry = cur.entry(name.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        let entry = match idx {
-            None => entry,
-            Some(i) => index(entry, name, i)?,
+        let (entry, def_entry) = match idx {
+            None => (entry, def_entry),
+            Some(i) => (index(entry, name, i)?, def_entry.and_then(|d| d.as_array()).and_then(|a| a.get(i))),
         };
+        def = def_entry.and_then(|d| d.as_table());
         cur = match entry {
             toml::Value::Table(tt) => tt,
             _ => return Err(format!("{part} is not a table")),
@@ -164,12 +171,40 @@ fn set_path(t: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), St
             cur.insert(name.to_string(), value);
         }
         Some(i) => {
-            let slot =
-                cur.get_mut(name).ok_or_else(|| format!("{name} is not given in the file, so {last} cannot be set"))?;
+            given_or_default(cur, name, def.and_then(|d| d.get(name)), last, key)?;
+            let slot = cur.get_mut(name).ok_or_else(|| format!("{name} is not given, so {last} cannot be set"))?;
             *index(slot, name, i)? = value;
         }
     }
     Ok(())
+}
+
+/// Make sure the array `name` is in `cur` before `part` indexes it: the
+/// file's, or a copy of the default's (`default`); with neither, say how
+/// to give it.
+fn given_or_default(
+    cur: &mut toml::Table,
+    name: &str,
+    default: Option<&toml::Value>,
+    part: &str,
+    key: &str,
+) -> Result<(), String> {
+    if cur.contains_key(name) {
+        return Ok(());
+    }
+    match default {
+        Some(v @ toml::Value::Array(_)) => {
+            cur.insert(name.to_string(), v.clone());
+            Ok(())
+        }
+        _ => {
+            let whole = &key[..key.find(part).unwrap_or(0) + name.len()];
+            Err(format!(
+                "{name} is not given in the file and has no default rows, so {part} cannot be set; \
+                 give the whole array in the file or as {whole}=[...]"
+            ))
+        }
+    }
 }
 
 /// Element `i` (0-based) of the array `v`, named `name` for messages.
@@ -177,7 +212,9 @@ fn index<'a>(v: &'a mut toml::Value, name: &str, i: usize) -> Result<&'a mut tom
     match v {
         toml::Value::Array(a) => {
             let n = a.len();
-            a.get_mut(i).ok_or_else(|| format!("{name}[{}]: {name} has {n} entries", i + 1))
+            a.get_mut(i).ok_or_else(|| {
+                format!("{name}[{}]: {name} has {n} entries (to change how many, give the whole {name})", i + 1)
+            })
         }
         _ => Err(format!("{name} is not an array")),
     }

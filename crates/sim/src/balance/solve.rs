@@ -411,6 +411,25 @@ pub struct Confirm {
     pub vacuous: bool,
 }
 
+impl Confirm {
+    /// The check's result in words that claim no more than it shows: a
+    /// held-out test that does not reject the target has not shown it met,
+    /// so it says at how many campaigns, and how large a gap it would have
+    /// caught (80% power at its 5% level).
+    pub fn verdict(&self) -> String {
+        if self.met {
+            let se = self.allowed / z(0.95);
+            format!(
+                "not rejected at {} campaigns (power 80% against a gap of ±{:.4})",
+                self.eval.campaigns,
+                (z(0.95) + z(0.6)) * se
+            )
+        } else {
+            format!("rejected at {} campaigns (|gap| > {:.4})", self.eval.campaigns, self.allowed)
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Solution {
     pub param: Param,
@@ -1243,6 +1262,24 @@ pub struct Confirm2 {
     /// The region reaches an end of a range: the check says the targets
     /// are not rejected at the written values, not that the root is there.
     pub vacuous: bool,
+}
+
+impl Confirm2 {
+    /// As [`Confirm::verdict`], for the joint test of two targets: each
+    /// target's gap it would catch with 80% power alone.
+    pub fn verdict(&self) -> String {
+        let d = |i: usize| (z(0.95) + z(0.6)) * self.eval.gap_se[i];
+        if self.met {
+            format!(
+                "not rejected at {} campaigns (power 80% against gaps of ±{:.4} and ±{:.4})",
+                self.eval.campaigns,
+                d(0),
+                d(1)
+            )
+        } else {
+            format!("rejected at {} campaigns (χ² {:.2} > {:.2})", self.eval.campaigns, self.chi2, chi2_2df_95())
+        }
+    }
 }
 
 fn inv2(m: [[f64; 2]; 2]) -> Option<[[f64; 2]; 2]> {

@@ -31,6 +31,11 @@ pub struct Row {
     /// at the level the correction demands of one test (α/m, Holm's first
     /// step; the 5% level until `adjust` is called).
     pub detectable: f64,
+    /// Every paired difference is the same (B played A's games: the change
+    /// touched nothing these players do), so the paired test detects
+    /// nothing smaller than 0 and `detectable` is the unpaired figure: what
+    /// a change that reshuffled every campaign would need.
+    pub reshuffled: bool,
     /// The two-sided p-value of "no difference", unadjusted.
     pub p: f64,
     /// The p-value adjusted for the output's family (`adjust`).
@@ -60,9 +65,21 @@ pub fn adjust<'a>(rows: impl IntoIterator<Item = &'a mut Row>, how: Correction) 
     let m = p.len();
     for (r, q) in rows.iter_mut().zip(how.adjust(&p)) {
         r.p_adj = q;
-        r.detectable = detectable_at(r.diff.sd / (r.diff.n as f64).sqrt(), ALPHA / m as f64);
+        (r.detectable, r.reshuffled) = detectable(&r.diff, &r.a, &r.b, ALPHA / m as f64);
     }
     m
+}
+
+/// The smallest difference found with 80% power at `level`, from the
+/// paired differences; when they are all the same (their spread is 0, so
+/// the paired figure would be ±0), from A's and B's spreads as if
+/// unpaired, flagged so.
+fn detectable(diff: &Mean, a: &Mean, b: &Mean, level: f64) -> (f64, bool) {
+    if diff.sd > 0.0 || diff.n < 2 {
+        return (detectable_at(diff.sd / (diff.n as f64).sqrt(), level), false);
+    }
+    let unpaired = (a.sd.powi(2) / a.n.max(1) as f64 + b.sd.powi(2) / b.n.max(1) as f64).sqrt();
+    (detectable_at(unpaired, level), true)
 }
 
 /// Paired rows of two measured variants (campaign `i` against campaign `i`).
@@ -78,15 +95,9 @@ pub fn paired(metrics: &[Metric], a: &Measured, b: &Measured) -> Vec<Row> {
         }
         let se = diff.sd / (diff.n as f64).sqrt();
         let p = p_two_sided(diff.mean, se);
-        rows.push(Row {
-            metric: m.clone(),
-            a: mean_interval(va, 0.95),
-            b: mean_interval(vb, 0.95),
-            diff,
-            detectable: detectable_at(se, ALPHA),
-            p,
-            p_adj: p,
-        });
+        let (a, b) = (mean_interval(va, 0.95), mean_interval(vb, 0.95));
+        let (detectable, reshuffled) = detectable(&diff, &a, &b, ALPHA);
+        rows.push(Row { metric: m.clone(), a, b, diff, detectable, reshuffled, p, p_adj: p });
     }
     rows
 }

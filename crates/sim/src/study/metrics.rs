@@ -47,6 +47,25 @@ impl Metric {
         }
     }
 
+    /// What a share means, said on every page that shows one: each
+    /// campaign's share of its gold, averaged over the campaigns (a
+    /// campaign without gold left out). It differs from the pooled share,
+    /// all campaigns' gold from the source over all their gold, which
+    /// weighs rich campaigns more. `None` for a metric whose name says it.
+    pub fn definition(&self) -> Option<String> {
+        let source = match self {
+            Metric::MineShare => "mines",
+            Metric::PillageShare => "pillage",
+            _ => return None,
+        };
+        Some(format!(
+            "{}: the mean over campaigns of each campaign's share of its gold (gold from {source} ÷ gold from mines, \
+             pillage and loot, every player together; a campaign without gold is left out), not the pooled share of \
+             all campaigns' gold",
+            self.name()
+        ))
+    }
+
     /// Win rates and shares are proportions.
     pub fn is_rate(&self) -> bool {
         matches!(self, Metric::WinStrategy(_) | Metric::WinSeat(_) | Metric::MineShare | Metric::PillageShare)
