@@ -143,6 +143,11 @@ pub struct BestResponseArgs {
     /// Campaigns per candidate of each best response.
     #[arg(long, default_value_t = 400, requires = "best_response", allow_negative_numbers = true, value_parser = count::<1>)]
     pub campaigns_per_eval: u64,
+    /// Campaigns per probe of the competence check each re-tuned player
+    /// gets under its rules (`empires probe`; 0 skips it, and the answer
+    /// then says it was not checked).
+    #[arg(long, default_value_t = 1000, requires = "best_response", allow_negative_numbers = true, value_parser = count::<0>)]
+    pub probe_campaigns: u64,
 }
 
 impl BestResponseArgs {
@@ -155,6 +160,7 @@ impl BestResponseArgs {
             per_eval: self.campaigns_per_eval,
             population: None,
             sigma: 0.1,
+            probe_campaigns: self.probe_campaigns,
         })
     }
 
@@ -162,8 +168,8 @@ impl BestResponseArgs {
     pub fn redo(self) -> String {
         if self.best_response {
             format!(
-                " --best-response --generations {} --campaigns-per-eval {}",
-                self.generations, self.campaigns_per_eval
+                " --best-response --generations {} --campaigns-per-eval {} --probe-campaigns {}",
+                self.generations, self.campaigns_per_eval, self.probe_campaigns
             )
         } else {
             String::new()

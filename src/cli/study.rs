@@ -353,9 +353,11 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     let budget = a.best.budget();
     let start = a.flags.start();
     let cells = sweep::grid(&axes).len() as u64;
-    let tuning = budget.as_ref().map_or(0, |b| cells * crate::study::restrict::tuning_planned(&base, b));
+    let tuning = budget
+        .as_ref()
+        .map_or(0, |b| cells * (crate::study::restrict::tuning_planned(&base, b) + compare::check_planned(b)));
     let long = a.flags.long(sweep::planned(&axes, a.flags.campaigns) + tuning, &out)?;
-    let mut tuned: Vec<(String, u64)> = Vec::new();
+    let mut tuned: Vec<(String, u64, Option<crate::strength::probe::Competence>)> = Vec::new();
     let s = long.run(|| {
         sweep::run::<CliError>(&axes, a.flags.master.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
             let cell_sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -363,9 +365,9 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
             match &budget {
                 None => Ok(sc),
                 Some(b) => {
-                    let (sc, _, played) = compare::retuned(&sc, &start, a.flags.master.seed, b)?;
-                    tuned.push((cell_sets.join(" "), played));
-                    Ok(sc)
+                    let r = compare::retuned(&sc, &start, a.flags.master.seed, b)?;
+                    tuned.push((cell_sets.join(" "), r.played, r.competence));
+                    Ok(r.scenario)
                 }
             }
         })
@@ -394,6 +396,17 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
             tuned.len(),
             compare::tuning_seed(a.flags.master.seed)
         )
+    });
+    let best = best.map(|b| {
+        // Each cell's re-tuned player, with its competence check under the cell's rules.
+        let checks: Vec<String> = tuned
+            .iter()
+            .map(|(cell, _, c)| match c {
+                Some(c) => format!("\n  {cell}: {}", c.line()),
+                None => format!("\n  {cell}: players not checked (--probe-campaigns 0)"),
+            })
+            .collect();
+        format!("{b}{}", checks.concat())
     });
     if let Some(b) = &best {
         sayln!("{b}");

@@ -196,6 +196,16 @@ pub fn best_response_text(br: &BestResponse) -> String {
         br.tuning_campaigns.1,
         br.tuning_seed
     );
+    for (variant, c) in ["A", "B"].iter().zip(&br.competence) {
+        match c {
+            Some(c) => {
+                let _ = writeln!(out, "  {variant}: {}", c.line());
+            }
+            None => {
+                let _ = writeln!(out, "  {variant}: players not checked (--probe-campaigns 0)");
+            }
+        }
+    }
     let moved = br.moved(6);
     if moved.is_empty() {
         let _ = writeln!(out, "  the two searches found the same player");

@@ -84,11 +84,19 @@ fn compare_sweep_and_restrict_play_what_they_plan() {
 #[test]
 fn a_best_response_plays_its_whole_tuning_budget_at_most() {
     let sc = Scenario::embedded_default().with_players("balanced").unwrap();
-    let budget = restrict::Budget { generations: 1, per_eval: 4, population: Some(3), sigma: 0.1 };
+    let budget = restrict::Budget { generations: 1, per_eval: 4, population: Some(3), sigma: 0.1, probe_campaigns: 0 };
     let (r, n) = counted(|| compare::retuned(&sc, "balanced", 3, &budget));
-    let (_, _, played) = r.unwrap();
-    assert_eq!(n, played, "what the search says it played is what it played");
+    let r = r.unwrap();
+    assert_eq!(n, r.played, "what the search says it played is what it played");
     assert_eq!(n, restrict::tuning_planned(&sc, &budget), "one generation runs whole");
+    assert!(r.competence.is_none(), "no probe campaigns, no check");
+    // With probes, the tuned player's competence check follows, the whole family.
+    let budget = restrict::Budget { probe_campaigns: 4, ..budget };
+    let (r, n) = counted(|| compare::retuned(&sc, "balanced", 3, &budget));
+    let r = r.unwrap();
+    assert_eq!(n, restrict::tuning_planned(&sc, &budget) + compare::check_planned(&budget));
+    let c = r.competence.expect("checked");
+    assert_eq!((c.strategy.as_str(), c.campaigns), (compare::BEST_RESPONSE, 4));
 }
 
 #[test]

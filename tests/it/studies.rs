@@ -110,8 +110,13 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     let a = empires::scenario::load_str(&text, &source).unwrap();
     let b =
         empires::scenario::load_with_overrides(&text, &source, &[("economy.pillage".into(), "6D6x10".into())]).unwrap();
-    let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1 };
+    let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1, probe_campaigns: 4 };
     let (sa, sb, br) = best_response(&a, &b, "tuned", 1, &budget).unwrap();
+    // Each re-tuned player is probed under its own variant's rules.
+    for c in &br.competence {
+        let c = c.as_ref().expect("probed");
+        assert_eq!((c.strategy.as_str(), c.scenario.as_str(), c.campaigns), (BEST_RESPONSE, "duel", 4));
+    }
     for sc in [&sa, &sb] {
         assert!(sc.players.iter().all(|p| p.strategy == BEST_RESPONSE));
     }
@@ -136,6 +141,8 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
         "2",
         "--campaigns-per-eval",
         "20",
+        "--probe-campaigns",
+        "8",
         "--campaigns",
         "40",
         "--out",
@@ -144,6 +151,11 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("best response: every seat plays tuned re-tuned in self-play"), "{text}");
+    for v in ["A", "B"] {
+        let want = format!("  {v}: players: best response (weighted), competence on duel: ");
+        assert!(text.contains(&want), "{want:?} in {text}");
+    }
+    assert!(text.contains("probes × 8 campaigns"), "{text}");
     assert!(text.contains("player family: weighted"), "{text}");
     assert!(text.contains("40 campaigns each on master seed 1"), "{text}");
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
@@ -166,6 +178,8 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
         "1",
         "--campaigns-per-eval",
         "20",
+        "--probe-campaigns",
+        "0",
         "--campaigns",
         "40",
         "--out",
@@ -175,6 +189,7 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("best response: in every cell, every seat plays tuned re-tuned"), "{text}");
     assert!(text.contains("2 cells"), "{text}");
+    assert!(text.contains("economy.pillage=1D6x10: players not checked (--probe-campaigns 0)"), "{text}");
     assert!(text.contains("mean empire size") && text.contains("share of gold from pillage"), "{text}");
     assert!(!text.contains("win rate: best response"), "{text}");
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
@@ -339,7 +354,7 @@ fn experiment_restrict_values_an_option_at_each_level_and_under_best_response() 
     // A player who may not capture loses nearly every duel.
     let r = Restriction::new(vec![ActionKind::Capture], vec![]).unwrap();
     let levels: Vec<String> = ["balanced", "tuned"].map(String::from).to_vec();
-    let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1 };
+    let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1, probe_campaigns: 0 };
     let s = run(&sc, &r, "tuned", &levels, 9, 60, Some(&budget)).unwrap();
     assert_eq!(s.levels.len(), 2);
     for v in &s.levels {

@@ -13,6 +13,7 @@ use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
 use crate::scenario::StrategySpec;
 use crate::stats::{Correction, Mean, detectable_at, mean_interval, p_two_sided};
+use crate::strength::probe::{self, Competence};
 use crate::strength::tune::Field;
 
 /// The error rate every study's verdicts hold (family-wise for Holm, the
@@ -136,6 +137,9 @@ pub struct BestResponse {
     pub tuning_campaigns: (u64, u64),
     pub tuning_seed: u64,
     pub budget: Budget,
+    /// Each re-tuned player's competence check under its variant's rules
+    /// (`None` when the budget gives the probes no campaigns).
+    pub competence: [Option<Competence>; 2],
 }
 
 /// The name the re-tuned player has in each variant.
@@ -150,7 +154,15 @@ pub fn tuning_seed(seed: u64) -> u64 {
 /// The campaigns `compare` plays (`campaigns` of each variant), with the
 /// most `best_response` plays before it when `budget` is given.
 pub fn planned(a: &Scenario, b: &Scenario, campaigns: u64, budget: Option<&Budget>) -> u64 {
-    2 * campaigns + budget.map_or(0, |t| tuning_planned(a, t) + tuning_planned(b, t))
+    2 * campaigns + budget.map_or(0, |t| tuning_planned(a, t) + tuning_planned(b, t) + 2 * check_planned(t))
+}
+
+/// The campaigns the competence check of one re-tuned player plays.
+pub fn check_planned(budget: &Budget) -> u64 {
+    if budget.probe_campaigns == 0 {
+        return 0;
+    }
+    probe::planned(&probe::family(&probe::Settings::default()), budget.probe_campaigns)
 }
 
 /// Re-tune `start` in self-play under `sc`'s rules, warm-started from it,
@@ -158,12 +170,34 @@ pub fn planned(a: &Scenario, b: &Scenario, campaigns: u64, budget: Option<&Budge
 /// result in every seat: the scenario to play, the tuned player, and the
 /// campaigns the search played. One variant of `best_response`; `sweep
 /// --best-response` calls it per cell.
-pub fn retuned(sc: &Scenario, start: &str, seed: u64, budget: &Budget) -> Result<(Scenario, StrategySpec, u64), Error> {
+///
+/// The tuned player then gets the competence check under the same rules
+/// (every probe, `budget.probe_campaigns` each, on the comparison's own
+/// master seed, which the search never played): a best response that
+/// cannot use what it is given answers for its own limits.
+pub fn retuned(sc: &Scenario, start: &str, seed: u64, budget: &Budget) -> Result<Retuned, Error> {
     let spec = sc.named_strategy(start).map_err(|e| e.at("--players"))?;
     let (best, played) = tune_from(sc, &spec, Field::SelfPlay, tuning_seed(seed), budget)?;
     let mut out = sc.clone();
     out.strategies.insert(BEST_RESPONSE.to_string(), best.clone());
-    Ok((out.with_players(BEST_RESPONSE)?, best, played))
+    let seated = out.with_players(BEST_RESPONSE)?;
+    let competence = if budget.probe_campaigns == 0 {
+        None
+    } else {
+        let settings = probe::Settings::default();
+        Some(probe::check(&seated, BEST_RESPONSE, probe::family(&settings), settings, seed, budget.probe_campaigns)?)
+    };
+    Ok(Retuned { scenario: seated, spec: best, played, competence })
+}
+
+/// A player re-tuned under a variant's rules (`retuned`).
+pub struct Retuned {
+    /// The variant with the tuned player in every seat.
+    pub scenario: Scenario,
+    pub spec: StrategySpec,
+    /// Campaigns the search played.
+    pub played: u64,
+    pub competence: Option<Competence>,
 }
 
 /// Re-tune `start` in self-play under each variant's rules (warm-started
@@ -177,17 +211,18 @@ pub fn best_response(
     seed: u64,
     budget: &Budget,
 ) -> Result<(Scenario, Scenario, BestResponse), Error> {
-    let (sa, ta, na) = retuned(a, start, seed, budget)?;
-    let (sb, tb, nb) = retuned(b, start, seed, budget)?;
+    let ra = retuned(a, start, seed, budget)?;
+    let rb = retuned(b, start, seed, budget)?;
     let br = BestResponse {
         start: start.to_string(),
-        a: ta,
-        b: tb,
-        tuning_campaigns: (na, nb),
+        a: ra.spec,
+        b: rb.spec,
+        tuning_campaigns: (ra.played, rb.played),
         tuning_seed: tuning_seed(seed),
         budget: budget.clone(),
+        competence: [ra.competence, rb.competence],
     };
-    Ok((sa, sb, br))
+    Ok((ra.scenario, rb.scenario, br))
 }
 
 impl BestResponse {

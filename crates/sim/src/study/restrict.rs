@@ -144,6 +144,9 @@ pub struct Budget {
     pub per_eval: u64,
     pub population: Option<usize>,
     pub sigma: f64,
+    /// Campaigns each probe of the competence check gives a player this
+    /// budget tuned (`compare::retuned`); 0 checks nothing.
+    pub probe_campaigns: u64,
 }
 
 /// Searches behind each best-response figure: the pair of tunings (under
