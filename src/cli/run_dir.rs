@@ -38,15 +38,30 @@ pub fn already_complete(
     files: &[String],
 ) -> bool {
     let Ok(m) = manifest::Manifest::read(out) else { return false };
-    let same = m.scenario_hash == manifest::scenario_hash(sc)
+    same_start(&m, sc, seed, range, rotate)
+        && m.campaign_end == range.end
+        && !m.interrupted
+        && files_intact(&m, out, files)
+}
+
+/// The manifest's run began as this one: the same resolved scenario, seed,
+/// first campaign and seat rotation.
+fn same_start(
+    m: &manifest::Manifest,
+    sc: &crate::scenario::Scenario,
+    seed: u64,
+    range: &std::ops::Range<u64>,
+    rotate: bool,
+) -> bool {
+    m.scenario_hash == manifest::scenario_hash(sc)
         && m.master_seed == seed
         && m.campaign_start == range.start
-        && m.campaign_end == range.end
         && m.rotate_seats == rotate
-        && !m.interrupted;
-    same && files
-        .iter()
-        .all(|f| m.file_hashes.get(f).is_some_and(|h| !h.is_empty() && manifest::file_hash(&out.join(f)) == *h))
+}
+
+/// Every one of `files` still has the hash the manifest recorded.
+fn files_intact(m: &manifest::Manifest, out: &Path, files: &[String]) -> bool {
+    files.iter().all(|f| m.file_hashes.get(f).is_some_and(|h| !h.is_empty() && manifest::file_hash(&out.join(f)) == *h))
 }
 
 /// The manifest of `out` when it holds the first campaigns of this run,
@@ -62,19 +77,15 @@ pub fn interrupted_prefix(
     files: &[String],
 ) -> Option<manifest::Manifest> {
     let m = manifest::Manifest::read(out).ok()?;
-    let same = m.scenario_hash == manifest::scenario_hash(sc)
-        && m.master_seed == seed
-        && m.campaign_start == range.start
+    let same = same_start(&m, sc, seed, range, rotate)
         && m.campaign_end > range.start
         && m.campaign_end < range.end
-        && m.rotate_seats == rotate
         && m.interrupted
         && m.precision.is_none();
-    let whole = files
-        .iter()
-        .all(|f| m.file_hashes.get(f).is_some_and(|h| !h.is_empty() && manifest::file_hash(&out.join(f)) == *h));
-    (same && whole && m.files.iter().filter(|f| f.ends_with("parquet") || f.ends_with("csv")).count() == files.len())
-        .then_some(m)
+    (same
+        && files_intact(&m, out, files)
+        && m.files.iter().filter(|f| f.ends_with("parquet") || f.ends_with("csv")).count() == files.len())
+    .then_some(m)
 }
 
 /// Write `summary.txt` and `manifest.json` for a run directory whose
