@@ -712,3 +712,26 @@ fn g30_attack_ep_weighs_an_attack_by_its_exact_outlook() {
     let o = empires::analysis::combat::army_outlook(&w.sc, &noise, -2, 1, 3, 0);
     assert_eq!((o.ep, o.a_loss, o.win), (52.0 / 36.0, 1.0, 6.0 / 36.0), "{o:?}");
 }
+
+/// `gold_glut` values gold less to a player already holding some: a
+/// pillage's and a mine's utility are divided by (1 + gold_glut × gold ÷
+/// 100), and nothing else moves.
+#[test]
+fn g30_gold_glut_values_gold_less_when_it_is_held() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    st.players[0].gold = 300;
+    let options = [Action::Pillage, Action::Capture(w.hex(2, 1)), Action::Done];
+    let scores = |glut: f64| {
+        let mut p = weighted(|s| {
+            s.jitter = 0.0;
+            s.gold_glut = glut;
+        });
+        let mut out = Vec::new();
+        p.score_options(w.rules(), &st, 0, Decision::Spend, &options, &mut out);
+        out
+    };
+    let (plain, glutted) = (scores(0.0), scores(2.0));
+    assert!((glutted[0] - plain[0] / (1.0 + 2.0 * 3.0)).abs() < 1e-12, "{plain:?} {glutted:?}");
+    assert_eq!(glutted[1], plain[1], "a capture is not gold");
+}

@@ -113,6 +113,7 @@ knobs! {
     mine_site: f64 [0.0, 5.0],
     fortified: f64 [0.0, 5.0],
     replace: f64 [0.0, 5.0],
+    gold_glut: f64 [0.0, 5.0],
     capture_slope: f64 [-10.0, 10.0],
     conquer_slope: f64 [-10.0, 10.0],
     castle_slope: f64 [-10.0, 10.0],

@@ -1060,6 +1060,10 @@ section! {
         pub fortified: f64 = 1.0,
         /// Taken off a main building that replaces another one.
         pub replace: f64 = 2.0,
+        /// Gold is worth less to a player who cannot spend what it holds:
+        /// a mine's and a pillage's utility are divided by (1 + this ×
+        /// gold held ÷ 100). 0 values gold the same however much is held.
+        pub gold_glut: f64 = 0.0,
         /// Season-aware purchases: each purchase's utility above grows by
         /// its slope times the share of the campaign's seasons still to
         /// come, (seasons − season) ÷ seasons, so a positive slope buys it

@@ -209,7 +209,7 @@ impl Weighted {
             let s = match (d, a) {
                 (_, Action::Done) => 0.0,
                 (Decision::Recruit, Action::Recruit { hex, item }) => self.recruit_score(r, st, me, *hex, *item),
-                (Decision::Spend, _) => self.spend_score(r, st, a),
+                (Decision::Spend, _) => self.spend_score(r, st, me, a),
                 _ => self.act_score(r, st, me, a),
             };
             let j = if *a == Action::Done { 0.0 } else { self.jitter() };
@@ -362,15 +362,17 @@ impl Weighted {
         }
     }
 
-    fn spend_score(&self, r: Rules<'_>, st: &State, a: &Action) -> f64 {
+    fn spend_score(&self, r: Rules<'_>, st: &State, me: PlayerId, a: &Action) -> f64 {
         let terrain = |h: HexId| r.map.terrain[h as usize];
+        // What more gold is worth to a player already holding some.
+        let glut = 1.0 / (1.0 + self.w.gold_glut * st.players[me as usize].gold.max(0) as f64 / 100.0);
         // The share of the campaign still to come after this season's
         // spending: 11/12 in the first season of 12, 0 in the last.
         let seasons = r.sc.campaign.seasons.max(1);
         let left = seasons.saturating_sub(st.season) as f64 / seasons as f64;
         let w = &self.w;
         match *a {
-            Action::Pillage => w.pillage + w.pillage_slope * left,
+            Action::Pillage => (w.pillage + w.pillage_slope * left) * glut,
             Action::Capture(h) => {
                 let site = r.sc.buildings.mine.terrain.contains(terrain(h));
                 w.capture + w.capture_slope * left + if site { w.mine_site } else { 0.0 }
@@ -387,7 +389,7 @@ impl Weighted {
                         // Scaled by the yield of this terrain against what
                         // one pillage brings, the other use of an EP.
                         let y = r.sc.economy.mine.get(terrain(hex)).map_or(0.0, |d| d.mean());
-                        (w.mine + w.mine_slope * left) * y / r.sc.economy.pillage.mean().max(1.0)
+                        (w.mine + w.mine_slope * left) * y / r.sc.economy.pillage.mean().max(1.0) * glut
                     }
                     BuildingKind::Port => w.port + w.port_slope * left,
                     BuildingKind::Tower => w.tower + w.tower_slope * left,
