@@ -76,9 +76,10 @@ pub fn text(c: &Competence) -> String {
     );
     let _ = writeln!(
         out,
-        "  a gift fails when it lowers the win rate, a restriction when it raises it, by more than {} points \
+        "  a gift fails when it lowers the win rate, a restriction when it raises it, by more than {} point{} \
          (one-sided, Holm over the {} probes that changed a game)",
         100.0 * c.settings.tolerance,
+        if c.settings.tolerance == 0.01 { "" } else { "s" },
         c.tested()
     );
     out.push('\n');
