@@ -190,6 +190,14 @@ fn deviate_resumes_to_the_same_files() {
 }
 
 #[test]
+fn probe_resumes_to_the_same_files() {
+    interrupt_and_resume(
+        "probe",
+        &["probe", "--strategy", "balanced", "--topics", "mine,pillage", "--campaigns", "2048", "--quiet"],
+    );
+}
+
+#[test]
 fn sweep_resumes_to_the_same_files() {
     interrupt_and_resume(
         "sweep",
