@@ -5,11 +5,11 @@ use super::CliError;
 use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
 use super::long::{Long, LongArgs};
 use super::out::{self, OverwriteArg, Request};
-use crate::report::files::write_atomic;
+use crate::report::files::write_file;
 use crate::report::probe as rp;
 use crate::strength::probe::{self, Settings};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct ProbeArgs {
@@ -60,10 +60,6 @@ fn known_topics() -> Vec<&'static str> {
     t
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    write_atomic(path, bytes).map_err(|e| CliError::io(format!("{}: {e}", path.display())))
-}
-
 pub fn run(a: ProbeArgs) -> Result<(), CliError> {
     if !(0.0..100.0).contains(&a.tolerance) {
         return Err(CliError::input(format!("--tolerance {}: give points in [0, 100)", a.tolerance)));
@@ -99,8 +95,8 @@ pub fn run(a: ProbeArgs) -> Result<(), CliError> {
     long.finish();
     let text = rp::text(&c);
     say!("{text}");
-    write(&out.join("probe.csv"), rp::csv(&c).as_bytes())?;
-    write(&out.join("probe.txt"), text.as_bytes())?;
+    write_file(&out.join("probe.csv"), rp::csv(&c).as_bytes())?;
+    write_file(&out.join("probe.txt"), text.as_bytes())?;
     rp::page(&c, &text, &out).map_err(|e| e.at(out.display()))?;
     sayln!("wrote probe.csv, probe.txt and index.html to {}", out.display());
     if a.strict && c.verdict() == probe::Verdict::Bounded {

@@ -6,7 +6,7 @@ use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
 use super::long::{Long, LongArgs};
 use super::out::{self, OverwriteArg, Request};
 use super::shard::ShardArgs;
-use crate::report::files::write_atomic;
+use crate::report::files::write_file;
 use crate::report::strength as rs;
 use crate::scenario::knobs::KNOBS;
 use crate::strength::tune::{
@@ -96,10 +96,6 @@ fn list(s: &str) -> Vec<String> {
 
 fn is_name(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    write_atomic(path, bytes).map_err(|e| CliError::io(format!("{}: {e}", path.display())))
 }
 
 pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
@@ -204,8 +200,8 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
             // The record and history are rewritten after every generation,
             // so an interrupted run loses at most the generation in flight.
             let json = serde_json::to_string(rec).expect("a record serialises");
-            if let Err(e) = write(&record_path, json.as_bytes()) {
-                write_err = Some(e);
+            if let Err(e) = write_file(&record_path, json.as_bytes()) {
+                write_err = Some(e.into());
                 return Flow::Stop;
             }
             if let Err(e) = rs::write_history(&p, rec, &out) {
@@ -226,7 +222,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     if resumed >= rec.generations.len() {
         // Nothing new was played: still write the files (a resume of a finished run).
         rs::write_history(&p, &rec, &out).map_err(|e| CliError::io(e.to_string()))?;
-        write(&record_path, serde_json::to_string(&rec).expect("a record serialises").as_bytes())?;
+        write_file(&record_path, serde_json::to_string(&rec).expect("a record serialises").as_bytes())?;
     }
 
     let (values, tuned) = p.result(&rec);
@@ -259,7 +255,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     header
         .push("Install it with `empires tune ... --install FILE`, or append it to a scenario file, to play it.".into());
     let table = rs::strategy_toml(&p, &values, &a.name, &header);
-    write(&out.join("strategy.toml"), table.as_bytes())?;
+    write_file(&out.join("strategy.toml"), table.as_bytes())?;
     if let Some((file, text)) = &install {
         let (new, replaced) =
             rs::install(text, &table, &a.name).map_err(|e| e.at(format_args!("--install {}", file.display())))?;
@@ -270,7 +266,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
                 file.display()
             ))
         })?;
-        write(file, new.as_bytes())?;
+        write_file(file, new.as_bytes())?;
         sayln!(
             "{} [strategies.{}] in {}; play it with --scenario {} --players {}",
             if replaced { "replaced" } else { "added" },
@@ -280,7 +276,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
             a.name
         );
     }
-    write(&out.join("evaluation.txt"), text.as_bytes())?;
+    write_file(&out.join("evaluation.txt"), text.as_bytes())?;
     let files = rs::tune_page(&p, &rec, &summary, &values, &out)
         .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     sayln!(
@@ -359,8 +355,8 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
     long.finish();
     let text = rs::deviation_text(&dv, a.top);
     say!("{text}");
-    write(&out.join("deviations.csv"), rs::deviation_csv(&dv).as_bytes())?;
-    write(&out.join("deviation.txt"), text.as_bytes())?;
+    write_file(&out.join("deviations.csv"), rs::deviation_csv(&dv).as_bytes())?;
+    write_file(&out.join("deviation.txt"), text.as_bytes())?;
     rs::deviation_page(&dv, &text, &out).map_err(|e| e.at(out.display()))?;
     sayln!("wrote deviations.csv, deviation.txt and index.html to {}", out.display());
     if a.strict && !dv.beaten_by().is_empty() {
@@ -435,7 +431,7 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
     long.finish();
     let text = rs::ladder_text(&l);
     say!("{text}");
-    write(&out.join("ladder.txt"), text.as_bytes())?;
+    write_file(&out.join("ladder.txt"), text.as_bytes())?;
     rs::write_ladder_tables(&l, &out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     rs::ladder_page(&l, &text, &out).map_err(|e| e.at(out.display()))?;
     sayln!("wrote ladder.parquet, differences.parquet, pairs.parquet, ladder.txt and index.html to {}", out.display());
@@ -509,8 +505,8 @@ fn write_metagame(mg: &metagame::Metagame, out: &Path) -> Result<(), CliError> {
     say!("{text}");
     super::create_out_dir(out)?;
     let json = serde_json::to_string_pretty(&crate::report::metagame::json(mg)).expect("a JSON value serialises");
-    write(&out.join("metagame.json"), json.as_bytes())?;
-    write(&out.join("metagame.txt"), text.as_bytes())?;
+    write_file(&out.join("metagame.json"), json.as_bytes())?;
+    write_file(&out.join("metagame.txt"), text.as_bytes())?;
     crate::report::metagame::write_payoffs(&mg.names, mg.game.compositions(), 0, out)
         .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     crate::report::metagame::page(mg, &text, out).map_err(|e| e.at(out.display()))?;
@@ -631,7 +627,7 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
         total,
     };
     // Written last: a shard without it is not complete.
-    write(&out.join(SHARD_FILE), serde_json::to_string_pretty(&m).expect("a shard record serialises").as_bytes())?;
+    write_file(&out.join(SHARD_FILE), serde_json::to_string_pretty(&m).expect("a shard record serialises").as_bytes())?;
     sayln!(
         "metagame shard {i}/{k}: compositions {start}..{end} of {total} written to {}; join the shards with `empires merge`",
         out.display()
