@@ -408,7 +408,11 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
             _ => a.curve_points.max(1) as u64,
         };
     let tuning = a.best.budget().map_or(0, |b| crate::study::restrict::tuning_planned(&base, &b));
-    let long = a.flags.long(evaluations * (a.campaigns + tuning), &out)?;
+    // Under best response, each solved point's player gets the competence
+    // check (a curve solves once per point).
+    let solutions = if (keys, targets) == (2, 1) { a.curve_points.max(1) as u64 } else { 1 };
+    let checks = solutions * budget.players.check_planned();
+    let long = a.flags.long(evaluations * (a.campaigns + tuning) + checks, &out)?;
     let zz = crate::stats::z(0.95);
     let (files, met) = match (keys, targets) {
         (1, 1) => {

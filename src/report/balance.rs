@@ -18,6 +18,7 @@ use crate::balance::solve::{
 use crate::error::Error;
 use crate::scenario::Scenario;
 use crate::stats::z;
+use crate::strength::probe::Competence;
 use polars::prelude::*;
 use serde_json::json;
 use std::fmt::Write;
@@ -498,9 +499,7 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         f.evals.len()
     );
     out.push_str(&goal_metrics(&[&s.goal]));
-    if let Some(l) = &s.players {
-        let _ = writeln!(out, "  {l}");
-    }
+    out.push_str(&players_lines(s.players.as_deref(), s.competence.as_ref()));
     let zz = z(0.95);
     let verdict = |e: &Eval| if e.accepted(zz) { "target not rejected" } else { "target rejected" };
     match f.between {
@@ -697,9 +696,33 @@ pub fn solve_json(s: &Solution, command: &str) -> String {
         },
         "evaluations": f.evals.iter().map(ev).collect::<Vec<_>>(),
         "players": s.players,
+        "competence": s.competence.as_ref().map(|c| json!({"verdict": c.verdict().words(), "line": c.line()})),
         "command": command,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// The players line of a solve's text, and under best response the
+/// competence check of the player tuned at the solved point.
+fn players_lines(players: Option<&str>, competence: Option<&Competence>) -> String {
+    let mut out = String::new();
+    if let Some(l) = players {
+        let _ = writeln!(out, "  {l}");
+        let _ = writeln!(
+            out,
+            "  {}",
+            competence.map_or_else(
+                || "players: the solved point's player was not checked for competence (--probe-campaigns 0)".into(),
+                |c| format!("at the solved point, {}", c.line())
+            )
+        );
+    }
+    out
+}
+
+/// The answer's last sentence under best response: whose answer it is.
+fn competence_sentence(competence: Option<&Competence>) -> String {
+    competence.map_or(String::new(), |c| format!(" At the solved point, {}.", c.line()))
 }
 
 /// Write `solve.json`, `evaluations.parquet`, `solved.toml` and the page.
@@ -710,18 +733,20 @@ pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Re
     let zz = z(0.95);
     let f = &s.found;
     let mut page = Page::new(&format!("Solve: {}", s.goal.text()));
-    page.answer(&format!(
-        "{} = {} meets {:?} within noise (gap {:+.4} ± {:.4} on the search's {} campaigns, master seed {}); on \
+    page.answer(
+        &(format!(
+            "{} = {} meets {:?} within noise (gap {:+.4} ± {:.4} on the search's {} campaigns, master seed {}); on \
          held-out seeds the target is {}.",
-        s.param.name,
-        s.param.show(f.value),
-        s.goal.text(),
-        f.at_value.gap,
-        zz * f.at_value.gap_se,
-        s.campaigns,
-        s.master,
-        s.confirm.verdict()
-    ));
+            s.param.name,
+            s.param.show(f.value),
+            s.goal.text(),
+            f.at_value.gap,
+            zz * f.at_value.gap_se,
+            s.campaigns,
+            s.master,
+            s.confirm.verdict()
+        ) + &competence_sentence(s.competence.as_ref())),
+    );
     page.pre(&solve_text(s, command));
     let curve = Chart::Lines {
         title: format!("gap of the target against {}", s.param.name),
@@ -881,9 +906,7 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
         f.evals.len()
     );
     out.push_str(&goal_metrics(&[&s.goals[0], &s.goals[1]]));
-    if let Some(l) = &s.players {
-        let _ = writeln!(out, "  {l}");
-    }
+    out.push_str(&players_lines(s.players.as_deref(), s.competence.as_ref()));
     let e = &f.at_value;
     let _ = writeln!(
         out,
@@ -1062,6 +1085,7 @@ pub fn solve2_json(s: &Solution2, command: &str) -> String {
         },
         "evaluations": f.evals.iter().map(ev2).collect::<Vec<_>>(),
         "players": s.players,
+        "competence": s.competence.as_ref().map(|c| json!({"verdict": c.verdict().words(), "line": c.line()})),
         "command": command,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -1098,7 +1122,7 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
     write_file(&dir.join("solve.json"), solve2_json(s, command).as_bytes())?;
     write_file(&dir.join("solved.toml"), patched.as_bytes())?;
     let mut page = Page::new(&format!("Solve: {} and {}", s.goals[0].text(), s.goals[1].text()));
-    page.answer(&format!(
+    page.answer(&(format!(
         "{} = {} and {} = {} meet {:?} and {:?} within noise ({} campaigns an evaluation, master seed {}); on held-out \
          seeds the targets are {}.",
         s.params[0].name,
@@ -1110,7 +1134,7 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
         s.campaigns,
         s.master,
         s.confirm.verdict()
-    ));
+    ) + &competence_sentence(s.competence.as_ref())));
     page.pre(&solve2_text(s, command));
     let table: Vec<Vec<String>> = std::iter::once(vec![
         "seeds".into(),
@@ -1143,8 +1167,14 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
 pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "balance curve of {goal:?}: the {} that meets it at each {}", second.name, c.first.name);
+    // Under best response each point's player answers for the point, so
+    // each gets its own competence verdict.
+    let checked = c.points.iter().any(|(_, r)| r.as_ref().is_ok_and(|s| s.competence.is_some()));
     let mut rows =
         vec![vec![c.first.name.clone(), second.name.clone(), "95% interval".into(), "held-out".into(), "flags".into()]];
+    if checked {
+        rows[0].push("players' competence".into());
+    }
     for (x, r) in &c.points {
         rows.push(match r {
             Ok(s) => vec![
@@ -1161,6 +1191,7 @@ pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> Strin
                 show_interval(s),
                 s.confirm.verdict(),
                 format!("--set {} {}", c.first.set_flag(&s.scenario), set_flag(s)),
+                s.competence.as_ref().map_or(String::new(), |c| c.verdict().words().to_string()),
             ],
             // The full reason is in curve.json.
             Err(SolveError::NoRoot(u)) => vec![
@@ -1176,8 +1207,17 @@ pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> Strin
             ],
             Err(e) => vec![c.first.show(*x), "—".into(), e.to_string(), String::new(), String::new()],
         });
+        let width = rows[0].len();
+        if let Some(r) = rows.last_mut() {
+            r.resize(width, String::new());
+        }
     }
     out.push_str(&text_table(&rows));
+    for (x, s) in c.points.iter().filter_map(|(x, r)| r.as_ref().ok().map(|s| (x, s))) {
+        if let Some(k) = &s.competence {
+            let _ = writeln!(out, "  at {} = {}, {}", c.first.name, c.first.show(*x), k.line());
+        }
+    }
     let _ = writeln!(out, "  redo: {command}");
     out
 }
@@ -1222,7 +1262,8 @@ pub fn write_curve(
         "keys": [c.first.name, second.name],
         "points": c.points.iter().map(|(x, r)| match r {
             Ok(s) => json!({"first": x, "root": s.found.root, "solution": s.found.value, "interval": [s.found.interval.0, s.found.interval.1],
-                            "set": [c.first.set_flag(&s.scenario), second.set_flag(&s.scenario)], "confirmed": s.confirm.met}),
+                            "set": [c.first.set_flag(&s.scenario), second.set_flag(&s.scenario)], "confirmed": s.confirm.met,
+                            "competence": s.competence.as_ref().map(|c| json!({"verdict": c.verdict().words(), "line": c.line()}))}),
             Err(e) => json!({"first": x, "error": e.to_string(), "no_root": matches!(e, SolveError::NoRoot(_))}),
         }).collect::<Vec<_>>(),
         "command": command,

@@ -1097,7 +1097,7 @@ pub fn restrict_rows(s: &crate::study::restrict::Study) -> Vec<Vec<String>> {
             rate(b.unrestricted_wins, b.campaigns),
             format!("{:+.1} points", 100.0 * b.value.mean),
             format!("[{:+.1}, {:+.1}]", 100.0 * b.value.low, 100.0 * b.value.high),
-            "not checked".into(),
+            b.competence.as_ref().map_or("not checked", |c| c.verdict().words()).to_string(),
         ]);
     }
     rows
@@ -1176,6 +1176,14 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
         }
         let _ = writeln!(
             out,
+            "  {}",
+            b.competence.as_ref().map_or_else(
+                || "players: the best response's competence was not checked (--probe-campaigns 0, or no probe on the kinds it restricts)".to_string(),
+                |c| c.line()
+            )
+        );
+        let _ = writeln!(
+            out,
             "  the restriction costs a player who plays well {:+.1} points of win rate [{:+.1}, {:+.1}] (for a \
              forbidden action: what the option is worth; below 0, the restricted search found the stronger player, \
              which bounds the search's precision)",
@@ -1210,7 +1218,8 @@ pub fn restrict_answer(s: &crate::study::restrict::Study) -> String {
     let pts = |m: &Mean| format!("{:+.1} pts ({:+.1} to {:+.1})", 100.0 * m.mean, 100.0 * m.low, 100.0 * m.high);
     let mut parts: Vec<String> = s.levels.iter().map(|v| format!("{} {}", v.label, pts(&v.diff))).collect();
     if let Some(b) = &s.best {
-        parts.push(format!("best response (both sides tuned) {}", pts(&b.value)));
+        let verdict = b.competence.as_ref().map_or("competence not checked", |c| c.verdict().words());
+        parts.push(format!("best response (both sides tuned) {} [{verdict}]", pts(&b.value)));
     }
     let costly = s.levels.iter().filter(|v| v.diff.high < 0.0).count();
     let players =

@@ -464,19 +464,42 @@ fn solve_best_response_retunes_the_players_at_each_point() {
     assert!(line.contains(&format!("search seed {}", tuning_seed(1))), "{line}");
     assert_eq!(Players::AsSeated.line(1), None);
 
+    // The player tuned at the solved point gets the competence check, on
+    // the held-out seed; as seated, or with no probe campaigns, none.
+    let solved = at(1.0);
+    let probed = Players::BestResponse { start: "tuned".into(), budget: Tune { probe_campaigns: 6, ..tune.clone() } };
+    let c = probed.check(&solved, 1).unwrap().expect("checked");
+    assert_eq!((c.strategy.as_str(), c.scenario.as_str(), c.field.as_deref()), ("tuned", "duel", None));
+    let family = empires::strength::probe::family(&Default::default()).len();
+    assert_eq!((c.campaigns, c.rows.len()), (6, family), "{c:?}");
+    assert_eq!(probed.check_planned(), (family as u64 + 1) * 6);
+    assert_eq!(Players::AsSeated.check(&solved, 1).unwrap(), None);
+    assert_eq!(Players::BestResponse { start: "tuned".into(), budget: tune.clone() }.check(&solved, 1).unwrap(), None);
+
     let out = tmp("solve-br");
     let o = bin()
-        .args(["solve", "--scenario", &duel, "--vary", "costs.capture=1..3", "--target", "mean empire size = 12"])
-        .args(["--campaigns", "20", "--best-response", "--generations", "1", "--campaigns-per-eval", "10", "--out"])
+        .args(["solve", "--scenario", &duel, "--vary", "costs.capture=1..3", "--target", "mean empire size = 17"])
+        .args(["--campaigns", "20", "--best-response", "--generations", "1", "--campaigns-per-eval", "10"])
+        .args(["--probe-campaigns", "20", "--out"])
         .arg(&out)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("players: tuned re-tuned in self-play under the rules at each point played (1 generations, 10 campaigns a candidate"), "{text}");
-    assert!(text.contains("--best-response --generations 1 --campaigns-per-eval 10"), "the redo line: {text}");
+    assert!(
+        text.contains("--best-response --generations 1 --campaigns-per-eval 10 --probe-campaigns 20"),
+        "the redo line: {text}"
+    );
+    assert!(text.contains("at the solved point, players: tuned (weighted), competence on duel: "), "{text}");
     let json = std::fs::read_to_string(out.join("solve.json")).unwrap();
     assert!(json.contains("\"players\": \"players: tuned re-tuned"), "{json}");
+    assert!(json.contains("\"line\": \"players: tuned (weighted), competence on duel: "), "{json}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        page.contains("At the solved point, players: tuned (weighted), competence on duel: "),
+        "the answer says whose"
+    );
     // The budget flags mean nothing without --best-response.
     let o = bin()
         .args(["solve", "--vary", "costs.capture=1..3", "--target", "mean empire size = 12", "--generations", "2"])

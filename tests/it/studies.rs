@@ -418,7 +418,7 @@ fn mine_loss_is_measured_from_play_the_same_on_any_thread_count() {
 fn mine_vs_pillage_best_response_values_each_restriction() {
     let o = bin()
         .args(["experiment", "mine-vs-pillage", "--campaigns", "20", "--loss-campaigns", "0", "--best-response"])
-        .args(["--generations", "1", "--campaigns-per-eval", "20", "--out"])
+        .args(["--generations", "1", "--campaigns-per-eval", "20", "--probe-campaigns", "10", "--out"])
         .arg(tmp("mvp-br"))
         .output()
         .unwrap();
@@ -428,6 +428,13 @@ fn mine_vs_pillage_best_response_values_each_restriction() {
         assert!(text.contains(&format!("restricted play: {r}")), "{r}: {text}");
     }
     assert_eq!(text.matches("best response against tuned").count(), 3, "{text}");
+    // Each best response is checked against the field it was tuned
+    // against, on the probes its restriction rests on.
+    assert_eq!(
+        text.matches("players: best response (weighted), competence on default against tuned: ").count(),
+        3,
+        "{text}"
+    );
     assert!(!text.contains("measured: a hex"), "--loss-campaigns 0 skips the measurement");
 }
 

@@ -40,6 +40,7 @@ use crate::scenario::ActionKind;
 use crate::scenario::Scenario;
 use crate::seed::mix2;
 use crate::stats::z;
+use crate::strength::probe::{self, Competence};
 use crate::strength::tune::Field;
 use crate::study::compare::tuning_seed;
 use crate::study::metrics::Metric;
@@ -443,6 +444,9 @@ pub struct Solution {
     /// Who played at each point, when not the scenario's seats
     /// (`Players::line`).
     pub players: Option<String>,
+    /// Under best response, the competence check of the player tuned at
+    /// the solved point (`Players::check`).
+    pub competence: Option<Competence>,
 }
 
 /// A one-key solve that found no root, with what it played.
@@ -585,6 +589,34 @@ impl Players {
     }
 }
 
+impl Players {
+    /// Under best response, the competence check of `start` as tuned in
+    /// `solved` (the scenario at the solved point, from `scenario_at`):
+    /// every probe, `probe_campaigns` each, on the held-out seed, which no
+    /// search or evaluation of the root finder played. The answer is the
+    /// rules at which that player meets the target, so it is only as good
+    /// as that player. `None` as seated, or with no probe campaigns.
+    pub fn check(&self, solved: &Scenario, master: u64) -> Result<Option<Competence>, Error> {
+        let Players::BestResponse { start, budget } = self else {
+            return Ok(None);
+        };
+        if budget.probe_campaigns == 0 {
+            return Ok(None);
+        }
+        let settings = probe::Settings::default();
+        probe::check(solved, start, probe::family(&settings), settings, holdout_seed(master), budget.probe_campaigns)
+            .map(Some)
+    }
+
+    /// The campaigns `check` plays.
+    pub fn check_planned(&self) -> u64 {
+        match self {
+            Players::BestResponse { budget, .. } => crate::study::compare::check_planned(budget),
+            Players::AsSeated => 0,
+        }
+    }
+}
+
 /// The scenario a solve plays at `x`: `params` set to `x`, and under best
 /// response every seat playing `start` re-tuned under those rules (under
 /// `start`'s own name).
@@ -653,6 +685,7 @@ pub fn solve(
     let seed = holdout_seed(budget.master);
     let confirm = confirm(&found, |x| play1(&points, param, goal, &budget, x, seed), seed)?;
     let scenario = points.at(&[found.value])?;
+    let competence = budget.players.check(&scenario, budget.master)?;
     Ok(Solution {
         param: param.clone(),
         goal: goal.clone(),
@@ -662,6 +695,7 @@ pub fn solve(
         master: budget.master,
         players: budget.players.line(budget.master),
         scenario,
+        competence,
     })
 }
 
@@ -1559,6 +1593,8 @@ pub struct Solution2 {
     /// Who played at each point, when not the scenario's seats
     /// (`Players::line`).
     pub players: Option<String>,
+    /// As `Solution::competence`.
+    pub competence: Option<Competence>,
 }
 
 /// Find the values of two keys at which two targets hold at once.
@@ -1600,6 +1636,7 @@ pub fn solve2(
     let seed = holdout_seed(budget.master);
     let confirm = confirm2(&found, |x| play(x, seed), seed)?;
     let scenario = points.at(&found.value)?;
+    let competence = budget.players.check(&scenario, budget.master)?;
     Ok(Solution2 {
         params: params.clone(),
         goals: goals.clone(),
@@ -1609,6 +1646,7 @@ pub fn solve2(
         master: budget.master,
         players: budget.players.line(budget.master),
         scenario,
+        competence,
     })
 }
 

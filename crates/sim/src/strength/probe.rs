@@ -206,6 +206,9 @@ pub struct Competence {
     /// The strategy's family (`weighted`, `lookahead`, `search`, `random`).
     pub family: String,
     pub scenario: String,
+    /// The strategy in the other seats when it is not the probed player
+    /// itself (`check_against`).
+    pub field: Option<String>,
     pub seats: usize,
     pub seed: u64,
     pub campaigns: u64,
@@ -263,10 +266,11 @@ impl Competence {
             ),
         };
         format!(
-            "players: {} ({}), competence on {}: {what} ({})",
+            "players: {} ({}), competence on {}{}: {what} ({})",
             self.strategy,
             self.family,
             self.scenario,
+            self.field.as_ref().map_or(String::new(), |f| format!(" against {f}")),
             self.basis()
         )
     }
@@ -299,9 +303,11 @@ pub fn planned(probes: &[Probe], campaigns: u64) -> u64 {
     (probes.len() as u64 + 1) * campaigns
 }
 
-/// The lineup of one probe: slot 0 probed, every other slot `spec`.
-fn lineup(sc: &Scenario, spec: &StrategySpec, test: Option<&Test>) -> Result<Lineup, Error> {
-    let mut specs = vec![spec.clone(); sc.players.len()];
+/// The lineup of one probe: slot 0 `spec` probed, every other slot
+/// `field`.
+fn lineup(sc: &Scenario, spec: &StrategySpec, field: &StrategySpec, test: Option<&Test>) -> Result<Lineup, Error> {
+    let mut specs = vec![field.clone(); sc.players.len()];
+    specs[0] = spec.clone();
     let mut gift = None;
     match test {
         Some(Test::Forbid(kinds)) => {
@@ -346,6 +352,27 @@ pub fn check_spec(
     master: u64,
     campaigns: u64,
 ) -> Result<Competence, Error> {
+    let mut c = check_against(sc, name, spec, (name, spec), probes, settings, master, campaigns)?;
+    c.field = None;
+    Ok(c)
+}
+
+/// As `check_spec`, with every other seat `field` instead of copies of
+/// `spec`: the check of a player tuned against a fixed field (a
+/// restriction study's best response), whose competence is a claim about
+/// its games against that field. The baseline is `spec` unprobed against
+/// the same field.
+#[allow(clippy::too_many_arguments)]
+pub fn check_against(
+    sc: &Scenario,
+    name: &str,
+    spec: &StrategySpec,
+    field: (&str, &StrategySpec),
+    probes: Vec<Probe>,
+    settings: Settings,
+    master: u64,
+    campaigns: u64,
+) -> Result<Competence, Error> {
     let seats = sc.players.len();
     if seats < 2 {
         return Err(Error::input("the competence check needs at least 2 seats"));
@@ -360,7 +387,7 @@ pub fn check_spec(
         )));
     }
     let play = |test: Option<&Test>| -> Result<Vec<Game>, Error> {
-        lineup(sc, spec, test)?.games(master, 0..campaigns).map_err(Error::from)
+        lineup(sc, spec, field.1, test)?.games(master, 0..campaigns).map_err(Error::from)
     };
     let base = play(None)?;
     let played: Vec<Vec<Game>> = probes.par_iter().map(|p| play(Some(&p.test))).collect::<Result<_, _>>()?;
@@ -370,6 +397,7 @@ pub fn check_spec(
         strategy: name.to_string(),
         family: format!("{:?}", spec.kind).to_lowercase(),
         scenario: sc.name.clone(),
+        field: Some(field.0.to_string()),
         seats,
         seed: master,
         campaigns,

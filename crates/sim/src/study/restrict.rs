@@ -63,6 +63,13 @@ impl Restriction {
         parts.join("; ")
     }
 
+    /// The kinds the restriction is about, forbidden or forced: the
+    /// competence check of an answer about it rests on their probes
+    /// (forcing mines first is an answer about mines).
+    pub fn kinds(&self) -> Vec<ActionKind> {
+        self.forbid.iter().chain(&self.force).copied().collect()
+    }
+
     /// `spec` with the restriction added.
     pub fn apply(&self, spec: &StrategySpec) -> StrategySpec {
         let mut s = spec.clone();
@@ -184,6 +191,13 @@ pub struct Best {
     pub campaigns: u64,
     pub held_out: u64,
     pub tuning_campaigns: u64,
+    /// The competence check of the unrestricted tuned player (the first
+    /// search's) against the field, on the probes the restriction's kinds
+    /// rest on, on the held-out seed: were the restriction's value to come
+    /// from a best response that misuses what the restriction forbids, its
+    /// "no ..." probe would fail. `None` when the budget gives the probes
+    /// no campaigns or no probe touches the kinds.
+    pub competence: Option<crate::strength::probe::Competence>,
 }
 
 /// A finished study.
@@ -197,7 +211,7 @@ pub struct Study {
     /// The naive value at each strength level, in `levels` order.
     pub levels: Vec<Value>,
     /// Each level's competence check on the probes the restriction's kinds
-    /// rest on (`probe::for_kinds`), in `levels` order; empty when no
+    /// rest on (`probe::for_kinds` of `Restriction::kinds`), in `levels` order; empty when no
     /// probe touches them.
     pub competence: Vec<crate::strength::probe::Competence>,
     pub best: Option<Best>,
@@ -328,11 +342,15 @@ pub fn total_variance(y: &[Vec<f64>]) -> Total {
 /// The campaigns `run` plays with `levels` strength levels (at most, with
 /// a best response, whose searches may converge sooner).
 pub fn planned(sc: &Scenario, r: &Restriction, levels: usize, campaigns: u64, budget: Option<&Budget>) -> u64 {
-    let probes = crate::strength::probe::for_kinds(&Default::default(), &r.forbid);
+    let probes = crate::strength::probe::for_kinds(&Default::default(), &r.kinds());
     let checks =
         if probes.is_empty() { 0 } else { levels as u64 * crate::strength::probe::planned(&probes, campaigns) };
     let naive = levels as u64 * 2 * campaigns + checks;
-    naive + budget.map_or(0, |b| SEARCHES as u64 * 2 * (tuning_planned(sc, b) + campaigns))
+    naive
+        + budget.map_or(0, |b| {
+            let check = if probes.is_empty() { 0 } else { crate::strength::probe::planned(&probes, b.probe_campaigns) };
+            SEARCHES as u64 * 2 * (tuning_planned(sc, b) + campaigns) + check
+        })
 }
 
 /// Run the study: the naive value at each level, and with `budget` the
@@ -350,7 +368,7 @@ pub fn run(
     let mut values = Vec::new();
     let mut competence = Vec::new();
     let settings = crate::strength::probe::Settings::default();
-    let probes = crate::strength::probe::for_kinds(&settings, &r.forbid);
+    let probes = crate::strength::probe::for_kinds(&settings, &r.kinds());
     for level in levels {
         let spec = sc.named_strategy(level).map_err(|e| e.at("--levels"))?;
         values.push(paired(sc, level, &r.apply(&spec), &spec, seed, campaigns)?);
@@ -387,6 +405,20 @@ pub fn run(
             let (restricted, unrestricted) =
                 players_of_first.ok_or_else(|| Error::internal("restrict: the first search gave no players"))?;
             let t = total_variance(&diffs);
+            let competence = if probes.is_empty() || b.probe_campaigns == 0 {
+                None
+            } else {
+                Some(crate::strength::probe::check_against(
+                    sc,
+                    "best response",
+                    &unrestricted,
+                    (players, &field),
+                    probes.clone(),
+                    settings,
+                    held,
+                    b.probe_campaigns,
+                )?)
+            };
             Some(Best {
                 restricted,
                 unrestricted,
@@ -399,6 +431,7 @@ pub fn run(
                 campaigns: campaigns * SEARCHES as u64,
                 held_out: held,
                 tuning_campaigns: tuning,
+                competence,
             })
         }
     };
