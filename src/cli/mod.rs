@@ -39,6 +39,7 @@ mod study;
 pub mod synopsis;
 mod tables;
 mod validate;
+mod value;
 
 use crate::scenario::{self, Scenario, Source};
 use crate::sim::runner::SeatFlag;
@@ -81,6 +82,8 @@ pub enum Command {
     Deviate(strength::DeviateArgs),
     /// Can a strategy use what it is given? Gifts must not cost it, restrictions must not help it.
     Probe(probe::ProbeArgs),
+    /// Learn the value a search's cut-short rollouts are judged by, from self-play outcomes.
+    Value(value::ValueArgs),
     /// Round robin of strategies: Bradley–Terry (Elo-scale) ratings with bootstrap intervals.
     Ladder(strength::LadderArgs),
     /// The game between strategies: Nash equilibria, α-rank, strategies never a best response.
@@ -228,6 +231,7 @@ fn dispatch() -> i32 {
         Command::Tune(a) => strength::tune_cmd(a),
         Command::Deviate(a) => strength::deviate_cmd(a),
         Command::Probe(a) => probe::run(a),
+        Command::Value(a) => value::run(a),
         Command::Ladder(a) => strength::ladder_cmd(a),
         Command::Metagame(a) => strength::metagame_cmd(a),
         Command::Sensitivity(a) => balance::sensitivity_cmd(&a),

@@ -37,3 +37,4 @@ mod strategies;
 mod strength;
 mod studies;
 mod tables;
+mod value;

@@ -407,6 +407,18 @@ fn strategies(s: &Scenario, f: &mut Found) {
             if !(0.0..=1.0).contains(&st.explore) {
                 f.push(p(&format!("{key}.explore")), format!("must be a share between 0 and 1 (found {})", st.explore));
             }
+            if !st.value.is_empty() && st.value.len() != super::VALUE_FEATURES {
+                f.push(
+                    p(&format!("{key}.value")),
+                    format!(
+                        "must hold {} coefficients, as `empires value` writes them (found {})",
+                        super::VALUE_FEATURES,
+                        st.value.len()
+                    ),
+                );
+            } else if st.value.iter().any(|c| !c.is_finite()) {
+                f.push(p(&format!("{key}.value")), "must hold finite numbers".to_string());
+            }
         }
     }
 }

@@ -1020,6 +1020,10 @@ pub enum FormationChoice {
     Siege,
 }
 
+/// How many coefficients a search's learned `value` holds: one per feature
+/// of `strategy::value::features` (in the sim crate, which checks it).
+pub const VALUE_FEATURES: usize = 10;
+
 /// The decisions a lookahead can look at (`look_at`): recruiting, every
 /// action-phase decision (`act`) or only those where an attack is legal
 /// (`attack`), spending, and the decisions inside a combat.
@@ -1170,6 +1174,11 @@ section! {
         /// the best (a mine, to a player that never built one) keeps a real
         /// chance of being searched.
         pub explore: f64 = 0.0,
+        /// Coefficients of a learned value (`empires value`), empty or
+        /// `VALUE_FEATURES` long: a rollout cut short by `horizon` is
+        /// valued by the win probability they give its last state, not by
+        /// who leads there. Empty: who leads, plus a share of the margin.
+        pub value: Vec<f64> = Vec::new(),
 
         /// Restricted play (Jaffe et al. 2012): action kinds this player never
         /// takes, e.g. `["pillage"]`. Names are those of `ActionKind`.

@@ -9,7 +9,7 @@
 //! seat `(k - i) mod n` of campaign `i` (the runner's rotation), so over a
 //! multiple of `n` campaigns every slot plays every seat equally often.
 
-use super::play_on_map_given;
+use super::play_on_map_watched;
 use super::watch;
 use crate::map::Map;
 use crate::rules::NoLog;
@@ -125,6 +125,19 @@ impl Lineup {
     /// Play campaign `i` of master seed `master`: its final state and the
     /// winning slot.
     fn play(&self, master: u64, i: u64) -> Result<(crate::rules::State, usize), SetupError> {
+        self.play_watched(master, i, |_, _, _| {})
+    }
+
+    /// Play campaign `i` of master seed `master` as `game` does (the same
+    /// game), calling `after(rules, state, slot_of)` at the end of every
+    /// season, where `slot_of[seat]` is the slot seated there: its final
+    /// state and the winning slot.
+    pub fn play_watched(
+        &self,
+        master: u64,
+        i: u64,
+        mut after: impl FnMut(crate::rules::Rules<'_>, &crate::rules::State, &[usize]),
+    ) -> Result<(crate::rules::State, usize), SetupError> {
         let n = self.names.len();
         let cs = seed::campaign_seed(master, i);
         let shift = (i % n as u64) as usize;
@@ -140,8 +153,10 @@ impl Lineup {
         };
         // Slot k sits in seat (k - shift) mod n.
         let gifts: Vec<_> = self.gifts.iter().map(|&(k, g)| (((k + n - shift) % n) as u8, g)).collect();
-        let (st, outcome) = play_on_map_given(&self.sc, map, cs, &seated, &gifts, NoLog)?;
-        Ok((st, (outcome.winner() as usize + shift) % n))
+        let slot_of: Vec<usize> = (0..n).map(|s| (s + shift) % n).collect();
+        let (st, outcome) =
+            play_on_map_watched(&self.sc, map, cs, &seated, &gifts, NoLog, |r, st| after(r, st, &slot_of))?;
+        Ok((st, slot_of[outcome.winner() as usize]))
     }
 
     /// Every campaign of `range`, in campaign order (played in parallel;

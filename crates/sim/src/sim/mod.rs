@@ -64,6 +64,21 @@ pub fn play_on_map_given<L: Log>(
     gifts: &[(crate::rules::PlayerId, Gift)],
     log: L,
 ) -> Result<(State, Outcome), SetupError> {
+    play_on_map_watched(sc, map, campaign_seed, strategies, gifts, log, |_, _| {})
+}
+
+/// As `play_on_map_given`, calling `after` with the state at the end of
+/// every season (the same game: watching draws no dice). The value fit
+/// reads its positions so.
+pub fn play_on_map_watched<L: Log>(
+    sc: &Scenario,
+    map: &Map,
+    campaign_seed: u64,
+    strategies: &[&str],
+    gifts: &[(crate::rules::PlayerId, Gift)],
+    log: L,
+    mut after: impl FnMut(Rules<'_>, &State),
+) -> Result<(State, Outcome), SetupError> {
     let rules = Rules::new(sc, map);
     let mut st = initial_state(rules);
     for &(seat, gift) in gifts {
@@ -72,7 +87,7 @@ pub fn play_on_map_given<L: Log>(
     let dice = RngDice(seed::rng(campaign_seed, seed::Stream::Dice));
     let players = Seats::named(sc, campaign_seed, strategies);
     let mut engine = Engine::new(rules, dice, players, log);
-    let outcome = engine.play_campaign(&mut st);
+    let outcome = engine.play_campaign_with(&mut st, |s| after(rules, s));
     Ok((st, outcome))
 }
 

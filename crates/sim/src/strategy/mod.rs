@@ -8,6 +8,7 @@ pub mod random;
 pub mod restrict;
 pub mod rollout;
 pub mod search;
+pub mod value;
 pub mod weighted;
 
 use crate::rules::{Action, Decision, PlayerId, Players, Rules, State};

@@ -61,6 +61,8 @@ pub struct Search {
     temperature: f64,
     /// Share of the policy spread evenly over the options (`explore`).
     explore: f64,
+    /// The learned value's coefficients (`value`); empty: `outcome`.
+    value: Vec<f64>,
     look: LookAt,
     rng: Pcg64Mcg,
     scores: Vec<f64>,
@@ -129,12 +131,23 @@ impl Search {
             horizon: (spec.horizon > 0).then_some(spec.horizon),
             temperature: if spec.temperature > 0.0 { spec.temperature } else { 1.0 },
             explore: spec.explore.clamp(0.0, 1.0),
+            value: spec.value.clone(),
             look: LookAt::of(&spec.look_at),
             rng,
             scores: Vec::new(),
             cands: Vec::new(),
             seeds: Vec::new(),
         }
+    }
+
+    /// A rollout's worth to `me`: at the campaign's end (or without a
+    /// learned value) its `outcome`; cut short by the horizon, the learned
+    /// value's win probability at its last state.
+    fn worth(&self, r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
+        if self.value.len() != crate::scenario::VALUE_FEATURES || st.ended.is_some() {
+            return outcome(r, st, me);
+        }
+        super::value::win_probability(&self.value, &super::value::features(r, st, me))
     }
 
     /// A standard Gumbel draw from the strategy's stream.
@@ -215,7 +228,7 @@ impl Strategy for Search {
             for c in cands[..alive].iter_mut() {
                 for &seed in &seeds {
                     let s = play_out(r, st, d, options[c.option], seed, &mut self.crowd, self.horizon);
-                    c.sum += outcome(r, &s, me);
+                    c.sum += self.worth(r, &s, me);
                     c.n += 1;
                 }
             }

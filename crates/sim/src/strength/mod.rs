@@ -13,6 +13,7 @@ pub mod metagame;
 pub mod probe;
 pub mod space;
 pub mod tune;
+pub mod value;
 
 use crate::scenario::{Scenario, StrategySpec};
 
