@@ -604,6 +604,23 @@ pub fn ladder_text(l: &Ladder) -> String {
     let (names, grid) = pair_matrix(l);
     let _ = writeln!(out, "\nrow's share of the wins against column:");
     out.push_str(&share_matrix(&names, &grid));
+    // The matrix rounds; a claim about one pair needs its count and
+    // interval.
+    let _ = writeln!(out, "\neach pair, the first side's share of the wins (Wilson 95% interval):");
+    for p in &l.pairs {
+        let (r, lo, hi) = p.rate_a();
+        let _ = writeln!(
+            out,
+            "  {} against {}: {:.1}% [{:.1}, {:.1}], {} of {} campaigns",
+            l.names[p.a],
+            l.names[p.b],
+            100.0 * r,
+            100.0 * lo,
+            100.0 * hi,
+            p.wins_a(),
+            p.campaigns()
+        );
+    }
     out
 }
 

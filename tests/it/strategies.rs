@@ -616,7 +616,7 @@ fn g30_search_keys_are_checked() {
     let a = archetypes();
     assert_eq!(a["search"].kind, StrategyKind::Search);
     assert_eq!(a["search"].capture, a["tuned"].capture, "the shipped search's policy is tuned's weights");
-    assert_eq!((a["search"].budget, a["search"].top_k, a["search"].horizon), (64, 6, 0));
+    assert_eq!((a["search"].budget, a["search"].top_k, a["search"].horizon), (128, 6, 3));
 }
 
 /// Same seed, same game; the search's rollouts draw from its own stream

@@ -20,7 +20,10 @@
 //! 4. values a rollout by its result for the player: 1 for the largest
 //!    empire (G-02), ½ for a tie for it, 0 otherwise, plus a small share of
 //!    its size margin over the largest rival so that among equally won
-//!    games the larger win counts.
+//!    games the larger win counts. A rollout cut short by the horizon is
+//!    valued the same way where it stops (who leads there), or by the
+//!    learned value's win probability when `value` is set
+//!    (`strategy::value`).
 //!
 //! This is a rollout algorithm (one step of policy improvement over `base`,
 //! Bertsekas): what it prefers comes from the outcomes of the games the
@@ -28,7 +31,11 @@
 //! a city or a landing that takes hexes is chosen because of what it wins,
 //! under whatever rule variant the scenario sets. Its strength is stated
 //! against `base` and its family (weighted players): the rollouts are
-//! `base`'s play.
+//! `base`'s play. With a horizon, "what it wins" is the lead it holds
+//! `horizon` seasons on: a mine's later paydays count only through the
+//! lead the first ones buy. The shipped `search` looks 3 seasons ahead,
+//! which duels showed stronger than rollouts to the end at half the cost
+//! (docs/strength.md).
 //!
 //! The defender's bid hides information (G-07): as in the lookahead, each
 //! rollout of it replaces the attacker's secret bid by the one `base` would
