@@ -6,6 +6,7 @@ pub mod balance;
 pub mod charts;
 pub mod coverage;
 pub mod dataset;
+pub mod fairness;
 pub mod files;
 pub mod html;
 pub mod log;
