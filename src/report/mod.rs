@@ -23,6 +23,7 @@ pub mod study;
 pub mod summary;
 pub mod tables;
 pub mod text;
+pub mod verdict;
 
 use crate::map::{HexId, Map, NO_HEX};
 use crate::rules::{NOBODY, PlayerId};

@@ -18,12 +18,12 @@ fn fmt(m: &Metric, x: f64) -> String {
     } else if m.is_rate() {
         format!("{:.1}%", 100.0 * x)
     } else {
-        format!("{x:.2}")
+        format!("{x:.*}", m.decimals())
     }
 }
 
-fn fmt_diff(m: &Metric, x: f64) -> String {
-    if m.is_rate() { format!("{:+.1} pts", 100.0 * x) } else { format!("{x:+.2}") }
+pub fn fmt_diff(m: &Metric, x: f64) -> String {
+    if m.is_rate() { format!("{:+.1} pts", 100.0 * x) } else { format!("{x:+.*}", m.decimals()) }
 }
 
 /// The verdict of one paired row: "higher" or "lower" only when the
@@ -217,7 +217,9 @@ pub fn best_response_text(br: &BestResponse) -> String {
 }
 
 pub fn compare_text(c: &Comparison) -> String {
-    let mut out = format!(
+    let mut out = String::new();
+    let _ = write!(
+        out,
         "compare: A = {}, B = {}; {} campaigns each on master seed {} (the same seeds: paired differences){}\n",
         c.a_name,
         c.b_name,
@@ -232,109 +234,11 @@ pub fn compare_text(c: &Comparison) -> String {
     out
 }
 
-/// The rows that moved detectably (the adjusted test rejects), biggest
-/// first, as "win rate: miner −9.3 pts (−14.1 to −4.6)"; at most `top`.
-fn moved_list(rows: &[&Row], top: usize) -> String {
-    let mut rows: Vec<&&Row> = rows.iter().filter(|r| r.rejected()).collect();
-    rows.sort_by(|a, b| a.p_adj.total_cmp(&b.p_adj));
-    let shown: Vec<String> = rows
-        .iter()
-        .take(top)
-        .map(|r| {
-            format!(
-                "{} {} ({} to {})",
-                r.metric.name(),
-                fmt_diff(&r.metric, r.diff.mean),
-                fmt_diff(&r.metric, r.diff.low),
-                fmt_diff(&r.metric, r.diff.high)
-            )
-        })
-        .collect();
-    let more = rows.len().saturating_sub(top);
-    shown.join("; ") + &if more > 0 { format!("; and {more} more below") } else { String::new() }
-}
-
-/// The compare page's answer: what B changed detectably, or that nothing
-/// did at this many campaigns.
-pub fn compare_answer(c: &Comparison) -> String {
-    let rows: Vec<&Row> = c.rows.iter().collect();
-    let k = rows.iter().filter(|r| r.rejected()).count();
-    if k == 0 && rows.iter().all(|r| r.diff.sd == 0.0 && r.diff.mean == 0.0) {
-        format!(
-            "{} plays exactly the games of {} ({} campaigns, master seed {}): every metric has the same value in \
-             every campaign, so the change touches nothing these players do.",
-            c.b_name, c.a_name, c.campaigns, c.seed
-        )
-    } else if k == 0 {
-        // The table's own figures for the win rates, smallest to largest.
-        let win: Vec<f64> = rows
-            .iter()
-            .filter(|r| matches!(r.metric, Metric::WinStrategy(_) | Metric::WinSeat(_)) && r.detectable > 0.0)
-            .map(|r| 100.0 * r.detectable)
-            .collect();
-        let (lo, hi) = win.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
-        let limit = if win.is_empty() {
-            "each metric's limit is in the table".to_string()
-        } else if format!("{lo:.1}") == format!("{hi:.1}") {
-            format!("about ±{lo:.1} points of win rate; each metric's limit is in the table")
-        } else {
-            format!("±{lo:.1} to ±{hi:.1} points of win rate; each metric's limit is in the table")
-        };
-        format!(
-            "No metric of {} differs detectably from {} at {} campaigns (master seed {}, family-wise error 5%): any \
-             change is smaller than these campaigns can see ({limit}).",
-            c.b_name, c.a_name, c.campaigns, c.seed
-        )
-    } else {
-        format!(
-            "{} moves {k} of {} metrics detectably against {} ({} campaigns, master seed {}, family-wise error 5%): {}.",
-            c.b_name,
-            rows.len(),
-            c.a_name,
-            c.campaigns,
-            c.seed,
-            moved_list(&rows, 3)
-        )
-    }
-}
-
-/// The sweep page's answer: which cells move which metric detectably
-/// against the first cell.
-pub fn sweep_answer(s: &Sweep) -> String {
-    let mut parts = Vec::new();
-    let mut k = 0;
-    for i in 1..s.cells.len() {
-        let rows: Vec<&Row> =
-            s.cells[i].against.iter().filter(|r| s.chosen.iter().any(|&j| s.metrics[j] == r.metric)).collect();
-        let moved = rows.iter().filter(|r| r.rejected()).count();
-        k += moved;
-        if moved > 0 && parts.len() < 3 {
-            parts.push(format!("at {}: {}", cell_name(s, i), moved_list(&rows, 2)));
-        }
-    }
-    let first = cell_name(s, 0);
-    if k == 0 {
-        format!(
-            "No cell differs detectably from the first ({first}) in the metrics shown, at {} campaigns a cell \
-             (master seed {}): the key moves them less than these campaigns can see.",
-            s.campaigns, s.seed
-        )
-    } else {
-        format!(
-            "Against the first cell ({first}), {k} differences in the metrics shown are detectable at {} campaigns a \
-             cell (master seed {}): {}.",
-            s.campaigns,
-            s.seed,
-            parts.join("; ")
-        )
-    }
-}
-
 /// `best`: what `--best-response` tuned (`best_response_text`), shown
 /// under the opening paragraph so the page says which players it rests on.
 pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Vec<String>, Error> {
     let mut page = Page::new(&format!("empires compare: {} against {}", c.b_name, c.a_name));
-    page.answer(&compare_answer(c));
+    page.answer(&super::verdict::compare_answer(c));
     page.p(&format!(
         "A = {}, B = {}. Both played {} campaigns on master seed {}: campaign i of A and of B share their seeds, map and \
          dice stream, so each difference is taken campaign by campaign (95% normal interval). Where the interval holds 0, \
@@ -390,7 +294,9 @@ pub fn sweep_rows(s: &Sweep) -> Vec<Vec<String>> {
 }
 
 pub fn sweep_text(s: &Sweep) -> String {
-    let mut out = format!(
+    let mut out = String::new();
+    let _ = write!(
+        out,
         "sweep over {}: {} campaigns per cell on master seed {} (the same seeds in every cell); mean (95% interval)\n",
         s.axes.iter().map(|a| a.key.as_str()).collect::<Vec<_>>().join(" × "),
         s.campaigns,
@@ -416,7 +322,7 @@ pub fn sweep_text(s: &Sweep) -> String {
 }
 
 /// `costs.capture=2, costs.pillage=1`: a cell by its values.
-fn cell_name(s: &Sweep, i: usize) -> String {
+pub fn cell_name(s: &Sweep, i: usize) -> String {
     s.axes.iter().zip(&s.cells[i].at).map(|(a, v)| format!("{}={v}", a.key)).collect::<Vec<_>>().join(", ")
 }
 
@@ -444,7 +350,7 @@ pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
 pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<String>, Error> {
     let keys: Vec<&str> = s.axes.iter().map(|a| a.key.as_str()).collect();
     let mut page = Page::new(&format!("empires sweep: {}", keys.join(" × ")));
-    page.answer(&sweep_answer(s));
+    page.answer(&super::verdict::sweep_answer(s));
     page.p(&format!(
         "Each cell played {} campaigns on master seed {}: the same seeds in every cell. Means with 95% intervals \
          (Wilson for win rates).",
