@@ -497,6 +497,8 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 }
             }
             long.finish();
+            // The answer first, word for word as the page opens with it.
+            sayln!("{}\n", crate::report::verdict::mine_answer(&x));
             sayln!("{}", seated.describe());
             say!("{}", study::experiment_text(&x));
             write_page(&out, |d| study::experiment_page(&x, d))

@@ -499,19 +499,19 @@ pub fn break_even_rows(e: &Experiment) -> Vec<Vec<String>> {
     let mut chances: Vec<(String, f64)> = LOSS_CHANCES.iter().map(|&q| (format!("{:.0}%", 100.0 * q), q)).collect();
     if let Some(l) = &e.loss {
         let (lo, hi) = l.interval();
-        chances.push((format!("{:.2}% (measured, {})", 100.0 * l.rate(), l.players), l.rate()));
-        chances.push((format!("{:.2}% (its 95% low)", 100.0 * lo), lo));
-        chances.push((format!("{:.2}% (its 95% high)", 100.0 * hi), hi));
+        use super::verdict::pct;
+        chances.push((format!("{} (measured, {})", pct(l.rate()), l.players), l.rate()));
+        chances.push((format!("{} (its 95% low)", pct(lo)), lo));
+        chances.push((format!("{} (its 95% high)", pct(hi)), hi));
     }
     for site in &x.sites {
         for (label, q) in &chances {
             let t = break_even(site.mean_yield, x.pillage, *q, 1000);
-            let last = t.and_then(|t| x.seasons.checked_sub(t)).filter(|&s| s >= 1);
             rows.push(vec![
                 format!("{} ({:.0} a payday)", site.terrain, site.mean_yield),
                 label.clone(),
                 t.map_or("never".into(), |t| t.to_string()),
-                last.map_or("never".into(), |s| format!("1 to {s} (of {})", x.seasons)),
+                beats_cell(x, site.mean_yield, *q),
             ]);
         }
     }
@@ -523,11 +523,11 @@ pub fn loss_line(e: &Experiment) -> Option<String> {
     let l = e.loss.as_ref()?;
     let (lo, hi) = l.interval();
     Some(format!(
-        "measured: a hex a mine may stand on, held at a season's end, has another holder a season later in {:.2}% \
-         [{:.2}%, {:.2}%] of seasons ({} lost of {} hex-seasons; {} campaigns, every seat {})",
-        100.0 * l.rate(),
-        100.0 * lo,
-        100.0 * hi,
+        "measured: a hex a mine may stand on, held at a season's end, has another holder a season later in {} \
+         [{}, {}] of seasons ({} lost of {} hex-seasons; {} campaigns, every seat {})",
+        super::verdict::pct(l.rate()),
+        super::verdict::pct(lo),
+        super::verdict::pct(hi),
         l.lost,
         l.held,
         l.campaigns,
@@ -608,14 +608,26 @@ pub fn experiment_text(e: &Experiment) -> String {
     out
 }
 
-/// The last season in which a mine on `site` still beats a pillage, with
-/// a loss chance `q` a season (`None`: never).
+/// The last season in which a mine on `site` still pays more than a
+/// pillage (strictly: a tie does not beat), with a loss chance `q` a
+/// season (`None`: never).
 fn last_season(x: &Exact, y: f64, q: f64) -> Option<u32> {
-    break_even(y, x.pillage, q, 1000).and_then(|t| x.seasons.checked_sub(t)).filter(|&s| s >= 1)
+    let classes = mine_pillage::against_pillage(y, x.pillage, q, x.seasons);
+    classes.iter().rposition(|c| c.is_gt()).map(|i| i as u32 + 1)
+}
+
+/// "1 to 10, ties in 11 (of 12)": the seasons a mine built then beats a
+/// pillage, and those where it ties.
+fn beats_cell(x: &Exact, y: f64, q: f64) -> String {
+    use std::cmp::Ordering::{Equal, Greater};
+    let classes = mine_pillage::against_pillage(y, x.pillage, q, x.seasons);
+    let beats = mine_pillage::seasons_where(&classes, Greater).unwrap_or_else(|| "never".into());
+    let ties = mine_pillage::seasons_where(&classes, Equal).map_or(String::new(), |t| format!(", ties in {t}"));
+    format!("{beats}{ties} (of {})", x.seasons)
 }
 
 /// `±1.2` points, or a percent, of a paired mean with its interval.
-fn points(m: &Mean) -> String {
+pub fn points(m: &Mean) -> String {
     format!("{:+.1} [{:+.1}, {:+.1}]", 100.0 * m.mean, 100.0 * m.low, 100.0 * m.high)
 }
 
@@ -666,7 +678,10 @@ pub fn readings_rows(x: &Exact, r: &Readings) -> Vec<Vec<String>> {
                 100.0 * o.mine_share.low,
                 100.0 * o.mine_share.high
             ),
-            format!("{:.2}% [{:.2}, {:.2}]", 100.0 * o.loss.rate(), 100.0 * lo, 100.0 * hi),
+            {
+                use super::verdict::pct;
+                format!("{} [{}, {}]", pct(o.loss.rate()), pct(lo), pct(hi))
+            },
             format!("{} (of {})", seasons.join(", "), x.seasons),
             points(&row.no_mines.diff),
             points(&row.no_pillage.diff),
@@ -755,53 +770,10 @@ pub fn solo_rows(e: &Experiment) -> Vec<Vec<String>> {
     rows
 }
 
-/// The mine-against-pillage page's answer: from which season on a pillage
-/// is worth more (exactly, at the measured loss chance when there is one),
-/// and how much restricted play moved.
-pub fn experiment_answer(e: &Experiment) -> String {
-    let x = &e.exact;
-    let when = |y: f64, q: f64| last_season(x, y, q).map_or("never".to_string(), |s| format!("in seasons 1–{s}"));
-    let sites: Vec<String> = x
-        .sites
-        .iter()
-        .map(|site| match &e.loss {
-            Some(l) => format!(
-                "on {} {} (at the measured {:.1}% chance a season of losing the hex; {} if it is never lost)",
-                site.terrain,
-                when(site.mean_yield, l.rate()),
-                100.0 * l.rate(),
-                when(site.mean_yield, 0.0)
-            ),
-            None => format!("on {} {} (if the hex is never lost)", site.terrain, when(site.mean_yield, 0.0)),
-        })
-        .collect();
-    let moved: Vec<String> = e
-        .variants
-        .iter()
-        .map(|v| {
-            format!("{} moves {} of {} metrics", v.name, v.rows.iter().filter(|r| r.rejected()).count(), v.rows.len())
-        })
-        .collect();
-    let players = if e.competence.is_empty() {
-        String::new()
-    } else {
-        format!(" {}.", super::probe::verdicts_on(&e.competence, mine_pillage::TOPICS))
-    };
-    format!(
-        "A mine beats a pillage (both 1 EP) when built {}, of {} seasons; built later, the pillage pays more. In play \
-         ({} campaigns, master seed {}), {}.{players}",
-        sites.join(", and "),
-        x.seasons,
-        e.campaigns,
-        e.seed,
-        moved.join(", ")
-    )
-}
-
 pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error> {
     let x = &e.exact;
     let mut page = Page::new("empires experiment: mine against pillage");
-    page.answer(&experiment_answer(e));
+    page.answer(&super::verdict::mine_answer(e));
     page.p("Both cost 1 empire point. Which wins campaigns, and from which season on?");
     page.h2("Exact: expected gold per EP");
     page.p(&format!(

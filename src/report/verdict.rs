@@ -151,3 +151,108 @@ pub fn sweep_answer(s: &Sweep) -> String {
         )
     }
 }
+
+/// The opening words of question 1's answer.
+pub const MINE_LEAD: &str = "Question 1, is a mine worth more than a pillage (both 1 EP), and from which season on?";
+
+/// A small percentage with the digits it needs: 12.3%, 1.2%, 0.12%, 0.012%.
+pub fn pct(x: f64) -> String {
+    let p = 100.0 * x;
+    let digits = if p == 0.0 || p >= 1.0 { 1 } else { (1.0 - p.log10().floor()) as usize };
+    format!("{p:.digits$}%")
+}
+
+/// "a river mine (70 a payday) beats it when built in seasons 1 to 10,
+/// ties in season 11 and pays less in season 12": every season, exactly.
+fn mine_seasons(x: &crate::study::mine_pillage::Exact, terrain: &str, y: f64, q: f64) -> String {
+    use crate::study::mine_pillage::{against_pillage, seasons_where};
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let c = against_pillage(y, x.pillage, q, x.seasons);
+    let when = |o, verb: &str| {
+        seasons_where(&c, o).map(|s| format!("{verb} in season{} {s}", if s.contains(' ') { "s" } else { "" }))
+    };
+    let parts: Vec<String> = [when(Greater, "beats it when built"), when(Equal, "ties"), when(Less, "pays less")]
+        .into_iter()
+        .flatten()
+        .collect();
+    format!("a {terrain} mine ({y:.0} a payday) {}", parts.join(", "))
+}
+
+/// What a restricted variant moved in play: the win rates it raised or
+/// lowered beyond chance (Holm over the experiment), then how many other
+/// metrics moved, or that no win rate did.
+fn variant_moves(v: &crate::study::mine_pillage::Variant) -> String {
+    let mut won: Vec<&Row> =
+        v.rows.iter().filter(|r| matches!(r.metric, Metric::WinStrategy(_)) && r.rejected()).collect();
+    won.sort_by(|a, b| a.p_adj.total_cmp(&b.p_adj));
+    // The two surest; the table has the rest.
+    let said: Vec<String> = won
+        .iter()
+        .take(2)
+        .map(|r| {
+            let who = r.metric.name().trim_start_matches("win rate: ").to_string();
+            format!(
+                "{} {who}'s win rate by {} ({} to {})",
+                if r.diff.mean > 0.0 { "raises" } else { "lowers" },
+                fmt_diff(&r.metric, r.diff.mean.abs()).trim_start_matches('+'),
+                fmt_diff(&r.metric, r.diff.low),
+                fmt_diff(&r.metric, r.diff.high)
+            )
+        })
+        .collect();
+    let others = v.rows.iter().filter(|r| r.rejected()).count() - said.len();
+    let wins = if said.is_empty() { "moves no win rate detectably".to_string() } else { said.join(", ") };
+    format!("{} {wins} (and moves {others} more of its {} metrics)", v.name, v.rows.len())
+}
+
+/// Question 1's one answer line, the first line of `experiment
+/// mine-vs-pillage` and its page: every section's result in its own words,
+/// so the line agrees with each. The exact gold per EP (section 1, at the
+/// measured loss chance when there is one); what forbidding pillage or
+/// mines moves in play (section 2); what building a mine first costs or
+/// gains under the shipped reading (section 4); and whose play it is (the
+/// players' competence check).
+pub fn mine_answer(e: &crate::study::mine_pillage::Experiment) -> String {
+    let x = &e.exact;
+    let (q, at) = match &e.loss {
+        Some(l) => {
+            let (lo, hi) = l.interval();
+            let rate = format!("{} [{}, {}]", pct(l.rate()), pct(lo), pct(hi));
+            (l.rate(), format!("at the measured {rate} chance a season of losing the hex ({} players)", l.players))
+        }
+        None => (0.0, "if the hex is never lost".to_string()),
+    };
+    let sites: Vec<String> = x.sites.iter().map(|s| mine_seasons(x, &s.terrain, s.mean_yield, q)).collect();
+    let mut out = format!(
+        "{MINE_LEAD} In expected gold (exact, {} seasons, {at}; a pillage pays its mean {:.0} once): {}.",
+        x.seasons,
+        x.pillage,
+        sites.join("; ")
+    );
+    if !e.variants.is_empty() {
+        let moves: Vec<String> = e.variants.iter().map(variant_moves).collect();
+        out.push_str(&format!(
+            " In play ({} campaigns, master seed {}, Holm 5% family-wise): {}.",
+            e.campaigns,
+            e.seed,
+            moves.join("; ")
+        ));
+    }
+    if let Some(row) = e.readings.as_ref().and_then(|r| r.rows.first()) {
+        out.push_str(&format!(
+            " A player made to build a mine first whenever it can: {} ({} pts, {} campaigns, {}).",
+            super::study::reading_verdict(row),
+            super::study::points(&row.mines_first.diff),
+            row.mines_first.diff.n,
+            e.readings.as_ref().map_or("", |r| r.players.as_str())
+        ));
+    }
+    if !e.competence.is_empty() {
+        out.push_str(&format!(
+            " {}.",
+            super::probe::verdicts_on(&e.competence, crate::study::mine_pillage::TOPICS)
+                .replacen("players:", "Players:", 1)
+        ));
+    }
+    out
+}

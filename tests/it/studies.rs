@@ -257,9 +257,12 @@ fn experiment_mine_vs_pillage_has_its_three_parts() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("1. Exact") && text.contains("2. Simulated") && text.contains("3. Observed"), "{text}");
     assert!(text.contains("verdicts: Holm-adjusted, family-wise error 5% over"), "{text}");
-    // A river mine (2D6x10, mean 70) matches a pillage (2D6x10) after one payday.
+    // A river mine (2D6x10, mean 70) matches a pillage (2D6x10) after one
+    // payday: built in season 11 it ties, it does not beat.
     assert!(
-        text.lines().any(|l| l.contains("river (70 a payday)") && l.contains("0%") && l.contains("1 to 11 (of 12)")),
+        text.lines().any(|l| {
+            l.contains("river (70 a payday)") && l.contains("0%") && l.contains("1 to 10, ties in 11 (of 12)")
+        }),
         "{text}"
     );
     // Forbidding pillage leaves no pillage gold at all.
@@ -764,4 +767,26 @@ fn w10_compare_sees_a_siege_table_change_in_the_combat_metrics() {
     let page = std::fs::read_to_string(dir.join("out/index.html")).unwrap();
     assert!(page.contains(&format!("<p class=\"answer\">{first}</p>")), "the page opens with the same line");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// E-09, E-15: a mine and a pillage both cost 1 EP. Built in season 11 of
+/// 12, a river mine gets one payday of 70 against a 70-gold pillage: a
+/// tie, not a win; built in 12 it gets none. At a 12% loss chance a season
+/// two paydays are needed, so the last winning season is 10 and none ties.
+#[test]
+fn e09_e15_a_mine_that_matches_a_pillage_ties_it() {
+    use empires::study::mine_pillage::{against_pillage, seasons_where};
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let c = against_pillage(70.0, 70.0, 0.0, 12);
+    assert_eq!(seasons_where(&c, Greater).as_deref(), Some("1 to 10"));
+    assert_eq!(seasons_where(&c, Equal).as_deref(), Some("11"));
+    assert_eq!(seasons_where(&c, Less).as_deref(), Some("12"));
+    let c = against_pillage(70.0, 70.0, 0.12, 12);
+    assert_eq!((seasons_where(&c, Greater).as_deref(), seasons_where(&c, Equal)), (Some("1 to 10"), None));
+    // Small rates keep the digits they need.
+    use empires::report::verdict::pct;
+    assert_eq!(
+        [pct(0.0), pct(0.123), pct(0.0123), pct(0.00123), pct(0.000075)],
+        ["0.0%", "12.3%", "1.2%", "0.12%", "0.0075%"]
+    );
 }
