@@ -68,33 +68,39 @@ pub fn loss_bars(verdicts: &[Verdict]) -> crate::report::charts::Chart {
     }
 }
 
-/// The attacker's expected loss minus the defender's over a table's grid:
-/// above 0 the attacker pays more for the fight.
-pub fn loss_gap_heatmap(e: &Exact, kind: CombatKind) -> Option<crate::report::charts::Chart> {
-    let t = e.tables.iter().find(|t| t.kind == kind)?;
-    let den = t.den as f64;
+/// A table's grid as a heatmap: `value` of each cell at (attacker base,
+/// defender base).
+pub fn grid_heatmap(
+    t: &crate::analysis::combat::Table,
+    title: String,
+    percent: bool,
+    value: impl Fn(&crate::analysis::combat::Cell) -> f64,
+) -> crate::report::charts::Chart {
     let rows = t
         .defenders
         .iter()
-        .map(|&d| {
-            t.attackers.iter().map(|&a| t.cell(a, d).map_or(f64::NAN, |c| (c.a_loss - c.d_loss) as f64 / den)).collect()
-        })
+        .map(|&d| t.attackers.iter().map(|&a| t.cell(a, d).map_or(f64::NAN, &value)).collect())
         .collect();
-    Some(crate::report::charts::Chart::Heatmap {
-        title: format!(
-            "{}: expected attacker loss − defender loss ({} − {})",
-            kind.name(),
-            t.a_loss_unit,
-            t.d_loss_unit
-        ),
+    crate::report::charts::Chart::Heatmap {
+        title,
         x_label: "attacker base".into(),
         y_label: "defender base".into(),
         xs: t.attackers.iter().map(|a| a.to_string()).collect(),
         ys: t.defenders.iter().map(|d| d.to_string()).collect(),
         rows,
-        percent: false,
+        percent,
         intervals: Vec::new(),
-    })
+    }
+}
+
+/// The attacker's expected loss minus the defender's over a table's grid:
+/// above 0 the attacker pays more for the fight.
+pub fn loss_gap_heatmap(e: &Exact, kind: CombatKind) -> Option<crate::report::charts::Chart> {
+    let t = e.tables.iter().find(|t| t.kind == kind)?;
+    let den = t.den as f64;
+    let title =
+        format!("{}: expected attacker loss − defender loss ({} − {})", kind.name(), t.a_loss_unit, t.d_loss_unit);
+    Some(grid_heatmap(t, title, false, |c| (c.a_loss - c.d_loss) as f64 / den))
 }
 
 /// `tables --diff`: how each part of the criterion moves from `a` to `b`,

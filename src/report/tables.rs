@@ -337,24 +337,12 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
     // costs, charted per table below.
     if let Some(t) = e.tables.first() {
         page.h2("Who wins: the same in every table");
-        let rows = t
-            .defenders
-            .iter()
-            .map(|&d| t.attackers.iter().map(|&a| t.cell(a, d).map_or(f64::NAN, |c| f(c.win as i64, t.den))).collect())
-            .collect();
         page.chart(
             dir,
             "win",
-            &Chart::Heatmap {
-                title: "P(attacker wins), % (every table)".into(),
-                x_label: "attacker base".into(),
-                y_label: "defender base".into(),
-                xs: t.attackers.iter().map(|a| a.to_string()).collect(),
-                ys: t.defenders.iter().map(|d| d.to_string()).collect(),
-                rows,
-                percent: true,
-                intervals: Vec::new(),
-            },
+            &super::fairness::grid_heatmap(t, "P(attacker wins), % (every table)".into(), true, |c| {
+                f(c.win as i64, t.den)
+            }),
             "Exact chance the attacker's total beats the defender's: the dice alone decide it, so every table shares it.",
         )?;
     }

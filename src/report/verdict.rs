@@ -138,13 +138,14 @@ pub fn sweep_answer(s: &Sweep) -> String {
     if k == 0 {
         format!(
             "{LEAD} No cell differs detectably from the first ({first}) in the metrics shown, at {} campaigns a cell \
-             (master seed {}): the key moves them less than these campaigns can see.",
+             (master seed {}; Benjamini–Hochberg, false discovery rate 5%): the key moves them less than these \
+             campaigns can see.",
             s.campaigns, s.seed
         )
     } else {
         format!(
             "{LEAD} Against the first cell ({first}), {k} differences in the metrics shown are detectable at {} \
-             campaigns a cell (master seed {}): {}.",
+             campaigns a cell (master seed {}; Benjamini–Hochberg, false discovery rate 5%): {}.",
             s.campaigns,
             s.seed,
             parts.join("; ")

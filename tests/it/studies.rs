@@ -734,14 +734,7 @@ fn every_page_that_shows_a_share_defines_it() {
 #[test]
 fn w10_compare_sees_a_siege_table_change_in_the_combat_metrics() {
     let dir = tmp("siege-row-1");
-    std::fs::create_dir_all(&dir).unwrap();
-    let text = include_str!("../../scenarios/default.toml").replacen(
-        "to = -1\ncity_pv = 0\narmy_loss = 2",
-        "to = -1\ncity_pv = 0\narmy_loss = 1",
-        1,
-    );
-    let b = dir.join("siege1.toml");
-    std::fs::write(&b, text).unwrap();
+    let b = crate::tables::siege_row_1_costs_1(&dir);
     let a = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/default.toml");
     let o = bin()
         .arg("compare")

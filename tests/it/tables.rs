@@ -310,14 +310,7 @@ fn q2_verdict_is_the_first_line_the_page_answer_and_the_readme_quote() {
 #[test]
 fn w10_tables_diff_shows_how_a_change_moves_each_criterion() {
     let dir = std::env::temp_dir().join(format!("empires-diff-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let text = include_str!("../../scenarios/default.toml").replacen(
-        "to = -1\ncity_pv = 0\narmy_loss = 2",
-        "to = -1\ncity_pv = 0\narmy_loss = 1",
-        1,
-    );
-    let other = dir.join("siege1.toml");
-    std::fs::write(&other, text).unwrap();
+    let other = siege_row_1_costs_1(&dir);
     let o = bin().args(["tables", "--diff"]).arg(&other).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
@@ -335,4 +328,18 @@ fn w10_tables_diff_shows_how_a_change_moves_each_criterion() {
     );
     assert!(out.contains("naval battles to destruction: 0 of 25 cells move P(win)"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The default scenario with siege row 1's `army_loss` 2 -> 1 (W-10),
+/// written as `siege1.toml` in `dir`: the table change of question 3.
+pub fn siege_row_1_costs_1(dir: &std::path::Path) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let text = include_str!("../../scenarios/default.toml").replacen(
+        "to = -1\ncity_pv = 0\narmy_loss = 2",
+        "to = -1\ncity_pv = 0\narmy_loss = 1",
+        1,
+    );
+    let path = dir.join("siege1.toml");
+    std::fs::write(&path, text).unwrap();
+    path
 }
