@@ -317,7 +317,6 @@ pub fn against_text(
 /// The HTML page of `tables --out`: a P(attacker wins) heatmap per kind with
 /// its findings, and the siege and naval chains.
 pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<String>, Error> {
-    use super::charts::Chart;
     let mut page = super::html::Page::new(&format!("empires tables: {} (die {})", sc.name, sc.combat.die));
     page.answer(&super::fairness::answer(sc, &e.verdicts));
     page.table(&super::fairness::rows(&e.verdicts));
