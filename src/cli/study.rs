@@ -241,6 +241,8 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
             .map_err(CliError::from)
     })?;
     long.finish();
+    // The answer first, word for word as the page opens with it.
+    sayln!("{}\n", crate::report::verdict::compare_answer(&c));
     sayln!("{}", seated.describe());
     let best = best.as_ref().map(study::best_response_text);
     if let Some(b) = &best {
@@ -328,6 +330,7 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
     let request = Request::new(&format!("compare runs {} {} {start}..{end}", hashes(&ma), hashes(&mb)), "");
     let name = ra.file_name().map_or("runs".into(), |s| s.to_string_lossy().to_string());
     let out = out::resolve(a.flags.out.as_deref(), "compare", &name, &request, a.flags.overwrite)?;
+    sayln!("{}\n", crate::report::verdict::compare_answer(&c));
     sayln!(
         "finished runs, nothing played: campaigns {start}..{end} of master seed {} in both, paired campaign by \
          campaign",
@@ -381,6 +384,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         a.metric.clone()
     };
     s.choose(&metrics)?;
+    sayln!("{}\n", crate::report::verdict::sweep_answer(&s));
     sayln!("{}", s.seating.describe());
     if !a.set.is_empty() {
         sayln!("in every cell: {}", a.set.iter().map(|s| format!("--set {s}")).collect::<Vec<_>>().join(" "));
@@ -493,6 +497,8 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 }
             }
             long.finish();
+            // The answer first, word for word as the page opens with it.
+            sayln!("{}\n", crate::report::verdict::mine_answer(&x));
             sayln!("{}", seated.describe());
             say!("{}", study::experiment_text(&x));
             write_page(&out, |d| study::experiment_page(&x, d))

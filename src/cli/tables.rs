@@ -24,8 +24,8 @@ pub struct TablesArgs {
     /// What to print on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Also write tables.txt, tables.json, tables.csv and an HTML page with
-    /// heatmaps into this directory.
+    /// Write tables.txt, tables.json, tables.csv and an HTML page with
+    /// charts into this directory (default reports/tables/NAME-KEY).
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[command(flatten)]
@@ -37,6 +37,10 @@ pub struct TablesArgs {
     /// Significance level of the cross-check.
     #[arg(long, default_value_t = 0.001)]
     pub alpha: f64,
+    /// Show how another scenario's tables (this file, with --set applied to
+    /// both) move each part of the fairness criterion, table by table.
+    #[arg(long, value_name = "OTHER.toml")]
+    pub diff: Option<PathBuf>,
 }
 
 /// The combats of a run, as observations of (kind, bases, row).
@@ -118,17 +122,22 @@ pub fn run(a: TablesArgs) -> Result<(), CliError> {
     }
     let sc = a.scenario.load()?;
     let e = exact(&sc);
-    let as_json = || serde_json::to_string_pretty(&json(&sc, &e)).unwrap_or_default() + "\n";
-    if let Some(dir) = &a.out {
-        super::out::claim(dir, &super::out::Request::of("tables", &[&sc]), a.overwrite.overwrite)?;
-        for (name, body) in [("tables.txt", text(&sc, &e)), ("tables.json", as_json()), ("tables.csv", csv(&e))] {
-            write_atomic(&dir.join(name), body.as_bytes())
-                .map_err(|err| CliError::io(format!("{}: {err}", dir.join(name).display())))?;
-        }
-        crate::report::tables::page(&sc, &e, dir).map_err(|err| err.at(dir.display()))?;
-        // Standard error, so `--format json` output stays JSON.
-        eprintln!("wrote tables.txt, tables.json, tables.csv and index.html to {}", dir.display());
+    if let Some(other) = &a.diff {
+        let b = ScenarioArgs { scenario: Some(other.clone()), set: a.scenario.set.clone() }.load()?;
+        say!("{}", crate::report::fairness::diff_text(&sc, &e, &b, &exact(&b)));
+        return Ok(());
     }
+    let as_json = || serde_json::to_string_pretty(&json(&sc, &e)).unwrap_or_default() + "\n";
+    // A page by default, as every other command writes one.
+    let request = super::out::Request::of("tables", &[&sc]);
+    let dir = super::out::resolve(a.out.as_deref(), "tables", &a.scenario.file_name(), &request, a.overwrite)?;
+    for (name, body) in [("tables.txt", text(&sc, &e)), ("tables.json", as_json()), ("tables.csv", csv(&e))] {
+        write_atomic(&dir.join(name), body.as_bytes())
+            .map_err(|err| CliError::io(format!("{}: {err}", dir.join(name).display())))?;
+    }
+    crate::report::tables::page(&sc, &e, &dir).map_err(|err| err.at(dir.display()))?;
+    // Standard error, so `--format json` output stays JSON.
+    eprintln!("wrote tables.txt, tables.json, tables.csv and index.html to {}", dir.display());
     let body = match a.format {
         Format::Text => text(&sc, &e),
         Format::Json => as_json(),

@@ -56,8 +56,9 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec
         m.group.get("strategy").is_none_or(|s| &r.strategy == s)
             && m.group.get("seat").is_none_or(|s| r.seat.to_string() == *s)
     };
-    let cfg =
-        RunConfig { master: m.seed, range: 0..m.campaigns, rotate_seats, chunk: 2048, detail: Default::default() };
+    let combats = quantity.as_ref().is_some_and(Metric::needs_combats);
+    let detail = crate::sim::Detail { combats, ..Default::default() };
+    let cfg = RunConfig { master: m.seed, range: 0..m.campaigns, rotate_seats, chunk: 2048, detail };
     let n = sc.players.len().max(1);
     let key = || format!("gate per campaign {rotate_seats} {m:?} {sc:?}");
     crate::sim::watch::memo(m.campaigns, key, || {
@@ -66,9 +67,9 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec
             sc,
             &cfg,
             |chunk| {
-                for rows in chunk.players.chunks(n) {
+                for (rows, fought) in crate::study::metrics::campaigns(&chunk, n) {
                     let v = match (&quantity, &m.column) {
-                        (Some(q), _) => q.value_of(rows),
+                        (Some(q), _) => q.value_of(rows, fought),
                         (None, Some(col)) => {
                             let xs: Vec<f64> =
                                 rows.iter().filter(|r| keep(r)).filter_map(|r| numeric(r, col)).collect();

@@ -6,6 +6,7 @@ pub mod balance;
 pub mod charts;
 pub mod coverage;
 pub mod dataset;
+pub mod fairness;
 pub mod files;
 pub mod html;
 pub mod log;
@@ -22,6 +23,7 @@ pub mod study;
 pub mod summary;
 pub mod tables;
 pub mod text;
+pub mod verdict;
 
 use crate::map::{HexId, Map, NO_HEX};
 use crate::rules::{NOBODY, PlayerId};

@@ -18,12 +18,12 @@ fn fmt(m: &Metric, x: f64) -> String {
     } else if m.is_rate() {
         format!("{:.1}%", 100.0 * x)
     } else {
-        format!("{x:.2}")
+        format!("{x:.*}", m.decimals())
     }
 }
 
-fn fmt_diff(m: &Metric, x: f64) -> String {
-    if m.is_rate() { format!("{:+.1} pts", 100.0 * x) } else { format!("{x:+.2}") }
+pub fn fmt_diff(m: &Metric, x: f64) -> String {
+    if m.is_rate() { format!("{:+.1} pts", 100.0 * x) } else { format!("{x:+.*}", m.decimals()) }
 }
 
 /// The verdict of one paired row: "higher" or "lower" only when the
@@ -217,7 +217,9 @@ pub fn best_response_text(br: &BestResponse) -> String {
 }
 
 pub fn compare_text(c: &Comparison) -> String {
-    let mut out = format!(
+    let mut out = String::new();
+    let _ = write!(
+        out,
         "compare: A = {}, B = {}; {} campaigns each on master seed {} (the same seeds: paired differences){}\n",
         c.a_name,
         c.b_name,
@@ -232,109 +234,11 @@ pub fn compare_text(c: &Comparison) -> String {
     out
 }
 
-/// The rows that moved detectably (the adjusted test rejects), biggest
-/// first, as "win rate: miner −9.3 pts (−14.1 to −4.6)"; at most `top`.
-fn moved_list(rows: &[&Row], top: usize) -> String {
-    let mut rows: Vec<&&Row> = rows.iter().filter(|r| r.rejected()).collect();
-    rows.sort_by(|a, b| a.p_adj.total_cmp(&b.p_adj));
-    let shown: Vec<String> = rows
-        .iter()
-        .take(top)
-        .map(|r| {
-            format!(
-                "{} {} ({} to {})",
-                r.metric.name(),
-                fmt_diff(&r.metric, r.diff.mean),
-                fmt_diff(&r.metric, r.diff.low),
-                fmt_diff(&r.metric, r.diff.high)
-            )
-        })
-        .collect();
-    let more = rows.len().saturating_sub(top);
-    shown.join("; ") + &if more > 0 { format!("; and {more} more below") } else { String::new() }
-}
-
-/// The compare page's answer: what B changed detectably, or that nothing
-/// did at this many campaigns.
-pub fn compare_answer(c: &Comparison) -> String {
-    let rows: Vec<&Row> = c.rows.iter().collect();
-    let k = rows.iter().filter(|r| r.rejected()).count();
-    if k == 0 && rows.iter().all(|r| r.diff.sd == 0.0 && r.diff.mean == 0.0) {
-        format!(
-            "{} plays exactly the games of {} ({} campaigns, master seed {}): every metric has the same value in \
-             every campaign, so the change touches nothing these players do.",
-            c.b_name, c.a_name, c.campaigns, c.seed
-        )
-    } else if k == 0 {
-        // The table's own figures for the win rates, smallest to largest.
-        let win: Vec<f64> = rows
-            .iter()
-            .filter(|r| matches!(r.metric, Metric::WinStrategy(_) | Metric::WinSeat(_)) && r.detectable > 0.0)
-            .map(|r| 100.0 * r.detectable)
-            .collect();
-        let (lo, hi) = win.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
-        let limit = if win.is_empty() {
-            "each metric's limit is in the table".to_string()
-        } else if format!("{lo:.1}") == format!("{hi:.1}") {
-            format!("about ±{lo:.1} points of win rate; each metric's limit is in the table")
-        } else {
-            format!("±{lo:.1} to ±{hi:.1} points of win rate; each metric's limit is in the table")
-        };
-        format!(
-            "No metric of {} differs detectably from {} at {} campaigns (master seed {}, family-wise error 5%): any \
-             change is smaller than these campaigns can see ({limit}).",
-            c.b_name, c.a_name, c.campaigns, c.seed
-        )
-    } else {
-        format!(
-            "{} moves {k} of {} metrics detectably against {} ({} campaigns, master seed {}, family-wise error 5%): {}.",
-            c.b_name,
-            rows.len(),
-            c.a_name,
-            c.campaigns,
-            c.seed,
-            moved_list(&rows, 3)
-        )
-    }
-}
-
-/// The sweep page's answer: which cells move which metric detectably
-/// against the first cell.
-pub fn sweep_answer(s: &Sweep) -> String {
-    let mut parts = Vec::new();
-    let mut k = 0;
-    for i in 1..s.cells.len() {
-        let rows: Vec<&Row> =
-            s.cells[i].against.iter().filter(|r| s.chosen.iter().any(|&j| s.metrics[j] == r.metric)).collect();
-        let moved = rows.iter().filter(|r| r.rejected()).count();
-        k += moved;
-        if moved > 0 && parts.len() < 3 {
-            parts.push(format!("at {}: {}", cell_name(s, i), moved_list(&rows, 2)));
-        }
-    }
-    let first = cell_name(s, 0);
-    if k == 0 {
-        format!(
-            "No cell differs detectably from the first ({first}) in the metrics shown, at {} campaigns a cell \
-             (master seed {}): the key moves them less than these campaigns can see.",
-            s.campaigns, s.seed
-        )
-    } else {
-        format!(
-            "Against the first cell ({first}), {k} differences in the metrics shown are detectable at {} campaigns a \
-             cell (master seed {}): {}.",
-            s.campaigns,
-            s.seed,
-            parts.join("; ")
-        )
-    }
-}
-
 /// `best`: what `--best-response` tuned (`best_response_text`), shown
 /// under the opening paragraph so the page says which players it rests on.
 pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Vec<String>, Error> {
     let mut page = Page::new(&format!("empires compare: {} against {}", c.b_name, c.a_name));
-    page.answer(&compare_answer(c));
+    page.answer(&super::verdict::compare_answer(c));
     page.p(&format!(
         "A = {}, B = {}. Both played {} campaigns on master seed {}: campaign i of A and of B share their seeds, map and \
          dice stream, so each difference is taken campaign by campaign (95% normal interval). Where the interval holds 0, \
@@ -390,7 +294,9 @@ pub fn sweep_rows(s: &Sweep) -> Vec<Vec<String>> {
 }
 
 pub fn sweep_text(s: &Sweep) -> String {
-    let mut out = format!(
+    let mut out = String::new();
+    let _ = write!(
+        out,
         "sweep over {}: {} campaigns per cell on master seed {} (the same seeds in every cell); mean (95% interval)\n",
         s.axes.iter().map(|a| a.key.as_str()).collect::<Vec<_>>().join(" × "),
         s.campaigns,
@@ -416,7 +322,7 @@ pub fn sweep_text(s: &Sweep) -> String {
 }
 
 /// `costs.capture=2, costs.pillage=1`: a cell by its values.
-fn cell_name(s: &Sweep, i: usize) -> String {
+pub fn cell_name(s: &Sweep, i: usize) -> String {
     s.axes.iter().zip(&s.cells[i].at).map(|(a, v)| format!("{}={v}", a.key)).collect::<Vec<_>>().join(", ")
 }
 
@@ -444,7 +350,7 @@ pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
 pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<String>, Error> {
     let keys: Vec<&str> = s.axes.iter().map(|a| a.key.as_str()).collect();
     let mut page = Page::new(&format!("empires sweep: {}", keys.join(" × ")));
-    page.answer(&sweep_answer(s));
+    page.answer(&super::verdict::sweep_answer(s));
     page.p(&format!(
         "Each cell played {} campaigns on master seed {}: the same seeds in every cell. Means with 95% intervals \
          (Wilson for win rates).",
@@ -593,19 +499,19 @@ pub fn break_even_rows(e: &Experiment) -> Vec<Vec<String>> {
     let mut chances: Vec<(String, f64)> = LOSS_CHANCES.iter().map(|&q| (format!("{:.0}%", 100.0 * q), q)).collect();
     if let Some(l) = &e.loss {
         let (lo, hi) = l.interval();
-        chances.push((format!("{:.2}% (measured, {})", 100.0 * l.rate(), l.players), l.rate()));
-        chances.push((format!("{:.2}% (its 95% low)", 100.0 * lo), lo));
-        chances.push((format!("{:.2}% (its 95% high)", 100.0 * hi), hi));
+        use super::verdict::pct;
+        chances.push((format!("{} (measured, {})", pct(l.rate()), l.players), l.rate()));
+        chances.push((format!("{} (its 95% low)", pct(lo)), lo));
+        chances.push((format!("{} (its 95% high)", pct(hi)), hi));
     }
     for site in &x.sites {
         for (label, q) in &chances {
             let t = break_even(site.mean_yield, x.pillage, *q, 1000);
-            let last = t.and_then(|t| x.seasons.checked_sub(t)).filter(|&s| s >= 1);
             rows.push(vec![
                 format!("{} ({:.0} a payday)", site.terrain, site.mean_yield),
                 label.clone(),
                 t.map_or("never".into(), |t| t.to_string()),
-                last.map_or("never".into(), |s| format!("1 to {s} (of {})", x.seasons)),
+                beats_cell(x, site.mean_yield, *q),
             ]);
         }
     }
@@ -617,11 +523,11 @@ pub fn loss_line(e: &Experiment) -> Option<String> {
     let l = e.loss.as_ref()?;
     let (lo, hi) = l.interval();
     Some(format!(
-        "measured: a hex a mine may stand on, held at a season's end, has another holder a season later in {:.2}% \
-         [{:.2}%, {:.2}%] of seasons ({} lost of {} hex-seasons; {} campaigns, every seat {})",
-        100.0 * l.rate(),
-        100.0 * lo,
-        100.0 * hi,
+        "measured: a hex a mine may stand on, held at a season's end, has another holder a season later in {} \
+         [{}, {}] of seasons ({} lost of {} hex-seasons; {} campaigns, every seat {})",
+        super::verdict::pct(l.rate()),
+        super::verdict::pct(lo),
+        super::verdict::pct(hi),
         l.lost,
         l.held,
         l.campaigns,
@@ -702,14 +608,26 @@ pub fn experiment_text(e: &Experiment) -> String {
     out
 }
 
-/// The last season in which a mine on `site` still beats a pillage, with
-/// a loss chance `q` a season (`None`: never).
+/// The last season in which a mine on `site` still pays more than a
+/// pillage (strictly: a tie does not beat), with a loss chance `q` a
+/// season (`None`: never).
 fn last_season(x: &Exact, y: f64, q: f64) -> Option<u32> {
-    break_even(y, x.pillage, q, 1000).and_then(|t| x.seasons.checked_sub(t)).filter(|&s| s >= 1)
+    let classes = mine_pillage::against_pillage(y, x.pillage, q, x.seasons);
+    classes.iter().rposition(|c| c.is_gt()).map(|i| i as u32 + 1)
+}
+
+/// "1 to 10, ties in 11 (of 12)": the seasons a mine built then beats a
+/// pillage, and those where it ties.
+fn beats_cell(x: &Exact, y: f64, q: f64) -> String {
+    use std::cmp::Ordering::{Equal, Greater};
+    let classes = mine_pillage::against_pillage(y, x.pillage, q, x.seasons);
+    let beats = mine_pillage::seasons_where(&classes, Greater).unwrap_or_else(|| "never".into());
+    let ties = mine_pillage::seasons_where(&classes, Equal).map_or(String::new(), |t| format!(", ties in {t}"));
+    format!("{beats}{ties} (of {})", x.seasons)
 }
 
 /// `±1.2` points, or a percent, of a paired mean with its interval.
-fn points(m: &Mean) -> String {
+pub fn points(m: &Mean) -> String {
     format!("{:+.1} [{:+.1}, {:+.1}]", 100.0 * m.mean, 100.0 * m.low, 100.0 * m.high)
 }
 
@@ -760,7 +678,10 @@ pub fn readings_rows(x: &Exact, r: &Readings) -> Vec<Vec<String>> {
                 100.0 * o.mine_share.low,
                 100.0 * o.mine_share.high
             ),
-            format!("{:.2}% [{:.2}, {:.2}]", 100.0 * o.loss.rate(), 100.0 * lo, 100.0 * hi),
+            {
+                use super::verdict::pct;
+                format!("{} [{}, {}]", pct(o.loss.rate()), pct(lo), pct(hi))
+            },
             format!("{} (of {})", seasons.join(", "), x.seasons),
             points(&row.no_mines.diff),
             points(&row.no_pillage.diff),
@@ -849,53 +770,10 @@ pub fn solo_rows(e: &Experiment) -> Vec<Vec<String>> {
     rows
 }
 
-/// The mine-against-pillage page's answer: from which season on a pillage
-/// is worth more (exactly, at the measured loss chance when there is one),
-/// and how much restricted play moved.
-pub fn experiment_answer(e: &Experiment) -> String {
-    let x = &e.exact;
-    let when = |y: f64, q: f64| last_season(x, y, q).map_or("never".to_string(), |s| format!("in seasons 1–{s}"));
-    let sites: Vec<String> = x
-        .sites
-        .iter()
-        .map(|site| match &e.loss {
-            Some(l) => format!(
-                "on {} {} (at the measured {:.1}% chance a season of losing the hex; {} if it is never lost)",
-                site.terrain,
-                when(site.mean_yield, l.rate()),
-                100.0 * l.rate(),
-                when(site.mean_yield, 0.0)
-            ),
-            None => format!("on {} {} (if the hex is never lost)", site.terrain, when(site.mean_yield, 0.0)),
-        })
-        .collect();
-    let moved: Vec<String> = e
-        .variants
-        .iter()
-        .map(|v| {
-            format!("{} moves {} of {} metrics", v.name, v.rows.iter().filter(|r| r.rejected()).count(), v.rows.len())
-        })
-        .collect();
-    let players = if e.competence.is_empty() {
-        String::new()
-    } else {
-        format!(" {}.", super::probe::verdicts_on(&e.competence, mine_pillage::TOPICS))
-    };
-    format!(
-        "A mine beats a pillage (both 1 EP) when built {}, of {} seasons; built later, the pillage pays more. In play \
-         ({} campaigns, master seed {}), {}.{players}",
-        sites.join(", and "),
-        x.seasons,
-        e.campaigns,
-        e.seed,
-        moved.join(", ")
-    )
-}
-
 pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error> {
     let x = &e.exact;
     let mut page = Page::new("empires experiment: mine against pillage");
-    page.answer(&experiment_answer(e));
+    page.answer(&super::verdict::mine_answer(e));
     page.p("Both cost 1 empire point. Which wins campaigns, and from which season on?");
     page.h2("Exact: expected gold per EP");
     page.p(&format!(

@@ -15,6 +15,8 @@ use std::fmt::Write;
 pub struct Exact {
     pub tables: Vec<Table>,
     pub findings: Vec<Finding>,
+    /// Each table's verdict on question 2's criterion, in table order.
+    pub verdicts: Vec<crate::analysis::fairness::Verdict>,
     pub sieges: Vec<SiegeEnd>,
     pub naval: Vec<NavalEnd>,
 }
@@ -53,9 +55,12 @@ fn grid(out: &mut String, t: &Table, title: &str, value: impl Fn(&Cell) -> Strin
 /// The text report.
 pub fn text(sc: &Scenario, e: &Exact) -> String {
     let mut out = String::new();
+    // The answer first, as the page's first screen has it.
+    let _ = writeln!(out, "{}\n", super::fairness::answer(sc, &e.verdicts));
+    out.push_str(&super::study::text_table(&super::fairness::rows(&e.verdicts)));
     let _ = writeln!(
         out,
-        "exact combat tables for scenario {} (die {}; every cell enumerates all {} face pairs)",
+        "\nexact combat tables for scenario {} (die {}; every cell enumerates all {} face pairs)",
         sc.name,
         sc.combat.die,
         e.tables.first().map_or(0, |t| t.den)
@@ -189,6 +194,12 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
                     "exchange_ratio": exchange(c),
                 })).collect::<Vec<_>>(),
                 "findings": e.findings.iter().filter(|x| x.kind == t.kind).map(|x| json!({"topic": x.topic, "text": x.text, "value": x.value})).collect::<Vec<_>>(),
+                "verdict": e.verdicts.iter().find(|v| v.kind == t.kind).map(|v| json!({
+                    "fair": v.fair, "words": if v.fair { "fair".to_string() } else { v.words() },
+                    "chance_gap": v.chance_gap, "loss_gap": v.loss_gap,
+                    "attacker_loss": v.a_loss, "defender_loss": v.d_loss,
+                    "chance_fair": v.chance_fair, "loss_fair": v.loss_fair, "more_strength_hurts": v.hurts,
+                })),
             })
         })
         .collect();
@@ -196,6 +207,12 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
     json!({
         "scenario": sc.name,
         "die": sc.combat.die.to_string(),
+        "answer": super::fairness::answer(sc, &e.verdicts),
+        "criterion": {
+            "text": crate::analysis::fairness::criterion(sc),
+            "fair_chance": sc.tables.fair_chance,
+            "fair_loss": sc.tables.fair_loss,
+        },
         "tables": tables,
         "sieges": {
             "army_extra": sc.tables.siege_army_extra,
@@ -219,7 +236,14 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
 pub fn exact(sc: &Scenario) -> Exact {
     let tables = crate::analysis::combat::all_tables(sc);
     let findings = tables.iter().flat_map(|t| crate::analysis::fairness::findings(sc, t)).collect();
-    Exact { tables, findings, sieges: crate::analysis::markov::sieges(sc), naval: crate::analysis::markov::naval(sc) }
+    let verdicts = tables.iter().map(|t| crate::analysis::fairness::verdict(sc, t)).collect();
+    Exact {
+        tables,
+        findings,
+        verdicts,
+        sieges: crate::analysis::markov::sieges(sc),
+        naval: crate::analysis::markov::naval(sc),
+    }
 }
 
 /// The cross-check of a run's combats, as text.
@@ -259,6 +283,16 @@ pub fn against_text(
             t.p
         );
     }
+    // A kind the run never fought is not checked, and says so: its absence
+    // is no agreement.
+    let unplayed: Vec<&str> = crate::rules::CombatKind::ALL
+        .iter()
+        .filter(|k| !checks.iter().any(|t| t.kind == **k))
+        .map(|k| k.name())
+        .collect();
+    if !unplayed.is_empty() {
+        let _ = writeln!(out, "  not played in this run, so not checked: {}", unplayed.join(", "));
+    }
     for t in checks {
         for c in &t.disagree {
             let _ = writeln!(
@@ -283,41 +317,44 @@ pub fn against_text(
 /// The HTML page of `tables --out`: a P(attacker wins) heatmap per kind with
 /// its findings, and the siege and naval chains.
 pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<String>, Error> {
-    use super::charts::Chart;
     let mut page = super::html::Page::new(&format!("empires tables: {} (die {})", sc.name, sc.combat.die));
-    let equal: Vec<String> = e.findings.iter().filter(|f| f.topic == "equal_base").map(|f| f.text.clone()).collect();
-    page.answer(&if equal.is_empty() {
-        format!("{} findings on the combat tables below, every number exact.", e.findings.len())
-    } else {
-        format!("{} (exact, every die face enumerated.)", equal.join(" "))
-    });
+    page.answer(&super::fairness::answer(sc, &e.verdicts));
+    page.table(&super::fairness::rows(&e.verdicts));
+    page.chart(
+        dir,
+        "equal-losses",
+        &super::fairness::loss_bars(&e.verdicts),
+        "What a fight costs each side at equal strength, exactly: where the tables differ.",
+    )?;
     page.p(&format!(
         "Exact outcome distributions: every cell enumerates all {} pairs of die faces. A side's base is its score \
          before the die. tables.json and tables.csv in this directory hold every number; tables.txt is the text report.",
         e.tables.first().map_or(0, |t| t.den)
     ));
-    for t in &e.tables {
-        page.h2(t.kind.name());
-        let rows = t
-            .defenders
-            .iter()
-            .map(|&d| t.attackers.iter().map(|&a| t.cell(a, d).map_or(f64::NAN, |c| f(c.win as i64, t.den))).collect())
-            .collect();
+    // Who wins depends only on the gap and the die, the same in every
+    // table: one grid says it for all. The tables differ in what a result
+    // costs, charted per table below.
+    if let Some(t) = e.tables.first() {
+        page.h2("Who wins: the same in every table");
         page.chart(
             dir,
-            &format!("win-{}", t.kind.name()),
-            &Chart::Heatmap {
-                title: format!("{}: P(attacker wins), %", t.kind.name()),
-                x_label: "attacker base".into(),
-                y_label: "defender base".into(),
-                xs: t.attackers.iter().map(|a| a.to_string()).collect(),
-                ys: t.defenders.iter().map(|d| d.to_string()).collect(),
-                rows,
-                percent: true,
-                intervals: Vec::new(),
-            },
-            "Exact chance the attacker's total beats the defender's.",
+            "win",
+            &super::fairness::grid_heatmap(t, "P(attacker wins), % (every table)".into(), true, |c| {
+                f(c.win as i64, t.den)
+            }),
+            "Exact chance the attacker's total beats the defender's: the dice alone decide it, so every table shares it.",
         )?;
+    }
+    for t in &e.tables {
+        page.h2(t.kind.name());
+        if let Some(chart) = super::fairness::loss_gap_heatmap(e, t.kind) {
+            page.chart(
+                dir,
+                &format!("loss-{}", t.kind.name()),
+                &chart,
+                "Exact: above 0 the attacker loses more than the defender on average at these bases.",
+            )?;
+        }
         let mut rows = vec![vec!["row".to_string(), "gaps".into(), "effect".into()]];
         rows.extend(
             t.rows.iter().enumerate().map(|(i, r)| vec![(i + 1).to_string(), r.gaps.clone(), r.effect.clone()]),

@@ -108,7 +108,8 @@ if [ ! -s "$artifacts/replay-screenshot.png" ]; then
 fi
 echo "screenshot: $artifacts/replay-screenshot.png"
 
-# Every other kind of page, made small: each must open with its answer,
+# Every other kind of page, made small: each must open with its answer
+# (the three questions' pages with their verdict and its criterion),
 # load every image, log nothing, and keep every block inside the page
 # (the pages record what sticks out on <body data-overflow>).
 pages=(
@@ -147,6 +148,23 @@ for entry in "${pages[@]}"; do
     [ "$imgs" = "$want_imgs" ] || { echo "FAIL: $kind: not every image loaded"; fail=1; }
     [ "$over" = none ] || { echo "FAIL: $kind: blocks stick out of the page: $over"; fail=1; }
     [ "$answer" = 1 ] || { echo "FAIL: $kind: the page states no answer"; fail=1; }
+    # The three questions' pages open with their verdict and its criterion,
+    # in the rendered page (the DOM Chromium built), first thing on screen.
+    lead=""; criterion=""
+    case "$kind" in
+        mine-vs-pillage) lead="Question 1, is a mine worth more than a pillage"; criterion="Holm 5% family-wise" ;;
+        tables) lead="Question 2, are the combat tables fair?"; criterion="Criterion: fair means" ;;
+        compare) lead="Question 3, did the change shift the balance?"; criterion="family-wise error 5%" ;;
+        sweep|heatmap) lead="Question 3, did the change shift the balance?"; criterion="false discovery rate 5%" ;;
+    esac
+    if [ -n "$lead" ]; then
+        first="$(grep -o '<p class="answer">[^<]*' "$dir.dom" | head -n 1 | sed 's/<p class="answer">//')"
+        before="$(sed -n '/<p class="answer">/q;p' "$dir.dom" | grep -c '<h2>\|<img ' || true)"
+        echo "$kind: verdict ${first:0:60}..."
+        case "$first" in "$lead"*) ;; *) echo "FAIL: $kind: the page does not open with its verdict"; fail=1 ;; esac
+        case "$first" in *"$criterion"*) ;; *) echo "FAIL: $kind: the verdict states no criterion ($criterion)"; fail=1 ;; esac
+        [ "$before" = 0 ] || { echo "FAIL: $kind: something comes before the verdict"; fail=1; }
+    fi
     if grep -q 'CONSOLE' "$dir.log"; then echo "FAIL: $kind: console messages:"; grep 'CONSOLE' "$dir.log"; fail=1; fi
 done
 # The run report, checked above for images and console, must not overflow either.

@@ -207,9 +207,7 @@ fn tables_cli_prints_text_json_and_csv() {
     let o = bin().args(["tables", "--out", &dir.display().to_string()]).output().unwrap();
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("== naval battles to destruction"));
-    for f in
-        ["tables.txt", "tables.json", "tables.csv", "index.html", "win-siege.svg", "win-naval.png", "siege-exact.svg"]
-    {
+    for f in ["tables.txt", "tables.json", "tables.csv", "index.html", "win.svg", "loss-naval.png", "siege-exact.svg"] {
         assert!(dir.join(f).exists(), "{f}");
     }
     let o = bin().args(["tables", "--set", "tables.attacker_base=[5, 1]"]).output().unwrap();
@@ -240,6 +238,10 @@ fn w03_w10_w21_w25_played_combats_agree_with_the_exact_tables() {
         assert!(line.ends_with("agrees"), "{kind}: {line}\n{out}");
     }
     assert!(!out.contains("DISAGREES"));
+    // The default players fight no naval battle and 4 coastal ones:
+    // listed, not dropped.
+    assert!(out.contains("not played in this run, so not checked: naval"), "{out}");
+    assert!(out.contains("coastal             4      0       0.00     0    1.000e0  too few combats to test"), "{out}");
 
     // The same combats against a table with one boundary moved.
     let fixture = format!("{}/tests/fixtures/wrong-army-table.toml", env!("CARGO_MANIFEST_DIR"));
@@ -254,4 +256,90 @@ fn w03_w10_w21_w25_played_combats_agree_with_the_exact_tables() {
     let o = bin().args(["tables", "--against", "/nonexistent-run"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("combats.parquet"));
+}
+
+/// Question 2's verdict, exactly: at equal base the siege army loses 50/36
+/// units and the city 22/36 PV, so the siege table favours the defender by
+/// 28/36 = 0.78; army, naval, coastal and spy against spy are fair.
+#[test]
+fn w10_q2_verdict_per_table_on_the_criterion() {
+    use empires::analysis::fairness::verdict;
+    let sc = Scenario::default();
+    let v = |k| verdict(&sc, &kind(&sc, k));
+    for k in [CombatKind::Army, CombatKind::Naval, CombatKind::Coastal, CombatKind::SpyDuel] {
+        assert!(v(k).fair, "{k:?}: {}", v(k).words());
+    }
+    let siege = v(CombatKind::Siege);
+    assert!(!siege.fair && siege.chance_fair && !siege.loss_fair && siege.hurts.is_none());
+    let c = kind(&sc, CombatKind::Siege).cell(3, 3).cloned().unwrap();
+    assert_eq!((c.a_loss, c.d_loss), (50, 22));
+    assert_eq!((siege.a_loss, siege.d_loss), (50.0 / 36.0, 22.0 / 36.0));
+    assert_eq!(siege.short(), "favours the defender");
+    assert!(siege.words().starts_with("favours the defender by 0.78 at equal strength"), "{}", siege.words());
+    // The tolerance is scenario data: a loose one calls the siege table fair.
+    let mut loose = sc.clone();
+    loose.tables.fair_loss = 0.8;
+    assert!(verdict(&loose, &kind(&loose, CombatKind::Siege)).fair);
+}
+
+/// The verdict line is the first line of `tables`, the page's answer and
+/// the README's quote, word for word; a bad tolerance is a clear input error.
+#[test]
+fn q2_verdict_is_the_first_line_the_page_answer_and_the_readme_quote() {
+    let dir = std::env::temp_dir().join(format!("empires-q2-{}", std::process::id()));
+    let o = bin().args(["tables", "--out"]).arg(&dir).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with(empires::report::fairness::LEAD), "{first}");
+    assert!(first.contains("Criterion: fair means"), "{first}");
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let start = html.find("<p class=\"answer\">").unwrap() + 18;
+    let answer = &html[start..start + html[start..].find("</p>").unwrap()];
+    assert_eq!(answer, first);
+    let readme = include_str!("../../README.md");
+    assert!(readme.contains(first), "README.md quotes the verdict as `empires tables` prints it:\n{first}");
+    let o = bin().args(["tables", "--set", "tables.fair_chance=2", "--out"]).arg(&dir).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("tables.fair_chance: must be a probability"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tables --diff`: siege row 1's army loss 2 -> 1 moves the siege
+/// attacker's expected loss at equal base by exactly -15/36, and nothing else.
+#[test]
+fn w10_tables_diff_shows_how_a_change_moves_each_criterion() {
+    let dir = std::env::temp_dir().join(format!("empires-diff-{}", std::process::id()));
+    let other = siege_row_1_costs_1(&dir);
+    let o = bin().args(["tables", "--diff"]).arg(&other).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let moved: Vec<&str> = out.lines().filter(|l| l.trim_end().ends_with(|c: char| c.is_ascii_digit())).collect();
+    assert_eq!(moved.len(), 2, "{out}");
+    assert!(moved.iter().all(|l| l.trim_start().starts_with("siege") && l.trim_end().ends_with("-0.417")), "{out}");
+    let verdicts: Vec<&str> = out.lines().filter(|l| l.contains(" verdict ")).collect();
+    assert!(
+        verdicts.iter().all(|l| l.trim_end().ends_with(if l.trim_start().starts_with("siege") {
+            "changed"
+        } else {
+            "="
+        })),
+        "{out}"
+    );
+    assert!(out.contains("naval battles to destruction: 0 of 25 cells move P(win)"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The default scenario with siege row 1's `army_loss` 2 -> 1 (W-10),
+/// written as `siege1.toml` in `dir`: the table change of question 3.
+pub fn siege_row_1_costs_1(dir: &std::path::Path) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let text = include_str!("../../scenarios/default.toml").replacen(
+        "to = -1\ncity_pv = 0\narmy_loss = 2",
+        "to = -1\ncity_pv = 0\narmy_loss = 1",
+        1,
+    );
+    let path = dir.join("siege1.toml");
+    std::fs::write(&path, text).unwrap();
+    path
 }

@@ -181,3 +181,142 @@ pub fn findings(sc: &Scenario, t: &Table) -> Vec<Finding> {
     }
     out
 }
+
+/// Question 2's criterion for one table, judged exactly: at equal base the
+/// attacker wins as often as it loses (within `tables.fair_chance`) and both
+/// sides lose as much on average (within `tables.fair_loss`, in the table's
+/// own units), and more base never hurts the side that has it: one more
+/// point for the attacker never lowers its chance to win nor raises its
+/// expected loss, and one more for the defender never raises the
+/// attacker's chance nor the defender's expected loss.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub kind: CombatKind,
+    /// P(attacker wins) − P(attacker loses) at equal base.
+    pub chance_gap: f64,
+    /// Expected attacker loss − expected defender loss at equal base.
+    pub loss_gap: f64,
+    /// The attacker's and the defender's expected losses at equal base.
+    pub a_loss: f64,
+    pub d_loss: f64,
+    pub a_loss_unit: &'static str,
+    pub d_loss_unit: &'static str,
+    /// The first cell where more base hurts its side, in words.
+    pub hurts: Option<String>,
+    /// Each part of the criterion, and all of them.
+    pub chance_fair: bool,
+    pub loss_fair: bool,
+    pub fair: bool,
+}
+
+impl Verdict {
+    /// "fair by ..." or what it favours and by how much, with its numbers.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        let side = |x: f64| if x > 0.0 { "the attacker" } else { "the defender" };
+        if !self.chance_fair {
+            parts.push(format!(
+                "favours {} by {:.1} points of P(win) at equal strength",
+                side(self.chance_gap),
+                100.0 * self.chance_gap.abs()
+            ));
+        }
+        if !self.loss_fair {
+            // The attacker losing more favours the defender.
+            parts.push(format!(
+                "favours {} by {:.2} at equal strength (the attacker loses {:.2} {}, the defender {:.2} {})",
+                side(-self.loss_gap),
+                self.loss_gap.abs(),
+                self.a_loss,
+                self.a_loss_unit,
+                self.d_loss,
+                self.d_loss_unit
+            ));
+        }
+        if let Some(h) = &self.hurts {
+            parts.push(format!("more strength hurts ({h})"));
+        }
+        if parts.is_empty() { "fair by the criterion".into() } else { parts.join("; ") }
+    }
+
+    /// The verdict in a word or two, for a table's column.
+    pub fn short(&self) -> &'static str {
+        let side = |x: f64| if x > 0.0 { "favours the attacker" } else { "favours the defender" };
+        if self.fair {
+            "fair"
+        } else if !self.chance_fair {
+            side(self.chance_gap)
+        } else if !self.loss_fair {
+            side(-self.loss_gap)
+        } else {
+            "more strength hurts"
+        }
+    }
+}
+
+/// The criterion in words, with the scenario's tolerances.
+pub fn criterion(sc: &Scenario) -> String {
+    let t = &sc.tables;
+    let chance = if t.fair_chance == 0.0 {
+        "exactly as often".to_string()
+    } else {
+        format!("as often within {:.1} points", 100.0 * t.fair_chance)
+    };
+    format!(
+        "fair means that at equal strength the attacker wins {chance} as it loses and both sides lose as much on \
+         average within {} (in the table's own units), and that more strength never lowers a side's chance nor \
+         raises its losses (tables.fair_chance, tables.fair_loss)",
+        t.fair_loss
+    )
+}
+
+/// The verdict of one table on the criterion, from its exact cells.
+pub fn verdict(sc: &Scenario, t: &Table) -> Verdict {
+    let den = t.den as f64;
+    let (mut chance_gap, mut a_loss, mut d_loss) = (0.0, 0.0, 0.0);
+    // The noise depends only on a - d, so any a == d cell speaks for all.
+    if let Some(c) = t.cells.iter().find(|c| c.attacker == c.defender) {
+        chance_gap = (c.win as f64 - c.lose as f64) / den;
+        (a_loss, d_loss) = (c.a_loss as f64 / den, c.d_loss as f64 / den);
+    }
+    let loss_gap = a_loss - d_loss;
+    let tol = 1e-12;
+    let chance_fair = chance_gap.abs() <= sc.tables.fair_chance + tol;
+    let loss_fair = loss_gap.abs() <= sc.tables.fair_loss + tol;
+    let hurts = t.cells.iter().find_map(|c| {
+        let up = t.cell(c.attacker + 1, c.defender);
+        let right = t.cell(c.attacker, c.defender + 1);
+        let at = |x: &Cell| format!("attacker {}, defender {}", x.attacker, x.defender);
+        if let Some(u) = up {
+            if u.win < c.win {
+                return Some(format!("the attacker's P(win) falls from {} to {}", at(c), at(u)));
+            }
+            if u.a_loss > c.a_loss {
+                return Some(format!("the attacker's expected loss rises from {} to {}", at(c), at(u)));
+            }
+        }
+        if let Some(r) = right {
+            if r.win > c.win {
+                return Some(format!("the attacker's P(win) rises from {} to {}", at(c), at(r)));
+            }
+            if r.d_loss > c.d_loss {
+                return Some(format!("the defender's expected loss rises from {} to {}", at(c), at(r)));
+            }
+        }
+        None
+    });
+    let fair = chance_fair && loss_fair && hurts.is_none();
+    Verdict {
+        kind: t.kind,
+        chance_gap,
+        loss_gap,
+        a_loss,
+        d_loss,
+        a_loss_unit: t.a_loss_unit,
+        d_loss_unit: t.d_loss_unit,
+        hurts,
+        chance_fair,
+        loss_fair,
+        fair,
+    }
+}

@@ -441,9 +441,16 @@ fn chain_loops(s: &Scenario, name: &str) -> bool {
     true
 }
 
-/// `[tables]`: ranges that are ranges, and grids small enough to print.
+/// `[tables]`: ranges that are ranges, grids small enough to print, and
+/// fairness tolerances that are a probability and a loss.
 fn tables_grid(s: &Scenario, f: &mut Found) {
     let t = &s.tables;
+    if !(0.0..=1.0).contains(&t.fair_chance) {
+        f.push(p("tables.fair_chance"), format!("must be a probability, 0 to 1 (found {})", t.fair_chance));
+    }
+    if !(t.fair_loss >= 0.0 && t.fair_loss.is_finite()) {
+        f.push(p("tables.fair_loss"), format!("must be 0 or more (found {})", t.fair_loss));
+    }
     for (k, [lo, hi], min, max) in [
         ("attacker_base", t.attacker_base, -20, 40),
         ("defender_base", t.defender_base, -20, 40),

@@ -981,6 +981,14 @@ section! {
         pub siege_city_base: i32 = 3,
         /// Naval battles to destruction: fleets of `[low, high]` ships a side.
         pub naval_ships: [i32; 2] = [1, 5],
+        /// Fairness criterion (question 2): how far apart the attacker's
+        /// chance to win and to lose may be at equal base, as a probability,
+        /// and the table still called fair. 0: exactly equal.
+        pub fair_chance: f64 = 0.0,
+        /// Fairness criterion: how far apart the two sides' expected losses
+        /// may be at equal base, in the table's own units (a unit, a PV, a
+        /// spy), and the table still called fair.
+        pub fair_loss: f64 = 0.05,
     }
 }
 

@@ -25,13 +25,13 @@ pub mod solve;
 use crate::scenario::Scenario;
 use crate::scenario::check::check;
 use crate::scenario::load::path_string;
-use crate::study::metrics::{Metric, measure, standard};
+use crate::study::metrics::{Metric, measure, with_combat};
 use param::Param;
 
 /// The metric a designer names, among the standard ones of `sc`
 /// (`share of gold from mines`, `win rate: seat 0`, `win rate: tuned`, ...).
 pub fn metric_named(sc: &Scenario, name: &str) -> Result<Metric, Error> {
-    let all = standard(&[sc]);
+    let all = with_combat(&[sc]);
     let name = name.trim();
     all.iter().find(|m| m.name() == name).cloned().ok_or_else(|| {
         let known: Vec<String> = all.iter().map(|m| format!("{:?}", m.name())).collect();

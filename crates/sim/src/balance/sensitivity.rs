@@ -159,7 +159,7 @@ fn play_block(
         range: row as u64 * n..(row as u64 + 1) * n,
         rotate_seats: plan.rotate,
         chunk: 2048,
-        detail: Detail::default(),
+        detail: Detail { combats: plan.metric.needs_combats(), ..Detail::default() },
     };
     let players = sc.players.len().max(1);
     let key =
@@ -170,7 +170,8 @@ fn play_block(
             &sc,
             &cfg,
             |chunk| {
-                ys.extend(chunk.players.chunks(players).map(|rows| plan.metric.value_of(rows)));
+                let each = crate::study::metrics::campaigns(&chunk, players);
+                ys.extend(each.into_iter().map(|(rows, fought)| plan.metric.value_of(rows, fought)));
                 Ok(Flow::Continue)
             },
             |_| {},

@@ -6,7 +6,7 @@
 //! metric of the comparison, family-wise error `ALPHA`), so an A/A
 //! comparison prints a false verdict in at most `ALPHA` of runs.
 
-use super::metrics::{Measured, Metric, measure, standard};
+use super::metrics::{Measured, Metric, measure, with_combat};
 use super::restrict::{Budget, tune_from, tuning_planned};
 use crate::error::Error;
 use crate::rules::setup::SetupError;
@@ -284,7 +284,7 @@ pub fn compare(
     campaigns: u64,
     rotate_seats: bool,
 ) -> Result<Comparison, SetupError> {
-    let metrics = standard(&[a.1, b.1]);
+    let metrics = with_combat(&[a.1, b.1]);
     let ma = measure(a.1, seed, campaigns, rotate_seats, &metrics, false)?;
     let mb = measure(b.1, seed, campaigns, rotate_seats, &metrics, false)?;
     Ok(of_measured((a.0, &ma), (b.0, &mb), &metrics, seed, rotate_seats))

@@ -7,10 +7,11 @@
 //! are then taken campaign by campaign, which removes most of the noise the
 //! variants share.
 
+use crate::rules::CombatKind;
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
-use crate::sim::record::{Coverage, PlayerRecord};
-use crate::sim::runner::{Flow, RunConfig, run};
+use crate::sim::record::{CombatRow, Coverage, PlayerRecord};
+use crate::sim::runner::{Chunk, Flow, RunConfig, run};
 use crate::sim::watch;
 use crate::sim::{Detail, record::SeasonRecord};
 use std::collections::BTreeMap;
@@ -32,6 +33,29 @@ pub enum Metric {
     MineShare,
     /// Gold from pillage over the same total.
     PillageShare,
+    /// Combats of one kind in the campaign, as played (question 3: a table
+    /// change is seen in play).
+    Combat(CombatKind, CombatStat),
+    /// Cities conquered, federated or pillaged by a siege, all players.
+    CitiesTaken,
+}
+
+/// What a combat metric counts over one kind's combats in a campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CombatStat {
+    /// How many were fought (for a siege: assaults).
+    Count,
+    /// The share the attacker won (its total above the defender's).
+    AttackerWins,
+    /// What the attackers lost, summed (units, ship PV or spies).
+    AttackerLoss,
+    /// What the defenders lost, summed (units, city PV, ship or building PV).
+    DefenderLoss,
+}
+
+impl CombatStat {
+    pub const ALL: [CombatStat; 4] =
+        [CombatStat::Count, CombatStat::AttackerWins, CombatStat::AttackerLoss, CombatStat::DefenderLoss];
 }
 
 impl Metric {
@@ -44,7 +68,31 @@ impl Metric {
             Metric::Gold(g) => format!("gold from {g}"),
             Metric::MineShare => "share of gold from mines".into(),
             Metric::PillageShare => "share of gold from pillage".into(),
+            Metric::Combat(k, stat) => {
+                let what = match (k, stat) {
+                    (CombatKind::Siege, CombatStat::Count) => "assaults",
+                    (_, CombatStat::Count) => "combats",
+                    (_, CombatStat::AttackerWins) => "attacker win rate",
+                    (_, CombatStat::AttackerLoss) => "attacker losses",
+                    (_, CombatStat::DefenderLoss) => "defender losses",
+                };
+                format!("{}: {what}", k.name())
+            }
+            Metric::CitiesTaken => "siege: cities taken".into(),
         }
+    }
+
+    /// Decimals a value needs in a table: combats and cities come a few
+    /// a campaign or fewer (0.393 sieges a campaign), so a change of 1 in
+    /// 100 campaigns must still show.
+    pub fn decimals(&self) -> usize {
+        if matches!(self, Metric::Combat(..) | Metric::CitiesTaken) { 3 } else { 2 }
+    }
+
+    /// Whether the metric reads a campaign's combats, which a run keeps
+    /// only when asked (`Detail::combats`).
+    pub fn needs_combats(&self) -> bool {
+        matches!(self, Metric::Combat(..))
     }
 
     /// What a share means, said on every page that shows one: each
@@ -56,6 +104,16 @@ impl Metric {
         let source = match self {
             Metric::MineShare => "mines",
             Metric::PillageShare => "pillage",
+            // One line for every combat metric: a page says it once.
+            Metric::Combat(..) | Metric::CitiesTaken => {
+                return Some(
+                    "combat metrics (KIND: ...): per campaign as played, all players together: the combats of the \
+                     kind (a siege's are its assaults), the share the attacker won (its total above the defender's; \
+                     a campaign without one is left out), and what attackers and defenders lost, summed (units; \
+                     ship PV; a siege's army units and city PV; a spy's spies lost and actions that worked)"
+                        .into(),
+                );
+            }
             _ => return None,
         };
         Some(format!(
@@ -68,15 +126,23 @@ impl Metric {
 
     /// Win rates and shares are proportions.
     pub fn is_rate(&self) -> bool {
-        matches!(self, Metric::WinStrategy(_) | Metric::WinSeat(_) | Metric::MineShare | Metric::PillageShare)
+        matches!(
+            self,
+            Metric::WinStrategy(_)
+                | Metric::WinSeat(_)
+                | Metric::MineShare
+                | Metric::PillageShare
+                | Metric::Combat(_, CombatStat::AttackerWins)
+        )
     }
 
-    /// The metric in one campaign, from its rows.
-    pub fn value_of(&self, rows: &[PlayerRecord]) -> f64 {
-        self.value(rows)
+    /// The metric in one campaign, from its rows and, for a combat metric,
+    /// its combats (all of them: a run with `Detail::combats`).
+    pub fn value_of(&self, rows: &[PlayerRecord], combats: &[CombatRow]) -> f64 {
+        self.value(rows, combats)
     }
 
-    fn value(&self, rows: &[PlayerRecord]) -> f64 {
+    fn value(&self, rows: &[PlayerRecord], combats: &[CombatRow]) -> f64 {
         let mean = |it: &mut dyn Iterator<Item = f64>| {
             let (mut n, mut s) = (0.0, 0.0);
             for x in it {
@@ -104,8 +170,35 @@ impl Metric {
                 let all: i64 = rows.iter().map(|r| r.tally.gold_mines + r.tally.gold_pillage + r.tally.gold_loot).sum();
                 if all > 0 { m as f64 / all as f64 } else { f64::NAN }
             }
+            Metric::CitiesTaken => rows.iter().map(|r| r.tally.cities_taken as f64).sum(),
+            Metric::Combat(k, stat) => {
+                let of_kind = || combats.iter().map(|c| &c.rec).filter(|c| c.kind == *k);
+                match stat {
+                    CombatStat::Count => of_kind().count() as f64,
+                    // A campaign without such a combat has no rate: left out.
+                    CombatStat::AttackerWins => mean(&mut of_kind().map(|c| (c.gap > 0) as u8 as f64)),
+                    CombatStat::AttackerLoss => of_kind().map(|c| c.a_loss as f64).sum(),
+                    CombatStat::DefenderLoss => of_kind().map(|c| c.d_loss as f64).sum(),
+                }
+            }
         }
     }
+}
+
+/// Each campaign of a chunk: its player rows and its combats (none unless
+/// the run kept them). Both lists are in campaign order.
+pub fn campaigns(chunk: &Chunk, players: usize) -> Vec<(&[PlayerRecord], &[CombatRow])> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for rows in chunk.players.chunks(players.max(1)) {
+        let id = rows.first().map_or(0, |r| r.campaign);
+        let start = at;
+        while at < chunk.combats.len() && chunk.combats[at].campaign == id {
+            at += 1;
+        }
+        out.push((rows, &chunk.combats[start..at]));
+    }
+    out
 }
 
 fn gold(r: &PlayerRecord, source: &str) -> i64 {
@@ -139,6 +232,22 @@ pub fn standard(scenarios: &[&Scenario]) -> Vec<Metric> {
     m.extend(["mines", "pillage", "loot"].map(Metric::Gold));
     m.push(Metric::MineShare);
     m.push(Metric::PillageShare);
+    m
+}
+
+/// The combat metrics, per kind, then the cities taken: what compare,
+/// sweep and the gate add so that a table change is seen in play.
+pub fn combat() -> Vec<Metric> {
+    let mut m: Vec<Metric> =
+        CombatKind::ALL.iter().flat_map(|&k| CombatStat::ALL.map(|s| Metric::Combat(k, s))).collect();
+    m.push(Metric::CitiesTaken);
+    m
+}
+
+/// `standard` and `combat`: every metric compare and sweep measure.
+pub fn with_combat(scenarios: &[&Scenario]) -> Vec<Metric> {
+    let mut m = standard(scenarios);
+    m.extend(combat());
     m
 }
 
@@ -207,7 +316,7 @@ impl Measured {
     /// rows of campaign `i`, as a run wrote them), for a comparison of
     /// runs that plays nothing.
     pub fn of_rows(metrics: &[Metric], campaigns: &[&[PlayerRecord]]) -> Measured {
-        let values = campaigns.iter().map(|rows| metrics.iter().map(|m| m.value_of(rows)).collect()).collect();
+        let values = campaigns.iter().map(|rows| metrics.iter().map(|m| m.value_of(rows, &[])).collect()).collect();
         Measured { values, ..Measured::default() }
     }
 
@@ -240,15 +349,22 @@ fn sums(
     metrics: &[Metric],
     seasons: bool,
 ) -> Result<Measured, SetupError> {
-    let cfg = RunConfig { master, range, rotate_seats, chunk: PIECE, detail: Detail { seasons, ..Detail::default() } };
+    let combats = metrics.iter().any(Metric::needs_combats);
+    let cfg = RunConfig {
+        master,
+        range,
+        rotate_seats,
+        chunk: PIECE,
+        detail: Detail { seasons, combats, ..Detail::default() },
+    };
     let mut out = Measured::default();
     let players = sc.players.len().max(1);
     run::<SetupError>(
         sc,
         &cfg,
         |chunk| {
-            for rows in chunk.players.chunks(players) {
-                out.values.push(metrics.iter().map(|m| m.value(rows)).collect());
+            for (rows, fought) in campaigns(&chunk, players) {
+                out.values.push(metrics.iter().map(|m| m.value(rows, fought)).collect());
             }
             for r in &chunk.players {
                 let g = out.gold_by_strategy.entry(r.strategy.clone()).or_default();

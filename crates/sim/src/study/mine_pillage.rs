@@ -90,6 +90,39 @@ pub fn break_even(y: f64, pillage: f64, q: f64, max: u32) -> Option<u32> {
     (0..=max).find(|&t| mine_gold(y, t, q) >= pillage - 1e-9)
 }
 
+/// A mine built in each season `1..=seasons` against a pillage, in
+/// expected gold per EP: `Greater` where the mine pays more, `Equal` where
+/// the two pay the same (a tie is a tie: one payday of 70 against a
+/// 70-gold pillage), `Less` where the pillage pays more. Built in season
+/// `s`, a mine sees `seasons - s` paydays.
+pub fn against_pillage(y: f64, pillage: f64, q: f64, seasons: u32) -> Vec<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    (1..=seasons)
+        .map(|s| {
+            let d = mine_gold(y, seasons - s, q) - pillage;
+            if d.abs() <= 1e-9 {
+                Ordering::Equal
+            } else if d > 0.0 {
+                Ordering::Greater
+            } else {
+                Ordering::Less
+            }
+        })
+        .collect()
+}
+
+/// The seasons of `against_pillage` that give `want`, as "1 to 10", "11",
+/// or `None` when none does (they run in one block: a mine's worth falls
+/// with the season it is built in).
+pub fn seasons_where(classes: &[std::cmp::Ordering], want: std::cmp::Ordering) -> Option<String> {
+    let hit: Vec<usize> = (0..classes.len()).filter(|&i| classes[i] == want).map(|i| i + 1).collect();
+    match (hit.first(), hit.last()) {
+        (Some(a), Some(b)) if a == b => Some(a.to_string()),
+        (Some(a), Some(b)) => Some(format!("{a} to {b}")),
+        _ => None,
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct MineSite {
     pub terrain: String,

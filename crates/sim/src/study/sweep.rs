@@ -7,7 +7,7 @@
 //! differs at all that is the chance of any false verdict.
 
 use super::compare::{ALPHA, Row, adjust, paired};
-use super::metrics::{Metric, measure, standard};
+use super::metrics::{Metric, measure, with_combat};
 use crate::error::Error;
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
@@ -124,7 +124,7 @@ pub fn run<E: From<SetupError>>(
         .iter()
         .map(|at| variant(&axes.iter().map(|a| a.key.clone()).zip(at.iter().cloned()).collect::<Vec<_>>()))
         .collect::<Result<_, _>>()?;
-    let metrics = standard(&scenarios.iter().collect::<Vec<_>>());
+    let metrics = with_combat(&scenarios.iter().collect::<Vec<_>>());
     let seated = seating(&scenarios.iter().collect::<Vec<_>>(), seats);
     let rotate_seats = seated.rotate();
     let mut cells = Vec::new();

@@ -1,0 +1,185 @@
+//! Question 2's answer: a verdict per combat table on the scenario's
+//! fairness criterion (`analysis::fairness::verdict`), built once here and
+//! shown verbatim as the first line of `empires tables`, the first screen
+//! of its page and the README; and the charts of what differs between the
+//! tables (the dice decide who wins the same way in every table, so the
+//! P(win) grids are one picture; what a result costs is not).
+
+use crate::analysis::fairness::{Verdict, criterion};
+use crate::report::tables::Exact;
+use crate::rules::CombatKind;
+use crate::scenario::Scenario;
+
+/// The verdict's opening words: the README quotes the line that starts so.
+pub const LEAD: &str = "Question 2, are the combat tables fair?";
+
+/// The one answer line of question 2: every table's verdict, then the
+/// criterion it was judged by. Exact, so it carries no interval.
+pub fn answer(sc: &Scenario, verdicts: &[Verdict]) -> String {
+    let fair: Vec<&str> = verdicts.iter().filter(|v| v.fair).map(|v| v.kind.name()).collect();
+    let mut parts = Vec::new();
+    if !fair.is_empty() {
+        parts.push(format!("{} fair", fair.join(", ")));
+    }
+    parts.extend(verdicts.iter().filter(|v| !v.fair).map(|v| format!("{} {}", v.kind.name(), v.words())));
+    format!(
+        "{LEAD} Exactly, with the {} die of scenario {}: {}. Criterion: {}.",
+        sc.combat.die,
+        sc.name,
+        parts.join("; "),
+        criterion(sc)
+    )
+}
+
+/// One row per table: its verdict and the numbers it rests on; header first.
+pub fn rows(verdicts: &[Verdict]) -> Vec<Vec<String>> {
+    let mut rows = vec![
+        ["table", "P(win) − P(lose) at equal base", "attacker loss", "defender loss", "verdict"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for v in verdicts {
+        rows.push(vec![
+            v.kind.name().to_string(),
+            format!("{:+.1} pts", 100.0 * v.chance_gap + 0.0),
+            format!("{:.3} {}", v.a_loss, v.a_loss_unit),
+            format!("{:.3} {}", v.d_loss, v.d_loss_unit),
+            v.short().to_string(),
+        ]);
+    }
+    rows
+}
+
+/// What each table's result costs at equal strength: the two sides'
+/// expected losses side by side, one pair of bars per table.
+pub fn loss_bars(verdicts: &[Verdict]) -> crate::report::charts::Chart {
+    use crate::report::charts::{Bar, Chart};
+    let bar = |label: String, x: f64| Bar { label, value: x, low: x, high: x };
+    Chart::Bars {
+        title: "Expected loss at equal strength (exact): attacker | defender".into(),
+        y_label: "expected loss (each table's units)".into(),
+        bars: verdicts
+            .iter()
+            .flat_map(|v| {
+                [bar(format!("{} att.", v.kind.name()), v.a_loss), bar(format!("{} def.", v.kind.name()), v.d_loss)]
+            })
+            .collect(),
+        reference: None,
+    }
+}
+
+/// A table's grid as a heatmap: `value` of each cell at (attacker base,
+/// defender base).
+pub fn grid_heatmap(
+    t: &crate::analysis::combat::Table,
+    title: String,
+    percent: bool,
+    value: impl Fn(&crate::analysis::combat::Cell) -> f64,
+) -> crate::report::charts::Chart {
+    let rows = t
+        .defenders
+        .iter()
+        .map(|&d| t.attackers.iter().map(|&a| t.cell(a, d).map_or(f64::NAN, &value)).collect())
+        .collect();
+    crate::report::charts::Chart::Heatmap {
+        title,
+        x_label: "attacker base".into(),
+        y_label: "defender base".into(),
+        xs: t.attackers.iter().map(|a| a.to_string()).collect(),
+        ys: t.defenders.iter().map(|d| d.to_string()).collect(),
+        rows,
+        percent,
+        intervals: Vec::new(),
+    }
+}
+
+/// The attacker's expected loss minus the defender's over a table's grid:
+/// above 0 the attacker pays more for the fight.
+pub fn loss_gap_heatmap(e: &Exact, kind: CombatKind) -> Option<crate::report::charts::Chart> {
+    let t = e.tables.iter().find(|t| t.kind == kind)?;
+    let den = t.den as f64;
+    let title =
+        format!("{}: expected attacker loss − defender loss ({} − {})", kind.name(), t.a_loss_unit, t.d_loss_unit);
+    Some(grid_heatmap(t, title, false, |c| (c.a_loss - c.d_loss) as f64 / den))
+}
+
+/// `tables --diff`: how each part of the criterion moves from `a` to `b`,
+/// table by table, then the chains fought to the end. Every figure exact.
+pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "A: {}", answer(a, &ea.verdicts));
+    let _ = writeln!(out, "B: {}", answer(b, &eb.verdicts));
+    let _ = writeln!(out, "\nhow B moves each part of the criterion (exact; \"=\" where nothing moved):");
+    let mut rows = vec![["table", "part", "A", "B", "B − A"].map(String::from).to_vec()];
+    let num = |x: f64| format!("{:.3}", x + 0.0);
+    for va in &ea.verdicts {
+        let Some(vb) = eb.verdicts.iter().find(|v| v.kind == va.kind) else { continue };
+        let parts: [(&str, f64, f64); 4] = [
+            ("P(win) − P(lose) at equal base", va.chance_gap, vb.chance_gap),
+            ("attacker loss at equal base", va.a_loss, vb.a_loss),
+            ("defender loss at equal base", va.d_loss, vb.d_loss),
+            ("attacker − defender loss", va.loss_gap, vb.loss_gap),
+        ];
+        for (part, x, y) in parts {
+            let moved = (y - x).abs() > 1e-12;
+            rows.push(vec![
+                va.kind.name().to_string(),
+                part.to_string(),
+                num(x),
+                num(y),
+                if moved { format!("{:+.3}", y - x) } else { "=".into() },
+            ]);
+        }
+        let hurts = |v: &Verdict| v.hurts.clone().unwrap_or_else(|| "never".into());
+        rows.push(vec![
+            va.kind.name().to_string(),
+            "more strength hurts".into(),
+            hurts(va),
+            hurts(vb),
+            if va.hurts == vb.hurts { "=".into() } else { "changed".into() },
+        ]);
+        rows.push(vec![
+            va.kind.name().to_string(),
+            "verdict".into(),
+            va.short().into(),
+            vb.short().into(),
+            if va.words() == vb.words() { "=".into() } else { "changed".into() },
+        ]);
+    }
+    out.push_str(&super::study::text_table(&rows));
+    // The chains: a move in any cell, the largest first.
+    let mut siege: Vec<(f64, String)> = ea
+        .sieges
+        .iter()
+        .zip(&eb.sieges)
+        .filter(|(x, y)| x.city_pv == y.city_pv && x.units == y.units)
+        .map(|(x, y)| {
+            let d = (y.units_spent - x.units_spent).abs();
+            (
+                d,
+                format!(
+                    "city PV {}, {} units: units spent {:.3} -> {:.3}, P(army spent first) {:.1}% -> {:.1}%",
+                    x.city_pv,
+                    x.units,
+                    x.units_spent,
+                    y.units_spent,
+                    100.0 * x.army_spent_first,
+                    100.0 * y.army_spent_first
+                ),
+            )
+        })
+        .filter(|(d, _)| *d > 1e-12)
+        .collect();
+    siege.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let _ = writeln!(
+        out,
+        "\nsieges to the end: {} of {} cells move{}",
+        siege.len(),
+        ea.sieges.len(),
+        siege.first().map_or(String::new(), |(_, s)| format!("; the most: {s}"))
+    );
+    let naval = ea.naval.iter().zip(&eb.naval).filter(|(x, y)| (x.win - y.win).abs() > 1e-12).count();
+    let _ = writeln!(out, "naval battles to destruction: {naval} of {} cells move P(win)", ea.naval.len());
+    out
+}

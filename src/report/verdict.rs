@@ -1,0 +1,259 @@
+//! Question 3's answer lines: what a rule change moved and what it did
+//! not, each built once here and shown word for word as the first line of
+//! `compare` and `sweep` in the terminal and as their page's first screen.
+//! Every figure is the table's own (the same ± and intervals), and a metric
+//! is called moved only where the table's multiple-comparison verdict says
+//! "higher" or "lower".
+
+use super::study::{cell_name, fmt_diff};
+use crate::rules::CombatKind;
+use crate::study::compare::{Comparison, Row};
+use crate::study::metrics::{CombatStat, Metric};
+use crate::study::sweep::Sweep;
+
+/// The opening words of question 3's answer.
+pub const LEAD: &str = "Question 3, did the change shift the balance?";
+
+/// The rows that moved detectably (the adjusted test rejects), win rates
+/// first (what a designer asks first), then smallest adjusted p, as "win rate: miner -9.3 pts (-14.1 pts to -4.6
+/// pts)"; at most `top`, then how many more.
+fn moved_list(rows: &[&Row], top: usize) -> String {
+    let mut rows: Vec<&&Row> = rows.iter().filter(|r| r.rejected()).collect();
+    let win = |r: &Row| matches!(r.metric, Metric::WinStrategy(_) | Metric::WinSeat(_));
+    rows.sort_by(|a, b| win(b).cmp(&win(a)).then(a.p_adj.total_cmp(&b.p_adj)));
+    let shown: Vec<String> = rows
+        .iter()
+        .take(top)
+        .map(|r| {
+            format!(
+                "{} {} ({} to {})",
+                r.metric.name(),
+                fmt_diff(&r.metric, r.diff.mean),
+                fmt_diff(&r.metric, r.diff.low),
+                fmt_diff(&r.metric, r.diff.high)
+            )
+        })
+        .collect();
+    let more = rows.len().saturating_sub(top);
+    shown.join("; ") + &if more > 0 { format!("; and {more} more in the table") } else { String::new() }
+}
+
+/// "±0.5 pts" or "±0.4 to ±0.6 pts": the table's detectable differences
+/// of the win rates that did not move; `None` when every one moved.
+fn win_limits(rows: &[&Row]) -> Option<String> {
+    let win: Vec<f64> = rows
+        .iter()
+        .filter(|r| matches!(r.metric, Metric::WinStrategy(_) | Metric::WinSeat(_)))
+        .filter(|r| !r.rejected() && r.detectable > 0.0)
+        .map(|r| 100.0 * r.detectable)
+        .collect();
+    if win.is_empty() {
+        return None;
+    }
+    let (lo, hi) = win.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
+    Some(if format!("{lo:.1}") == format!("{hi:.1}") {
+        format!("about ±{lo:.1} points of win rate")
+    } else {
+        format!("±{lo:.1} to ±{hi:.1} points of win rate")
+    })
+}
+
+/// The combat kinds by what the change did to them: none of their
+/// metrics moved, or neither side played one.
+fn combat_kinds(rows: &[&Row]) -> (Vec<&'static str>, Vec<&'static str>) {
+    let (mut still, mut unplayed) = (Vec::new(), Vec::new());
+    for k in CombatKind::ALL {
+        let of: Vec<&&Row> = rows.iter().filter(|r| matches!(r.metric, Metric::Combat(x, _) if x == k)).collect();
+        let count = of.iter().find(|r| matches!(r.metric, Metric::Combat(_, CombatStat::Count)));
+        match count {
+            None => {}
+            Some(c) if c.a.mean == 0.0 && c.b.mean == 0.0 => unplayed.push(k.name()),
+            Some(_) if of.iter().all(|r| !r.rejected()) => still.push(k.name()),
+            Some(_) => {}
+        }
+    }
+    (still, unplayed)
+}
+
+/// The compare answer: what B moved against A, what it did not (the win
+/// rates with the change the campaigns could have seen, the combat kinds
+/// untouched), and the kinds neither side played.
+pub fn compare_answer(c: &Comparison) -> String {
+    let rows: Vec<&Row> = c.rows.iter().collect();
+    let how = format!("{} campaigns each, master seed {}", c.campaigns, c.seed);
+    if rows.iter().all(|r| !r.rejected() && r.diff.sd == 0.0 && r.diff.mean == 0.0) {
+        return format!(
+            "{LEAD} No: {} plays exactly the games of {} ({how}): every metric has the same value in every \
+             campaign, so the change touches nothing these players do.",
+            c.b_name, c.a_name
+        );
+    }
+    let k = rows.iter().filter(|r| r.rejected()).count();
+    let moved = if k == 0 {
+        format!("no metric of {} differs detectably from {}", c.b_name, c.a_name)
+    } else {
+        format!(
+            "{} moves {k} of {} metrics detectably against {}: {}",
+            c.b_name,
+            rows.len(),
+            c.a_name,
+            moved_list(&rows, 4)
+        )
+    };
+    let mut still = Vec::new();
+    if let Some(w) = win_limits(&rows) {
+        still.push(format!("the win rates that did not move could hide a change under {w}"));
+    }
+    let (kinds, unplayed) = combat_kinds(&rows);
+    if !kinds.is_empty() {
+        still.push(format!("no combat metric of {} moved", kinds.join(", ")));
+    }
+    if !unplayed.is_empty() {
+        still.push(format!("{} not played on either side", unplayed.join(", ")));
+    }
+    format!(
+        "{LEAD} {}{} ({how}; Holm over {} metrics, family-wise error 5%){}.",
+        if k == 0 { "No detectable shift: " } else { "Yes: " },
+        moved,
+        rows.len(),
+        if still.is_empty() { String::new() } else { format!("; {}", still.join("; ")) }
+    )
+}
+
+/// The sweep answer: which cells move which metric detectably against the
+/// first cell, in the metrics shown.
+pub fn sweep_answer(s: &Sweep) -> String {
+    let mut parts = Vec::new();
+    let mut k = 0;
+    for i in 1..s.cells.len() {
+        let rows: Vec<&Row> =
+            s.cells[i].against.iter().filter(|r| s.chosen.iter().any(|&j| s.metrics[j] == r.metric)).collect();
+        let moved = rows.iter().filter(|r| r.rejected()).count();
+        k += moved;
+        if moved > 0 && parts.len() < 3 {
+            parts.push(format!("at {}: {}", cell_name(s, i), moved_list(&rows, 2)));
+        }
+    }
+    let first = cell_name(s, 0);
+    if k == 0 {
+        format!(
+            "{LEAD} No cell differs detectably from the first ({first}) in the metrics shown, at {} campaigns a cell \
+             (master seed {}; Benjamini–Hochberg, false discovery rate 5%): the key moves them less than these \
+             campaigns can see.",
+            s.campaigns, s.seed
+        )
+    } else {
+        format!(
+            "{LEAD} Against the first cell ({first}), {k} differences in the metrics shown are detectable at {} \
+             campaigns a cell (master seed {}; Benjamini–Hochberg, false discovery rate 5%): {}.",
+            s.campaigns,
+            s.seed,
+            parts.join("; ")
+        )
+    }
+}
+
+/// The opening words of question 1's answer.
+pub const MINE_LEAD: &str = "Question 1, is a mine worth more than a pillage (both 1 EP), and from which season on?";
+
+/// A small percentage with the digits it needs: 12.3%, 1.2%, 0.12%, 0.012%.
+pub fn pct(x: f64) -> String {
+    let p = 100.0 * x;
+    let digits = if p == 0.0 || p >= 1.0 { 1 } else { (1.0 - p.log10().floor()) as usize };
+    format!("{p:.digits$}%")
+}
+
+/// "a river mine (70 a payday) beats it when built in seasons 1 to 10,
+/// ties in season 11 and pays less in season 12": every season, exactly.
+fn mine_seasons(x: &crate::study::mine_pillage::Exact, terrain: &str, y: f64, q: f64) -> String {
+    use crate::study::mine_pillage::{against_pillage, seasons_where};
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let c = against_pillage(y, x.pillage, q, x.seasons);
+    let when = |o, verb: &str| {
+        seasons_where(&c, o).map(|s| format!("{verb} in season{} {s}", if s.contains(' ') { "s" } else { "" }))
+    };
+    let parts: Vec<String> = [when(Greater, "beats it when built"), when(Equal, "ties"), when(Less, "pays less")]
+        .into_iter()
+        .flatten()
+        .collect();
+    format!("a {terrain} mine ({y:.0} a payday) {}", parts.join(", "))
+}
+
+/// What a restricted variant moved in play: the win rates it raised or
+/// lowered beyond chance (Holm over the experiment), then how many other
+/// metrics moved, or that no win rate did.
+fn variant_moves(v: &crate::study::mine_pillage::Variant) -> String {
+    let mut won: Vec<&Row> =
+        v.rows.iter().filter(|r| matches!(r.metric, Metric::WinStrategy(_)) && r.rejected()).collect();
+    won.sort_by(|a, b| a.p_adj.total_cmp(&b.p_adj));
+    // The two surest; the table has the rest.
+    let said: Vec<String> = won
+        .iter()
+        .take(2)
+        .map(|r| {
+            let who = r.metric.name().trim_start_matches("win rate: ").to_string();
+            format!(
+                "{} {who}'s win rate by {} ({} to {})",
+                if r.diff.mean > 0.0 { "raises" } else { "lowers" },
+                fmt_diff(&r.metric, r.diff.mean.abs()).trim_start_matches('+'),
+                fmt_diff(&r.metric, r.diff.low),
+                fmt_diff(&r.metric, r.diff.high)
+            )
+        })
+        .collect();
+    let others = v.rows.iter().filter(|r| r.rejected()).count() - said.len();
+    let wins = if said.is_empty() { "moves no win rate detectably".to_string() } else { said.join(", ") };
+    format!("{} {wins} (and moves {others} more of its {} metrics)", v.name, v.rows.len())
+}
+
+/// Question 1's one answer line, the first line of `experiment
+/// mine-vs-pillage` and its page: every section's result in its own words,
+/// so the line agrees with each. The exact gold per EP (section 1, at the
+/// measured loss chance when there is one); what forbidding pillage or
+/// mines moves in play (section 2); what building a mine first costs or
+/// gains under the shipped reading (section 4); and whose play it is (the
+/// players' competence check).
+pub fn mine_answer(e: &crate::study::mine_pillage::Experiment) -> String {
+    let x = &e.exact;
+    let (q, at) = match &e.loss {
+        Some(l) => {
+            let (lo, hi) = l.interval();
+            let rate = format!("{} [{}, {}]", pct(l.rate()), pct(lo), pct(hi));
+            (l.rate(), format!("at the measured {rate} chance a season of losing the hex ({} players)", l.players))
+        }
+        None => (0.0, "if the hex is never lost".to_string()),
+    };
+    let sites: Vec<String> = x.sites.iter().map(|s| mine_seasons(x, &s.terrain, s.mean_yield, q)).collect();
+    let mut out = format!(
+        "{MINE_LEAD} In expected gold (exact, {} seasons, {at}; a pillage pays its mean {:.0} once): {}.",
+        x.seasons,
+        x.pillage,
+        sites.join("; ")
+    );
+    if !e.variants.is_empty() {
+        let moves: Vec<String> = e.variants.iter().map(variant_moves).collect();
+        out.push_str(&format!(
+            " In play ({} campaigns, master seed {}, Holm 5% family-wise): {}.",
+            e.campaigns,
+            e.seed,
+            moves.join("; ")
+        ));
+    }
+    if let Some(row) = e.readings.as_ref().and_then(|r| r.rows.first()) {
+        out.push_str(&format!(
+            " A player made to build a mine first whenever it can: {} ({} pts, {} campaigns, {}).",
+            super::study::reading_verdict(row),
+            super::study::points(&row.mines_first.diff),
+            row.mines_first.diff.n,
+            e.readings.as_ref().map_or("", |r| r.players.as_str())
+        ));
+    }
+    if !e.competence.is_empty() {
+        out.push_str(&format!(
+            " {}.",
+            super::probe::verdicts_on(&e.competence, crate::study::mine_pillage::TOPICS)
+                .replacen("players:", "Players:", 1)
+        ));
+    }
+    out
+}
