@@ -145,6 +145,7 @@ fn a_misspelled_strategy_gets_a_did_you_mean_everywhere() {
         &["metagame", "--strategies", "random,balancd", "--campaigns", "4"],
         &["deviate", "--strategy", "balancd", "--campaigns", "4"],
         &["probe", "--strategy", "balancd", "--campaigns", "4"],
+        &["value", "--strategy", "balancd", "--campaigns", "4"],
         &["compare", "--vary", "economy.pillage=3D6x10", "--players", "balancd", "--campaigns", "4"],
         &["experiment", "restrict", "--forbid", "mine", "--levels", "random,balancd", "--campaigns", "4"],
     ] {
@@ -226,6 +227,7 @@ fn every_command_exits_2_on_bad_input_and_3_on_an_unwritable_output() {
         (vec!["tune", "--keys", "mines", "--budget", "4"], "not a numeric strategy key"),
         (vec!["deviate", "--strategy", "nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
         (vec!["probe", "--strategy", "nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
+        (vec!["value", "--strategy", "nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
         (vec!["ladder", "--strategies", "random,nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
         (vec!["metagame", "--strategies", "random,nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
         (vec!["sensitivity", "--metric", "win rate: balanced", "--vary", "costs.captur=1..3"], "costs.captur"),
@@ -248,6 +250,7 @@ fn every_command_exits_2_on_bad_input_and_3_on_an_unwritable_output() {
         vec!["tune", "--budget", "4", "--quiet", "--out", &o_],
         [&["deviate", "--out", &o_][..], &quick].concat(),
         [&["probe", "--topics", "mine", "--out", &o_][..], &quick].concat(),
+        vec!["value", "--campaigns", "4", "--held-out", "4", "--quiet", "--out", &o_],
         [&["ladder", "--strategies", "random,balanced", "--out", &o_][..], &quick].concat(),
         [&["metagame", "--strategies", "random,balanced", "--out", &o_][..], &quick].concat(),
         vec!["sensitivity", "--metric", "win rate: balanced", "--vary", "costs.capture=1..3", "--quiet", "--out", &o_],
