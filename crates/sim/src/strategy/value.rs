@@ -16,7 +16,7 @@
 //! depends on the rules and the players, so a designer refits them for a
 //! variant (`empires value`) and nothing in code changes.
 
-use crate::rules::empire::{Size, sizes};
+use crate::rules::empire::sizes;
 use crate::rules::{PlayerId, Rules, State};
 use crate::scenario::VALUE_FEATURES;
 
@@ -37,21 +37,16 @@ pub const NAMES: [&str; VALUE_FEATURES] = [
 /// `me`'s features at `st` (the end of a season): see the module's text.
 /// Margins are over the largest of `me`'s rivals in each measure; size in
 /// land hexes' share, gold per 100, units per 10, EP per 10.
+///
+/// A search calls this once per cut-short rollout, so it allocates
+/// nothing beyond `sizes`; units are counted over living armies only.
 pub fn features(r: Rules<'_>, st: &State, me: PlayerId) -> [f64; VALUE_FEATURES] {
-    features_of(r, st, &sizes(r, st), me)
-}
-
-/// `features` from sizes already worked out.
-pub fn features_of(r: Rules<'_>, st: &State, sz: &[Size], me: PlayerId) -> [f64; VALUE_FEATURES] {
+    let sz = sizes(r, st);
     let seasons = r.sc.campaign.seasons.max(1) as f64;
     let left = (seasons - st.season.min(r.sc.campaign.seasons) as f64) / seasons;
     let n = st.players.len();
-    let mut units = vec![0i64; n];
-    for a in &st.armies {
-        if let Some(u) = units.get_mut(a.owner as usize) {
-            *u += a.units as i64;
-        }
-    }
+    let units =
+        |p: usize| st.armies.iter().filter(|a| a.alive && a.owner as usize == p).map(|a| a.units as i64).sum::<i64>();
     let measure = |m: &dyn Fn(usize) -> f64| -> f64 {
         let mine = m(me as usize);
         let rival = (0..n).filter(|&p| r.rivals(me, p as PlayerId)).map(m).fold(f64::NEG_INFINITY, f64::max);
@@ -60,7 +55,7 @@ pub fn features_of(r: Rules<'_>, st: &State, sz: &[Size], me: PlayerId) -> [f64;
     let land = r.map.land_count.max(1) as f64;
     let size = measure(&|p| sz[p].size as f64) / land;
     let gold = measure(&|p| st.players[p].gold as f64) / 100.0;
-    let unit = measure(&|p| units[p] as f64) / 10.0;
+    let unit = measure(&|p| units(p) as f64) / 10.0;
     let ep = measure(&|p| st.players[p].ep as f64) / 10.0;
     [1.0, left, size, size * left, gold, gold * left, unit, unit * left, ep, ep * left]
 }
