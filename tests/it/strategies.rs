@@ -674,6 +674,34 @@ fn g30_unit_alone_recruits_only_into_a_standing_army() {
     }
 }
 
+/// A ship lands `naval.transport_units` units as an army of their own on an
+/// empty hex, so with the default one unit a transport starts the same lone
+/// army a recruit standing alone does, and `unit_alone` weighs it alike; at
+/// 0 it is never taken. A ship that lands the whole army is not affected.
+#[test]
+fn g30_unit_alone_weighs_a_transport_that_lands_one_unit() {
+    for (carried, alone, want) in [(1, 1.0, Some(2.5)), (1, 0.5, Some(1.25)), (1, 0.0, None), (3, 0.0, Some(2.5))] {
+        let w = world(STRAIT, |sc| sc.naval.transport_units = carried);
+        let mut st = w.bare();
+        army(&mut st, 0, w.hex(1, 2), 3);
+        ship(&mut st, 0, w.hex(2, 2), 3);
+        let options: Vec<Action> = act_options(&w, &st, 0)
+            .into_iter()
+            .filter(|a| matches!(a, Action::Transport { to, .. } if *to == w.hex(5, 1)))
+            .collect();
+        assert_eq!(options.len(), 1, "one transport to the far coast next to P1's capital");
+        let mut p = weighted(|s| {
+            s.jitter = 0.0;
+            s.transport = 2.5;
+            s.garrison = 1;
+            s.unit_alone = alone;
+        });
+        let mut out = Vec::new();
+        p.score_options(w.rules(), &st, 0, Decision::Act, &options, &mut out);
+        assert_eq!(out[0], want.unwrap_or(-1.0), "{carried} carried, unit_alone {alone}");
+    }
+}
+
 /// `attack_ep` adds to an army attack's utility the EP its result is
 /// expected to earn above a season at peace, exactly over the dice; and
 /// `attack_units` the units it is expected to cost the enemy beyond its

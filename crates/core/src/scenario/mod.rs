@@ -1104,7 +1104,8 @@ section! {
         /// A unit's utility is divided by (1 + own units / this).
         pub unit_saturation: f64 = 6.0,
         /// A unit recruited where no army of the player stands starts an
-        /// army of one: its utility is multiplied by this.
+        /// army of one, and so does a transport that lands one unit: their
+        /// utilities are multiplied by this (a transport at 0 is never taken).
         pub unit_alone: f64 = 1.0,
 
         // Action phase (G-04): utility of each kind of move.

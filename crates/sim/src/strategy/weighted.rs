@@ -344,7 +344,16 @@ impl Weighted {
                 }
                 let before = g.dist(r, st, me, Set::Enemy, ar.hex);
                 let after = g.dist(r, st, me, Set::Enemy, to);
-                if after + 1 < before { self.w.transport } else { -1.0 }
+                if after + 1 >= before {
+                    return -1.0;
+                }
+                // A ship lands at most `naval.transport_units` units, as an army of
+                // its own on an empty hex: one unit landed alone is the lone army
+                // `unit_alone` weighs for a recruit, and is beaten where it lands
+                // (the gift-ship probe's loss on the default island).
+                let landed = ar.units.min(r.sc.naval.transport_units);
+                let s = if landed <= 1 { self.w.transport * self.w.unit_alone } else { self.w.transport };
+                if s > 0.0 { s } else { -1.0 }
             }
             Action::MoveSpy { spy, to } => {
                 let s = &st.spies[spy as usize];
