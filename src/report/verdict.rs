@@ -206,6 +206,48 @@ fn variant_moves(v: &crate::study::mine_pillage::Variant) -> String {
     format!("{} {wins} (and moves {others} more of its {} metrics)", v.name, v.rows.len())
 }
 
+/// The answer in play when every seat plays one strategy: each one-player
+/// restriction's paired difference with its interval, and a verdict word
+/// only where Holm over the restrictions (5% family-wise) rejects "no
+/// difference".
+fn solo_clause(e: &crate::study::mine_pillage::Experiment) -> String {
+    let p: Vec<f64> = e
+        .solo
+        .iter()
+        .map(|s| crate::stats::p_two_sided(s.diff.mean, s.diff.sd / (s.diff.n.max(1) as f64).sqrt()))
+        .collect();
+    let adjusted = crate::stats::holm(&p);
+    let rows: Vec<String> = e
+        .solo
+        .iter()
+        .zip(&adjusted)
+        .map(|(s, &p)| {
+            let d = &s.diff;
+            let word = if p < 0.05 && d.mean < 0.0 {
+                "costs wins".to_string()
+            } else if p < 0.05 {
+                "gains wins".to_string()
+            } else {
+                format!(
+                    "no detectable change (±{:.1} pts detectable at 80% power)",
+                    100.0 * crate::stats::min_detectable(d.sd, d.n)
+                )
+            };
+            format!("{}: {} pts, {word}", s.name, super::study::points(d))
+        })
+        .collect();
+    let s = &e.solo[0];
+    format!(
+        " In play, one {} so restricted against unrestricted copies, paired with the unrestricted {} in the same seat \
+         ({} campaigns, master seed {}, seats rotated, Holm 5% family-wise): {}.",
+        s.strategy,
+        s.strategy,
+        s.campaigns,
+        e.seed,
+        rows.join("; ")
+    )
+}
+
 /// Question 1's one answer line, the first line of `experiment
 /// mine-vs-pillage` and its page: every section's result in its own words,
 /// so the line agrees with each. The exact gold per EP (section 1, at the
@@ -230,7 +272,13 @@ pub fn mine_answer(e: &crate::study::mine_pillage::Experiment) -> String {
         x.pillage,
         sites.join("; ")
     );
-    if !e.variants.is_empty() {
+    if !e.solo.is_empty() {
+        // Every seat plays one strategy: restricting every seat alike leaves
+        // the game symmetric, so no win rate can move, and the answer in play
+        // is one player restricted against unrestricted copies (the same
+        // figures as the one-player table and the readings' shipped row).
+        out.push_str(&solo_clause(e));
+    } else if !e.variants.is_empty() {
         let moves: Vec<String> = e.variants.iter().map(variant_moves).collect();
         out.push_str(&format!(
             " In play ({} campaigns, master seed {}, Holm 5% family-wise): {}.",
@@ -239,7 +287,7 @@ pub fn mine_answer(e: &crate::study::mine_pillage::Experiment) -> String {
             moves.join("; ")
         ));
     }
-    if let Some(row) = e.readings.as_ref().and_then(|r| r.rows.first()) {
+    if let Some(row) = e.readings.as_ref().and_then(|r| r.rows.first()).filter(|_| e.solo.is_empty()) {
         out.push_str(&format!(
             " A player made to build a mine first whenever it can: {} ({} pts, {} campaigns, {}).",
             super::study::reading_verdict(row),

@@ -76,6 +76,31 @@ fn the_mine_page_answers_from_which_season_a_pillage_pays_more() {
     assert_eq!(first, a);
 }
 
+/// With one strategy in every seat, restricting every seat alike leaves the
+/// game symmetric, so the answer in play is the one-player restrictions:
+/// each with its paired interval, a verdict word only beyond chance, and
+/// mines first said once (it is also the readings' shipped row).
+#[test]
+fn q1_with_one_strategy_seated_answers_from_one_player_restricted() {
+    let out = tmp("mine-solo");
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--players", "tuned", "--campaigns", "40", "--loss-campaigns", "0"])
+        .args(["--readings-campaigns", "40", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let a = answer(&out);
+    let lead = "In play, one tuned so restricted against unrestricted copies, paired with the unrestricted tuned in \
+                the same seat (40 campaigns, master seed 1, seats rotated, Holm 5% family-wise): no mines: ";
+    assert!(a.contains(lead), "{a}");
+    assert!(a.contains("; no pillage: ") && a.contains("; mines first: "), "{a}");
+    assert!(!a.contains("moves no win rate"), "the all-restricted variants are not the answer: {a}");
+    assert_eq!(a.matches("mines first").count(), 1, "mines first is said once: {a}");
+    let first = String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or_default().to_string();
+    assert_eq!(first, a);
+}
+
 #[test]
 fn the_report_of_an_interrupted_run_says_its_data_are_partial() {
     let run = tmp("partial");
