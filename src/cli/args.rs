@@ -148,6 +148,20 @@ pub struct BestResponseArgs {
     /// then says it was not checked).
     #[arg(long, default_value_t = 1000, requires = "best_response", allow_negative_numbers = true, value_parser = count::<0>)]
     pub probe_campaigns: u64,
+    /// The player seated under each variant's rules: `weighted`, the
+    /// re-tuned weights themselves, or `search`, the scenario's `search`
+    /// (its budget keys `strategies.search.*`) with the re-tuned weights as
+    /// its prior and rollout player: the strongest player, at about 100 ms
+    /// of one core a campaign per seat (compare, sweep and solve).
+    #[arg(long, value_enum, default_value_t = PlayerFamily::Weighted, requires = "best_response")]
+    pub best_response_player: PlayerFamily,
+}
+
+/// `--best-response-player`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerFamily {
+    Weighted,
+    Search,
 }
 
 impl BestResponseArgs {
@@ -161,14 +175,35 @@ impl BestResponseArgs {
             population: None,
             sigma: 0.1,
             probe_campaigns: self.probe_campaigns,
+            family: match self.best_response_player {
+                PlayerFamily::Weighted => crate::study::restrict::Family::Weighted,
+                PlayerFamily::Search => crate::study::restrict::Family::Search,
+            },
         })
+    }
+
+    /// The budget of a command whose best response values a restriction
+    /// between weighted players (`experiment restrict`, `experiment
+    /// mine-vs-pillage`): a search seated there is refused, not ignored.
+    pub fn weighted_budget(self, command: &str) -> Result<Option<crate::study::restrict::Budget>, CliError> {
+        if self.best_response_player == PlayerFamily::Search {
+            return Err(CliError::input(format!(
+                "--best-response-player search: {command} values each restriction between weighted players tuned \
+                 with and without it; a search on top of them is seated by compare, sweep and solve"
+            )));
+        }
+        Ok(self.budget())
     }
 
     /// The flags that redo this choice, for a page's command line.
     pub fn redo(self) -> String {
         if self.best_response {
+            let player = match self.best_response_player {
+                PlayerFamily::Weighted => "",
+                PlayerFamily::Search => " --best-response-player search",
+            };
             format!(
-                " --best-response --generations {} --campaigns-per-eval {} --probe-campaigns {}",
+                " --best-response --generations {} --campaigns-per-eval {} --probe-campaigns {}{player}",
                 self.generations, self.campaigns_per_eval, self.probe_campaigns
             )
         } else {

@@ -394,11 +394,12 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         format!(
             "best response: in every cell, every seat plays {start} re-tuned in self-play under that cell's rules \
              (every numeric key, {} generations, {} campaigns a candidate, step 0.1 of each range; {} cells, {played} \
-             campaigns of search on master seed {}, never the sweep's); player family: weighted",
+             campaigns of search on master seed {}, never the sweep's); {}",
             b.generations,
             b.per_eval,
             tuned.len(),
-            compare::tuning_seed(a.flags.master.seed)
+            compare::tuning_seed(a.flags.master.seed),
+            b.family.words()
         )
     });
     let best = best.map(|b| {
@@ -454,7 +455,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             if readings_campaigns > 0 {
                 file.named_strategy(&readings_players).map_err(|e| e.at("--readings-players"))?;
             }
-            let budget = best.budget();
+            let budget = best.weighted_budget("experiment mine-vs-pillage")?;
             let restrictions = mine_pillage::restrictions();
             let planned = mine_pillage::planned(&sc, flags.campaigns)
                 + loss_campaigns
@@ -513,7 +514,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let what = format!("{:?} {levels:?} {best:?} {:?}", r, scenario.set);
             let out = flags.out_dir("restrict", &super::args::file_name(scenario.scenario.as_deref()), what, &[&sc])?;
             let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
-            let budget = best.budget();
+            let budget = best.weighted_budget("experiment restrict")?;
             let levels = split(&levels);
             let long = flags.long(restrict::planned(&sc, &r, levels.len(), flags.campaigns, budget.as_ref()), &out)?;
             let s = long.run(|| {

@@ -188,13 +188,14 @@ pub fn best_response_text(br: &BestResponse) -> String {
         out,
         "best response: every seat plays {} re-tuned in self-play under its variant's rules (every numeric key, \
          {} generations, {} campaigns a candidate, step 0.1 of each range; {} and {} campaigns of search on master \
-         seed {}, never the comparison's); player family: weighted",
+         seed {}, never the comparison's); {}",
         br.start,
         br.budget.generations,
         br.budget.per_eval,
         br.tuning_campaigns.0,
         br.tuning_campaigns.1,
-        br.tuning_seed
+        br.tuning_seed,
+        br.budget.family.words()
     );
     for (variant, c) in ["A", "B"].iter().zip(&br.competence) {
         match c {

@@ -429,7 +429,14 @@ fn solve_best_response_retunes_the_players_at_each_point() {
     use empires::study::restrict::{Budget as Tune, tune_from};
     let duel = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
     let sc = load_str(&std::fs::read_to_string(&duel).unwrap(), &Source::file(&duel)).unwrap();
-    let tune = Tune { generations: 8, per_eval: 100, population: Some(6), sigma: 0.1, probe_campaigns: 0 };
+    let tune = Tune {
+        generations: 8,
+        per_eval: 100,
+        population: Some(6),
+        sigma: 0.1,
+        probe_campaigns: 0,
+        family: Default::default(),
+    };
     let players = Players::BestResponse { start: "tuned".into(), budget: tune.clone() };
     let budget = Budget { campaigns: 20, master: 1, rotate: true, max_steps: 4, players };
     let param = Param::parse("costs.capture=1..3", &sc).unwrap();

@@ -84,7 +84,14 @@ fn compare_sweep_and_restrict_play_what_they_plan() {
 #[test]
 fn a_best_response_plays_its_whole_tuning_budget_at_most() {
     let sc = Scenario::embedded_default().with_players("balanced").unwrap();
-    let budget = restrict::Budget { generations: 1, per_eval: 4, population: Some(3), sigma: 0.1, probe_campaigns: 0 };
+    let budget = restrict::Budget {
+        generations: 1,
+        per_eval: 4,
+        population: Some(3),
+        sigma: 0.1,
+        probe_campaigns: 0,
+        family: Default::default(),
+    };
     let (r, n) = counted(|| compare::retuned(&sc, "balanced", 3, &budget));
     let r = r.unwrap();
     assert_eq!(n, r.played, "what the search says it played is what it played");

@@ -470,7 +470,14 @@ fn best_response_figures_carry_the_search_variance() {
     use empires::study::restrict::{Budget, Restriction, SEARCHES, run, total_variance};
     let sc = load_str(DUEL, &Source::file("duel.toml")).unwrap();
     let r = Restriction::new(vec![empires::scenario::ActionKind::Mine], vec![]).unwrap();
-    let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1, probe_campaigns: 0 };
+    let budget = Budget {
+        generations: 2,
+        per_eval: 20,
+        population: Some(4),
+        sigma: 0.1,
+        probe_campaigns: 0,
+        family: Default::default(),
+    };
     let s = run(&sc, &r, "tuned", &[], 5, 40, Some(&budget)).unwrap();
     let b = s.best.as_ref().unwrap();
     assert_eq!(SEARCHES, 3);

@@ -100,6 +100,63 @@ fn compare_cli_reports_paired_differences_and_writes_a_page() {
 /// self-play under its own rules (on seeds the comparison does not play)
 /// and every seat plays them; the same flags give the same players and
 /// the same table.
+/// `--best-response-player search` seats the scenario's `search` on top of
+/// the weights tuned under a variant: the tuned weights as its prior (its
+/// own keys) and as its rollouts' player (under `NAME (rollouts)`), its
+/// budget, top-k and horizon from `strategies.search`.
+#[test]
+fn a_search_best_response_plays_on_the_weights_tuned_under_the_variant() {
+    use empires::scenario::StrategyKind;
+    use empires::study::compare::seat_tuned;
+    use empires::study::restrict::Family;
+    let duel = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&duel).unwrap();
+    let source = empires::scenario::Source::file(&duel);
+    let sets =
+        [("strategies.search.budget".to_string(), "8".to_string()), ("strategies.search.horizon".into(), "1".into())];
+    let sc = empires::scenario::load_with_overrides(&text, &source, &sets).unwrap();
+    let mut tuned = sc.strategy("tuned").unwrap();
+    tuned.capture = 3.25;
+    let weighted = seat_tuned(&sc, "br", &tuned, Family::Weighted).unwrap();
+    assert_eq!(weighted.strategy("br"), Some(tuned.clone()));
+    assert_eq!(weighted.strategy("br (rollouts)"), None);
+    let search = seat_tuned(&sc, "br", &tuned, Family::Search).unwrap();
+    assert!(search.players.iter().all(|p| p.strategy == "br"));
+    let s = search.strategy("br").unwrap();
+    assert_eq!((s.kind, s.base.as_str(), s.capture), (StrategyKind::Search, "br (rollouts)", 3.25));
+    assert_eq!((s.budget, s.top_k, s.horizon), (8, 6, 1), "the search keys are the scenario's");
+    assert_eq!(search.strategy("br (rollouts)"), Some(tuned.clone()), "the rollouts play the tuned weights");
+    // It plays, and a campaign replays exactly.
+    let map = empires::rules::setup::make_map(&search, 0).unwrap();
+    let seats = ["br", "br"];
+    let a = empires::sim::play_on_map_as(&search, &map, 5, &seats, empires::rules::NoLog).unwrap();
+    let b = empires::sim::play_on_map_as(&search, &map, 5, &seats, empires::rules::NoLog).unwrap();
+    assert_eq!(a.0, b.0);
+
+    // The command says which player it seated, and its competence.
+    let out = tmp("cmp-br-search");
+    let o = bin()
+        .args(["compare", "--scenario", duel.as_str(), "--set", "strategies.search.budget=4"])
+        .args(["--set", "strategies.search.horizon=1", "--vary", "economy.pillage=6D6x10", "--campaigns", "8"])
+        .args(["--best-response", "--best-response-player", "search", "--generations", "1"])
+        .args(["--campaigns-per-eval", "8", "--probe-campaigns", "2", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("player family: search (the scenario's strategies.search keys"), "{text}");
+    assert!(text.contains("A: players: best response (search), competence on duel:"), "{text}");
+    // A restriction's best response compares weighted players: refused, not ignored.
+    let o = bin()
+        .args(["experiment", "restrict", "--forbid", "mine", "--campaigns", "4"])
+        .args(["--best-response", "--best-response-player", "search"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--best-response-player search: experiment restrict values"));
+}
+
 #[test]
 fn compare_best_response_retunes_the_players_for_each_variant() {
     use empires::study::compare::{BEST_RESPONSE, best_response, tuning_seed};
@@ -110,7 +167,14 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     let a = empires::scenario::load_str(&text, &source).unwrap();
     let b =
         empires::scenario::load_with_overrides(&text, &source, &[("economy.pillage".into(), "6D6x10".into())]).unwrap();
-    let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1, probe_campaigns: 4 };
+    let budget = Budget {
+        generations: 2,
+        per_eval: 20,
+        population: Some(4),
+        sigma: 0.1,
+        probe_campaigns: 4,
+        family: Default::default(),
+    };
     let (sa, sb, br) = best_response(&a, &b, "tuned", 1, &budget).unwrap();
     // Each re-tuned player is probed under its own variant's rules.
     for c in &br.competence {
@@ -357,7 +421,14 @@ fn experiment_restrict_values_an_option_at_each_level_and_under_best_response() 
     // A player who may not capture loses nearly every duel.
     let r = Restriction::new(vec![ActionKind::Capture], vec![]).unwrap();
     let levels: Vec<String> = ["balanced", "tuned"].map(String::from).to_vec();
-    let budget = Budget { generations: 2, per_eval: 20, population: Some(4), sigma: 0.1, probe_campaigns: 0 };
+    let budget = Budget {
+        generations: 2,
+        per_eval: 20,
+        population: Some(4),
+        sigma: 0.1,
+        probe_campaigns: 0,
+        family: Default::default(),
+    };
     let s = run(&sc, &r, "tuned", &levels, 9, 60, Some(&budget)).unwrap();
     assert_eq!(s.levels.len(), 2);
     for v in &s.levels {

@@ -574,16 +574,17 @@ pub enum Players {
 
 impl Players {
     /// `tuned, re-tuned at each point (20 generations × 400 campaigns a
-    /// candidate, search seed S); player family: weighted`, or None.
+    /// candidate, search seed S); player family: weighted` (or search), or None.
     pub fn line(&self, master: u64) -> Option<String> {
         match self {
             Players::AsSeated => None,
             Players::BestResponse { start, budget } => Some(format!(
-                "players: {start} re-tuned in self-play under the rules at each point played ({} generations, {} campaigns a candidate, step {} of each key's range, search seed {}); player family: weighted",
+                "players: {start} re-tuned in self-play under the rules at each point played ({} generations, {} campaigns a candidate, step {} of each key's range, search seed {}); {}",
                 budget.generations,
                 budget.per_eval,
                 budget.sigma,
-                tuning_seed(master)
+                tuning_seed(master),
+                budget.family.words()
             )),
         }
     }
@@ -627,9 +628,7 @@ pub fn scenario_at(base: &Scenario, params: &[Param], x: &[f64], budget: &Budget
     };
     let spec = sc.named_strategy(start).map_err(|e| e.at("--players"))?;
     let (best, _) = tune_from(&sc, &spec, Field::SelfPlay, tuning_seed(budget.master), tune)?;
-    let mut out = sc;
-    out.strategies.insert(start.clone(), best);
-    out.with_players(start)
+    crate::study::compare::seat_tuned(&sc, start, &best, tune.family)
 }
 
 /// The scenario at each point a solve plays, with its players: under best

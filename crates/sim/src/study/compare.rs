@@ -7,11 +7,11 @@
 //! comparison prints a false verdict in at most `ALPHA` of runs.
 
 use super::metrics::{Measured, Metric, measure, with_combat};
-use super::restrict::{Budget, tune_from, tuning_planned};
+use super::restrict::{Budget, Family, tune_from, tuning_planned};
 use crate::error::Error;
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
-use crate::scenario::StrategySpec;
+use crate::scenario::{StrategyKind, StrategySpec};
 use crate::stats::{Correction, Mean, detectable_at, mean_interval, p_two_sided};
 use crate::strength::probe::{self, Competence};
 use crate::strength::tune::Field;
@@ -178,9 +178,7 @@ pub fn check_planned(budget: &Budget) -> u64 {
 pub fn retuned(sc: &Scenario, start: &str, seed: u64, budget: &Budget) -> Result<Retuned, Error> {
     let spec = sc.named_strategy(start).map_err(|e| e.at("--players"))?;
     let (best, played) = tune_from(sc, &spec, Field::SelfPlay, tuning_seed(seed), budget)?;
-    let mut out = sc.clone();
-    out.strategies.insert(BEST_RESPONSE.to_string(), best.clone());
-    let seated = out.with_players(BEST_RESPONSE)?;
+    let seated = seat_tuned(sc, BEST_RESPONSE, &best, budget.family)?;
     let competence = if budget.probe_campaigns == 0 {
         None
     } else {
@@ -188,6 +186,43 @@ pub fn retuned(sc: &Scenario, start: &str, seed: u64, budget: &Budget) -> Result
         Some(probe::check(&seated, BEST_RESPONSE, probe::family(&settings), settings, seed, budget.probe_campaigns)?)
     };
     Ok(Retuned { scenario: seated, spec: best, played, competence })
+}
+
+/// `sc` with `tuned` (weights tuned under its rules) playing every seat
+/// under `name`: as it is, or for `Family::Search` as the scenario's
+/// `search` (its budget, top-k, horizon, temperature, exploration and
+/// value from `strategies.search`) whose prior is `tuned`'s weights and
+/// whose rollouts `tuned` plays, under `NAME (rollouts)`.
+pub fn seat_tuned(sc: &Scenario, name: &str, tuned: &StrategySpec, family: Family) -> Result<Scenario, Error> {
+    let mut out = sc.clone();
+    match family {
+        Family::Weighted => {
+            out.strategies.insert(name.to_string(), tuned.clone());
+        }
+        Family::Search => {
+            let search = sc.named_strategy("search").map_err(|e| e.at("--best-response-player"))?;
+            if search.kind != StrategyKind::Search {
+                return Err(Error::input(format!(
+                    "--best-response-player search: the scenario's strategy `search` is a {:?} player, not a search",
+                    search.kind
+                )));
+            }
+            let rollouts = format!("{name} (rollouts)");
+            let mut player = tuned.clone();
+            player.kind = StrategyKind::Search;
+            player.base = rollouts.clone();
+            player.budget = search.budget;
+            player.top_k = search.top_k;
+            player.horizon = search.horizon;
+            player.temperature = search.temperature;
+            player.explore = search.explore;
+            player.value = search.value.clone();
+            player.look_at = search.look_at.clone();
+            out.strategies.insert(rollouts, tuned.clone());
+            out.strategies.insert(name.to_string(), player);
+        }
+    }
+    out.with_players(name)
 }
 
 /// A player re-tuned under a variant's rules (`retuned`).

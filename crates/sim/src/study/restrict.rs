@@ -154,6 +154,42 @@ pub struct Budget {
     /// Campaigns each probe of the competence check gives a player this
     /// budget tuned (`compare::retuned`); 0 checks nothing.
     pub probe_campaigns: u64,
+    /// The player seated once the weighted player is tuned (`compare`,
+    /// `sweep` and `solve`; `restrict` values restrictions between weighted
+    /// players only).
+    pub family: Family,
+}
+
+/// The player family a best response seats. The weights are always tuned
+/// first (CMA-ES is what fits a player to a variant at a cost a designer
+/// accepts); `Search` then seats the scenario's `search` on top of them,
+/// the tuned weights as its prior and its rollouts' player, so the
+/// strongest player the project has is fitted to each variant too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Family {
+    #[default]
+    Weighted,
+    Search,
+}
+
+impl Family {
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Weighted => "weighted",
+            Family::Search => "search",
+        }
+    }
+
+    /// `player family: ...` as the best-response lines print it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Family::Weighted => "player family: weighted",
+            Family::Search => {
+                "player family: search (the scenario's strategies.search keys: budget, top_k, horizon; the re-tuned \
+                 weights as its prior and its rollouts' player)"
+            }
+        }
+    }
 }
 
 /// Searches behind each best-response figure: the pair of tunings (under
