@@ -90,17 +90,24 @@ pub fn grid_heatmap(
         rows,
         percent,
         intervals: Vec::new(),
+        sides: Some(SIDES.map(String::from)),
     }
 }
 
-/// The attacker's expected loss minus the defender's over a table's grid:
-/// above 0 the attacker pays more for the fight.
+/// The legend of every heatmap of the tables page: each is drawn so that
+/// high (red) is the attacker's advantage and low (blue) the defender's, so
+/// one colour means one side's advantage from chart to chart.
+pub const SIDES: [&str; 2] = ["defender ahead", "attacker ahead"];
+
+/// The defender's expected loss minus the attacker's over a table's grid:
+/// above 0 the defender pays more for the fight, the attacker's advantage,
+/// so red means the attacker is ahead as on the P(win) grid (`SIDES`).
 pub fn loss_gap_heatmap(e: &Exact, kind: CombatKind) -> Option<crate::report::charts::Chart> {
     let t = e.tables.iter().find(|t| t.kind == kind)?;
     let den = t.den as f64;
     let title =
-        format!("{}: expected attacker loss − defender loss ({} − {})", kind.name(), t.a_loss_unit, t.d_loss_unit);
-    Some(grid_heatmap(t, title, false, |c| (c.a_loss - c.d_loss) as f64 / den))
+        format!("{}: expected defender loss − attacker loss ({} − {})", kind.name(), t.d_loss_unit, t.a_loss_unit);
+    Some(grid_heatmap(t, title, false, |c| (c.d_loss - c.a_loss) as f64 / den))
 }
 
 /// `tables --diff`: how each part of the criterion moves from `a` to `b`,

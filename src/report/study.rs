@@ -442,6 +442,7 @@ pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<Strin
                     rows,
                     percent: s.metrics[j].is_rate(),
                     intervals,
+                    sides: None,
                 },
                 &format!("{} for each pair of values, with its 95% interval under it.", s.metrics[j].name()),
             )?;
@@ -561,10 +562,9 @@ fn seats_word(rotate: bool) -> &'static str {
 pub fn experiment_text(e: &Experiment) -> String {
     let x = &e.exact;
     let mut out = String::new();
+    // The players' competence line is not repeated here: the answer line
+    // printed just above this text ends with it (`verdict::mine_answer`).
     let _ = writeln!(out, "mine against pillage: both cost 1 EP (E-09, E-15)");
-    if !e.competence.is_empty() {
-        let _ = writeln!(out, "{}", super::probe::verdicts_on(&e.competence, mine_pillage::TOPICS));
-    }
     out.push('\n');
     let _ = writeln!(out, "1. Exact: expected gold per EP (a pillage pays its mean {:.1} once)", x.pillage);
     if let Some(l) = loss_line(e) {

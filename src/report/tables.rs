@@ -352,7 +352,9 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
                 dir,
                 &format!("loss-{}", t.kind.name()),
                 &chart,
-                "Exact: above 0 the attacker loses more than the defender on average at these bases.",
+                "Exact: above 0 (red) the defender loses more than the attacker on average at these bases, the \
+                 attacker's advantage; below 0 (blue) the defender's. Red is the attacker's advantage on every \
+                 chart of this page.",
             )?;
         }
         let mut rows = vec![vec!["row".to_string(), "gaps".into(), "effect".into()]];
@@ -370,7 +372,8 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
         dir,
         "siege-exact",
         &siege,
-        "Exact (Markov chain): the chance the army is spent before the city falls.",
+        "Exact (Markov chain): the chance the city falls before the army is spent (red: the attacker's \
+         advantage, as on every chart of this page; tables.txt lists its complement, P(army spent first)).",
     )?;
     page.chart(
         dir,

@@ -299,6 +299,10 @@ fn experiment_with_players_seats_one_restricted_player_against_copies() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("One tuned restricted against unrestricted tuned in every other seat"), "{text}");
+    // The players' competence is said once, at the end of the answer line,
+    // not again above the exact part.
+    assert_eq!(text.matches("[competence check on gold, mine, pillage:").count(), 1, "{text}");
+    assert!(text.lines().next().unwrap().contains("Players: tuned"), "{text}");
 }
 
 #[test]
