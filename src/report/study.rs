@@ -122,6 +122,9 @@ fn verdicts_note(line: &str) -> String {
         100.0 * crate::study::compare::ALPHA,
         if line.contains("Holm") {
             "; \"detectable\" is the smallest true difference found with 80% power at the level of Holm's first step"
+        } else if line.contains("Benjamini") {
+            "; \"detectable\" is the smallest true difference found with 80% power at the level of \
+             Benjamini–Hochberg's strictest step (5% over the number of tests)"
         } else {
             ""
         }
@@ -329,8 +332,11 @@ pub fn cell_name(s: &Sweep, i: usize) -> String {
 /// Every cell but the first against the first, for the metrics `keep`
 /// (indices into `s.metrics`): header first.
 pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
-    let mut out =
-        vec![["cell", "metric", "difference", "95% interval", "adjusted p", "verdict"].map(String::from).to_vec()];
+    let mut out = vec![
+        ["cell", "metric", "difference", "95% interval", "adjusted p", "detectable at 80% power", "verdict"]
+            .map(String::from)
+            .to_vec(),
+    ];
     for (i, c) in s.cells.iter().enumerate().skip(1) {
         for r in c.against.iter().filter(|r| keep.iter().any(|&j| s.metrics[j] == r.metric)) {
             out.push(vec![
@@ -339,6 +345,7 @@ pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
                 fmt_diff(&r.metric, r.diff.mean),
                 format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
                 p_cell(r.p_adj),
+                detectable_cell(r),
                 verdict(r),
             ]);
         }

@@ -794,3 +794,38 @@ fn e09_e15_a_mine_that_matches_a_pillage_ties_it() {
         ["0.0%", "12.3%", "1.2%", "0.12%", "0.0075%"]
     );
 }
+
+/// Sweep's answer says what did not move as compare's does: the win rates
+/// that did not move with the detectable change its own table prints (the
+/// same ±), and the combat kinds none of whose metrics moved.
+#[test]
+fn sweep_answer_says_what_did_not_move_with_its_tables_plus_minus() {
+    let out = tmp("sw-still");
+    let o = bin()
+        .args(["sweep", "--vary", "costs.capture=2,3", "--campaigns", "100", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("Question 3, did the change shift the balance?"), "{first}");
+    // The ± of the win-rate rows that did not move, as the table prints them.
+    let pm: Vec<f64> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("costs.capture=3") && l.contains("win rate"))
+        .filter(|l| !l.trim_end().ends_with("higher") && !l.trim_end().ends_with("lower"))
+        .map(|l| l.split('±').nth(1).unwrap().split(" pts").next().unwrap().parse().unwrap())
+        .collect();
+    assert!(!pm.is_empty(), "{text}");
+    let (lo, hi) = pm.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+    let said = if format!("{lo:.1}") == format!("{hi:.1}") {
+        format!("could hide a change under about ±{lo:.1} points of win rate")
+    } else {
+        format!("could hide a change under ±{lo:.1} to ±{hi:.1} points of win rate")
+    };
+    assert!(first.contains(&said), "{said} in: {first}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains(&format!("<p class=\"answer\">{first}</p>")), "the page opens with the same line");
+    let _ = std::fs::remove_dir_all(&out);
+}
