@@ -5,7 +5,7 @@
 //! tables (the dice decide who wins the same way in every table, so the
 //! P(win) grids are one picture; what a result costs is not).
 
-use crate::analysis::fairness::{Verdict, criterion};
+use crate::analysis::fairness::{CityCost, Parity, Verdict, city_costs, criterion, sea_land};
 use crate::report::tables::Exact;
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
@@ -22,12 +22,83 @@ pub fn answer(sc: &Scenario, verdicts: &[Verdict]) -> String {
         parts.push(format!("{} fair", fair.join(", ")));
     }
     parts.extend(verdicts.iter().filter(|v| !v.fair).map(|v| format!("{} {}", v.kind.name(), v.words())));
+    let parity: Vec<String> = sea_land(sc, verdicts).iter().map(Parity::words).collect();
+    let sea = if parity.is_empty() { String::new() } else { format!(" Sea and land: {}.", parity.join("; ")) };
     format!(
-        "{LEAD} Exactly, with the {} die of scenario {}: {}. Criterion: {}.",
+        "{LEAD} Exactly, with the {} die of scenario {}: {}.{sea} Criterion: {}.",
         sc.combat.die,
         sc.name,
         parts.join("; "),
         criterion(sc)
+    )
+}
+
+/// What a city of each PV costs to take, against what it is worth in EP
+/// (`analysis::fairness::city_costs`); header first.
+pub fn city_cost_rows(sc: &Scenario) -> Vec<Vec<String>> {
+    let mut rows = vec![
+        [
+            "city PV",
+            "army",
+            "P(the city falls first)",
+            "units spent",
+            "units a PV",
+            "city worth (EP, castle + city)",
+            "units an EP",
+            "verdict",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
+    for c in city_costs(sc) {
+        let CityCost { pv, units, units_spent, per_pv, falls, worth_ep, over } = c;
+        rows.push(vec![
+            pv.to_string(),
+            format!("{units} units"),
+            format!("{:.1}%", 100.0 * falls),
+            format!("{units_spent:.3}"),
+            format!("{per_pv:.3}"),
+            worth_ep.to_string(),
+            if worth_ep > 0 { format!("{:.3}", units_spent / worth_ep as f64) } else { "—".into() },
+            if over {
+                format!("more than {} a PV", sc.tables.fair_units_per_pv)
+            } else {
+                format!("within {} a PV", sc.tables.fair_units_per_pv)
+            },
+        ]);
+    }
+    rows
+}
+
+/// A fight at sea against the same fight on land at equal strength; header first.
+pub fn sea_land_rows(sc: &Scenario, verdicts: &[Verdict]) -> Vec<Vec<String>> {
+    let mut rows = vec![
+        ["sea", "land", "P(win) − P(lose), sea − land", "attacker − defender loss, sea − land", "verdict"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for p in sea_land(sc, verdicts) {
+        rows.push(vec![
+            p.sea.name().to_string(),
+            p.land.name().to_string(),
+            format!("{:+.1} pts", 100.0 * p.chance_diff + 0.0),
+            format!("{:+.3}", p.loss_diff + 0.0),
+            if p.alike { "alike".into() } else { format!("differ by more than {}", sc.tables.fair_sea_land) },
+        ]);
+    }
+    rows
+}
+
+/// The two criteria beyond the verdict table, as text: what a city costs
+/// and sea against land.
+pub fn more_text(sc: &Scenario, verdicts: &[Verdict]) -> String {
+    format!(
+        "\nwhat a city costs to take (siege chains fought to the end, army +{}, city base {}; exact):\n{}\nsea and \
+         land at equal strength (exact):\n{}",
+        sc.tables.siege_army_extra,
+        sc.tables.siege_city_base,
+        super::study::text_table(&city_cost_rows(sc)),
+        super::study::text_table(&sea_land_rows(sc, verdicts))
     )
 }
 
@@ -146,12 +217,45 @@ pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
             hurts(vb),
             if va.hurts == vb.hurts { "=".into() } else { "changed".into() },
         ]);
+        if va.kind == CombatKind::Siege {
+            let worst = |sc: &Scenario| city_costs(sc).iter().map(|c| c.per_pv).fold(0.0, f64::max);
+            let (x, y) = (worst(a), worst(b));
+            rows.push(vec![
+                va.kind.name().to_string(),
+                "most units a city PV".into(),
+                num(x),
+                num(y),
+                if (y - x).abs() > 1e-12 { format!("{:+.3}", y - x) } else { "=".into() },
+            ]);
+        }
         rows.push(vec![
             va.kind.name().to_string(),
             "verdict".into(),
             va.short().into(),
             vb.short().into(),
             if va.words() == vb.words() { "=".into() } else { "changed".into() },
+        ]);
+    }
+    for (pa, pb) in sea_land(a, &ea.verdicts).iter().zip(sea_land(b, &eb.verdicts)) {
+        let name = format!("{} − {}", pa.sea.name(), pa.land.name());
+        for (part, x, y) in [
+            ("sea − land: P(win) − P(lose)", pa.chance_diff, pb.chance_diff),
+            ("sea − land: attacker − defender loss", pa.loss_diff, pb.loss_diff),
+        ] {
+            rows.push(vec![
+                name.clone(),
+                part.into(),
+                num(x),
+                num(y),
+                if (y - x).abs() > 1e-12 { format!("{:+.3}", y - x) } else { "=".into() },
+            ]);
+        }
+        rows.push(vec![
+            name,
+            "verdict".into(),
+            if pa.alike { "alike" } else { "differ" }.into(),
+            if pb.alike { "alike" } else { "differ" }.into(),
+            if pa.alike == pb.alike { "=".into() } else { "changed".into() },
         ]);
     }
     out.push_str(&super::study::text_table(&rows));

@@ -989,6 +989,17 @@ section! {
         /// may be at equal base, in the table's own units (a unit, a PV, a
         /// spy), and the table still called fair.
         pub fair_loss: f64 = 0.05,
+        /// Fairness criterion: the most army units a siege may spend on
+        /// average per PV of the city it takes (the siege chains' largest
+        /// army fought to the end), and the siege table still called fair;
+        /// each city PV's cost is shown beside what a city is worth in EP.
+        pub fair_units_per_pv: f64 = 1.0,
+        /// Fairness criterion: how far apart a fight at sea and the same
+        /// fight on land may be at equal base (naval against army, coastal
+        /// against siege: P(win) − P(lose), and the attacker's expected loss
+        /// minus the defender's, each in its table's units), and the two
+        /// still called alike.
+        pub fair_sea_land: f64 = 0.05,
     }
 }
 
