@@ -294,3 +294,116 @@ pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
     let _ = writeln!(out, "naval battles to destruction: {naval} of {} cells move P(win)", ea.naval.len());
     out
 }
+
+/// The readings table's title: what it plays, on which seeds.
+pub fn readings_title(r: &crate::study::combat_readings::Readings) -> String {
+    format!(
+        "What the answer rests on: the combat readings, each flipped by one scenario key and played against the \
+         shipped reading on the same seeds ({} campaigns a variant, master seed {}, seats {}; paired differences \
+         with 95% intervals; \"moved\" by Holm over the {} rows, family-wise error 5%)",
+        r.campaigns,
+        r.seed,
+        if r.rotate_seats { "rotated" } else { "fixed" },
+        r.tests
+    )
+}
+
+/// What flipping W-07 does to a siege at equal strength, exactly: an
+/// Assault army assaults at +`assault_strength`, so the equal-base cell
+/// becomes the one that many points up.
+fn assault_exact(sc: &Scenario, e: &Exact) -> Option<String> {
+    let t = e.tables.iter().find(|t| t.kind == CombatKind::Siege)?;
+    let c = t.cells.iter().find(|c| c.attacker == c.defender)?;
+    let up = t.cell(c.attacker + sc.army.formations.assault_strength, c.defender)?;
+    let den = t.den as f64;
+    Some(format!(
+        "exact, an Assault army at equal base: P(win) {:.1}% -> {:.1}%, army units lost {:.3} -> {:.3}, city PV lost \
+         {:.3} -> {:.3}",
+        100.0 * c.win as f64 / den,
+        100.0 * up.win as f64 / den,
+        c.a_loss as f64 / den,
+        up.a_loss as f64 / den,
+        c.d_loss as f64 / den,
+        up.d_loss as f64 / den
+    ))
+}
+
+/// One row per (reading, quantity it moves): the reading shipped, the key
+/// that flips it, the quantity shipped and flipped with their intervals,
+/// the paired change and whether it moved; header first.
+pub fn readings_rows(r: &crate::study::combat_readings::Readings) -> Vec<Vec<String>> {
+    use super::study::{fmt, fmt_diff};
+    let mut rows = vec![
+        [
+            "rule",
+            "reading shipped",
+            "flipped by",
+            "what flipping moves",
+            "shipped",
+            "flipped",
+            "change (95%)",
+            "verdict",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
+    for rr in &r.rows {
+        for (i, x) in rr.rows.iter().enumerate() {
+            let m = &x.metric;
+            let cell = |v: &crate::stats::Mean| format!("{} [{}, {}]", fmt(m, v.mean), fmt(m, v.low), fmt(m, v.high));
+            let moved = crate::study::combat_readings::Readings::moved(x);
+            rows.push(vec![
+                if i == 0 { rr.reading.rule.to_string() } else { String::new() },
+                if i == 0 { rr.reading.shipped.to_string() } else { String::new() },
+                if i == 0 { rr.reading.flag() } else { String::new() },
+                format!("{}{}", m.name(), if rr.reading.teams { " (two teams of two)" } else { "" }),
+                cell(&x.a),
+                cell(&x.b),
+                format!("{} [{}, {}]", fmt_diff(m, x.diff.mean), fmt_diff(m, x.diff.low), fmt_diff(m, x.diff.high)),
+                if moved {
+                    if x.diff.mean > 0.0 { "moved: higher".into() } else { "moved: lower".into() }
+                } else if x.reshuffled {
+                    // Every campaign played the same games under both readings.
+                    "no change: the same games".into()
+                } else {
+                    format!("not detectably (±{} detectable)", fmt_diff(m, x.detectable).trim_start_matches('+'))
+                },
+            ]);
+        }
+    }
+    rows
+}
+
+/// What each reading's documents say, under the table, and what W-07
+/// moves exactly (play rarely brings an Assault army to a siege).
+pub fn readings_notes(sc: &Scenario, e: &Exact, r: &crate::study::combat_readings::Readings) -> String {
+    let mut out = String::new();
+    if let Some(line) = assault_exact(sc, e) {
+        out.push_str(&format!("  W-07 flipped, {line}\n"));
+    }
+    out.push_str(
+        "  Each reading is argued in docs/rules.md (readings as keys); the documents' words that leave it open:\n",
+    );
+    for rr in &r.rows {
+        out.push_str(&format!("  {}: {}\n", rr.reading.rule, rr.reading.text));
+    }
+    out
+}
+
+/// The readings table as JSON: each row with its figures.
+pub fn readings_json(sc: &Scenario, e: &Exact, r: &crate::study::combat_readings::Readings) -> serde_json::Value {
+    use serde_json::json;
+    let mean = |m: &crate::stats::Mean| json!({"mean": m.mean, "low": m.low, "high": m.high, "n": m.n});
+    json!({
+        "campaigns": r.campaigns, "seed": r.seed, "rotate_seats": r.rotate_seats, "tests": r.tests,
+        "readings": r.rows.iter().map(|rr| json!({
+            "rule": rr.reading.rule, "text": rr.reading.text, "shipped": rr.reading.shipped,
+            "key": rr.reading.key, "value": rr.reading.value, "teams": rr.reading.teams,
+            "exact": if rr.reading.rule == "W-07" { assault_exact(sc, e) } else { None },
+            "moves": rr.rows.iter().map(|x| json!({
+                "metric": x.metric.name(), "shipped": mean(&x.a), "flipped": mean(&x.b), "change": mean(&x.diff),
+                "p_holm": x.p_adj, "moved": crate::study::combat_readings::Readings::moved(x),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}

@@ -12,7 +12,7 @@ use crate::study::sweep::Sweep;
 use std::fmt::Write;
 use std::path::Path;
 
-fn fmt(m: &Metric, x: f64) -> String {
+pub fn fmt(m: &Metric, x: f64) -> String {
     if !x.is_finite() {
         "—".into()
     } else if m.is_rate() {

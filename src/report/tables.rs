@@ -19,6 +19,9 @@ pub struct Exact {
     pub verdicts: Vec<crate::analysis::fairness::Verdict>,
     pub sieges: Vec<SiegeEnd>,
     pub naval: Vec<NavalEnd>,
+    /// What the answer rests on, measured in play (`tables --readings-campaigns`;
+    /// `None` when not played).
+    pub readings: Option<crate::study::combat_readings::Readings>,
 }
 
 /// `n / den` reduced, as text: `5/12`, `0`, `1`.
@@ -59,6 +62,11 @@ pub fn text(sc: &Scenario, e: &Exact) -> String {
     let _ = writeln!(out, "{}\n", super::fairness::answer(sc, &e.verdicts));
     out.push_str(&super::study::text_table(&super::fairness::rows(&e.verdicts)));
     out.push_str(&super::fairness::more_text(sc, &e.verdicts));
+    if let Some(r) = &e.readings {
+        let _ = writeln!(out, "\n{}", super::fairness::readings_title(r));
+        out.push_str(&super::study::text_table(&super::fairness::readings_rows(r)));
+        out.push_str(&super::fairness::readings_notes(sc, e, r));
+    }
     let _ = writeln!(
         out,
         "\nexact combat tables for scenario {} (die {}; every cell enumerates all {} face pairs)",
@@ -226,6 +234,7 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
             "loss_diff": p.loss_diff, "alike": p.alike, "words": p.words(),
         })).collect::<Vec<_>>(),
         "tables": tables,
+        "readings": e.readings.as_ref().map(|r| super::fairness::readings_json(sc, e, r)),
         "sieges": {
             "army_extra": sc.tables.siege_army_extra,
             "city_base": sc.tables.siege_city_base,
@@ -255,6 +264,7 @@ pub fn exact(sc: &Scenario) -> Exact {
         verdicts,
         sieges: crate::analysis::markov::sieges(sc),
         naval: crate::analysis::markov::naval(sc),
+        readings: None,
     }
 }
 
@@ -351,6 +361,12 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
         sc.tables.fair_sea_land
     ));
     page.table(&super::fairness::sea_land_rows(sc, &e.verdicts));
+    if let Some(r) = &e.readings {
+        page.h2("What the answer rests on: the combat readings");
+        page.p(&super::fairness::readings_title(r));
+        page.table(&super::fairness::readings_rows(r));
+        page.pre(&super::fairness::readings_notes(sc, e, r));
+    }
     page.chart(
         dir,
         "equal-losses",

@@ -345,6 +345,13 @@ section! {
         pub results: EpResults = EpResults::default(),
         /// E-02: each team member gets this much less per battle.
         pub team_malus: i32 = 1,
+        /// E-02 "chaque membre de l'équipe gagnera ...": a battle fought by
+        /// one member of a team is the team's, so every member earns the
+        /// team's battles (their EP, less the malus, averaged as E-03 does)
+        /// and none earns `no_battle` in a season the team fought. `false`:
+        /// each member earns its own battles, and a member at peace gets
+        /// `no_battle`.
+        pub team_shares_battles: bool = false,
         /// G-11: EP for a season without any battle.
         pub no_battle: i32 = 2,
         /// G-10: result by gap (0 must be a draw row for the draw EP to apply).

@@ -38,6 +38,10 @@ pub enum Metric {
     Combat(CombatKind, CombatStat),
     /// Cities conquered, federated or pillaged by a siege, all players.
     CitiesTaken,
+    /// Experience gained by armies in the campaign, all players (W-06).
+    XpGained,
+    /// Mean EP a player earned over the campaign (E-01..E-03, G-11).
+    EpEarned,
 }
 
 /// What a combat metric counts over one kind's combats in a campaign.
@@ -79,6 +83,8 @@ impl Metric {
                 format!("{}: {what}", k.name())
             }
             Metric::CitiesTaken => "siege: cities taken".into(),
+            Metric::XpGained => "experience gained".into(),
+            Metric::EpEarned => "EP earned a player".into(),
         }
     }
 
@@ -171,6 +177,8 @@ impl Metric {
                 if all > 0 { m as f64 / all as f64 } else { f64::NAN }
             }
             Metric::CitiesTaken => rows.iter().map(|r| r.tally.cities_taken as f64).sum(),
+            Metric::XpGained => rows.iter().map(|r| r.tally.xp_gained as f64).sum(),
+            Metric::EpEarned => mean(&mut rows.iter().map(|r| r.tally.ep_earned as f64)),
             Metric::Combat(k, stat) => combat_value(*k, *stat, combats.iter().map(|c| Fought::of(&c.rec))),
         }
     }
