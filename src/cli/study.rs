@@ -309,12 +309,30 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
             ma.campaign_start, ma.campaign_end, mb.campaign_start, mb.campaign_end
         )));
     }
-    let metrics = crate::study::metrics::standard(&[&sa, &sb]);
+    // The combat metrics per kind need each campaign's combats, which a run
+    // keeps only with `--detail combats`: both runs must have them, or the
+    // comparison would pair a count against nothing.
+    let with_combats = [ra, rb].iter().all(|d| d.join("combats.parquet").exists());
+    let metrics = if with_combats {
+        crate::study::metrics::with_combat(&[&sa, &sb])
+    } else {
+        crate::study::metrics::standard(&[&sa, &sb])
+    };
     let measured = |d: &Path| -> Result<crate::study::metrics::Measured, CliError> {
+        use crate::study::metrics::Fought;
         let rows = crate::report::dataset::read_players(&d.join("players.parquet"))?;
-        let mut by: Vec<&[crate::sim::record::PlayerRecord]> =
-            rows.chunk_by(|x, y| x.campaign == y.campaign).filter(|c| (start..end).contains(&c[0].campaign)).collect();
-        by.sort_by_key(|c| c[0].campaign);
+        let mut fought: std::collections::BTreeMap<u64, Vec<Fought>> = Default::default();
+        if with_combats {
+            for (c, f) in crate::report::dataset::read_fought(&d.join("combats.parquet"))? {
+                fought.entry(c).or_default().push(f);
+            }
+        }
+        let mut by: Vec<(&[crate::sim::record::PlayerRecord], &[Fought])> = rows
+            .chunk_by(|x, y| x.campaign == y.campaign)
+            .filter(|c| (start..end).contains(&c[0].campaign))
+            .map(|c| (c, fought.get(&c[0].campaign).map_or(&[][..], |v| v.as_slice())))
+            .collect();
+        by.sort_by_key(|c| c.0[0].campaign);
         if by.len() as u64 != end - start {
             return Err(CliError::input(format!(
                 "{}: players.parquet holds {} of campaigns {start}..{end}",
@@ -326,15 +344,22 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
     };
     let (xa, xb) = (measured(ra)?, measured(rb)?);
     let c = compare::of_measured((&na, &xa), (&nb, &xb), &metrics, ma.master_seed, ma.rotate_seats);
-    let hashes = |m: &Manifest| m.file_hashes.get("players.parquet").cloned().unwrap_or_default();
+    let hashes = |m: &Manifest| {
+        ["players.parquet", "combats.parquet"].map(|f| m.file_hashes.get(f).cloned().unwrap_or_default()).join(" ")
+    };
     let request = Request::new(&format!("compare runs {} {} {start}..{end}", hashes(&ma), hashes(&mb)), "");
     let name = ra.file_name().map_or("runs".into(), |s| s.to_string_lossy().to_string());
     let out = out::resolve(a.flags.out.as_deref(), "compare", &name, &request, a.flags.overwrite)?;
     sayln!("{}\n", crate::report::verdict::compare_answer(&c));
     sayln!(
         "finished runs, nothing played: campaigns {start}..{end} of master seed {} in both, paired campaign by \
-         campaign",
-        ma.master_seed
+         campaign; {}",
+        ma.master_seed,
+        if with_combats {
+            "combat metrics per kind from both runs' combats.parquet"
+        } else {
+            "no combat metrics: they need both runs made with `empires run --detail combats`"
+        }
     );
     say!("{}", study::compare_text(&c));
     write_page(&out, |d| study::compare_page(&c, d, None))

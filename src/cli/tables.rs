@@ -37,6 +37,14 @@ pub struct TablesArgs {
     /// Significance level of the cross-check.
     #[arg(long, default_value_t = 0.001)]
     pub alpha: f64,
+    /// Campaigns a variant of the readings table (what the answer rests
+    /// on: each combat reading flipped by its key and played against the
+    /// shipped one on the same seeds); 0 leaves the table out.
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    pub readings_campaigns: u64,
+    /// Master seed of the readings table.
+    #[arg(long, default_value_t = super::args::DEFAULT_SEED)]
+    pub seed: u64,
     /// Show how another scenario's tables (this file, with --set applied to
     /// both) move each part of the fairness criterion, table by table.
     #[arg(long, value_name = "OTHER.toml")]
@@ -121,15 +129,21 @@ pub fn run(a: TablesArgs) -> Result<(), CliError> {
         return against(&a, dir);
     }
     let sc = a.scenario.load()?;
-    let e = exact(&sc);
+    let mut e = exact(&sc);
     if let Some(other) = &a.diff {
         let b = ScenarioArgs { scenario: Some(other.clone()), set: a.scenario.set.clone() }.load()?;
         say!("{}", crate::report::fairness::diff_text(&sc, &e, &b, &exact(&b)));
         return Ok(());
     }
+    // The readings are played, not exact: their campaigns and seed name the
+    // request, so another count or seed writes its own folder.
+    if a.readings_campaigns > 0 {
+        let r = crate::study::combat_readings::run(&sc, a.seed, a.readings_campaigns).map_err(CliError::from)?;
+        e.readings = Some(r);
+    }
     let as_json = || serde_json::to_string_pretty(&json(&sc, &e)).unwrap_or_default() + "\n";
     // A page by default, as every other command writes one.
-    let request = super::out::Request::of("tables", &[&sc]);
+    let request = super::out::Request::of(&format!("tables readings {} seed {}", a.readings_campaigns, a.seed), &[&sc]);
     let dir = super::out::resolve(a.out.as_deref(), "tables", &a.scenario.file_name(), &request, a.overwrite)?;
     for (name, body) in [("tables.txt", text(&sc, &e)), ("tables.json", as_json()), ("tables.csv", csv(&e))] {
         write_atomic(&dir.join(name), body.as_bytes())

@@ -80,6 +80,10 @@ pub enum Chart {
         percent: bool,
         /// Under each cell's value, its interval as text (empty: none).
         intervals: Vec<Vec<String>>,
+        /// What the two ends of the colour scale mean, low then high (for
+        /// example whose advantage), written on the legend strip; `None`
+        /// where the values speak for themselves.
+        sides: Option<[String; 2]>,
     },
 }
 
@@ -384,7 +388,7 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
                 }
             }
         }
-        Chart::Heatmap { title, x_label, y_label, xs, ys, rows, percent, intervals } => {
+        Chart::Heatmap { title, x_label, y_label, xs, ys, rows, percent, intervals, sides } => {
             // Proportions share one fixed scale, 0% to 100%, so two heatmaps
             // compare by colour; other values span their own range. The
             // strip at the right is the colour legend.
@@ -400,6 +404,22 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
             let (w, _) = root.dim_in_pixel();
             let (area, strip) = root.split_horizontally(w.saturating_sub(90));
             let label = |v: f64| if *percent { format!("{:.0}%", 100.0 * v + 0.0) } else { format!("{:.2}", v + 0.0) };
+            // The meaning of each end, in the strip's margins: above the top
+            // value what high means, below the bottom value what low means,
+            // a word a line so it fits the strip's width.
+            if let Some([low, high]) = sides {
+                let (_, h) = strip.dim_in_pixel();
+                let font = ("sans-serif", 11).into_font();
+                let words = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+                for (k, w) in words(high).iter().enumerate() {
+                    strip.draw(&Text::new(w.clone(), (4, 14 + 12 * k as i32), font.clone())).map_err(e)?;
+                }
+                let low = words(low);
+                for (k, w) in low.iter().enumerate() {
+                    let y = h as i32 - 10 - 12 * (low.len() - k) as i32;
+                    strip.draw(&Text::new(w.clone(), (4, y), font.clone())).map_err(e)?;
+                }
+            }
             let strip = strip.margin(60, 50, 10, 30);
             let (sw, sh) = strip.dim_in_pixel();
             let steps = 40;

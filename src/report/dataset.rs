@@ -400,8 +400,8 @@ impl RunWriters {
 }
 
 /// The rows of a `players.parquet`, with the columns the studies' metrics
-/// read (`study::metrics`): campaign, seat, strategy, winner, empire size
-/// and gold by source; the other fields are left empty. Sorted by
+/// read (`study::metrics`): campaign, seat, strategy, winner, empire size,
+/// gold by source and cities taken; the other fields are left empty. Sorted by
 /// campaign, then seat.
 pub fn read_players(path: &Path) -> Result<Vec<PlayerRecord>, Error> {
     let at = |e: PolarsError| Error::input(format!("{}: {e}", path.display()));
@@ -415,9 +415,10 @@ pub fn read_players(path: &Path) -> Result<Vec<PlayerRecord>, Error> {
     let size = col("empire_size")?.u32().map_err(at)?.clone();
     let gold = |n: &str| -> Result<Int64Chunked, Error> { Ok(col(n)?.i64().map_err(at)?.clone()) };
     let (mines, pillage, loot) = (gold("gold_mines")?, gold("gold_pillage")?, gold("gold_loot")?);
+    let taken = col("cities_taken")?.u32().map_err(at)?.clone();
     let mut rows = Vec::with_capacity(df.height());
     for r in 0..df.height() {
-        let (Some(c), Some(s), Some(st), Some(w), Some(z), Some(m), Some(p), Some(l)) = (
+        let (Some(c), Some(s), Some(st), Some(w), Some(z), Some(m), Some(p), Some(l), Some(t)) = (
             campaign.get(r),
             seat.get(r),
             strategy.get(r),
@@ -426,10 +427,17 @@ pub fn read_players(path: &Path) -> Result<Vec<PlayerRecord>, Error> {
             mines.get(r),
             pillage.get(r),
             loot.get(r),
+            taken.get(r),
         ) else {
             return Err(Error::input(format!("{}: row {r} has an empty cell", path.display())));
         };
-        let tally = crate::rules::state::Tally { gold_mines: m, gold_pillage: p, gold_loot: l, ..Default::default() };
+        let tally = crate::rules::state::Tally {
+            gold_mines: m,
+            gold_pillage: p,
+            gold_loot: l,
+            cities_taken: t,
+            ..Default::default()
+        };
         rows.push(PlayerRecord {
             campaign: c,
             seed: 0,
@@ -459,4 +467,35 @@ pub fn read_players(path: &Path) -> Result<Vec<PlayerRecord>, Error> {
     }
     rows.sort_by_key(|r| (r.campaign, r.seat));
     Ok(rows)
+}
+
+/// The combats of a `combats.parquet` (`--detail combats`) as the combat
+/// metrics read them (`study::metrics::Fought`), each with its campaign,
+/// in the file's order (campaign order, as the run wrote them).
+pub fn read_fought(path: &Path) -> Result<Vec<(u64, crate::study::metrics::Fought)>, Error> {
+    let at = |e: PolarsError| Error::input(format!("{}: {e}", path.display()));
+    let f = File::open(path).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+    let df = ParquetReader::new(f).finish().map_err(at)?;
+    let col = |n: &str| df.column(n).map_err(at);
+    let campaign = col("campaign")?.cast(&DataType::UInt64).map_err(at)?.u64().map_err(at)?.clone();
+    let kind = col("kind")?.str().map_err(at)?.clone();
+    let int = |n: &str| -> Result<Int64Chunked, Error> {
+        Ok(col(n)?.cast(&DataType::Int64).map_err(at)?.i64().map_err(at)?.clone())
+    };
+    let (gap, a_loss, d_loss) = (int("gap")?, int("a_loss")?, int("d_loss")?);
+    let mut out = Vec::with_capacity(df.height());
+    for r in 0..df.height() {
+        let (Some(c), Some(k), Some(g), Some(a), Some(d)) =
+            (campaign.get(r), kind.get(r), gap.get(r), a_loss.get(r), d_loss.get(r))
+        else {
+            return Err(Error::input(format!("{}: row {r} has an empty cell", path.display())));
+        };
+        let kind = crate::rules::CombatKind::ALL
+            .iter()
+            .copied()
+            .find(|x| x.name() == k)
+            .ok_or_else(|| Error::input(format!("{}: row {r}: unknown combat kind {k:?}", path.display())))?;
+        out.push((c, crate::study::metrics::Fought { kind, gap: g as i32, a_loss: a as i32, d_loss: d as i32 }));
+    }
+    Ok(out)
 }

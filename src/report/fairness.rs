@@ -5,7 +5,7 @@
 //! tables (the dice decide who wins the same way in every table, so the
 //! P(win) grids are one picture; what a result costs is not).
 
-use crate::analysis::fairness::{Verdict, criterion};
+use crate::analysis::fairness::{CityCost, Parity, Verdict, city_costs, criterion, sea_land};
 use crate::report::tables::Exact;
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
@@ -22,12 +22,83 @@ pub fn answer(sc: &Scenario, verdicts: &[Verdict]) -> String {
         parts.push(format!("{} fair", fair.join(", ")));
     }
     parts.extend(verdicts.iter().filter(|v| !v.fair).map(|v| format!("{} {}", v.kind.name(), v.words())));
+    let parity: Vec<String> = sea_land(sc, verdicts).iter().map(Parity::words).collect();
+    let sea = if parity.is_empty() { String::new() } else { format!(" Sea and land: {}.", parity.join("; ")) };
     format!(
-        "{LEAD} Exactly, with the {} die of scenario {}: {}. Criterion: {}.",
+        "{LEAD} Exactly, with the {} die of scenario {}: {}.{sea} Criterion: {}.",
         sc.combat.die,
         sc.name,
         parts.join("; "),
         criterion(sc)
+    )
+}
+
+/// What a city of each PV costs to take, against what it is worth in EP
+/// (`analysis::fairness::city_costs`); header first.
+pub fn city_cost_rows(sc: &Scenario) -> Vec<Vec<String>> {
+    let mut rows = vec![
+        [
+            "city PV",
+            "army",
+            "P(the city falls first)",
+            "units spent",
+            "units a PV",
+            "city worth (EP, castle + city)",
+            "units an EP",
+            "verdict",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
+    for c in city_costs(sc) {
+        let CityCost { pv, units, units_spent, per_pv, falls, worth_ep, over } = c;
+        rows.push(vec![
+            pv.to_string(),
+            format!("{units} units"),
+            format!("{:.1}%", 100.0 * falls),
+            format!("{units_spent:.3}"),
+            format!("{per_pv:.3}"),
+            worth_ep.to_string(),
+            if worth_ep > 0 { format!("{:.3}", units_spent / worth_ep as f64) } else { "—".into() },
+            if over {
+                format!("more than {} a PV", sc.tables.fair_units_per_pv)
+            } else {
+                format!("within {} a PV", sc.tables.fair_units_per_pv)
+            },
+        ]);
+    }
+    rows
+}
+
+/// A fight at sea against the same fight on land at equal strength; header first.
+pub fn sea_land_rows(sc: &Scenario, verdicts: &[Verdict]) -> Vec<Vec<String>> {
+    let mut rows = vec![
+        ["sea", "land", "P(win) − P(lose), sea − land", "attacker − defender loss, sea − land", "verdict"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for p in sea_land(sc, verdicts) {
+        rows.push(vec![
+            p.sea.name().to_string(),
+            p.land.name().to_string(),
+            format!("{:+.1} pts", 100.0 * p.chance_diff + 0.0),
+            format!("{:+.3}", p.loss_diff + 0.0),
+            if p.alike { "alike".into() } else { format!("differ by more than {}", sc.tables.fair_sea_land) },
+        ]);
+    }
+    rows
+}
+
+/// The two criteria beyond the verdict table, as text: what a city costs
+/// and sea against land.
+pub fn more_text(sc: &Scenario, verdicts: &[Verdict]) -> String {
+    format!(
+        "\nwhat a city costs to take (siege chains fought to the end, army +{}, city base {}; exact):\n{}\nsea and \
+         land at equal strength (exact):\n{}",
+        sc.tables.siege_army_extra,
+        sc.tables.siege_city_base,
+        super::study::text_table(&city_cost_rows(sc)),
+        super::study::text_table(&sea_land_rows(sc, verdicts))
     )
 }
 
@@ -90,17 +161,24 @@ pub fn grid_heatmap(
         rows,
         percent,
         intervals: Vec::new(),
+        sides: Some(SIDES.map(String::from)),
     }
 }
 
-/// The attacker's expected loss minus the defender's over a table's grid:
-/// above 0 the attacker pays more for the fight.
+/// The legend of every heatmap of the tables page: each is drawn so that
+/// high (red) is the attacker's advantage and low (blue) the defender's, so
+/// one colour means one side's advantage from chart to chart.
+pub const SIDES: [&str; 2] = ["defender ahead", "attacker ahead"];
+
+/// The defender's expected loss minus the attacker's over a table's grid:
+/// above 0 the defender pays more for the fight, the attacker's advantage,
+/// so red means the attacker is ahead as on the P(win) grid (`SIDES`).
 pub fn loss_gap_heatmap(e: &Exact, kind: CombatKind) -> Option<crate::report::charts::Chart> {
     let t = e.tables.iter().find(|t| t.kind == kind)?;
     let den = t.den as f64;
     let title =
-        format!("{}: expected attacker loss − defender loss ({} − {})", kind.name(), t.a_loss_unit, t.d_loss_unit);
-    Some(grid_heatmap(t, title, false, |c| (c.a_loss - c.d_loss) as f64 / den))
+        format!("{}: expected defender loss − attacker loss ({} − {})", kind.name(), t.d_loss_unit, t.a_loss_unit);
+    Some(grid_heatmap(t, title, false, |c| (c.d_loss - c.a_loss) as f64 / den))
 }
 
 /// `tables --diff`: how each part of the criterion moves from `a` to `b`,
@@ -139,12 +217,45 @@ pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
             hurts(vb),
             if va.hurts == vb.hurts { "=".into() } else { "changed".into() },
         ]);
+        if va.kind == CombatKind::Siege {
+            let worst = |sc: &Scenario| city_costs(sc).iter().map(|c| c.per_pv).fold(0.0, f64::max);
+            let (x, y) = (worst(a), worst(b));
+            rows.push(vec![
+                va.kind.name().to_string(),
+                "most units a city PV".into(),
+                num(x),
+                num(y),
+                if (y - x).abs() > 1e-12 { format!("{:+.3}", y - x) } else { "=".into() },
+            ]);
+        }
         rows.push(vec![
             va.kind.name().to_string(),
             "verdict".into(),
             va.short().into(),
             vb.short().into(),
             if va.words() == vb.words() { "=".into() } else { "changed".into() },
+        ]);
+    }
+    for (pa, pb) in sea_land(a, &ea.verdicts).iter().zip(sea_land(b, &eb.verdicts)) {
+        let name = format!("{} − {}", pa.sea.name(), pa.land.name());
+        for (part, x, y) in [
+            ("sea − land: P(win) − P(lose)", pa.chance_diff, pb.chance_diff),
+            ("sea − land: attacker − defender loss", pa.loss_diff, pb.loss_diff),
+        ] {
+            rows.push(vec![
+                name.clone(),
+                part.into(),
+                num(x),
+                num(y),
+                if (y - x).abs() > 1e-12 { format!("{:+.3}", y - x) } else { "=".into() },
+            ]);
+        }
+        rows.push(vec![
+            name,
+            "verdict".into(),
+            if pa.alike { "alike" } else { "differ" }.into(),
+            if pb.alike { "alike" } else { "differ" }.into(),
+            if pa.alike == pb.alike { "=".into() } else { "changed".into() },
         ]);
     }
     out.push_str(&super::study::text_table(&rows));
@@ -182,4 +293,117 @@ pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
     let naval = ea.naval.iter().zip(&eb.naval).filter(|(x, y)| (x.win - y.win).abs() > 1e-12).count();
     let _ = writeln!(out, "naval battles to destruction: {naval} of {} cells move P(win)", ea.naval.len());
     out
+}
+
+/// The readings table's title: what it plays, on which seeds.
+pub fn readings_title(r: &crate::study::combat_readings::Readings) -> String {
+    format!(
+        "What the answer rests on: the combat readings, each flipped by one scenario key and played against the \
+         shipped reading on the same seeds ({} campaigns a variant, master seed {}, seats {}; paired differences \
+         with 95% intervals; \"moved\" by Holm over the {} rows, family-wise error 5%)",
+        r.campaigns,
+        r.seed,
+        if r.rotate_seats { "rotated" } else { "fixed" },
+        r.tests
+    )
+}
+
+/// What flipping W-07 does to a siege at equal strength, exactly: an
+/// Assault army assaults at +`assault_strength`, so the equal-base cell
+/// becomes the one that many points up.
+fn assault_exact(sc: &Scenario, e: &Exact) -> Option<String> {
+    let t = e.tables.iter().find(|t| t.kind == CombatKind::Siege)?;
+    let c = t.cells.iter().find(|c| c.attacker == c.defender)?;
+    let up = t.cell(c.attacker + sc.army.formations.assault_strength, c.defender)?;
+    let den = t.den as f64;
+    Some(format!(
+        "exact, an Assault army at equal base: P(win) {:.1}% -> {:.1}%, army units lost {:.3} -> {:.3}, city PV lost \
+         {:.3} -> {:.3}",
+        100.0 * c.win as f64 / den,
+        100.0 * up.win as f64 / den,
+        c.a_loss as f64 / den,
+        up.a_loss as f64 / den,
+        c.d_loss as f64 / den,
+        up.d_loss as f64 / den
+    ))
+}
+
+/// One row per (reading, quantity it moves): the reading shipped, the key
+/// that flips it, the quantity shipped and flipped with their intervals,
+/// the paired change and whether it moved; header first.
+pub fn readings_rows(r: &crate::study::combat_readings::Readings) -> Vec<Vec<String>> {
+    use super::study::{fmt, fmt_diff};
+    let mut rows = vec![
+        [
+            "rule",
+            "reading shipped",
+            "flipped by",
+            "what flipping moves",
+            "shipped",
+            "flipped",
+            "change (95%)",
+            "verdict",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
+    for rr in &r.rows {
+        for (i, x) in rr.rows.iter().enumerate() {
+            let m = &x.metric;
+            let cell = |v: &crate::stats::Mean| format!("{} [{}, {}]", fmt(m, v.mean), fmt(m, v.low), fmt(m, v.high));
+            let moved = crate::study::combat_readings::Readings::moved(x);
+            rows.push(vec![
+                if i == 0 { rr.reading.rule.to_string() } else { String::new() },
+                if i == 0 { rr.reading.shipped.to_string() } else { String::new() },
+                if i == 0 { rr.reading.flag() } else { String::new() },
+                format!("{}{}", m.name(), if rr.reading.teams { " (two teams of two)" } else { "" }),
+                cell(&x.a),
+                cell(&x.b),
+                format!("{} [{}, {}]", fmt_diff(m, x.diff.mean), fmt_diff(m, x.diff.low), fmt_diff(m, x.diff.high)),
+                if moved {
+                    if x.diff.mean > 0.0 { "moved: higher".into() } else { "moved: lower".into() }
+                } else if x.reshuffled {
+                    // Every campaign played the same games under both readings.
+                    "no change: the same games".into()
+                } else {
+                    format!("not detectably (±{} detectable)", fmt_diff(m, x.detectable).trim_start_matches('+'))
+                },
+            ]);
+        }
+    }
+    rows
+}
+
+/// What each reading's documents say, under the table, and what W-07
+/// moves exactly (play rarely brings an Assault army to a siege).
+pub fn readings_notes(sc: &Scenario, e: &Exact, r: &crate::study::combat_readings::Readings) -> String {
+    let mut out = String::new();
+    if let Some(line) = assault_exact(sc, e) {
+        out.push_str(&format!("  W-07 flipped, {line}\n"));
+    }
+    out.push_str(
+        "  Each reading is argued in docs/rules.md (readings as keys); the documents' words that leave it open:\n",
+    );
+    for rr in &r.rows {
+        out.push_str(&format!("  {}: {}\n", rr.reading.rule, rr.reading.text));
+    }
+    out
+}
+
+/// The readings table as JSON: each row with its figures.
+pub fn readings_json(sc: &Scenario, e: &Exact, r: &crate::study::combat_readings::Readings) -> serde_json::Value {
+    use serde_json::json;
+    let mean = |m: &crate::stats::Mean| json!({"mean": m.mean, "low": m.low, "high": m.high, "n": m.n});
+    json!({
+        "campaigns": r.campaigns, "seed": r.seed, "rotate_seats": r.rotate_seats, "tests": r.tests,
+        "readings": r.rows.iter().map(|rr| json!({
+            "rule": rr.reading.rule, "text": rr.reading.text, "shipped": rr.reading.shipped,
+            "key": rr.reading.key, "value": rr.reading.value, "teams": rr.reading.teams,
+            "exact": if rr.reading.rule == "W-07" { assault_exact(sc, e) } else { None },
+            "moves": rr.rows.iter().map(|x| json!({
+                "metric": x.metric.name(), "shipped": mean(&x.a), "flipped": mean(&x.b), "change": mean(&x.diff),
+                "p_holm": x.p_adj, "moved": crate::study::combat_readings::Readings::moved(x),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
 }

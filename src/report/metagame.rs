@@ -281,6 +281,7 @@ pub fn page(mg: &Metagame, text: &str, dir: &Path) -> Result<Vec<String>, Error>
             rows: head_to_head(mg),
             percent: true,
             intervals: Vec::new(),
+            sides: None,
         },
         "From the compositions of only those two strategies, seats split between them.",
     )?;

@@ -89,14 +89,21 @@ pub fn exact_heatmaps(sc: &Scenario) -> (Chart, Chart) {
             units
                 .iter()
                 .map(|&u| {
-                    sieges.iter().find(|s| s.city_pv == pv && s.units == u).map_or(f64::NAN, |s| s.army_spent_first)
+                    // The city falling first is the attacker's advantage, so
+                    // red means the attacker is ahead as on every other grid
+                    // (`fairness::SIDES`); a chain that may never end has no
+                    // such chance. Clamped at 0: 1 minus a rounded 1 is "-0".
+                    sieges
+                        .iter()
+                        .find(|s| s.city_pv == pv && s.units == u && s.ends)
+                        .map_or(f64::NAN, |s| (1.0 - s.army_spent_first).max(0.0))
                 })
                 .collect()
         })
         .collect();
     let siege = Chart::Heatmap {
         title: format!(
-            "Siege to the end: P(army spent first), % (army +{}, city base {})",
+            "Siege to the end: P(the city falls first), % (army +{}, city base {})",
             t.siege_army_extra, t.siege_city_base
         ),
         x_label: "army units".into(),
@@ -106,6 +113,7 @@ pub fn exact_heatmaps(sc: &Scenario) -> (Chart, Chart) {
         rows: siege_rows,
         percent: true,
         intervals: Vec::new(),
+        sides: Some(super::fairness::SIDES.map(String::from)),
     };
     let naval = crate::analysis::markov::naval(sc);
     let ships: Vec<i32> = (t.naval_ships[0]..=t.naval_ships[1]).collect();
@@ -127,6 +135,7 @@ pub fn exact_heatmaps(sc: &Scenario) -> (Chart, Chart) {
         rows: naval_rows,
         percent: true,
         intervals: Vec::new(),
+        sides: Some(super::fairness::SIDES.map(String::from)),
     };
     (siege, naval)
 }

@@ -752,6 +752,7 @@ pub fn ladder_page(l: &Ladder, text: &str, dir: &Path) -> Result<Vec<String>, Er
             rows: grid,
             percent: true,
             intervals: Vec::new(),
+            sides: None,
         },
         "Each cell is one pair's campaigns, seats split between the two and rotated.",
     )?;

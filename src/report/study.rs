@@ -12,7 +12,7 @@ use crate::study::sweep::Sweep;
 use std::fmt::Write;
 use std::path::Path;
 
-fn fmt(m: &Metric, x: f64) -> String {
+pub fn fmt(m: &Metric, x: f64) -> String {
     if !x.is_finite() {
         "—".into()
     } else if m.is_rate() {
@@ -122,6 +122,9 @@ fn verdicts_note(line: &str) -> String {
         100.0 * crate::study::compare::ALPHA,
         if line.contains("Holm") {
             "; \"detectable\" is the smallest true difference found with 80% power at the level of Holm's first step"
+        } else if line.contains("Benjamini") {
+            "; \"detectable\" is the smallest true difference found with 80% power at the level of \
+             Benjamini–Hochberg's strictest step (5% over the number of tests)"
         } else {
             ""
         }
@@ -330,8 +333,11 @@ pub fn cell_name(s: &Sweep, i: usize) -> String {
 /// Every cell but the first against the first, for the metrics `keep`
 /// (indices into `s.metrics`): header first.
 pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
-    let mut out =
-        vec![["cell", "metric", "difference", "95% interval", "adjusted p", "verdict"].map(String::from).to_vec()];
+    let mut out = vec![
+        ["cell", "metric", "difference", "95% interval", "adjusted p", "detectable at 80% power", "verdict"]
+            .map(String::from)
+            .to_vec(),
+    ];
     for (i, c) in s.cells.iter().enumerate().skip(1) {
         for r in c.against.iter().filter(|r| keep.iter().any(|&j| s.metrics[j] == r.metric)) {
             out.push(vec![
@@ -340,6 +346,7 @@ pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
                 fmt_diff(&r.metric, r.diff.mean),
                 format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
                 p_cell(r.p_adj),
+                detectable_cell(r),
                 verdict(r),
             ]);
         }
@@ -443,6 +450,7 @@ pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<Strin
                     rows,
                     percent: s.metrics[j].is_rate(),
                     intervals,
+                    sides: None,
                 },
                 &format!("{} for each pair of values, with its 95% interval under it.", s.metrics[j].name()),
             )?;
@@ -562,10 +570,9 @@ fn seats_word(rotate: bool) -> &'static str {
 pub fn experiment_text(e: &Experiment) -> String {
     let x = &e.exact;
     let mut out = String::new();
+    // The players' competence line is not repeated here: the answer line
+    // printed just above this text ends with it (`verdict::mine_answer`).
     let _ = writeln!(out, "mine against pillage: both cost 1 EP (E-09, E-15)");
-    if !e.competence.is_empty() {
-        let _ = writeln!(out, "{}", super::probe::verdicts_on(&e.competence, mine_pillage::TOPICS));
-    }
     out.push('\n');
     let _ = writeln!(out, "1. Exact: expected gold per EP (a pillage pays its mean {:.1} once)", x.pillage);
     if let Some(l) = loss_line(e) {

@@ -19,6 +19,9 @@ pub struct Exact {
     pub verdicts: Vec<crate::analysis::fairness::Verdict>,
     pub sieges: Vec<SiegeEnd>,
     pub naval: Vec<NavalEnd>,
+    /// What the answer rests on, measured in play (`tables --readings-campaigns`;
+    /// `None` when not played).
+    pub readings: Option<crate::study::combat_readings::Readings>,
 }
 
 /// `n / den` reduced, as text: `5/12`, `0`, `1`.
@@ -58,6 +61,12 @@ pub fn text(sc: &Scenario, e: &Exact) -> String {
     // The answer first, as the page's first screen has it.
     let _ = writeln!(out, "{}\n", super::fairness::answer(sc, &e.verdicts));
     out.push_str(&super::study::text_table(&super::fairness::rows(&e.verdicts)));
+    out.push_str(&super::fairness::more_text(sc, &e.verdicts));
+    if let Some(r) = &e.readings {
+        let _ = writeln!(out, "\n{}", super::fairness::readings_title(r));
+        out.push_str(&super::study::text_table(&super::fairness::readings_rows(r)));
+        out.push_str(&super::fairness::readings_notes(sc, e, r));
+    }
     let _ = writeln!(
         out,
         "\nexact combat tables for scenario {} (die {}; every cell enumerates all {} face pairs)",
@@ -199,6 +208,7 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
                     "chance_gap": v.chance_gap, "loss_gap": v.loss_gap,
                     "attacker_loss": v.a_loss, "defender_loss": v.d_loss,
                     "chance_fair": v.chance_fair, "loss_fair": v.loss_fair, "more_strength_hurts": v.hurts,
+                    "costly": v.costly,
                 })),
             })
         })
@@ -212,8 +222,19 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
             "text": crate::analysis::fairness::criterion(sc),
             "fair_chance": sc.tables.fair_chance,
             "fair_loss": sc.tables.fair_loss,
+            "fair_units_per_pv": sc.tables.fair_units_per_pv,
+            "fair_sea_land": sc.tables.fair_sea_land,
         },
+        "city_costs": crate::analysis::fairness::city_costs(sc).iter().map(|c| json!({
+            "city_pv": c.pv, "units": c.units, "units_spent": c.units_spent, "units_per_pv": c.per_pv,
+            "city_falls": c.falls, "worth_ep": c.worth_ep, "over": c.over,
+        })).collect::<Vec<_>>(),
+        "sea_land": crate::analysis::fairness::sea_land(sc, &e.verdicts).iter().map(|p| json!({
+            "sea": p.sea.name(), "land": p.land.name(), "chance_diff": p.chance_diff,
+            "loss_diff": p.loss_diff, "alike": p.alike, "words": p.words(),
+        })).collect::<Vec<_>>(),
         "tables": tables,
+        "readings": e.readings.as_ref().map(|r| super::fairness::readings_json(sc, e, r)),
         "sieges": {
             "army_extra": sc.tables.siege_army_extra,
             "city_base": sc.tables.siege_city_base,
@@ -243,6 +264,7 @@ pub fn exact(sc: &Scenario) -> Exact {
         verdicts,
         sieges: crate::analysis::markov::sieges(sc),
         naval: crate::analysis::markov::naval(sc),
+        readings: None,
     }
 }
 
@@ -320,6 +342,31 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
     let mut page = super::html::Page::new(&format!("empires tables: {} (die {})", sc.name, sc.combat.die));
     page.answer(&super::fairness::answer(sc, &e.verdicts));
     page.table(&super::fairness::rows(&e.verdicts));
+    page.h2("What a city costs to take, against what it is worth");
+    page.p(&format!(
+        "Exact (siege chains fought to the end): an army of {} units (+{} for experience, engines and bid) against \
+         a city of base {}, until the city falls or the army is spent. The criterion: at most \
+         tables.fair_units_per_pv = {} army units a city PV on average. A city is worth what building one costs \
+         in EP (a castle, then a city on it).",
+        sc.tables.siege_army_units[1],
+        sc.tables.siege_army_extra,
+        sc.tables.siege_city_base,
+        sc.tables.fair_units_per_pv
+    ));
+    page.table(&super::fairness::city_cost_rows(sc));
+    page.h2("Sea and land at equal strength");
+    page.p(&format!(
+        "A fight at sea against the same fight on land: naval against army, coastal against siege, each the \
+         difference sea minus land at equal base. Alike within tables.fair_sea_land = {}.",
+        sc.tables.fair_sea_land
+    ));
+    page.table(&super::fairness::sea_land_rows(sc, &e.verdicts));
+    if let Some(r) = &e.readings {
+        page.h2("What the answer rests on: the combat readings");
+        page.p(&super::fairness::readings_title(r));
+        page.table(&super::fairness::readings_rows(r));
+        page.pre(&super::fairness::readings_notes(sc, e, r));
+    }
     page.chart(
         dir,
         "equal-losses",
@@ -352,7 +399,9 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
                 dir,
                 &format!("loss-{}", t.kind.name()),
                 &chart,
-                "Exact: above 0 the attacker loses more than the defender on average at these bases.",
+                "Exact: above 0 (red) the defender loses more than the attacker on average at these bases, the \
+                 attacker's advantage; below 0 (blue) the defender's. Red is the attacker's advantage on every \
+                 chart of this page.",
             )?;
         }
         let mut rows = vec![vec!["row".to_string(), "gaps".into(), "effect".into()]];
@@ -370,7 +419,8 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
         dir,
         "siege-exact",
         &siege,
-        "Exact (Markov chain): the chance the army is spent before the city falls.",
+        "Exact (Markov chain): the chance the city falls before the army is spent (red: the attacker's \
+         advantage, as on every chart of this page; tables.txt lists its complement, P(army spent first)).",
     )?;
     page.chart(
         dir,

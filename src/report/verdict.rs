@@ -64,12 +64,17 @@ fn combat_kinds(rows: &[&Row]) -> (Vec<&'static str>, Vec<&'static str>) {
     let (mut still, mut unplayed) = (Vec::new(), Vec::new());
     for k in CombatKind::ALL {
         let of: Vec<&&Row> = rows.iter().filter(|r| matches!(r.metric, Metric::Combat(x, _) if x == k)).collect();
-        let count = of.iter().find(|r| matches!(r.metric, Metric::Combat(_, CombatStat::Count)));
-        match count {
-            None => {}
-            Some(c) if c.a.mean == 0.0 && c.b.mean == 0.0 => unplayed.push(k.name()),
-            Some(_) if of.iter().all(|r| !r.rejected()) => still.push(k.name()),
-            Some(_) => {}
+        // A sweep has a count row per cell: a kind is unplayed only where
+        // no cell played it.
+        let counts: Vec<&&&Row> =
+            of.iter().filter(|r| matches!(r.metric, Metric::Combat(_, CombatStat::Count))).collect();
+        if counts.is_empty() {
+            continue;
+        }
+        if counts.iter().all(|c| c.a.mean == 0.0 && c.b.mean == 0.0) {
+            unplayed.push(k.name());
+        } else if of.iter().all(|r| !r.rejected()) {
+            still.push(k.name());
         }
     }
     (still, unplayed)
@@ -100,17 +105,7 @@ pub fn compare_answer(c: &Comparison) -> String {
             moved_list(&rows, 4)
         )
     };
-    let mut still = Vec::new();
-    if let Some(w) = win_limits(&rows) {
-        still.push(format!("the win rates that did not move could hide a change under {w}"));
-    }
-    let (kinds, unplayed) = combat_kinds(&rows);
-    if !kinds.is_empty() {
-        still.push(format!("no combat metric of {} moved", kinds.join(", ")));
-    }
-    if !unplayed.is_empty() {
-        still.push(format!("{} not played on either side", unplayed.join(", ")));
-    }
+    let still = still_parts(&rows);
     format!(
         "{LEAD} {}{} ({how}; Holm over {} metrics, family-wise error 5%){}.",
         if k == 0 { "No detectable shift: " } else { "Yes: " },
@@ -120,11 +115,31 @@ pub fn compare_answer(c: &Comparison) -> String {
     )
 }
 
+/// What did not move, as compare says it: the win rates that did not move
+/// with the table's own detectable change, the combat kinds none of whose
+/// metrics moved, and the kinds nobody played; empty when all moved.
+fn still_parts(rows: &[&Row]) -> Vec<String> {
+    let mut still = Vec::new();
+    if let Some(w) = win_limits(rows) {
+        still.push(format!("the win rates that did not move could hide a change under {w}"));
+    }
+    let (kinds, unplayed) = combat_kinds(rows);
+    if !kinds.is_empty() {
+        still.push(format!("no combat metric of {} moved", kinds.join(", ")));
+    }
+    if !unplayed.is_empty() {
+        still.push(format!("{} not played on either side", unplayed.join(", ")));
+    }
+    still
+}
+
 /// The sweep answer: which cells move which metric detectably against the
-/// first cell, in the metrics shown.
+/// first cell, in the metrics shown, then what did not move (as compare's
+/// answer says it, with the ± of the sweep's table).
 pub fn sweep_answer(s: &Sweep) -> String {
     let mut parts = Vec::new();
     let mut k = 0;
+    let mut all: Vec<&Row> = Vec::new();
     for i in 1..s.cells.len() {
         let rows: Vec<&Row> =
             s.cells[i].against.iter().filter(|r| s.chosen.iter().any(|&j| s.metrics[j] == r.metric)).collect();
@@ -133,21 +148,26 @@ pub fn sweep_answer(s: &Sweep) -> String {
         if moved > 0 && parts.len() < 3 {
             parts.push(format!("at {}: {}", cell_name(s, i), moved_list(&rows, 2)));
         }
+        all.extend(rows);
     }
     let first = cell_name(s, 0);
+    let how = format!(
+        "{} campaigns a cell (master seed {}; Benjamini–Hochberg over {} tests, false discovery rate 5%)",
+        s.campaigns,
+        s.seed,
+        s.tests()
+    );
+    let still = still_parts(&all);
+    let still = if still.is_empty() { String::new() } else { format!("; {}", still.join("; ")) };
     if k == 0 {
         format!(
-            "{LEAD} No cell differs detectably from the first ({first}) in the metrics shown, at {} campaigns a cell \
-             (master seed {}; Benjamini–Hochberg, false discovery rate 5%): the key moves them less than these \
-             campaigns can see.",
-            s.campaigns, s.seed
+            "{LEAD} No cell differs detectably from the first ({first}) in the metrics shown, at {how}: the key \
+             moves them less than these campaigns can see{still}."
         )
     } else {
         format!(
-            "{LEAD} Against the first cell ({first}), {k} differences in the metrics shown are detectable at {} \
-             campaigns a cell (master seed {}; Benjamini–Hochberg, false discovery rate 5%): {}.",
-            s.campaigns,
-            s.seed,
+            "{LEAD} Against the first cell ({first}), {k} differences in the metrics shown are detectable at {how}: \
+             {}{still}.",
             parts.join("; ")
         )
     }

@@ -186,3 +186,41 @@ fn the_restrict_caption_says_what_was_played() {
     assert!(html.contains("--best-response adds both sides tuned"), "says how to get it");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The tables page draws every heatmap the same way round: high (red) is
+/// the attacker's advantage, and each legend strip says so. The siege chain
+/// shows P(the city falls first), not P(the army is spent first), and the
+/// loss grids the defender's loss minus the attacker's.
+#[test]
+fn every_tables_heatmap_is_red_for_the_attacker_with_a_legend_saying_so() {
+    let d = tmp("tables");
+    let o = bin().args(["tables", "--out"]).arg(&d).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let kinds = ["army", "siege", "naval", "coastal", "spy", "spy_vs_spy"];
+    let mut stems: Vec<String> = kinds.iter().map(|k| format!("loss-{k}")).collect();
+    stems.extend(["win", "siege-exact", "naval-exact"].map(String::from));
+    for stem in &stems {
+        let t = texts(&d.join(format!("{stem}.svg")));
+        let y = |s: &str| t.iter().filter(|x| x.s == s).map(|x| x.y).next().unwrap_or_else(|| panic!("{stem}: {s}"));
+        // "attacker / ahead" tops the strip, "defender / ahead" ends it.
+        assert!(y("attacker") < y("defender"), "{stem}: {t:?}");
+    }
+    // City PV 1 against 1 unit (+1 extra, city base 3): the city falls at
+    // once on 10 of 36 face pairs (w10_siege_chain_by_hand), drawn as 28%.
+    let siege = texts(&d.join("siege-exact.svg"));
+    assert!(siege.iter().any(|x| x.s.contains("P(the city falls first)")), "{siege:?}");
+    // Cell values are the numbers in a smaller font than the axes' labels;
+    // PV 1 is the top row and 1 unit the left column: the top-left cell.
+    let numbers = siege.iter().filter(|x| x.s.parse::<u32>().is_ok());
+    let small = numbers.clone().map(|x| x.size).fold(f64::INFINITY, f64::min);
+    let cells: Vec<&Text> = numbers.filter(|x| x.size == small).collect();
+    let top_left = cells.iter().min_by(|a, b| a.y.total_cmp(&b.y).then(a.x.total_cmp(&b.x))).unwrap();
+    assert_eq!(top_left.s, "28", "{cells:?}");
+    assert!(!siege.iter().any(|x| x.s == "-0"), "a sure loss is 0, not -0: {siege:?}");
+    // At equal base a siege costs the army 50/36 units and the city 22/36
+    // PV: defender minus attacker is -0.78, below 0, the defender's side.
+    let loss = texts(&d.join("loss-siege.svg"));
+    assert!(loss.iter().any(|x| x.s == "-0.78"), "{loss:?}");
+    assert!(loss.iter().any(|x| x.s.contains("expected defender loss − attacker loss")), "{loss:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}

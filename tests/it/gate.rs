@@ -426,3 +426,47 @@ fn check_update_settles_a_moved_baseline_but_not_a_bound() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("which --update does not rewrite"));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The gate gates what combats do in play, not only the exact tables: a
+/// combat quantity (`army: attacker win rate`, read from the campaigns'
+/// combats) fails a bound it lies beyond (exit 1, its line saying so) and
+/// passes one it meets (exit 0). Played armies attack where they expect to
+/// win: about 64% of attacks win on the default scenario, so a bound of at
+/// most 50% fails far beyond chance and one of at least 50% passes.
+#[test]
+fn check_gates_a_played_combat_quantity() {
+    let text = |bound: &str| {
+        format!(
+            "alpha = 0.01\n[[metric]]\nname = \"army attacker win rate\"\ncampaigns = 300\nrotate_seats = true\n\
+             quantity = \"army: attacker win rate\"\n{bound}\n"
+        )
+    };
+    let file = tmp("combat-gate.toml", &text("max = 0.5"));
+    let o = bin().arg("check").arg(&file).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.lines().any(|l| l.contains("army attacker win rate") && l.trim_end().ends_with("FAIL")), "{out}");
+    std::fs::write(&file, text("min = 0.5")).unwrap();
+    let o = bin().arg("check").arg(&file).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("all 1 metrics pass"), "{out}");
+}
+
+/// The project's own gate, `scenarios/balance.toml`, carries at least one
+/// metric measured from played combats (a combat metric per kind), so a
+/// table change that moves play fails CI (docs/ci.md).
+#[test]
+fn the_projects_gate_carries_a_played_combat_metric() {
+    let text = include_str!("../../scenarios/balance.toml");
+    let f = parse(text, "scenarios/balance.toml").unwrap();
+    let sc = empires::scenario::Scenario::embedded_default();
+    let combat: Vec<&str> = f
+        .metric
+        .iter()
+        .filter(|m| m.scenario.is_none())
+        .filter_map(|m| m.quantity.as_deref())
+        .filter(|q| empires::balance::metric_named(&sc, q).is_ok_and(|x| x.needs_combats()))
+        .collect();
+    assert!(!combat.is_empty(), "no combat metric in scenarios/balance.toml");
+}

@@ -248,3 +248,86 @@ fn straits_is_symmetric_left_to_right_and_top_to_bottom() {
     assert_eq!(map.placements.capitals.len(), 4);
     assert!(map.placements.capitals.iter().all(|&c| map.coastal[c as usize]));
 }
+
+/// The combat answers' readings (`study::combat_readings`): each is flipped
+/// by the one key it names, as `--set KEY=VALUE` would set it, and nothing
+/// else changes; E-02's is measured with two teams of two, set on the seats
+/// only.
+#[test]
+fn each_combat_reading_changes_exactly_its_named_key() {
+    use empires::study::combat_readings::{readings, with_teams};
+    let sc = Scenario::embedded_default();
+    let base = leaves(&sc);
+    let all = readings();
+    assert_eq!(
+        all.iter().map(|r| r.flag()).collect::<Vec<_>>(),
+        [
+            "army.formations.assault_in_sieges=true",
+            "army.xp_needs_destroyed=true",
+            "ep.team_shares_battles=true",
+            "spy.duel_loots=true",
+            "buildings.mine.pv=2"
+        ]
+    );
+    for r in &all {
+        let applied = r.apply(&sc);
+        let sets = [(r.key.to_string(), r.value.to_string())];
+        let via_set = load_with_overrides(DEFAULT_TOML, &Source::embedded("default.toml"), &sets).unwrap();
+        assert_eq!(applied, via_set, "{}", r.rule);
+        let now = leaves(&applied);
+        let changed: Vec<&String> = now.iter().filter(|(k, v)| base.get(*k) != Some(v)).map(|(k, _)| k).collect();
+        assert_eq!(changed, [r.key], "{}", r.rule);
+    }
+    let teams = with_teams(&sc);
+    assert_eq!(teams.players.iter().map(|p| p.team).collect::<Vec<_>>(), [Some(1), Some(2), Some(1), Some(2)]);
+    assert_eq!((teams.team_of(0), teams.team_of(1)), (Some(1), Some(2)));
+}
+
+/// `tables` ends its answer with what it rests on: a row per reading, each
+/// with the reading shipped, the key that flips it and what flipping it
+/// moves in play (shipped and flipped with 95% intervals, the paired change,
+/// Holm's verdict), the campaigns and the seed; W-07 also exactly: an
+/// Assault army assaults at +1, so at equal base P(win) goes from 15/36 to
+/// 21/36. W-06 flipped (experience only for destroying an army) gains less
+/// experience beyond chance. The page and the JSON carry the same rows.
+#[test]
+fn tables_shows_what_the_combat_answer_rests_on() {
+    let dir = std::env::temp_dir().join(format!("empires-rests-{}", std::process::id()));
+    let o = bin().args(["tables", "--readings-campaigns", "200", "--seed", "3", "--out"]).arg(&dir).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let title = "What the answer rests on: the combat readings, each flipped by one scenario key and played against \
+                 the shipped reading on the same seeds (200 campaigns a variant, master seed 3, seats rotated; paired \
+                 differences with 95% intervals; \"moved\" by Holm over the 8 rows, family-wise error 5%)";
+    assert!(text.contains(title), "{text}");
+    for (rule, shipped, flag) in [
+        ("W-07", "Assault adds nothing to a siege assault", "army.formations.assault_in_sieges=true"),
+        ("W-06", "any army victory gives experience", "army.xp_needs_destroyed=true"),
+        ("E-02", "a teammate at peace earns the peace EP", "ep.team_shares_battles=true"),
+        ("W-01, W-25", "a spy duel won loots nothing", "spy.duel_loots=true"),
+        ("G-15, G-28", "a mine has 1 PV, so one spy hit destroys it", "buildings.mine.pv=2"),
+    ] {
+        let row = text.lines().find(|l| l.trim_start().starts_with(rule) && l.contains(flag)).unwrap_or_else(|| {
+            panic!("{rule}: {text}");
+        });
+        assert!(row.contains(shipped), "{row}");
+    }
+    let xp = text.lines().find(|l| l.contains("army.xp_needs_destroyed=true")).unwrap();
+    assert!(xp.contains("experience gained") && xp.trim_end().ends_with("moved: lower"), "{xp}");
+    assert!(text.contains("W-07 flipped, exact, an Assault army at equal base: P(win) 41.7% -> 58.3%"), "{text}");
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(
+        page.contains("What the answer rests on: the combat readings") && page.contains("ep.team_shares_battles=true")
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tables.json")).unwrap()).unwrap();
+    let r = &json["readings"];
+    assert_eq!((r["campaigns"].as_u64(), r["seed"].as_u64()), (Some(200), Some(3)));
+    assert_eq!(r["readings"].as_array().unwrap().len(), 5);
+    assert_eq!(r["readings"][1]["moves"][0]["moved"], serde_json::Value::Bool(true));
+    // 0 campaigns leaves the table out.
+    let o = bin().args(["tables", "--readings-campaigns", "0", "--out"]).arg(&dir).arg("--overwrite").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("What the answer rests on"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

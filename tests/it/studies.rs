@@ -363,6 +363,10 @@ fn experiment_with_players_seats_one_restricted_player_against_copies() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("One tuned restricted against unrestricted tuned in every other seat"), "{text}");
+    // The players' competence is said once, at the end of the answer line,
+    // not again above the exact part.
+    assert_eq!(text.matches("[competence check on gold, mine, pillage:").count(), 1, "{text}");
+    assert!(text.lines().next().unwrap().contains("Players: tuned"), "{text}");
 }
 
 #[test]
@@ -608,7 +612,9 @@ fn compare_refuses_scenarios_with_other_seats_or_players_naming_the_difference()
 
 /// `compare RUN_A RUN_B` reads two finished runs and plays nothing: on the
 /// same seeds its paired rows are those of `compare` playing the same two
-/// variants, and runs that cannot be paired are refused, naming why.
+/// variants, the combat metrics per kind included when both runs kept
+/// their combats (`--detail combats`), and runs that cannot be paired are
+/// refused, naming why.
 #[test]
 fn compare_of_finished_runs_equals_compare_of_their_scenarios() {
     let (ra, rb) = (tmp("runs-a"), tmp("runs-b"));
@@ -621,12 +627,18 @@ fn compare_of_finished_runs_equals_compare_of_their_scenarios() {
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     };
-    run(&ra, &[]);
-    run(&rb, &["--set", "economy.pillage=3D6x10"]);
+    run(&ra, &["--detail", "combats"]);
+    run(&rb, &["--set", "economy.pillage=3D6x10", "--detail", "combats"]);
     let o = bin().arg("compare").arg(&ra).arg(&rb).arg("--out").arg(tmp("runs-cmp")).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let from_runs = String::from_utf8_lossy(&o.stdout).to_string();
-    assert!(from_runs.contains("finished runs, nothing played: campaigns 0..300 of master seed 5"), "{from_runs}");
+    assert!(
+        from_runs.contains(
+            "finished runs, nothing played: campaigns 0..300 of master seed 5 in both, paired campaign by campaign; \
+             combat metrics per kind from both runs' combats.parquet"
+        ),
+        "{from_runs}"
+    );
     let o = bin()
         .args(["compare", "--vary", "economy.pillage=3D6x10", "--campaigns", "300", "--seed", "5", "--quiet", "--out"])
         .arg(tmp("runs-live"))
@@ -634,33 +646,33 @@ fn compare_of_finished_runs_equals_compare_of_their_scenarios() {
         .unwrap();
     assert!(o.status.success());
     let live = String::from_utf8_lossy(&o.stdout).to_string();
-    // The table rows' values, differences and intervals agree. (The live
-    // comparison also has the combat metrics, which finished runs without
-    // their combats cannot give, so its Holm family is larger and its
-    // adjusted p-values are not compared.)
+    // Every row of the table agrees whole, combat metrics per kind included:
+    // values, differences, intervals, adjusted p (one Holm family of the
+    // same size), detectable change and verdict.
     let rows = |t: &str| -> Vec<String> {
         t.lines()
-            .filter(|l| l.starts_with("  ") && (l.contains(" pts") || l.contains("win rate") || l.contains("gold")))
-            .map(|l| {
-                let w: Vec<&str> = l.split_whitespace().collect();
-                let at = w.iter().position(|x| *x == "to").map_or(w.len(), |i| (i + 3).min(w.len()));
-                w[..at].join(" ")
-            })
+            .skip_while(|l| !l.trim_start().starts_with("metric "))
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
             .collect()
     };
     let strip = |t: &str, a: &str, b: &str| t.replace(a, "A").replace(b, "B");
     let (ra_s, rb_s) = (ra.display().to_string(), rb.display().to_string());
     let from_runs = strip(&from_runs, &ra_s, &rb_s);
     let live = strip(&live, "default with economy.pillage=3D6x10", "B").replace("default", "A");
-    assert!(!rows(&live).is_empty());
-    assert_eq!(
-        rows(&from_runs).iter().filter(|l| l.contains(" pts")).collect::<Vec<_>>(),
-        rows(&live)
-            .iter()
-            .filter(|l| l.contains(" pts")
-                && !empires::rules::CombatKind::ALL.iter().any(|k| l.starts_with(&format!("{}:", k.name()))))
-            .collect::<Vec<_>>()
-    );
+    let combat = |t: &str| rows(t).into_iter().filter(|l| l.starts_with("siege: assaults")).count();
+    assert_eq!((combat(&live), combat(&from_runs)), (1, 1), "{from_runs}");
+    assert_eq!(rows(&from_runs), rows(&live));
+    // A run without its combats gives the other metrics, and says why not these.
+    let rd = tmp("runs-d");
+    let o = bin().args(["run", "--campaigns", "50", "--seed", "5", "--quiet", "--out"]).arg(&rd).output().unwrap();
+    assert!(o.status.success());
+    let o = bin().arg("compare").arg(&rd).arg(&rb).arg("--out").arg(tmp("runs-cmp-d")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("no combat metrics: they need both runs made with `empires run --detail combats`"), "{text}");
+    assert_eq!(rows(&text).iter().filter(|l| l.starts_with("siege:")).count(), 0, "{text}");
     // Another seed, or flags that cannot apply to finished runs, are refused.
     let rc = tmp("runs-c");
     let o = bin().args(["run", "--campaigns", "300", "--seed", "6", "--quiet", "--out"]).arg(&rc).output().unwrap();
@@ -860,4 +872,39 @@ fn e09_e15_a_mine_that_matches_a_pillage_ties_it() {
         [pct(0.0), pct(0.123), pct(0.0123), pct(0.00123), pct(0.000075)],
         ["0.0%", "12.3%", "1.2%", "0.12%", "0.0075%"]
     );
+}
+
+/// Sweep's answer says what did not move as compare's does: the win rates
+/// that did not move with the detectable change its own table prints (the
+/// same ±), and the combat kinds none of whose metrics moved.
+#[test]
+fn sweep_answer_says_what_did_not_move_with_its_tables_plus_minus() {
+    let out = tmp("sw-still");
+    let o = bin()
+        .args(["sweep", "--vary", "costs.capture=2,3", "--campaigns", "100", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("Question 3, did the change shift the balance?"), "{first}");
+    // The ± of the win-rate rows that did not move, as the table prints them.
+    let pm: Vec<f64> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("costs.capture=3") && l.contains("win rate"))
+        .filter(|l| !l.trim_end().ends_with("higher") && !l.trim_end().ends_with("lower"))
+        .map(|l| l.split('±').nth(1).unwrap().split(" pts").next().unwrap().parse().unwrap())
+        .collect();
+    assert!(!pm.is_empty(), "{text}");
+    let (lo, hi) = pm.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+    let said = if format!("{lo:.1}") == format!("{hi:.1}") {
+        format!("could hide a change under about ±{lo:.1} points of win rate")
+    } else {
+        format!("could hide a change under ±{lo:.1} to ±{hi:.1} points of win rate")
+    };
+    assert!(first.contains(&said), "{said} in: {first}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains(&format!("<p class=\"answer\">{first}</p>")), "the page opens with the same line");
+    let _ = std::fs::remove_dir_all(&out);
 }

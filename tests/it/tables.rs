@@ -306,7 +306,9 @@ fn q2_verdict_is_the_first_line_the_page_answer_and_the_readme_quote() {
 }
 
 /// `tables --diff`: siege row 1's army loss 2 -> 1 moves the siege
-/// attacker's expected loss at equal base by exactly -15/36, and nothing else.
+/// attacker's expected loss at equal base by exactly -15/36, so the coastal
+/// attack's edge over a siege shrinks by as much, and nothing else moves
+/// (the most units a city PV, 10/36 at PV 1, never reaches row 1).
 #[test]
 fn w10_tables_diff_shows_how_a_change_moves_each_criterion() {
     let dir = std::env::temp_dir().join(format!("empires-diff-{}", std::process::id()));
@@ -315,8 +317,12 @@ fn w10_tables_diff_shows_how_a_change_moves_each_criterion() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
     let moved: Vec<&str> = out.lines().filter(|l| l.trim_end().ends_with(|c: char| c.is_ascii_digit())).collect();
-    assert_eq!(moved.len(), 2, "{out}");
-    assert!(moved.iter().all(|l| l.trim_start().starts_with("siege") && l.trim_end().ends_with("-0.417")), "{out}");
+    assert_eq!(moved.len(), 3, "{out}");
+    assert!(
+        moved[..2].iter().all(|l| l.trim_start().starts_with("siege") && l.trim_end().ends_with("-0.417")),
+        "{out}"
+    );
+    assert!(moved[2].trim_start().starts_with("coastal − siege") && moved[2].trim_end().ends_with("+0.417"), "{out}");
     let verdicts: Vec<&str> = out.lines().filter(|l| l.contains(" verdict ")).collect();
     assert!(
         verdicts.iter().all(|l| l.trim_end().ends_with(if l.trim_start().starts_with("siege") {
@@ -342,4 +348,74 @@ pub fn siege_row_1_costs_1(dir: &std::path::Path) -> std::path::PathBuf {
     let path = dir.join("siege1.toml");
     std::fs::write(&path, text).unwrap();
     path
+}
+
+/// Q2's cost criterion, by hand (W-10): an army of 8 (+1) against a 1-PV
+/// city of base 3 takes it in one assault and loses a unit on the 10 face
+/// pairs of a gap of 1 to 4, so it spends 10/36 units, 10/36 a PV, against
+/// a city worth 2 EP (castle 1 + city 1). Tighter than that, the siege
+/// verdict names the PV and the figures; the key is checked like the others.
+#[test]
+fn w10_q2_units_per_city_pv_by_hand() {
+    use empires::analysis::fairness::{city_costs, verdict};
+    let sc = Scenario::default();
+    let c = city_costs(&sc);
+    assert_eq!(
+        c.iter().map(|c| (c.pv, c.units, c.worth_ep)).collect::<Vec<_>>(),
+        (1..=5).map(|p| (p, 8, 2)).collect::<Vec<_>>()
+    );
+    assert!((c[0].units_spent - 10.0 / 36.0).abs() < 1e-12 && (c[0].per_pv - 10.0 / 36.0).abs() < 1e-12);
+    assert_eq!(c[0].falls, 1.0);
+    assert!(c.iter().all(|c| !c.over), "within 1 unit a PV on the default tables");
+    // A loss tolerance wide enough that only the cost can fail the siege.
+    let mut tight = sc.clone();
+    tight.tables.fair_loss = 0.8;
+    assert!(verdict(&tight, &kind(&tight, CombatKind::Siege)).fair);
+    tight.tables.fair_units_per_pv = 0.2;
+    let v = verdict(&tight, &kind(&tight, CombatKind::Siege));
+    assert!(!v.fair && v.short() == "a city costs too many units", "{v:?}");
+    assert_eq!(v.costly.as_deref(), Some("a 1-PV city costs an army of 8 units 0.28 units, 0.28 a PV, more than 0.2"));
+    // Only a siege takes a city.
+    assert_eq!(verdict(&tight, &kind(&tight, CombatKind::Army)).costly, None);
+    let o = bin().args(["tables", "--set", "tables.fair_units_per_pv=-1"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("tables.fair_units_per_pv: must be 0 or more (found -1)"));
+}
+
+/// Q2's sea-and-land criterion, exactly: at equal base a naval fight gives
+/// the attacker what an army fight does (each side loses 58/36 ship PV at
+/// sea, 33/36 units on land: a loss gap of 0 in both), while a coastal
+/// attack's loss gap is 0 against a siege's 50/36 − 22/36 = 28/36. A scenario
+/// file's bad tolerance is reported at its line and column.
+#[test]
+fn w13_w16_q2_sea_and_land_at_equal_strength() {
+    use empires::analysis::fairness::{sea_land, verdict};
+    let sc = Scenario::default();
+    let verdicts: Vec<_> = CombatKind::ALL.iter().map(|&k| verdict(&sc, &kind(&sc, k))).collect();
+    let p = sea_land(&sc, &verdicts);
+    assert_eq!(
+        p.iter().map(|p| (p.sea, p.land)).collect::<Vec<_>>(),
+        [(CombatKind::Naval, CombatKind::Army), (CombatKind::Coastal, CombatKind::Siege)]
+    );
+    assert!(p[0].alike && p[0].loss_diff == 0.0 && p[0].chance_diff == 0.0, "{p:?}");
+    assert!(!p[1].alike && (p[1].loss_diff + 28.0 / 36.0).abs() < 1e-12, "{p:?}");
+    assert_eq!(
+        p[1].words(),
+        "coastal favours the attacker over siege at equal strength (an attacker's loss minus the defender's 0.78 lower at sea)"
+    );
+    let mut loose = sc.clone();
+    loose.tables.fair_sea_land = 0.8;
+    assert!(sea_land(&loose, &verdicts).iter().all(|p| p.alike));
+    // The answer line says it before its criterion.
+    let answer = empires::report::fairness::answer(&sc, &verdicts);
+    assert!(answer.contains(&format!(". Sea and land: naval as army; {}. Criterion:", p[1].words())), "{answer}");
+    let dir = std::env::temp_dir().join(format!("empires-sea-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "name = \"bad\"\n[tables]\nfair_sea_land = -0.5\n").unwrap();
+    let o = bin().args(["tables", "--scenario"]).arg(&bad).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("bad.toml:3:17: tables.fair_sea_land: must be 0 or more (found -0.5)"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -203,6 +203,9 @@ pub struct Verdict {
     pub d_loss_unit: &'static str,
     /// The first cell where more base hurts its side, in words.
     pub hurts: Option<String>,
+    /// Siege only: the first city PV that costs more army units a PV than
+    /// `tables.fair_units_per_pv`, in words (`city_costs`).
+    pub costly: Option<String>,
     /// Each part of the criterion, and all of them.
     pub chance_fair: bool,
     pub loss_fair: bool,
@@ -236,6 +239,9 @@ impl Verdict {
         if let Some(h) = &self.hurts {
             parts.push(format!("more strength hurts ({h})"));
         }
+        if let Some(c) = &self.costly {
+            parts.push(format!("a city costs too many units ({c})"));
+        }
         if parts.is_empty() { "fair by the criterion".into() } else { parts.join("; ") }
     }
 
@@ -248,10 +254,122 @@ impl Verdict {
             side(self.chance_gap)
         } else if !self.loss_fair {
             side(-self.loss_gap)
-        } else {
+        } else if self.hurts.is_some() {
             "more strength hurts"
+        } else {
+            "a city costs too many units"
         }
     }
+}
+
+/// What taking a city of one PV costs, from the siege chains: the
+/// chains' largest army (`tables.siege_army_units`' high end) assaults
+/// until the city falls or the army is spent (`markov::sieges`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CityCost {
+    pub pv: i32,
+    /// The army's units at the start.
+    pub units: i32,
+    /// Expected army units spent, and that per city PV.
+    pub units_spent: f64,
+    pub per_pv: f64,
+    /// P(the city falls before the army is spent).
+    pub falls: f64,
+    /// What a city is worth in EP: a castle and a city built on it
+    /// (E-14), the EP way to own one.
+    pub worth_ep: i32,
+    /// More than `tables.fair_units_per_pv` units a PV.
+    pub over: bool,
+}
+
+/// The cost of a city of each PV of the siege chains' grid. A chain that
+/// may never end (a table row that costs nobody anything at every gap the
+/// army reaches) has no finite cost and is left out.
+pub fn city_costs(sc: &Scenario) -> Vec<CityCost> {
+    let units = sc.tables.siege_army_units[1];
+    let worth_ep = sc.buildings.castle.cost + sc.buildings.city.cost;
+    super::markov::sieges(sc)
+        .into_iter()
+        .filter(|c| c.units == units && c.ends)
+        .map(|c| {
+            let per_pv = c.units_spent / c.city_pv as f64;
+            CityCost {
+                pv: c.city_pv,
+                units,
+                units_spent: c.units_spent,
+                per_pv,
+                falls: (1.0 - c.army_spent_first).max(0.0),
+                worth_ep,
+                over: per_pv > sc.tables.fair_units_per_pv + 1e-12,
+            }
+        })
+        .collect()
+}
+
+/// A fight at sea against the same fight on land at equal base: naval
+/// against army (fleet against fleet, army against army) and coastal
+/// against siege (a building from the sea, a city by land).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parity {
+    pub sea: CombatKind,
+    pub land: CombatKind,
+    /// Sea minus land: P(win) − P(lose), and the attacker's expected loss
+    /// minus the defender's (each in its own table's units).
+    pub chance_diff: f64,
+    pub loss_diff: f64,
+    /// Both within `tables.fair_sea_land`.
+    pub alike: bool,
+}
+
+impl Parity {
+    /// "naval as army" or whom the sea favours over the land, and by how much.
+    pub fn words(&self) -> String {
+        let (sea, land) = (self.sea.name(), self.land.name());
+        if self.alike {
+            return format!("{sea} as {land}");
+        }
+        let mut parts = Vec::new();
+        if self.chance_diff.abs() > 1e-12 {
+            parts.push(format!(
+                "{:.1} points of P(win) − P(lose) {}",
+                100.0 * self.chance_diff.abs(),
+                if self.chance_diff > 0.0 { "more" } else { "less" }
+            ));
+        }
+        // A smaller attacker-minus-defender loss at sea favours the attacker there.
+        parts.push(format!(
+            "an attacker's loss minus the defender's {:.2} {}",
+            self.loss_diff.abs(),
+            if self.loss_diff < 0.0 { "lower" } else { "higher" }
+        ));
+        let whom = if self.loss_diff < 0.0 || (self.loss_diff == 0.0 && self.chance_diff > 0.0) {
+            "the attacker"
+        } else {
+            "the defender"
+        };
+        format!("{sea} favours {whom} over {land} at equal strength ({} at sea)", parts.join(", "))
+    }
+}
+
+/// Sea against land (`Parity`) from the tables' verdicts; a pair with a
+/// table missing is left out.
+pub fn sea_land(sc: &Scenario, verdicts: &[Verdict]) -> Vec<Parity> {
+    let of = |k: CombatKind| verdicts.iter().find(|v| v.kind == k);
+    [(CombatKind::Naval, CombatKind::Army), (CombatKind::Coastal, CombatKind::Siege)]
+        .into_iter()
+        .filter_map(|(sea, land)| {
+            let (s, l) = (of(sea)?, of(land)?);
+            let (chance_diff, loss_diff) = (s.chance_gap - l.chance_gap, s.loss_gap - l.loss_gap);
+            let tol = sc.tables.fair_sea_land + 1e-12;
+            Some(Parity {
+                sea,
+                land,
+                chance_diff,
+                loss_diff,
+                alike: chance_diff.abs() <= tol && loss_diff.abs() <= tol,
+            })
+        })
+        .collect()
 }
 
 /// The criterion in words, with the scenario's tolerances.
@@ -264,9 +382,12 @@ pub fn criterion(sc: &Scenario) -> String {
     };
     format!(
         "fair means that at equal strength the attacker wins {chance} as it loses and both sides lose as much on \
-         average within {} (in the table's own units), and that more strength never lowers a side's chance nor \
-         raises its losses (tables.fair_chance, tables.fair_loss)",
-        t.fair_loss
+         average within {} (in the table's own units), that more strength never lowers a side's chance nor \
+         raises its losses, and that a siege by the chains' largest army ({} units) spends on average at most {} \
+         (army units per city PV); sea and land alike means that naval and army, and coastal and siege, differ by at \
+         most {} at equal strength (tables.fair_chance, tables.fair_loss, tables.fair_units_per_pv, \
+         tables.fair_sea_land)",
+        t.fair_loss, t.siege_army_units[1], t.fair_units_per_pv, t.fair_sea_land
     )
 }
 
@@ -305,7 +426,18 @@ pub fn verdict(sc: &Scenario, t: &Table) -> Verdict {
         }
         None
     });
-    let fair = chance_fair && loss_fair && hurts.is_none();
+    // Only a siege takes a city: its cost a PV is part of its verdict.
+    let costly = (t.kind == CombatKind::Siege)
+        .then(|| {
+            city_costs(sc).into_iter().find(|c| c.over).map(|c| {
+                format!(
+                    "a {}-PV city costs an army of {} units {:.2} units, {:.2} a PV, more than {}",
+                    c.pv, c.units, c.units_spent, c.per_pv, sc.tables.fair_units_per_pv
+                )
+            })
+        })
+        .flatten();
+    let fair = chance_fair && loss_fair && hurts.is_none() && costly.is_none();
     Verdict {
         kind: t.kind,
         chance_gap,
@@ -315,6 +447,7 @@ pub fn verdict(sc: &Scenario, t: &Table) -> Verdict {
         a_loss_unit: t.a_loss_unit,
         d_loss_unit: t.d_loss_unit,
         hurts,
+        costly,
         chance_fair,
         loss_fair,
         fair,

@@ -81,7 +81,8 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
         a.xp = (a.xp + sc.army.xp_per_win).min(sc.army.xp_max);
         a.xp_gained = true;
-        let xp = a.xp;
+        let (xp, owner) = (a.xp, a.owner);
+        st.players[owner as usize].tally.xp_gained += 1;
         self.emit(|| Event::Xp { army: army as u16, xp });
         if st.armies[army].formation.is_none() && xp >= sc.army.formations.at_xp {
             st.step = Step::Formation { army: army as u16 };

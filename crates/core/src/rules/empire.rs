@@ -193,18 +193,32 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// G-01 step 5: E-01..E-03 and G-11.
     pub fn earn_ep(&mut self, st: &mut State) {
         let no_battle = self.sc().ep.no_battle;
+        // E-02 read as "the team's battles are every member's": each member
+        // counts the battles of its living teammates with its own.
+        let shared: Vec<(i32, i32)> = (0..st.players.len())
+            .map(|p| {
+                let own = (st.players[p].battle_ep, st.players[p].battles);
+                match self.sc().team_of(p).filter(|_| self.sc().ep.team_shares_battles) {
+                    None => own,
+                    Some(t) => (0..st.players.len())
+                        .filter(|&q| !st.players[q].eliminated && self.sc().team_of(q) == Some(t))
+                        .fold((0, 0), |(s, n), q| (s + st.players[q].battle_ep, n + st.players[q].battles)),
+                }
+            })
+            .collect();
         for p in 0..st.players.len() {
             let pl = &mut st.players[p];
             if pl.eliminated {
                 pl.ep = 0;
                 continue;
             }
+            let (battle_ep, battles) = shared[p];
             // E-03: the average, rounded down (EP per battle are never negative).
-            let earned = if pl.battles > 0 { pl.battle_ep / pl.battles } else { no_battle };
+            let earned = if battles > 0 { battle_ep / battles } else { no_battle };
             // A gift is spent or lost like any EP (E-05), but is not earned.
             pl.ep = earned + std::mem::take(&mut pl.ep_gift);
             pl.tally.ep_earned += earned as i64;
-            let (battles, sum) = (pl.battles, pl.battle_ep);
+            let (battles, sum) = (battles, battle_ep);
             self.emit(|| Event::Ep { player: p as u8, battles, sum, earned });
         }
     }

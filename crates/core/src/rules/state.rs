@@ -230,6 +230,9 @@ pub struct Tally {
     pub naval_lost: u32,
     pub spy_success: u32,
     pub spy_lost: u32,
+    /// Experience its armies gained (W-06): what `army.xp_needs_destroyed`
+    /// moves, counted for the combat answers' readings.
+    pub xp_gained: u32,
     /// Army battles this player started, by the better of the two sides'
     /// results (indexed by `BattleResult as usize`): how often each row of
     /// the result scale comes up, for the coverage table.

@@ -448,8 +448,14 @@ fn tables_grid(s: &Scenario, f: &mut Found) {
     if !(0.0..=1.0).contains(&t.fair_chance) {
         f.push(p("tables.fair_chance"), format!("must be a probability, 0 to 1 (found {})", t.fair_chance));
     }
-    if !(t.fair_loss >= 0.0 && t.fair_loss.is_finite()) {
-        f.push(p("tables.fair_loss"), format!("must be 0 or more (found {})", t.fair_loss));
+    for (key, v) in [
+        ("tables.fair_loss", t.fair_loss),
+        ("tables.fair_units_per_pv", t.fair_units_per_pv),
+        ("tables.fair_sea_land", t.fair_sea_land),
+    ] {
+        if !(v >= 0.0 && v.is_finite()) {
+            f.push(p(key), format!("must be 0 or more (found {v})"));
+        }
     }
     for (k, [lo, hi], min, max) in [
         ("attacker_base", t.attacker_base, -20, 40),

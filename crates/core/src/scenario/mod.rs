@@ -345,6 +345,13 @@ section! {
         pub results: EpResults = EpResults::default(),
         /// E-02: each team member gets this much less per battle.
         pub team_malus: i32 = 1,
+        /// E-02 "chaque membre de l'équipe gagnera ...": a battle fought by
+        /// one member of a team is the team's, so every member earns the
+        /// team's battles (their EP, less the malus, averaged as E-03 does)
+        /// and none earns `no_battle` in a season the team fought. `false`:
+        /// each member earns its own battles, and a member at peace gets
+        /// `no_battle`.
+        pub team_shares_battles: bool = false,
         /// G-11: EP for a season without any battle.
         pub no_battle: i32 = 2,
         /// G-10: result by gap (0 must be a draw row for the draw EP to apply).
@@ -989,6 +996,17 @@ section! {
         /// may be at equal base, in the table's own units (a unit, a PV, a
         /// spy), and the table still called fair.
         pub fair_loss: f64 = 0.05,
+        /// Fairness criterion: the most army units a siege may spend on
+        /// average per PV of the city it takes (the siege chains' largest
+        /// army fought to the end), and the siege table still called fair;
+        /// each city PV's cost is shown beside what a city is worth in EP.
+        pub fair_units_per_pv: f64 = 1.0,
+        /// Fairness criterion: how far apart a fight at sea and the same
+        /// fight on land may be at equal base (naval against army, coastal
+        /// against siege: P(win) − P(lose), and the attacker's expected loss
+        /// minus the defender's, each in its table's units), and the two
+        /// still called alike.
+        pub fair_sea_land: f64 = 0.05,
     }
 }
 

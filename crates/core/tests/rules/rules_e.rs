@@ -79,6 +79,33 @@ fn e02_team_members_get_one_ep_less() {
     assert_eq!(st.players[1].ep, 1);
 }
 
+/// E-02 both ways (`ep.team_shares_battles`): P0 and P2 are a team, P0
+/// wins a major victory (gap 4: 4 EP, less the malus 1), P2 fights nothing.
+/// Shipped, P2 sits at peace and earns 2 (G-11), as much as P0's minor
+/// victory would; read as "chaque membre de l'équipe gagnera", the battle is
+/// the team's and P2 earns P0's 3 too. P1, in no team, earns its defeat's 1
+/// either way.
+#[test]
+fn e02_a_teammate_at_peace_earns_peace_or_the_teams_battle() {
+    let rows = ["~ ~  ~ ~ ~ ~  ~", " ~ p1 p p p p2 ~", "~ p  p p p p  ~", " ~ p  p p p p3 ~", "~ ~  ~ ~ ~ ~  ~"];
+    for (shares, p2) in [(false, 2), (true, 3)] {
+        let w = world(&rows, |sc| {
+            sc.players[0].team = Some(1);
+            sc.players[2].team = Some(1);
+            sc.ep.team_shares_battles = shares;
+        });
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 3);
+        let d = army(&mut st, 1, w.hex(3, 2), 3);
+        // 3 + 6 = 9 against 3 + 2 = 5: gap 4, a major victory.
+        let mut e = w.engine(&[6, 2], Script::bids(&[0, 0]));
+        let c = e.army_combat(&mut st, a, d);
+        assert_eq!((c.gap, c.a_result), (4, Some(BattleResult::Major)));
+        e.earn_ep(&mut st);
+        assert_eq!([st.players[0].ep, st.players[1].ep, st.players[2].ep], [3, 1, p2], "shares {shares}");
+    }
+}
+
 #[test]
 fn e03_several_battles_average_rounded_down() {
     let w = world(PLAINS, |_| {});

@@ -38,6 +38,10 @@ pub enum Metric {
     Combat(CombatKind, CombatStat),
     /// Cities conquered, federated or pillaged by a siege, all players.
     CitiesTaken,
+    /// Experience gained by armies in the campaign, all players (W-06).
+    XpGained,
+    /// Mean EP a player earned over the campaign (E-01..E-03, G-11).
+    EpEarned,
 }
 
 /// What a combat metric counts over one kind's combats in a campaign.
@@ -79,6 +83,8 @@ impl Metric {
                 format!("{}: {what}", k.name())
             }
             Metric::CitiesTaken => "siege: cities taken".into(),
+            Metric::XpGained => "experience gained".into(),
+            Metric::EpEarned => "EP earned a player".into(),
         }
     }
 
@@ -171,17 +177,56 @@ impl Metric {
                 if all > 0 { m as f64 / all as f64 } else { f64::NAN }
             }
             Metric::CitiesTaken => rows.iter().map(|r| r.tally.cities_taken as f64).sum(),
-            Metric::Combat(k, stat) => {
-                let of_kind = || combats.iter().map(|c| &c.rec).filter(|c| c.kind == *k);
-                match stat {
-                    CombatStat::Count => of_kind().count() as f64,
-                    // A campaign without such a combat has no rate: left out.
-                    CombatStat::AttackerWins => mean(&mut of_kind().map(|c| (c.gap > 0) as u8 as f64)),
-                    CombatStat::AttackerLoss => of_kind().map(|c| c.a_loss as f64).sum(),
-                    CombatStat::DefenderLoss => of_kind().map(|c| c.d_loss as f64).sum(),
-                }
-            }
+            Metric::XpGained => rows.iter().map(|r| r.tally.xp_gained as f64).sum(),
+            Metric::EpEarned => mean(&mut rows.iter().map(|r| r.tally.ep_earned as f64)),
+            Metric::Combat(k, stat) => combat_value(*k, *stat, combats.iter().map(|c| Fought::of(&c.rec))),
         }
+    }
+
+    /// The metric in one campaign from its rows and the few fields of its
+    /// combats a combat metric reads: what a finished run's
+    /// `combats.parquet` gives back (`compare RUN_A RUN_B`).
+    pub fn value_fought(&self, rows: &[PlayerRecord], fought: &[Fought]) -> f64 {
+        match self {
+            Metric::Combat(k, stat) => combat_value(*k, *stat, fought.iter().copied()),
+            _ => self.value(rows, &[]),
+        }
+    }
+}
+
+/// What a combat metric reads of one combat: its kind, the attacker's gap
+/// and each side's loss.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fought {
+    pub kind: CombatKind,
+    pub gap: i32,
+    pub a_loss: i32,
+    pub d_loss: i32,
+}
+
+impl Fought {
+    pub fn of(c: &crate::rules::CombatRecord) -> Fought {
+        Fought { kind: c.kind, gap: c.gap, a_loss: c.a_loss, d_loss: c.d_loss }
+    }
+}
+
+/// A combat metric of kind `k` over one campaign's combats: one place, so
+/// a played campaign and a run read back from its files count alike.
+fn combat_value(k: CombatKind, stat: CombatStat, combats: impl Iterator<Item = Fought>) -> f64 {
+    let of_kind = combats.filter(|c| c.kind == k);
+    match stat {
+        CombatStat::Count => of_kind.count() as f64,
+        // A campaign without such a combat has no rate: left out.
+        CombatStat::AttackerWins => {
+            let (mut n, mut won) = (0.0, 0.0);
+            for c in of_kind {
+                n += 1.0;
+                won += (c.gap > 0) as u8 as f64;
+            }
+            if n > 0.0 { won / n } else { f64::NAN }
+        }
+        CombatStat::AttackerLoss => of_kind.map(|c| c.a_loss as f64).sum(),
+        CombatStat::DefenderLoss => of_kind.map(|c| c.d_loss as f64).sum(),
     }
 }
 
@@ -315,8 +360,11 @@ impl Measured {
     /// `metrics` in each campaign of finished rows (`campaigns[i]`: the
     /// rows of campaign `i`, as a run wrote them), for a comparison of
     /// runs that plays nothing.
-    pub fn of_rows(metrics: &[Metric], campaigns: &[&[PlayerRecord]]) -> Measured {
-        let values = campaigns.iter().map(|rows| metrics.iter().map(|m| m.value_of(rows, &[])).collect()).collect();
+    pub fn of_rows(metrics: &[Metric], campaigns: &[(&[PlayerRecord], &[Fought])]) -> Measured {
+        let values = campaigns
+            .iter()
+            .map(|(rows, fought)| metrics.iter().map(|m| m.value_fought(rows, fought)).collect())
+            .collect();
         Measured { values, ..Measured::default() }
     }
 

@@ -4,6 +4,7 @@
 //! differences with 95% intervals. No IO here: `report/` renders the
 //! results and `cli/` writes them.
 
+pub mod combat_readings;
 pub mod compare;
 pub mod metrics;
 pub mod mine_pillage;
