@@ -173,13 +173,6 @@ pub enum Family {
 }
 
 impl Family {
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Weighted => "weighted",
-            Family::Search => "search",
-        }
-    }
-
     /// `player family: ...` as the best-response lines print it.
     pub fn words(self) -> &'static str {
         match self {
