@@ -40,6 +40,13 @@ pub struct Request {
     pub line: String,
 }
 
+/// This process's command line, as `empires ARGS` quoted for a shell.
+pub fn command_line() -> String {
+    let mut args = std::env::args();
+    let _ = args.next();
+    std::iter::once("empires".to_string()).chain(args.map(quote)).collect::<Vec<_>>().join(" ")
+}
+
 impl Request {
     /// The request of `what` (a canonical text of the flags that change
     /// the result, e.g. the parsed flags' Debug text with the
@@ -48,10 +55,7 @@ impl Request {
     pub fn new(what: &str, scenario_hash: &str) -> Request {
         let digest = Sha256::digest(format!("{what}\n{scenario_hash}").as_bytes());
         let key = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-        let mut args = std::env::args();
-        let _ = args.next();
-        let line = std::iter::once("empires".to_string()).chain(args.map(quote)).collect::<Vec<_>>().join(" ");
-        Request { key, line }
+        Request { key, line: command_line() }
     }
 
     /// The request of `what` under the scenarios it plays.

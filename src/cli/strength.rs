@@ -8,7 +8,6 @@ use super::out::{self, OverwriteArg, Request};
 use super::shard::ShardArgs;
 use crate::report::files::write_file;
 use crate::report::strength as rs;
-use crate::scenario::knobs::KNOBS;
 use crate::strength::tune::{
     self, Field, Flow, Problem, Record, Settings, default_population, evaluate, evaluation_rows, held_out_master,
 };
@@ -107,7 +106,12 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         )));
     }
     let sc = a.scenario.load()?;
-    let keys = if a.keys == "all" { KNOBS.iter().map(|k| k.key.to_string()).collect() } else { list(&a.keys) };
+    // `all` leaves the start's `tune_keep` as it is; keys named one by one are tuned as asked.
+    let keys = if a.keys == "all" {
+        crate::scenario::knobs::tunable(&sc.named_strategy(&a.strategy).map_err(|e| e.at("--strategy"))?)
+    } else {
+        list(&a.keys)
+    };
     let field = if a.against == "self" { Field::SelfPlay } else { Field::Fixed(list(&a.against)) };
     let population = a.population.unwrap_or_else(|| default_population(keys.len()));
     let per_eval = a.campaigns_per_eval;

@@ -182,6 +182,56 @@ fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, Error>) -
     Ok(())
 }
 
+/// `best-response.toml` in `dir`: every player a best response tuned, each
+/// a whole `[strategies.NAME]` table (`name`, the player, its competence
+/// line), so a designer can read what was fitted and probe or replay it by
+/// appending the file to the scenario. `made` heads it as a comment.
+fn write_best_players(
+    dir: &Path,
+    made: &str,
+    players: &[(String, &crate::scenario::StrategySpec, Option<String>)],
+) -> Result<String, Error> {
+    let mut text = String::new();
+    for (i, (name, spec, competence)) in players.iter().enumerate() {
+        // A name a designer can pass to --players as it is.
+        let name: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        let mut header = Vec::new();
+        if i == 0 {
+            header.push(format!("Made by: {made}"));
+            header.push("Append to the scenario file to play, probe or replay these players.".into());
+        }
+        if let Some(c) = competence {
+            header.push(c.clone());
+        }
+        if i > 0 {
+            text.push('\n');
+        }
+        text += &crate::report::strength::spec_toml(spec, &name, &header)?;
+    }
+    let name = "best-response.toml";
+    crate::report::files::write_file(&dir.join(name), text.as_bytes())?;
+    Ok(name.into())
+}
+
+/// The players of restriction studies' best responses, for
+/// `write_best_players`: the unrestricted player (tuned the same way for
+/// every restriction, so named once) and each restricted one, of the first
+/// search.
+fn restricted_players(studies: &[restrict::Study]) -> Vec<(String, &crate::scenario::StrategySpec, Option<String>)> {
+    let best: Vec<(&restrict::Study, &restrict::Best)> =
+        studies.iter().filter_map(|s| s.best.as_ref().map(|b| (s, b))).collect();
+    let Some((_, first)) = best.first() else { return Vec::new() };
+    // Each study checks the unrestricted player on its own restriction's probes.
+    let lines: Vec<String> = best
+        .iter()
+        .filter_map(|(s, b)| b.competence.as_ref().map(|c| format!("{}: {}", s.restriction.label(), c.line())))
+        .collect();
+    let lines = (!lines.is_empty()).then(|| lines.join("\n# "));
+    let mut out = vec![("best_response".to_string(), &first.unrestricted, lines)];
+    out.extend(best.iter().map(|(s, b)| (format!("best_response {}", s.restriction.label()), &b.restricted, None)));
+    out
+}
+
 pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     a.flags.check()?;
     if let [ra, rb] = a.files.as_slice()
@@ -244,12 +294,21 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     // The answer first, word for word as the page opens with it.
     sayln!("{}\n", crate::report::verdict::compare_answer(&c));
     sayln!("{}", seated.describe());
-    let best = best.as_ref().map(study::best_response_text);
+    let br = best;
+    let best = br.as_ref().map(study::best_response_text);
     if let Some(b) = &best {
         say!("{b}");
     }
     say!("{}", study::compare_text(&c));
-    write_page(&out, |d| study::compare_page(&c, d, best.as_deref()))
+    write_page(&out, |d| {
+        let mut files = study::compare_page(&c, d, best.as_deref())?;
+        if let Some(br) = &br {
+            let line = |k: usize| br.competence[k].as_ref().map(|c| c.line());
+            let players = [("best_response_a".to_string(), &br.a, line(0)), ("best_response_b".into(), &br.b, line(1))];
+            files.push(write_best_players(d, &super::out::command_line(), &players)?);
+        }
+        Ok(files)
+    })
 }
 
 /// `compare RUN_A RUN_B`: two finished runs, paired campaign by campaign
@@ -385,7 +444,8 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         .as_ref()
         .map_or(0, |b| cells * (crate::study::restrict::tuning_planned(&base, b) + compare::check_planned(b)));
     let long = a.flags.long(sweep::planned(&axes, a.flags.campaigns) + tuning, &out)?;
-    let mut tuned: Vec<(String, u64, Option<crate::strength::probe::Competence>)> = Vec::new();
+    let mut tuned: Vec<(String, u64, Option<crate::strength::probe::Competence>, crate::scenario::StrategySpec)> =
+        Vec::new();
     let s = long.run(|| {
         sweep::run::<CliError>(&axes, a.flags.master.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
             let cell_sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -394,7 +454,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
                 None => Ok(sc),
                 Some(b) => {
                     let r = compare::retuned(&sc, &start, a.flags.master.seed, b)?;
-                    tuned.push((cell_sets.join(" "), r.played, r.competence));
+                    tuned.push((cell_sets.join(" "), r.played, r.competence, r.spec));
                     Ok(r.scenario)
                 }
             }
@@ -431,7 +491,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         // Each cell's re-tuned player, with its competence check under the cell's rules.
         let checks: Vec<String> = tuned
             .iter()
-            .map(|(cell, _, c)| match c {
+            .map(|(cell, _, c, _)| match c {
                 Some(c) => format!("\n  {cell}: {}", c.line()),
                 None => format!("\n  {cell}: players not checked (--probe-campaigns 0)"),
             })
@@ -442,7 +502,18 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         sayln!("{b}");
     }
     say!("{}", study::sweep_text(&s));
-    write_page(&out, |d| study::sweep_page(&s, d, best.as_deref()))
+    write_page(&out, |d| {
+        let mut files = study::sweep_page(&s, d, best.as_deref())?;
+        if !tuned.is_empty() {
+            // One table per cell, named for its cell's values.
+            let players: Vec<_> = tuned
+                .iter()
+                .map(|(cell, _, c, spec)| (format!("best_response {cell}"), spec, c.as_ref().map(|c| c.line())))
+                .collect();
+            files.push(write_best_players(d, &super::out::command_line(), &players)?);
+        }
+        Ok(files)
+    })
 }
 
 pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
@@ -527,7 +598,13 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             sayln!("{}\n", crate::report::verdict::mine_answer(&x));
             sayln!("{}", seated.describe());
             say!("{}", study::experiment_text(&x));
-            write_page(&out, |d| study::experiment_page(&x, d))
+            write_page(&out, |d| {
+                let mut files = study::experiment_page(&x, d)?;
+                if !x.best.is_empty() {
+                    files.push(write_best_players(d, &super::out::command_line(), &restricted_players(&x.best))?);
+                }
+                Ok(files)
+            })
         }
         Experiment::Restrict { scenario, forbid, force, levels, best, flags } => {
             flags.check()?;
@@ -549,7 +626,17 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             long.finish();
             let text = study::restrict_text(&s);
             say!("{text}");
-            write_page(&out, |d| study::restrict_page(&s, &text, d))
+            write_page(&out, |d| {
+                let mut files = study::restrict_page(&s, &text, d)?;
+                if s.best.is_some() {
+                    files.push(write_best_players(
+                        d,
+                        &super::out::command_line(),
+                        &restricted_players(std::slice::from_ref(&s)),
+                    )?);
+                }
+                Ok(files)
+            })
         }
     }
 }

@@ -17,6 +17,9 @@ pub enum Format {
     Csv,
 }
 
+const ALPHA: f64 = 0.001;
+const READINGS_CAMPAIGNS: u64 = 500;
+
 #[derive(Args, Debug)]
 pub struct TablesArgs {
     #[command(flatten)]
@@ -35,12 +38,12 @@ pub struct TablesArgs {
     #[arg(long, value_name = "RUN_DIR")]
     pub against: Option<PathBuf>,
     /// Significance level of the cross-check.
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = ALPHA)]
     pub alpha: f64,
     /// Campaigns a variant of the readings table (what the answer rests
     /// on: each combat reading flipped by its key and played against the
     /// shipped one on the same seeds); 0 leaves the table out.
-    #[arg(long, value_name = "N", default_value_t = 500)]
+    #[arg(long, value_name = "N", default_value_t = READINGS_CAMPAIGNS)]
     pub readings_campaigns: u64,
     /// Master seed of the readings table.
     #[arg(long, default_value_t = super::args::DEFAULT_SEED)]
@@ -124,7 +127,34 @@ fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `--against` and `--diff` print a check and play nothing, so a flag that
+/// only shapes the readings table or the written files cannot apply: it is
+/// refused rather than silently ignored. A value other than the default is
+/// the only sign a flag was given.
+fn refuse_unused(a: &TablesArgs) -> Result<(), CliError> {
+    let mode = match (&a.against, &a.diff) {
+        (Some(_), Some(_)) => return Err(CliError::input("give --against RUN_DIR or --diff OTHER.toml, not both")),
+        (Some(_), None) => "--against",
+        (None, Some(_)) => "--diff",
+        (None, None) => return Ok(()),
+    };
+    let unused = [
+        (a.readings_campaigns != READINGS_CAMPAIGNS, "--readings-campaigns"),
+        (a.seed != super::args::DEFAULT_SEED, "--seed"),
+        (a.format != Format::Text, "--format"),
+        (a.diff.is_some() && a.out.is_some(), "--out"),
+        (a.diff.is_some() && a.alpha != ALPHA, "--alpha"),
+    ];
+    if let Some((_, flag)) = unused.iter().find(|(given, _)| *given) {
+        return Err(CliError::input(format!(
+            "{flag} with {mode}: {mode} prints its check as text and plays no readings, so {flag} cannot apply"
+        )));
+    }
+    Ok(())
+}
+
 pub fn run(a: TablesArgs) -> Result<(), CliError> {
+    refuse_unused(&a)?;
     if let Some(dir) = &a.against {
         return against(&a, dir);
     }

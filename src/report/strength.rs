@@ -138,6 +138,22 @@ pub fn strategy_toml(p: &Problem<'_>, values: &[f64], name: &str, header: &[Stri
     out
 }
 
+/// A whole strategy as a `[strategies.NAME]` table, every key spelled out
+/// (a best response's player, so the designer can read, probe or replay
+/// it): the text to append to a scenario file, `header` as comments above.
+pub fn spec_toml(spec: &crate::scenario::StrategySpec, name: &str, header: &[String]) -> Result<String, Error> {
+    let mut out = String::new();
+    for line in header {
+        let _ = writeln!(out, "# {line}");
+    }
+    let mut one = toml::Table::new();
+    one.insert(name.to_string(), toml::Value::try_from(spec).map_err(|e| Error::internal(format!("{e}")))?);
+    let mut top = toml::Table::new();
+    top.insert("strategies".into(), toml::Value::Table(one));
+    out += &toml::to_string(&top).map_err(|e| Error::internal(format!("{e}")))?;
+    Ok(out)
+}
+
 /// `file_text` (a scenario file) with the `[strategies.NAME]` table of
 /// `strategy_toml` (as `strategy_toml` writes it, its comments kept) put
 /// in, replacing a table of that name: the new text, and whether one was

@@ -95,13 +95,17 @@ fn a_best_response_plays_its_whole_tuning_budget_at_most() {
     let (r, n) = counted(|| compare::retuned(&sc, "balanced", 3, &budget));
     let r = r.unwrap();
     assert_eq!(n, r.played, "what the search says it played is what it played");
-    assert_eq!(n, restrict::tuning_planned(&sc, &budget), "one generation runs whole");
+    // One generation runs whole, (1 × (3 + 1) + 1) × 4, then `keep_unexercised`
+    // plays 4 reference campaigns and 4 for each key the search moved: the
+    // plan counts every key, an upper bound.
+    assert!(n >= 5 * 4 + 4 && n <= restrict::tuning_planned(&sc, &budget), "{n}");
+    assert_eq!(restrict::tuning_planned(&sc, &budget), 5 * 4 + 4 * (1 + empires::scenario::knobs::KNOBS.len() as u64));
     assert!(r.competence.is_none(), "no probe campaigns, no check");
     // With probes, the tuned player's competence check follows, the whole family.
     let budget = restrict::Budget { probe_campaigns: 4, ..budget };
     let (r, n) = counted(|| compare::retuned(&sc, "balanced", 3, &budget));
     let r = r.unwrap();
-    assert_eq!(n, restrict::tuning_planned(&sc, &budget) + compare::check_planned(&budget));
+    assert_eq!(n, r.played + compare::check_planned(&budget));
     let c = r.competence.expect("checked");
     assert_eq!((c.strategy.as_str(), c.campaigns), (compare::BEST_RESPONSE, 4));
 }

@@ -592,3 +592,26 @@ fn tuning_over_varied_rules_draws_its_variants_from_the_seed() {
     let e = Problem::new(&sc, s).err().unwrap().to_string();
     assert!(e.contains("times the 4 variants"), "{e}");
 }
+
+/// A best response's keys that no game exercises keep the start's value:
+/// on the shipped island `tuned` never has the gold to recruit a lone
+/// army, so a drifted `unit_alone` changes none of its games and is set
+/// back (it is what keeps it from wasting a gold gift), while a moved
+/// `capture` weight changes games and stays where the search put it.
+#[test]
+fn a_best_response_keeps_the_start_value_of_keys_no_game_exercises() {
+    use empires::study::restrict::keep_unexercised;
+    let sc = Scenario::embedded_default();
+    let start = sc.strategy("tuned").unwrap();
+    let mut moved = start.clone();
+    moved.unit_alone = 0.575;
+    moved.capture = start.capture + 2.5;
+    for field in [Field::SelfPlay, Field::Fixed(vec!["tuned".into()])] {
+        let kept = keep_unexercised(&sc, &start, moved.clone(), &field, 11, 200).unwrap();
+        assert_eq!(kept.keys, vec!["unit_alone"], "{field:?}");
+        assert_eq!(kept.spec.unit_alone, start.unit_alone, "{field:?}");
+        assert_eq!(kept.spec.capture, start.capture + 2.5, "{field:?}");
+        // The reference games, then one trial for each of the two moved keys.
+        assert_eq!(kept.played, 3 * 200, "{field:?}");
+    }
+}

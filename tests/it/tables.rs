@@ -336,6 +336,30 @@ fn w10_tables_diff_shows_how_a_change_moves_each_criterion() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--diff` and `--against` print a check and play nothing: a flag that
+/// only shapes the readings or the written files is refused with exit 2,
+/// not silently dropped.
+#[test]
+fn tables_diff_and_against_refuse_flags_they_cannot_apply() {
+    let dir = std::env::temp_dir().join(format!("empires-diff-refuse-{}", std::process::id()));
+    let other = siege_row_1_costs_1(&dir);
+    let other = other.to_str().unwrap();
+    for (args, flag) in [
+        (vec!["--diff", other, "--readings-campaigns", "100"], "--readings-campaigns with --diff"),
+        (vec!["--diff", other, "--seed", "9"], "--seed with --diff"),
+        (vec!["--diff", other, "--format", "json"], "--format with --diff"),
+        (vec!["--diff", other, "--out", "x"], "--out with --diff"),
+        (vec!["--against", "some-run", "--readings-campaigns", "0"], "--readings-campaigns with --against"),
+        (vec!["--against", "some-run", "--diff", other], "not both"),
+    ] {
+        let o = bin().arg("tables").args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(flag), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The default scenario with siege row 1's `army_loss` 2 -> 1 (W-10),
 /// written as `siege1.toml` in `dir`: the table change of question 3.
 pub fn siege_row_1_costs_1(dir: &std::path::Path) -> std::path::PathBuf {

@@ -354,6 +354,15 @@ fn strategies(s: &Scenario, f: &mut Found) {
                 f.push(pi(&format!("{key}.forbid"), i), "\"done\" cannot be forbidden: a player must be able to stop");
             }
         }
+        for (i, k) in st.tune_keep.iter().enumerate() {
+            if super::knobs::knob(k).is_none() {
+                let known = super::knobs::KNOBS.iter().map(|k| k.key);
+                f.push(
+                    pi(&format!("{key}.tune_keep"), i),
+                    format!("{k:?} is not a numeric strategy key{}", super::suggest::hint(k, known)),
+                );
+            }
+        }
         // Every numeric key has one range, in `knobs::KNOBS` (tuning
         // searches the same ranges).
         for k in super::knobs::KNOBS {

@@ -166,6 +166,12 @@ pub fn knob(key: &str) -> Option<&'static Knob> {
     KNOBS.iter().find(|k| k.key == key)
 }
 
+/// The keys a tuning started from `spec` moves: every numeric key but
+/// those it keeps (`tune_keep`), in `KNOBS` order.
+pub fn tunable(spec: &StrategySpec) -> Vec<String> {
+    KNOBS.iter().filter(|k| !spec.tune_keep.iter().any(|t| t == k.key)).map(|k| k.key.to_string()).collect()
+}
+
 /// The choice keys: not numbers, so tuning leaves them as they are; the
 /// deviation check tries every other value of each.
 pub const CHOICES: &[&str] = &["formation", "siege_outcome"];

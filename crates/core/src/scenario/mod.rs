@@ -1212,5 +1212,13 @@ section! {
         pub forbid: Vec<ActionKind> = Vec::new(),
         /// Action kinds taken first whenever legal and affordable, e.g. `["mine"]`.
         pub force: Vec<ActionKind> = Vec::new(),
+
+        /// Numeric keys a tuning started from this player leaves as they
+        /// are (`tune --keys all`, every `--best-response`), e.g.
+        /// `["unit_alone", "gold_glut"]`: values set from the competence
+        /// check (`empires probe`) for what the tuning's own campaigns
+        /// rarely show, such as a gift of gold, which a search fitted to
+        /// those campaigns alone would trade away.
+        pub tune_keep: Vec<String> = Vec::new(),
     }
 }
