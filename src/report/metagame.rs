@@ -5,7 +5,7 @@
 use super::charts::{Bar, Chart};
 use super::dataset::write_parquet;
 use super::html::Page;
-use super::study::{share_matrix, text_table};
+use super::table::{share_matrix, text_table};
 use crate::error::Error;
 use crate::strength::metagame::{Composition, Metagame, Resampled};
 use polars::prelude::*;

@@ -5,7 +5,7 @@
 
 use super::charts::{Bar, Chart};
 use super::html::Page;
-use super::study::text_table;
+use super::table::text_table;
 use crate::error::Error;
 use crate::stats::format_p;
 use crate::strength::probe::{Competence, Row, points};

@@ -6,7 +6,7 @@
 use super::charts::{Bar, Chart, Series};
 use super::dataset::write_parquet;
 use super::html::Page;
-use super::study::{share_matrix, text_table};
+use super::table::{share_matrix, text_table};
 use crate::error::Error;
 use crate::sim::lineup::Wins;
 use crate::stats::{format_p, wilson};
