@@ -4,23 +4,10 @@
 
 use std::fmt::Write;
 
-/// A p-value in a table cell: four decimals, scientific when small.
-pub fn p_cell(p: f64) -> String {
-    if !p.is_finite() {
-        "—".into()
-    } else if p == 0.0 {
-        "< 1e-300".into()
-    } else if p < 1e-3 {
-        format!("{p:.1e}")
-    } else {
-        format!("{p:.4}")
-    }
-}
-
-/// `23.2% [21.5, 25.2]`: wins of `n` campaigns with the Wilson 95% interval.
-pub fn win_rate(wins: u64, n: u64) -> String {
-    let (lo, hi) = crate::stats::wilson(wins as f64, n as f64, 0.95);
-    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * wins as f64 / n as f64, 100.0 * lo, 100.0 * hi)
+/// A share as a percent with one decimal: `12.3%`. (`verdict::pct` gives
+/// a small share the digits it needs instead.)
+pub fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
 }
 
 /// A square table of shares (row against column) as aligned text: whole

@@ -1,5 +1,5 @@
 //! What `empires sensitivity` and `empires solve` write, a module each as
-//! in `balance`: the ranked keys and the design points (`sensitivity`),
+//! in `crate::balance`: the ranked keys and the design points (`sensitivity`),
 //! and the solved scenario with its evaluations (`solve`); each as
 //! parquet, JSON and an HTML page with its charts.
 
@@ -16,6 +16,7 @@ pub use solve::{
     write_unmet,
 };
 
+/// `1..30`: a key's range as both the ranked keys and a solve print it.
 fn range(p: &Param) -> String {
     format!("{}..{}", p.show(p.lo), p.show(p.hi))
 }

@@ -75,6 +75,21 @@ fn band(e: &Eval) -> String {
     format!("{} ± {:.4}", fmt_gap(e.gap), z(0.95) * e.gap_se)
 }
 
+/// A solve's first lines, whether it found a root or not: its targets,
+/// the keys and ranges it searched, its campaigns and seed, then the
+/// definitions of the metrics the targets name.
+fn heading(goals: &[&Goal], params: &[&Param], campaigns: u64, master: u64, evals: usize) -> String {
+    let targets: Vec<String> = goals.iter().map(|g| g.text()).collect();
+    let over: Vec<String> = params.iter().map(|p| format!("{}={}", p.name, range(p))).collect();
+    let mut out = format!(
+        "solve {} over {}: {campaigns} campaigns per evaluation, master seed {master}, {evals} evaluations\n",
+        targets.join(" and "),
+        over.join(" and ")
+    );
+    out.push_str(&goal_metrics(goals));
+    out
+}
+
 /// The metrics a target names, for their definitions.
 fn goal_metrics(goals: &[&Goal]) -> String {
     let sides = goals.iter().flat_map(|g| {
@@ -92,18 +107,7 @@ fn goal_metrics(goals: &[&Goal]) -> String {
 /// The summary printed by the command.
 pub fn solve_text(s: &Solution, command: &str) -> String {
     let (p, f, c) = (&s.param, &s.found, &s.confirm);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "solve {} over {}={}: {} campaigns per evaluation, master seed {}, {} evaluations",
-        s.goal.text(),
-        p.name,
-        range(p),
-        s.campaigns,
-        s.master,
-        f.evals.len()
-    );
-    out.push_str(&goal_metrics(&[&s.goal]));
+    let mut out = heading(&[&s.goal], &[p], s.campaigns, s.master, f.evals.len());
     out.push_str(&players_lines(s.players.as_deref(), s.competence.as_ref()));
     let zz = z(0.95);
     let verdict = |e: &Eval| if e.accepted(zz) { "target not rejected" } else { "target rejected" };
@@ -197,18 +201,7 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
 /// The text of a one-key solve that found no root.
 pub fn unmet_text(u: &Unmet, command: &str) -> String {
     let p = &u.param;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "solve {} over {}={}: {} campaigns per evaluation, master seed {}, {} evaluations",
-        u.goal.text(),
-        p.name,
-        range(p),
-        u.campaigns,
-        u.master,
-        u.found.evals.len()
-    );
-    out.push_str(&goal_metrics(&[&u.goal]));
+    let mut out = heading(&[&u.goal], &[p], u.campaigns, u.master, u.found.evals.len());
     if let Some(l) = &u.players {
         let _ = writeln!(out, "  {l}");
     }
@@ -418,21 +411,8 @@ fn projection(p: &Param, iv: (f64, f64), open: [bool; 2], truncated: [bool; 2]) 
 pub fn solve2_text(s: &Solution2, command: &str) -> String {
     let (f, c) = (&s.found, &s.confirm);
     let zz = z(0.95);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "solve {} and {} over {}={} and {}={}: {} campaigns per evaluation, master seed {}, {} evaluations",
-        s.goals[0].text(),
-        s.goals[1].text(),
-        s.params[0].name,
-        range(&s.params[0]),
-        s.params[1].name,
-        range(&s.params[1]),
-        s.campaigns,
-        s.master,
-        f.evals.len()
-    );
-    out.push_str(&goal_metrics(&[&s.goals[0], &s.goals[1]]));
+    let mut out =
+        heading(&[&s.goals[0], &s.goals[1]], &[&s.params[0], &s.params[1]], s.campaigns, s.master, f.evals.len());
     out.push_str(&players_lines(s.players.as_deref(), s.competence.as_ref()));
     let e = &f.at_value;
     let _ = writeln!(
@@ -508,21 +488,8 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
 /// The text of a two-key solve that found no root.
 pub fn unmet2_text(u: &Unmet2, command: &str) -> String {
     let zz = z(0.95);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "solve {} and {} over {}={} and {}={}: {} campaigns per evaluation, master seed {}, {} evaluations",
-        u.goals[0].text(),
-        u.goals[1].text(),
-        u.params[0].name,
-        range(&u.params[0]),
-        u.params[1].name,
-        range(&u.params[1]),
-        u.campaigns,
-        u.master,
-        u.found.evals.len()
-    );
-    out.push_str(&goal_metrics(&[&u.goals[0], &u.goals[1]]));
+    let mut out =
+        heading(&[&u.goals[0], &u.goals[1]], &[&u.params[0], &u.params[1]], u.campaigns, u.master, u.found.evals.len());
     if let Some(l) = &u.players {
         let _ = writeln!(out, "  {l}");
     }

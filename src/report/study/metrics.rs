@@ -5,6 +5,8 @@
 
 use crate::study::metrics::Metric;
 
+/// A metric's value in a cell: a rate in percent, anything else with the
+/// decimals its metric keeps; `—` where no campaign defined it.
 pub fn fmt(m: &Metric, x: f64) -> String {
     if !x.is_finite() {
         "—".into()
@@ -15,6 +17,7 @@ pub fn fmt(m: &Metric, x: f64) -> String {
     }
 }
 
+/// A difference of a metric in a cell, signed: a rate's in points.
 pub fn fmt_diff(m: &Metric, x: f64) -> String {
     if m.is_rate() { format!("{:+.1} pts", 100.0 * x) } else { format!("{x:+.*}", m.decimals()) }
 }

@@ -5,11 +5,11 @@
 
 use super::metrics::definitions;
 use super::paired::{diff_bars, paired_rows, reshuffled_note, verdicts_note};
-use super::restrict::{restrict_rows, restrict_text};
+use super::restrict::{restrict_rows, restrict_text, restricted_row};
 use crate::error::Error;
 use crate::report::charts::{Bar, Chart, Series};
 use crate::report::html::Page;
-use crate::report::table::{text_table, win_rate};
+use crate::report::table::text_table;
 use crate::stats::Mean;
 use crate::study::compare::Row;
 use crate::study::metrics::Metric;
@@ -304,20 +304,12 @@ pub fn solo_rows(e: &Experiment) -> Vec<Vec<String>> {
         "players".into(),
     ]];
     for s in &e.solo {
-        let rate = |w: u64| win_rate(w, s.campaigns);
         let verdict = e
             .competence
             .iter()
             .find(|c| c.strategy == s.strategy)
             .map_or("not checked", |c| c.verdict_on(mine_pillage::TOPICS).words());
-        rows.push(vec![
-            s.name.to_string(),
-            rate(s.wins),
-            rate(s.base_wins),
-            format!("{:+.1} points", 100.0 * s.diff.mean),
-            format!("[{:+.1}, {:+.1}]", 100.0 * s.diff.low, 100.0 * s.diff.high),
-            verdict.to_string(),
-        ]);
+        rows.push(restricted_row(s.name.to_string(), (s.wins, s.base_wins, s.campaigns), &s.diff, verdict));
     }
     rows
 }

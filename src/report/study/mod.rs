@@ -1,4 +1,4 @@
-//! Text and HTML pages of the studies, a module each as in `study`:
+//! Text and HTML pages of the studies, a module each as in `crate::study`:
 //! compare, sweep, restricted play and the mine-against-pillage
 //! experiment; with how a metric reads (`metrics`) and how a paired
 //! comparison is shown (`paired`), which they share.

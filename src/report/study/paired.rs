@@ -7,7 +7,6 @@
 
 use super::metrics::{fmt, fmt_diff};
 use crate::report::charts::Bar;
-use crate::report::table::p_cell;
 use crate::study::compare::Row;
 use crate::study::metrics::Metric;
 
@@ -25,35 +24,52 @@ pub fn verdict(r: &Row) -> String {
 
 /// The table of paired rows, as rows of strings.
 pub fn paired_rows(rows: &[Row], a: &str, b: &str) -> Vec<Vec<String>> {
-    let mut out = vec![vec![
-        "metric".to_string(),
-        a.to_string(),
-        b.to_string(),
-        format!("{b} − {a}"),
-        "95% interval".into(),
-        "adjusted p".into(),
-        "detectable at 80% power".into(),
-        "verdict".into(),
-    ]];
+    let mut head = vec!["metric".to_string(), a.to_string(), b.to_string()];
+    head.extend(diff_head(&format!("{b} − {a}")));
+    let mut out = vec![head];
     for r in rows {
-        out.push(vec![
-            r.metric.name(),
-            fmt(&r.metric, r.a.mean),
-            fmt(&r.metric, r.b.mean),
-            fmt_diff(&r.metric, r.diff.mean),
-            format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
-            p_cell(r.p_adj),
-            detectable_cell(r),
-            verdict(r),
-        ]);
+        let mut row = vec![r.metric.name(), fmt(&r.metric, r.a.mean), fmt(&r.metric, r.b.mean)];
+        row.extend(diff_cells(r));
+        out.push(row);
     }
     out
+}
+
+/// The headers of `diff_cells`, the first named `first`: every table of
+/// paired rows ends in the same five columns, whatever it shows before.
+pub fn diff_head(first: &str) -> Vec<String> {
+    [first, "95% interval", "adjusted p", "detectable at 80% power", "verdict"].map(String::from).to_vec()
+}
+
+/// A paired row's difference, its interval, adjusted p-value, what is
+/// detectable and verdict.
+pub fn diff_cells(r: &Row) -> Vec<String> {
+    vec![
+        fmt_diff(&r.metric, r.diff.mean),
+        format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
+        p_cell(r.p_adj),
+        detectable_cell(r),
+        verdict(r),
+    ]
+}
+
+/// A p-value in a table cell: four decimals, scientific when small.
+fn p_cell(p: f64) -> String {
+    if !p.is_finite() {
+        "—".into()
+    } else if p == 0.0 {
+        "< 1e-300".into()
+    } else if p < 1e-3 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
 }
 
 /// `±4.5 pts`; `±4.5 pts if reshuffled` when every paired difference is
 /// the same (the paired figure would be ±0); `—` when no campaign's value
 /// varies in either variant (nothing can be detected).
-pub fn detectable_cell(r: &Row) -> String {
+fn detectable_cell(r: &Row) -> String {
     if !(r.detectable > 0.0) {
         return "— (no campaign varies)".into();
     }
@@ -90,6 +106,9 @@ pub fn verdicts_note(line: &str) -> String {
     )
 }
 
+/// The bars of the rows whose metric `pick` keeps, each difference with
+/// its interval; "win rate: " is left off the labels, since the chart's
+/// title says it.
 pub fn diff_bars(rows: &[Row], pick: impl Fn(&Metric) -> bool) -> Vec<Bar> {
     rows.iter()
         .filter(|r| pick(&r.metric))

@@ -6,7 +6,7 @@
 use crate::error::Error;
 use crate::report::charts::{Bar, Chart};
 use crate::report::html::Page;
-use crate::report::table::{text_table, win_rate};
+use crate::report::table::text_table;
 use crate::stats::Mean;
 use std::fmt::Write;
 use std::path::Path;
@@ -14,7 +14,6 @@ use std::path::Path;
 /// The rows of a restricted-play study: one per strength level, then the
 /// best response; header first.
 pub fn restrict_rows(s: &crate::study::restrict::Study) -> Vec<Vec<String>> {
-    let rate = win_rate;
     let mut rows = vec![vec![
         "players".to_string(),
         "restricted player wins".into(),
@@ -26,26 +25,45 @@ pub fn restrict_rows(s: &crate::study::restrict::Study) -> Vec<Vec<String>> {
     for v in &s.levels {
         let verdict =
             s.competence.iter().find(|c| c.strategy == v.label).map_or("not checked", |c| c.verdict().words());
-        rows.push(vec![
+        rows.push(restricted_row(
             format!("{} (fixed weights)", v.label),
-            rate(v.wins, v.campaigns),
-            rate(v.base_wins, v.campaigns),
-            format!("{:+.1} points", 100.0 * v.diff.mean),
-            format!("[{:+.1}, {:+.1}]", 100.0 * v.diff.low, 100.0 * v.diff.high),
-            verdict.to_string(),
-        ]);
+            (v.wins, v.base_wins, v.campaigns),
+            &v.diff,
+            verdict,
+        ));
     }
     if let Some(b) = &s.best {
-        rows.push(vec![
+        rows.push(restricted_row(
             format!("best response against {}", s.players),
-            rate(b.restricted_wins, b.campaigns),
-            rate(b.unrestricted_wins, b.campaigns),
-            format!("{:+.1} points", 100.0 * b.value.mean),
-            format!("[{:+.1}, {:+.1}]", 100.0 * b.value.low, 100.0 * b.value.high),
-            b.competence.as_ref().map_or("not checked", |c| c.verdict().words()).to_string(),
-        ]);
+            (b.restricted_wins, b.unrestricted_wins, b.campaigns),
+            &b.value,
+            b.competence.as_ref().map_or("not checked", |c| c.verdict().words()),
+        ));
     }
     rows
+}
+
+/// A restricted player against the unrestricted one in the same seat:
+/// `label`, both win rates of `(restricted, unrestricted, campaigns)`, the
+/// paired difference `diff` in points with its interval, and the players'
+/// `verdict`. The one-player restrictions of the mine-against-pillage
+/// experiment are the same measurement, so they show the same row.
+pub fn restricted_row(label: String, wins: (u64, u64, u64), diff: &Mean, verdict: &str) -> Vec<String> {
+    let (restricted, unrestricted, campaigns) = wins;
+    vec![
+        label,
+        win_rate(restricted, campaigns),
+        win_rate(unrestricted, campaigns),
+        format!("{:+.1} points", 100.0 * diff.mean),
+        format!("[{:+.1}, {:+.1}]", 100.0 * diff.low, 100.0 * diff.high),
+        verdict.to_string(),
+    ]
+}
+
+/// `23.2% [21.5, 25.2]`: wins of `n` campaigns with the Wilson 95% interval.
+fn win_rate(wins: u64, n: u64) -> String {
+    let (lo, hi) = crate::stats::wilson(wins as f64, n as f64, 0.95);
+    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * wins as f64 / n as f64, 100.0 * lo, 100.0 * hi)
 }
 
 /// When the searches' spread cannot carry the search's variance: every

@@ -2,12 +2,12 @@
 //! values on the same seeds, each against the first cell, as a line with
 //! its band for one key and a heatmap a metric for two.
 
-use super::metrics::{definitions, fmt, fmt_diff};
-use super::paired::{detectable_cell, verdict, verdicts_note};
+use super::metrics::{definitions, fmt};
+use super::paired::{diff_cells, diff_head, verdicts_note};
 use crate::error::Error;
 use crate::report::charts::{Chart, Series};
 use crate::report::html::Page;
-use crate::report::table::{p_cell, text_table};
+use crate::report::table::text_table;
 use crate::stats::Mean;
 use crate::study::metrics::Metric;
 use crate::study::sweep::Sweep;
@@ -66,22 +66,14 @@ pub fn cell_name(s: &Sweep, i: usize) -> String {
 /// Every cell but the first against the first, for the metrics `keep`
 /// (indices into `s.metrics`): header first.
 pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
-    let mut out = vec![
-        ["cell", "metric", "difference", "95% interval", "adjusted p", "detectable at 80% power", "verdict"]
-            .map(String::from)
-            .to_vec(),
-    ];
+    let mut head = vec!["cell".to_string(), "metric".into()];
+    head.extend(diff_head("difference"));
+    let mut out = vec![head];
     for (i, c) in s.cells.iter().enumerate().skip(1) {
         for r in c.against.iter().filter(|r| keep.iter().any(|&j| s.metrics[j] == r.metric)) {
-            out.push(vec![
-                cell_name(s, i),
-                r.metric.name(),
-                fmt_diff(&r.metric, r.diff.mean),
-                format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
-                p_cell(r.p_adj),
-                detectable_cell(r),
-                verdict(r),
-            ]);
+            let mut row = vec![cell_name(s, i), r.metric.name()];
+            row.extend(diff_cells(r));
+            out.push(row);
         }
     }
     out
