@@ -81,7 +81,7 @@ pub fn text(file: &str, alpha: f64, judged: &[Judged], updating: bool) -> String
         "empires check {file}: the file fails by chance at most {alpha} of the time (Holm over its {tests} Monte Carlo \
          tests; bounds one-sided, baselines paired on common seeds where their campaigns are stored)\n"
     );
-    out.push_str(&crate::report::study::text_table(&rows));
+    out.push_str(&crate::report::table::text_table(&rows));
     let _ = writeln!(
         out,
         "detects: the smallest breach past a bound, or change from a baseline (beyond its tolerance), found with 80% \
@@ -94,7 +94,7 @@ pub fn text(file: &str, alpha: f64, judged: &[Judged], updating: bool) -> String
         }
     );
     let shares = [crate::study::metrics::Metric::MineShare, crate::study::metrics::Metric::PillageShare];
-    out.push_str(&crate::report::study::definitions(
+    out.push_str(&crate::report::study::metrics::definitions(
         shares.iter().filter(|m| judged.iter().any(|j| j.spec.quantity.as_deref() == Some(m.name().as_str()))),
     ));
     for j in judged {

@@ -97,8 +97,8 @@ pub fn more_text(sc: &Scenario, verdicts: &[Verdict]) -> String {
          land at equal strength (exact):\n{}",
         sc.tables.siege_army_extra,
         sc.tables.siege_city_base,
-        super::study::text_table(&city_cost_rows(sc)),
-        super::study::text_table(&sea_land_rows(sc, verdicts))
+        super::table::text_table(&city_cost_rows(sc)),
+        super::table::text_table(&sea_land_rows(sc, verdicts))
     )
 }
 
@@ -258,7 +258,7 @@ pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
             if pa.alike == pb.alike { "=".into() } else { "changed".into() },
         ]);
     }
-    out.push_str(&super::study::text_table(&rows));
+    out.push_str(&super::table::text_table(&rows));
     // The chains: a move in any cell, the largest first.
     let mut siege: Vec<(f64, String)> = ea
         .sieges
@@ -332,7 +332,7 @@ fn assault_exact(sc: &Scenario, e: &Exact) -> Option<String> {
 /// that flips it, the quantity shipped and flipped with their intervals,
 /// the paired change and whether it moved; header first.
 pub fn readings_rows(r: &crate::study::combat_readings::Readings) -> Vec<Vec<String>> {
-    use super::study::{fmt, fmt_diff};
+    use super::study::metrics::{fmt, fmt_diff};
     let mut rows = vec![
         [
             "rule",

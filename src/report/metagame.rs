@@ -5,17 +5,13 @@
 use super::charts::{Bar, Chart};
 use super::dataset::write_parquet;
 use super::html::Page;
-use super::study::{share_matrix, text_table};
+use super::table::{pct, share_matrix, text_table};
 use crate::error::Error;
 use crate::strength::metagame::{Composition, Metagame, Resampled};
 use polars::prelude::*;
 use serde_json::json;
 use std::fmt::Write;
 use std::path::Path;
-
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
 
 /// A composition in words: `balanced×2 random×2`.
 pub fn composition_name(names: &[String], counts: &[u32]) -> String {

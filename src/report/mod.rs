@@ -21,6 +21,7 @@ pub mod run_page;
 pub mod strength;
 pub mod study;
 pub mod summary;
+pub mod table;
 pub mod tables;
 pub mod text;
 pub mod verdict;

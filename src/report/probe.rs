@@ -5,16 +5,12 @@
 
 use super::charts::{Bar, Chart};
 use super::html::Page;
-use super::study::text_table;
+use super::table::{pct, text_table};
 use crate::error::Error;
 use crate::stats::format_p;
 use crate::strength::probe::{Competence, Row, points};
 use std::fmt::Write;
 use std::path::Path;
-
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
 
 /// The table: header first, one row per probe in the family's order.
 pub fn rows(c: &Competence) -> Vec<Vec<String>> {

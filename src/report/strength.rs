@@ -6,7 +6,7 @@
 use super::charts::{Bar, Chart, Series};
 use super::dataset::write_parquet;
 use super::html::Page;
-use super::study::{share_matrix, text_table};
+use super::table::{pct, share_matrix, text_table};
 use crate::error::Error;
 use crate::sim::lineup::Wins;
 use crate::stats::{format_p, wilson};
@@ -16,10 +16,6 @@ use crate::strength::tune::{EvalRow, Problem, Record};
 use polars::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
-
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
 
 /// `41.2% [39.1%, 43.4%]`: a win rate with its Wilson 95% interval.
 pub fn rate_ci(wins: u64, campaigns: u64) -> String {

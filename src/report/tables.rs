@@ -60,11 +60,11 @@ pub fn text(sc: &Scenario, e: &Exact) -> String {
     let mut out = String::new();
     // The answer first, as the page's first screen has it.
     let _ = writeln!(out, "{}\n", super::fairness::answer(sc, &e.verdicts));
-    out.push_str(&super::study::text_table(&super::fairness::rows(&e.verdicts)));
+    out.push_str(&super::table::text_table(&super::fairness::rows(&e.verdicts)));
     out.push_str(&super::fairness::more_text(sc, &e.verdicts));
     if let Some(r) = &e.readings {
         let _ = writeln!(out, "\n{}", super::fairness::readings_title(r));
-        out.push_str(&super::study::text_table(&super::fairness::readings_rows(r)));
+        out.push_str(&super::table::text_table(&super::fairness::readings_rows(r)));
         out.push_str(&super::fairness::readings_notes(sc, e, r));
     }
     let _ = writeln!(

@@ -5,7 +5,8 @@
 //! is called moved only where the table's multiple-comparison verdict says
 //! "higher" or "lower".
 
-use super::study::{cell_name, fmt_diff};
+use super::study::metrics::fmt_diff;
+use super::study::sweep::cell_name;
 use crate::rules::CombatKind;
 use crate::study::compare::{Comparison, Row};
 use crate::study::metrics::{CombatStat, Metric};
@@ -253,7 +254,7 @@ fn solo_clause(e: &crate::study::mine_pillage::Experiment) -> String {
                     100.0 * crate::stats::min_detectable(d.sd, d.n)
                 )
             };
-            format!("{}: {} pts, {word}", s.name, super::study::points(d))
+            format!("{}: {} pts, {word}", s.name, super::study::mine_pillage::points(d))
         })
         .collect();
     let s = &e.solo[0];
@@ -310,8 +311,8 @@ pub fn mine_answer(e: &crate::study::mine_pillage::Experiment) -> String {
     if let Some(row) = e.readings.as_ref().and_then(|r| r.rows.first()).filter(|_| e.solo.is_empty()) {
         out.push_str(&format!(
             " A player made to build a mine first whenever it can: {} ({} pts, {} campaigns, {}).",
-            super::study::reading_verdict(row),
-            super::study::points(&row.mines_first.diff),
+            super::study::mine_pillage::reading_verdict(row),
+            super::study::mine_pillage::points(&row.mines_first.diff),
             row.mines_first.diff.n,
             e.readings.as_ref().map_or("", |r| r.players.as_str())
         ));

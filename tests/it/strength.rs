@@ -488,7 +488,7 @@ fn best_response_figures_carry_the_search_variance() {
     let half = (b.value.high - b.value.low) / 2.0;
     let total = (b.eval_se.powi(2) + b.search_sd.powi(2) / 3.0).sqrt();
     assert!((half - 1.959964 * total).abs() < 1e-4, "{half} against {total}");
-    let text = empires::report::study::restrict_text(&s);
+    let text = empires::report::study::restrict::restrict_text(&s);
     assert!(text.contains("repeated with 3 search seeds"), "{text}");
     assert!(text.contains("total variance = evaluation variance"), "{text}");
     assert!(text.contains("between-search variance (τ ="), "{text}");

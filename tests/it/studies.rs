@@ -56,7 +56,7 @@ fn a_a_comparisons_hold_the_family_wise_false_verdict_rate() {
         raw += c.rows.iter().any(|r| !r.undetected()) as u64;
         for r in &c.rows {
             assert!(r.p_adj >= r.p && r.p_adj <= 1.0, "{r:?}");
-            let v = empires::report::study::verdict(r);
+            let v = empires::report::study::paired::verdict(r);
             assert_eq!(v == "higher" || v == "lower", r.rejected(), "{v}");
         }
     }
@@ -755,7 +755,7 @@ fn compare_answer_quotes_the_tables_win_rate_limits() {
 /// the search's variance: the output warns instead of claiming it.
 #[test]
 fn best_response_searches_that_agree_exactly_are_flagged() {
-    use empires::report::study::search_spread_warning;
+    use empires::report::study::restrict::search_spread_warning;
     let same = search_spread_warning(&[0.012, 0.012, 0.012], 0.0).unwrap();
     assert!(same.contains("all 3 searches returned the same figure (+1.2)"), "{same}");
     assert!(same.contains("the interval holds the evaluation's alone"), "{same}");

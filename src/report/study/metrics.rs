@@ -1,0 +1,36 @@
+//! How a study's metric reads: its value and a difference in a cell (a
+//! rate in percent and points, a count with its own decimals), and the
+//! definitions of the shares a page shows. Each metric is measured in
+//! `study::metrics`; every page and text that shows one shows it here.
+
+use crate::study::metrics::Metric;
+
+/// A metric's value in a cell: a rate in percent, anything else with the
+/// decimals its metric keeps; `—` where no campaign defined it.
+pub fn fmt(m: &Metric, x: f64) -> String {
+    if !x.is_finite() {
+        "—".into()
+    } else if m.is_rate() {
+        format!("{:.1}%", 100.0 * x)
+    } else {
+        format!("{x:.*}", m.decimals())
+    }
+}
+
+/// A difference of a metric in a cell, signed: a rate's in points.
+pub fn fmt_diff(m: &Metric, x: f64) -> String {
+    if m.is_rate() { format!("{:+.1} pts", 100.0 * x) } else { format!("{x:+.*}", m.decimals()) }
+}
+
+/// The definition of each share among `metrics` ("share of gold from
+/// mines: the mean over campaigns of ..."), one line each, for every page
+/// that shows one; empty when none is shown.
+pub fn definitions<'a>(metrics: impl IntoIterator<Item = &'a Metric>) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for d in metrics.into_iter().filter_map(Metric::definition) {
+        if !seen.contains(&d) {
+            seen.push(d);
+        }
+    }
+    seen.iter().map(|d| format!("{d}\n")).collect()
+}

@@ -1,0 +1,122 @@
+//! A paired comparison as shown: a row a metric (both variants, the
+//! difference with its interval, the adjusted p-value, the smallest
+//! difference detectable and the verdict), the notes under such a table,
+//! and its differences as bars. Compare, the sweep's cells against its
+//! first and the mine-against-pillage variants all show their
+//! `compare::Row`s, so they read alike.
+
+use super::metrics::{fmt, fmt_diff};
+use crate::report::charts::Bar;
+use crate::study::compare::Row;
+use crate::study::metrics::Metric;
+
+/// The verdict of one paired row: "higher" or "lower" only when the
+/// adjusted test rejects (the output's correction, at `compare::ALPHA`).
+pub fn verdict(r: &Row) -> String {
+    if r.rejected() {
+        if r.diff.mean > 0.0 { "higher".into() } else { "lower".into() }
+    } else if r.undetected() {
+        format!("no detectable difference at {} campaigns", r.diff.n)
+    } else {
+        "not significant after adjustment".into()
+    }
+}
+
+/// The table of paired rows, as rows of strings.
+pub fn paired_rows(rows: &[Row], a: &str, b: &str) -> Vec<Vec<String>> {
+    let mut head = vec!["metric".to_string(), a.to_string(), b.to_string()];
+    head.extend(diff_head(&format!("{b} − {a}")));
+    let mut out = vec![head];
+    for r in rows {
+        let mut row = vec![r.metric.name(), fmt(&r.metric, r.a.mean), fmt(&r.metric, r.b.mean)];
+        row.extend(diff_cells(r));
+        out.push(row);
+    }
+    out
+}
+
+/// The headers of `diff_cells`, the first named `first`: every table of
+/// paired rows ends in the same five columns, whatever it shows before.
+pub fn diff_head(first: &str) -> Vec<String> {
+    [first, "95% interval", "adjusted p", "detectable at 80% power", "verdict"].map(String::from).to_vec()
+}
+
+/// A paired row's difference, its interval, adjusted p-value, what is
+/// detectable and verdict.
+pub fn diff_cells(r: &Row) -> Vec<String> {
+    vec![
+        fmt_diff(&r.metric, r.diff.mean),
+        format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
+        p_cell(r.p_adj),
+        detectable_cell(r),
+        verdict(r),
+    ]
+}
+
+/// A p-value in a table cell: four decimals, scientific when small.
+fn p_cell(p: f64) -> String {
+    if !p.is_finite() {
+        "—".into()
+    } else if p == 0.0 {
+        "< 1e-300".into()
+    } else if p < 1e-3 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+/// `±4.5 pts`; `±4.5 pts if reshuffled` when every paired difference is
+/// the same (the paired figure would be ±0); `—` when no campaign's value
+/// varies in either variant (nothing can be detected).
+fn detectable_cell(r: &Row) -> String {
+    if !(r.detectable > 0.0) {
+        return "— (no campaign varies)".into();
+    }
+    let d = format!("±{}", fmt_diff(&r.metric, r.detectable).trim_start_matches('+'));
+    if r.reshuffled { format!("{d} if reshuffled") } else { d }
+}
+
+/// What "if reshuffled" means, when a row of `rows` says it.
+pub fn reshuffled_note(rows: &[Row]) -> String {
+    if rows.iter().any(|r| r.reshuffled) {
+        "\"if reshuffled\": every campaign gave B the same value as A (the change touched nothing these players do), \
+         so the paired test cannot detect anything; the figure is what a change that reshuffled every campaign would \
+         need, from A's and B's spreads\n"
+            .into()
+    } else {
+        String::new()
+    }
+}
+
+/// What the verdict columns mean, under a table of paired rows.
+pub fn verdicts_note(line: &str) -> String {
+    format!(
+        "{line}; each interval is the unadjusted 95% one, \"adjusted p\" is the p-value after the adjustment, and \
+         \"higher\"/\"lower\" appear only where it is at most {:.0}%{}\n",
+        100.0 * crate::study::compare::ALPHA,
+        if line.contains("Holm") {
+            "; \"detectable\" is the smallest true difference found with 80% power at the level of Holm's first step"
+        } else if line.contains("Benjamini") {
+            "; \"detectable\" is the smallest true difference found with 80% power at the level of \
+             Benjamini–Hochberg's strictest step (5% over the number of tests)"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The bars of the rows whose metric `pick` keeps, each difference with
+/// its interval; "win rate: " is left off the labels, since the chart's
+/// title says it.
+pub fn diff_bars(rows: &[Row], pick: impl Fn(&Metric) -> bool) -> Vec<Bar> {
+    rows.iter()
+        .filter(|r| pick(&r.metric))
+        .map(|r| Bar {
+            label: r.metric.name().replace("win rate: ", ""),
+            value: r.diff.mean,
+            low: r.diff.low,
+            high: r.diff.high,
+        })
+        .collect()
+}
