@@ -135,6 +135,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         seed: a.master.seed,
         vary: a.vary.clone(),
         variants: if a.vary.is_empty() { 0 } else { a.variants },
+        gift_gold: 0,
     };
     let p = Problem::new(&sc, settings)?;
     if a.eval_campaigns < 2 {

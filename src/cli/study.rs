@@ -478,8 +478,9 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         let played: u64 = tuned.iter().map(|t| t.1).sum();
         format!(
             "best response: in every cell, every seat plays {start} re-tuned in self-play under that cell's rules \
-             (every numeric key, {} generations, {} campaigns a candidate, step 0.1 of each range; {} cells, {played} \
+             ({}, {} generations, {} campaigns a candidate, step 0.1 of each range; {} cells, {played} \
              campaigns of search on master seed {}, never the sweep's); {}",
+            crate::study::restrict::TUNED_OVER,
             b.generations,
             b.per_eval,
             tuned.len(),

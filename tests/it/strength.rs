@@ -58,6 +58,7 @@ fn settings(field: Field, keys: &[&str], generations: u32) -> Settings {
         seed: 11,
         vary: Vec::new(),
         variants: 0,
+        gift_gold: 0,
     }
 }
 
@@ -614,4 +615,31 @@ fn a_best_response_keeps_the_start_value_of_keys_no_game_exercises() {
         // The reference games, then one trial for each of the two moved keys.
         assert_eq!(kept.played, 3 * 200, "{field:?}");
     }
+}
+
+/// With `gift_gold`, the last quarter of every evaluation's campaigns (in
+/// whole rounds of the seats) hand the tuned player that gold, as the
+/// competence check's gift does: the search meets the gold-rich games the
+/// check plays. Without it, nothing is handed.
+#[test]
+fn a_tuning_with_a_gold_gift_plays_a_quarter_of_its_campaigns_gifted() {
+    use empires::rules::setup::Gift;
+    let sc = duel();
+    let me = sc.strategy("balanced").unwrap();
+    let lazy = sc.strategy("lazy").unwrap();
+    let plain = Problem::new(&sc, settings(Field::Fixed(vec!["lazy".into()]), &["capture"], 1)).unwrap();
+    let gifted =
+        Problem::new(&sc, Settings { gift_gold: 500, ..settings(Field::Fixed(vec!["lazy".into()]), &["capture"], 1) })
+            .unwrap();
+    let lineup = Lineup::new(&sc, &[me.clone(), lazy.clone()]).unwrap();
+    let rich = Lineup::new(&sc, &[me.clone(), lazy.clone()]).unwrap().with_gift(0, Gift::Gold(500));
+    let add = |a: empires::sim::lineup::Wins, b: empires::sim::lineup::Wins| empires::sim::lineup::Wins {
+        campaigns: a.campaigns + b.campaigns,
+        by_slot: a.by_slot.iter().zip(&b.by_slot).map(|(x, y)| x + y).collect(),
+    };
+    // 40 campaigns on 2 seats: 10 gifted, 30..40.
+    let want = add(lineup.wins(5, 0..30).unwrap(), rich.wins(5, 30..40).unwrap());
+    assert_eq!(gifted.wins_against(&me, std::slice::from_ref(&lazy), 5, 40).unwrap(), want);
+    assert_eq!(plain.wins_against(&me, std::slice::from_ref(&lazy), 5, 40).unwrap(), lineup.wins(5, 0..40).unwrap());
+    assert_ne!(rich.games(5, 30..40).unwrap(), lineup.games(5, 30..40).unwrap(), "the gift changes games");
 }

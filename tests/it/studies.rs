@@ -748,6 +748,19 @@ fn compare_answer_quotes_the_tables_win_rate_limits() {
         "{page}"
     );
     assert!(page.contains(&want), "{want} in the answer: {text}");
+    // The siege metrics rest on W-07's reading, named in the text and the
+    // page with the key that flips it.
+    for shown in [&text[..], &page[..]] {
+        assert!(shown.contains("what these metrics rest on"), "{shown}");
+        assert!(
+            shown.contains(
+                "W-07 (Assault adds nothing to a siege assault; --set army.formations.assault_in_sieges=true flips it)"
+            ),
+            "{shown}"
+        );
+    }
+    let none = empires::report::study::metrics::rests_on(&[empires::study::metrics::Metric::MeanSize]);
+    assert_eq!(none, "", "no reading under a metric that rests on none");
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -2,7 +2,7 @@
 //! seeds, every metric's paired difference, and under `--best-response`
 //! the players each variant's search tuned.
 
-use super::metrics::definitions;
+use super::metrics::{definitions, rests_on};
 use super::paired::{diff_bars, paired_rows, reshuffled_note, verdicts_note};
 use crate::error::Error;
 use crate::report::charts::Chart;
@@ -18,10 +18,11 @@ pub fn best_response_text(br: &BestResponse) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "best response: every seat plays {} re-tuned in self-play under its variant's rules (every numeric key, \
+        "best response: every seat plays {} re-tuned in self-play under its variant's rules ({}, \
          {} generations, {} campaigns a candidate, step 0.1 of each range; {} and {} campaigns of search on master \
          seed {}, never the comparison's); {}",
         br.start,
+        crate::study::restrict::TUNED_OVER,
         br.budget.generations,
         br.budget.per_eval,
         br.tuning_campaigns.0,
@@ -64,6 +65,7 @@ pub fn compare_text(c: &Comparison) -> String {
     out.push_str(&verdicts_note(&c.verdicts_line()));
     out.push_str(&reshuffled_note(&c.rows));
     out.push_str(&definitions(c.rows.iter().map(|r| &r.metric)));
+    out.push_str(&rests_on(c.rows.iter().map(|r| &r.metric)));
     out
 }
 
@@ -99,7 +101,11 @@ pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Ve
     )?;
     page.h2("Every metric");
     page.table(&paired_rows(&c.rows, &c.a_name, &c.b_name));
-    for note in [reshuffled_note(&c.rows), definitions(c.rows.iter().map(|r| &r.metric))] {
+    for note in [
+        reshuffled_note(&c.rows),
+        definitions(c.rows.iter().map(|r| &r.metric)),
+        rests_on(c.rows.iter().map(|r| &r.metric)),
+    ] {
         if !note.is_empty() {
             page.p(&note);
         }

@@ -34,3 +34,25 @@ pub fn definitions<'a>(metrics: impl IntoIterator<Item = &'a Metric>) -> String 
     }
     seen.iter().map(|d| format!("{d}\n")).collect()
 }
+
+/// The readings of the rules a combat metric among `metrics` rests on
+/// (`study::combat_readings`: W-07 in sieges, W-06, E-02, spy-duel loot, a
+/// mine's PV), one line, for every page that shows one: a table change
+/// measured under another reading would move otherwise. Empty when no
+/// metric shown rests on a reading.
+pub fn rests_on<'a>(metrics: impl IntoIterator<Item = &'a Metric>) -> String {
+    let shown: Vec<&Metric> = metrics.into_iter().collect();
+    let readings: Vec<String> = crate::study::combat_readings::readings()
+        .into_iter()
+        .filter(|r| r.moves.iter().any(|m| shown.contains(&m)))
+        .map(|r| format!("{} ({}; --set {} flips it)", r.rule, r.shipped, r.flag()))
+        .collect();
+    if readings.is_empty() {
+        return String::new();
+    }
+    format!(
+        "what these metrics rest on, readings of the rules the documents leave open: {}; `empires tables` plays \
+         each flipped against the shipped one (docs/rules.md argues each)\n",
+        readings.join("; ")
+    )
+}

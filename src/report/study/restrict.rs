@@ -111,9 +111,10 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
     if let Some(b) = &s.best {
         let _ = writeln!(
             out,
-            "\nbest response: a player tuned under the restriction and one tuned without it, each over every key \
-             against {}, then both against {} on held-out campaigns (master seed {}); the pair of searches is \
-             repeated with {} search seeds ({} tuning campaigns in all)",
+            "\nbest response: a player tuned under the restriction and one tuned without it, each ({}) against {}, \
+             then both against {} on held-out campaigns (master seed {}); the pair of searches is repeated with {} \
+             search seeds ({} tuning campaigns in all)",
+            crate::study::restrict::TUNED_OVER,
             s.players,
             s.players,
             b.held_out,

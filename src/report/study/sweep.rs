@@ -2,7 +2,7 @@
 //! values on the same seeds, each against the first cell, as a line with
 //! its band for one key and a heatmap a metric for two.
 
-use super::metrics::{definitions, fmt};
+use super::metrics::{definitions, fmt, rests_on};
 use super::paired::{diff_cells, diff_head, verdicts_note};
 use crate::error::Error;
 use crate::report::charts::{Chart, Series};
@@ -55,6 +55,7 @@ pub fn sweep_text(s: &Sweep) -> String {
         out.push_str(&verdicts_note(&s.verdicts_line()));
     }
     out.push_str(&definitions(keep.iter().map(|&j| &s.metrics[j])));
+    out.push_str(&rests_on(keep.iter().map(|&j| &s.metrics[j])));
     out
 }
 
@@ -183,9 +184,10 @@ pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<Strin
     }
     page.h2("Every metric");
     page.table(&sweep_rows(s));
-    let defined = definitions(&s.metrics);
-    if !defined.is_empty() {
-        page.p(&defined);
+    for note in [definitions(&s.metrics), rests_on(&s.metrics)] {
+        if !note.is_empty() {
+            page.p(&note);
+        }
     }
     if s.cells.len() > 1 {
         page.h2("Every metric against the first cell");

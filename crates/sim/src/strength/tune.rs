@@ -90,6 +90,14 @@ pub struct Settings {
     /// Variants an evaluation plays when `vary` is given.
     #[serde(default)]
     pub variants: u32,
+    /// Gold handed to the tuned player at the start of the last quarter of
+    /// each evaluation's campaigns (0: none). The competence check hands a
+    /// player 500 gold and asks that it not do worse; campaigns without a
+    /// gift never show a tuning the gold-rich games where its recruit,
+    /// engine and siege keys decide, so a search fitted to them alone can
+    /// trade that play away. The held-out evaluation plays no gift.
+    #[serde(default)]
+    pub gift_gold: i32,
 }
 
 /// One candidate of a generation.
@@ -291,7 +299,7 @@ impl<'a> Problem<'a> {
         master: u64,
         campaigns: u64,
     ) -> Result<Wins, Error> {
-        self.wins_on(&self.variants, me, others, master, campaigns)
+        self.wins_with(&self.variants, me, others, master, campaigns, self.settings.gift_gold)
     }
 
     /// As `wins_against`, on `variants`: variant `v` plays campaigns
@@ -305,16 +313,40 @@ impl<'a> Problem<'a> {
         master: u64,
         campaigns: u64,
     ) -> Result<Wins, Error> {
-        if let [sc] = variants {
-            return Self::lineup(sc, me, others)?.wins(master, 0..campaigns).map_err(Error::from);
-        }
-        let each = campaigns / variants.len() as u64;
+        self.wins_with(variants, me, others, master, campaigns, 0)
+    }
+
+    /// As `wins_on`, with `gold` (when above 0) handed to `me` in the last
+    /// quarter of each variant's campaigns, rounded down to whole rounds of
+    /// the seats so the gifted player sits in every seat alike.
+    fn wins_with(
+        &self,
+        variants: &[Scenario],
+        me: &StrategySpec,
+        others: &[StrategySpec],
+        master: u64,
+        campaigns: u64,
+        gold: i32,
+    ) -> Result<Wins, Error> {
+        let seats = self.sc.players.len() as u64;
+        let one = variants.len() == 1;
+        let each = if one { campaigns } else { campaigns / variants.len() as u64 };
+        let gifted = if gold > 0 { each / 4 / seats * seats } else { 0 };
         let mut total = Wins { campaigns: 0, by_slot: vec![0; self.sc.players.len()] };
-        for (v, sc) in variants.iter().enumerate() {
-            let w = Self::lineup(sc, me, others)?.wins(variant_seed(master, v as u32), 0..each).map_err(Error::from)?;
+        let mut add = |w: Wins| {
             total.campaigns += w.campaigns;
             for (t, x) in total.by_slot.iter_mut().zip(&w.by_slot) {
                 *t += x;
+            }
+        };
+        for (v, sc) in variants.iter().enumerate() {
+            // The scenario alone plays `master` itself, as it always has.
+            let m = if one { master } else { variant_seed(master, v as u32) };
+            let lineup = Self::lineup(sc, me, others)?;
+            add(lineup.wins(m, 0..each - gifted).map_err(Error::from)?);
+            if gifted > 0 {
+                let lineup = lineup.with_gift(0, crate::rules::setup::Gift::Gold(gold));
+                add(lineup.wins(m, each - gifted..each).map_err(Error::from)?);
             }
         }
         Ok(total)

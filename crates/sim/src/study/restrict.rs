@@ -259,6 +259,11 @@ impl Study {
     }
 }
 
+/// What a best response's tuning moves and plays, as every best-response
+/// line says it: `tune_from`'s keys and its campaigns.
+pub const TUNED_OVER: &str = "every numeric key but the start's tune_keep, the competence check's 500-gold gift in a \
+                              quarter of the campaigns, keys no game exercised set back";
+
 /// Tune `start` (a spec) over every key against copies of `field`.
 fn best_response(
     sc: &Scenario,
@@ -310,6 +315,9 @@ pub fn tune_from(
         seed,
         vary: Vec::new(),
         variants: 0,
+        // The competence check's gold gift, so the player fitted is one the
+        // check can call competent (`Settings::gift_gold`).
+        gift_gold: crate::strength::probe::Settings::default().gold,
     };
     let p = Problem::new(&sc, settings)?;
     let rec = tune::tune(&p, None, |_| Flow::Continue)?;
