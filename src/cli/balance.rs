@@ -8,7 +8,7 @@ use super::shard::ShardArgs;
 use super::{CliError, SeatArgs, create_out_dir};
 use crate::balance::param::{self, Param};
 use crate::balance::sensitivity::{self, Plan};
-use crate::balance::solve::{self, Budget, Goal, Players};
+use crate::balance::solve::{self, Goal, Seating, Settings};
 use crate::balance::{metric_named, sobol};
 use crate::report::balance as rb;
 use crate::scenario::Scenario;
@@ -345,18 +345,18 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     }
     command += &a.flags.redo();
     command += &a.best.redo();
-    let players = match a.best.budget() {
-        None => Players::AsSeated,
+    let seating = match a.best.budget() {
+        None => Seating::AsSeated,
         Some(budget) => {
-            Players::BestResponse { start: a.flags.players.clone().unwrap_or_else(|| "tuned".into()), budget }
+            Seating::BestResponse { start: a.flags.players.clone().unwrap_or_else(|| "tuned".into()), budget }
         }
     };
-    let budget =
-        Budget { campaigns: a.campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1), players };
-    if let Players::BestResponse { start, .. } = &budget.players {
+    let settings =
+        Settings { campaigns: a.campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1), seating };
+    if let Seating::BestResponse { start, .. } = &settings.seating {
         base.named_strategy(start).map_err(|e| e.at("--players"))?;
     }
-    let players_line = budget.players.line(budget.master);
+    let players_line = settings.seating.line(settings.master);
     let out = {
         let mut x = a.clone();
         (x.out, x.overwrite, x.flags.threads, x.flags.long) =
@@ -366,7 +366,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
         out::resolve(
             a.out.as_deref(),
             "solve",
-            &format!("{}-s{}", name.join("+"), budget.master),
+            &format!("{}-s{}", name.join("+"), settings.master),
             &request,
             a.overwrite,
         )?
@@ -411,103 +411,57 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     // Under best response, each solved point's player gets the competence
     // check (a curve solves once per point).
     let solutions = if (keys, targets) == (2, 1) { a.curve_points.max(1) as u64 } else { 1 };
-    let checks = solutions * budget.players.check_planned();
+    let checks = solutions * settings.seating.check_planned();
     let long = a.flags.long(evaluations * (a.campaigns + tuning) + checks, &out)?;
     let zz = crate::stats::z(0.95);
     let (files, met) = match (keys, targets) {
-        (1, 1) => {
-            let (param, goal) = (&params[0], &goals[0]);
+        (k, t) if k == t => {
             let s = long.check(long.pool().install(|| {
-                solve::solve(&base, param, goal, budget, |e| {
-                    long.println(format!(
-                        "  {} = {}: gap {:+.4} ± {:.4}",
-                        param.name,
-                        param.show(e.x),
-                        e.gap,
-                        zz * e.gap_se
-                    ));
+                solve::solve(&base, &params, &goals, settings, |e| {
+                    long.println(match params.as_slice() {
+                        [p] => {
+                            format!("  {} = {}: gap {:+.4} ± {:.4}", p.name, p.show(e.x[0]), e.gap[0], zz * e.gap_se[0])
+                        }
+                        _ => {
+                            let at: Vec<String> = params.iter().zip(&e.x).map(|(p, &x)| p.show(x)).collect();
+                            let gaps: Vec<String> = e
+                                .gap
+                                .iter()
+                                .zip(&e.gap_se)
+                                .map(|(g, se)| format!("{g:+.4} ± {:.4}", zz * se))
+                                .collect();
+                            format!("  ({}): gaps {}", at.join(", "), gaps.join(", "))
+                        }
+                    });
                 })
             }))?;
             long.finish();
             let s = match s {
                 Ok(s) => s,
-                Err(e @ solve::SolveError::NoRoot(_)) => {
-                    let text = match &e {
-                        solve::SolveError::NoRoot(u) => rb::unmet_text(u, &command),
-                        _ => String::new(),
-                    };
-                    return Err(unmet(e, text));
+                Err(solve::SolveError::NoRoot(u)) => {
+                    let text = rb::unmet_text(&u, &command);
+                    return Err(unmet(solve::SolveError::NoRoot(u), text));
                 }
                 Err(e) => return Err(crate::error::Error::from(e).into()),
             };
             say!("{}", rb::solve_text(&s, &command));
-            header.push(format!(
-                "{} = {} meets {:?} within noise (gap {:+.4} ± {:.4} on the search's seeds); held-out seeds: {}",
-                param.name,
-                param.show(s.found.value),
-                goal.text(),
-                s.found.at_value.gap,
-                zz * s.found.at_value.gap_se,
-                s.confirm.verdict()
-            ));
+            header.push(format!("{}; held-out seeds: {}", s.summary(), s.confirm.verdict()));
             create_out_dir(&out)?;
-            let patched = rb::patched_toml(&text, &[param], &s.scenario, &header)?;
+            let patched = rb::patched_toml(&text, &params.iter().collect::<Vec<_>>(), &s.scenario, &header)?;
             (rb::write_solve(&s, &patched, &command, &out)?, s.confirm.met)
-        }
-        (2, 2) => {
-            let (ps, gs) = ([params[0].clone(), params[1].clone()], [goals[0].clone(), goals[1].clone()]);
-            let s = long.check(long.pool().install(|| {
-                solve::solve2(&base, &ps, &gs, budget, |e| {
-                    long.println(format!(
-                        "  ({}, {}): gaps {:+.4} ± {:.4}, {:+.4} ± {:.4}",
-                        ps[0].show(e.x[0]),
-                        ps[1].show(e.x[1]),
-                        e.gap[0],
-                        zz * e.gap_se[0],
-                        e.gap[1],
-                        zz * e.gap_se[1]
-                    ));
-                })
-            }))?;
-            long.finish();
-            let s = match s {
-                Ok(s) => s,
-                Err(e @ solve::SolveError::NoRoot2(_)) => {
-                    let text = match &e {
-                        solve::SolveError::NoRoot2(u) => rb::unmet2_text(u, &command),
-                        _ => String::new(),
-                    };
-                    return Err(unmet(e, text));
-                }
-                Err(e) => return Err(crate::error::Error::from(e).into()),
-            };
-            say!("{}", rb::solve2_text(&s, &command));
-            header.push(format!(
-                "{} = {}, {} = {} meet {:?} and {:?} within noise; held-out seeds: {}",
-                ps[0].name,
-                ps[0].show(s.found.value[0]),
-                ps[1].name,
-                ps[1].show(s.found.value[1]),
-                gs[0].text(),
-                gs[1].text(),
-                s.confirm.verdict()
-            ));
-            create_out_dir(&out)?;
-            let patched = rb::patched_toml(&text, &[&ps[0], &ps[1]], &s.scenario, &header)?;
-            (rb::write_solve2(&s, &patched, &command, &out)?, s.confirm.met)
         }
         _ => {
             let ps = [params[0].clone(), params[1].clone()];
             let c = long.run(|| {
-                solve::curve(&base, &ps, &goals[0], budget, a.curve_points, |x, e| {
+                solve::curve(&base, &ps, &goals[0], settings, a.curve_points, |x, e| {
                     long.println(format!(
                         "  {} = {}, {} = {}: gap {:+.4} ± {:.4}",
                         ps[0].name,
                         ps[0].show(x),
                         ps[1].name,
-                        ps[1].show(e.x),
-                        e.gap,
-                        zz * e.gap_se
+                        ps[1].show(e.x[0]),
+                        e.gap[0],
+                        zz * e.gap_se[0]
                     ));
                 })
                 .map_err(CliError::from)

@@ -316,14 +316,14 @@ pub fn solved(sc: &Scenario, m: &MetricSpec, sv: &SolveRef) -> Result<Measured, 
     let param = Param::parse(&sv.vary, sc).map_err(|e| e.at("solve.vary"))?;
     let goal = solve::Goal::parse(&sv.target, sc)?;
     let rotate = seating(&[sc], SeatFlag::from_key(m.rotate_seats)).rotate();
-    let budget = solve::Budget {
+    let settings = solve::Settings {
         campaigns: m.campaigns,
         master: m.seed,
         rotate,
         max_steps: sv.steps.max(1),
-        players: solve::Players::AsSeated,
+        seating: solve::Seating::AsSeated,
     };
-    let f = solve::crossing(sc, &param, &goal, budget)?;
+    let f = solve::crossing(sc, &param, &goal, settings)?;
     let se = f.root_se();
     Ok(Measured {
         value: f.root,

@@ -8,7 +8,7 @@
 use crate::play_cli::bin;
 use empires::balance::param::{self, Param};
 use empires::balance::sensitivity::{self, Plan};
-use empires::balance::solve::{Budget, Goal, Players, SolveError, solve};
+use empires::balance::solve::{Goal, Located, Seating, Settings, SolveError, solve};
 use empires::balance::{metric_named, per_campaign};
 use empires::scenario::{Scenario, Source, load_str};
 use std::path::PathBuf;
@@ -63,20 +63,24 @@ fn solve_finds_the_known_multiplier() {
     let g1 = gold_at(&sc, 1.0);
     let param = Param::parse("economy.mine.river.mult=1..40", &sc).unwrap();
     let goal = Goal::parse(&format!("gold from mines = {}", 15.25 * g1), &sc).unwrap();
-    let budget = Budget { campaigns: CAMPAIGNS, master: 1, rotate: false, max_steps: 12, players: Players::AsSeated };
-    let s = solve(&sc, &param, &goal, budget, |_| {}).unwrap();
+    let settings =
+        Settings { campaigns: CAMPAIGNS, master: 1, rotate: false, max_steps: 12, seating: Seating::AsSeated };
+    let s = solve(&sc, std::slice::from_ref(&param), std::slice::from_ref(&goal), settings, |_| {}).unwrap();
     let f = &s.found;
-    assert!((f.root - 15.25).abs() < 1e-9, "{f:?}");
-    let (a, b) = f.between.unwrap();
-    assert_eq!((a.x, b.x, f.value), (15.0, 16.0, 15.0));
-    assert!((a.gap + 0.25 * g1).abs() < 1e-6 * g1 && (b.gap - 0.75 * g1).abs() < 1e-6 * g1, "{f:?}");
-    assert!(f.at_value.gap.abs() <= 1.96 * f.at_value.gap_se, "the written value meets the target: {f:?}");
-    assert!(f.interval.0 <= 15.25 && 15.25 <= f.interval.1, "{f:?}");
-    assert!(f.interval.0 > 14.0 && f.interval.1 < 17.0, "the interval is the noise's, not the range's: {f:?}");
+    let Located::Bracket(bracket) = &f.located else { panic!("one key is bracketed: {f:?}") };
+    assert!((bracket.root - 15.25).abs() < 1e-9, "{f:?}");
+    let (a, b) = bracket.between.clone().unwrap();
+    assert_eq!((a.x[0], b.x[0], f.value[0]), (15.0, 16.0, 15.0));
+    assert!((a.gap[0] + 0.25 * g1).abs() < 1e-6 * g1 && (b.gap[0] - 0.75 * g1).abs() < 1e-6 * g1, "{f:?}");
+    assert!(f.at_value.gap[0].abs() <= 1.96 * f.at_value.gap_se[0], "the written value meets the target: {f:?}");
+    let iv = f.interval.as_ref().unwrap()[0];
+    assert!(iv.lo <= 15.25 && 15.25 <= iv.hi, "{f:?}");
+    assert!(iv.lo > 14.0 && iv.hi < 17.0, "the interval is the noise's, not the range's: {f:?}");
     // Bisection: about log2(40) evaluations, each value once.
     assert!(f.evals.len() <= 14, "{} evaluations", f.evals.len());
-    assert_eq!(s.confirm.eval.x, 15.0);
-    assert_eq!(s.confirm.met, s.confirm.eval.gap.abs() <= 1.96 * s.confirm.eval.gap_se, "{:?}", s.confirm);
+    assert_eq!(s.confirm.eval.x, [15.0]);
+    let h = &s.confirm.eval;
+    assert_eq!(s.confirm.met, h.gap[0].abs() <= 1.96 * h.gap_se[0], "{:?}", s.confirm);
     assert_eq!(param.set_flag(&s.scenario), "economy.mine.river=2D6x15");
 }
 
@@ -87,8 +91,8 @@ fn solve_says_no_root_for_a_target_out_of_reach() {
     let sc = miners();
     let param = Param::parse("economy.mine.river.mult=1..5", &sc).unwrap();
     let goal = Goal::parse("gold from mines = 1000000", &sc).unwrap();
-    let budget = Budget { campaigns: 20, master: 1, rotate: false, max_steps: 12, players: Players::AsSeated };
-    let e = solve(&sc, &param, &goal, budget, |_| {}).unwrap_err();
+    let settings = Settings { campaigns: 20, master: 1, rotate: false, max_steps: 12, seating: Seating::AsSeated };
+    let e = solve(&sc, std::slice::from_ref(&param), std::slice::from_ref(&goal), settings, |_| {}).unwrap_err();
     assert!(matches!(e, SolveError::NoRoot(_)), "{e}");
     let e = e.to_string();
     assert!(e.starts_with("no root found: "), "{e}");
@@ -366,11 +370,12 @@ fn solve_with_a_restriction_value_target() {
     let sc = miners();
     let param = Param::parse("economy.mine.river.mult=1..9", &sc).unwrap();
     let goal = Goal::parse("value of forbid conquer against only_mines = 0", &sc).unwrap();
-    let budget = Budget { campaigns: 20, master: 1, rotate: false, max_steps: 12, players: Players::AsSeated };
-    let s = solve(&sc, &param, &goal, budget, |_| {}).unwrap();
-    assert!(s.found.evals.iter().all(|e| e.gap == 0.0 && e.gap_se == 0.0), "{:?}", s.found.evals);
-    assert_eq!((s.found.value, s.found.interval), (1.0, (1.0, 9.0)));
-    assert!(s.found.open_low && s.found.open_high && s.confirm.met);
+    let settings = Settings { campaigns: 20, master: 1, rotate: false, max_steps: 12, seating: Seating::AsSeated };
+    let s = solve(&sc, std::slice::from_ref(&param), std::slice::from_ref(&goal), settings, |_| {}).unwrap();
+    assert!(s.found.evals.iter().all(|e| e.gap == [0.0] && e.gap_se == [0.0]), "{:?}", s.found.evals);
+    let iv = s.found.interval.as_ref().unwrap()[0];
+    assert_eq!((s.found.value[0], iv.lo, iv.hi), (1.0, 1.0, 9.0));
+    assert!(iv.open == [true, true] && s.confirm.met);
     assert!(s.confirm.vacuous, "the root's place is not confirmed: {:?}", s.confirm);
 }
 
@@ -437,10 +442,10 @@ fn solve_best_response_retunes_the_players_at_each_point() {
         probe_campaigns: 0,
         family: Default::default(),
     };
-    let players = Players::BestResponse { start: "tuned".into(), budget: tune.clone() };
-    let budget = Budget { campaigns: 20, master: 1, rotate: true, max_steps: 4, players };
+    let seating = Seating::BestResponse { start: "tuned".into(), budget: tune.clone() };
+    let settings = Settings { campaigns: 20, master: 1, rotate: true, max_steps: 4, seating };
     let param = Param::parse("costs.capture=1..3", &sc).unwrap();
-    let at = |x: f64| scenario_at(&sc, std::slice::from_ref(&param), &[x], &budget).unwrap();
+    let at = |x: f64| scenario_at(&sc, std::slice::from_ref(&param), &[x], &settings).unwrap();
     let (one, three) = (at(1.0), at(3.0));
     // Each point's players are the search's answer under that point's
     // rules (which may be the start itself where no generation beat it on
@@ -460,28 +465,28 @@ fn solve_best_response_retunes_the_players_at_each_point() {
 
     // The result names its players, root or not.
     let goal = Goal::parse("mean empire size = 12", &sc).unwrap();
-    let line = match solve(&sc, &param, &goal, budget.clone(), |_| {}) {
+    let line = match solve(&sc, std::slice::from_ref(&param), std::slice::from_ref(&goal), settings.clone(), |_| {}) {
         Ok(s) => s.players,
         Err(SolveError::NoRoot(u)) => u.players,
         Err(e) => panic!("{e}"),
     };
-    assert_eq!(line, budget.players.line(1));
+    assert_eq!(line, settings.seating.line(1));
     let line = line.unwrap();
     assert!(line.contains("tuned re-tuned in self-play") && line.contains("player family: weighted"), "{line}");
     assert!(line.contains(&format!("search seed {}", tuning_seed(1))), "{line}");
-    assert_eq!(Players::AsSeated.line(1), None);
+    assert_eq!(Seating::AsSeated.line(1), None);
 
     // The player tuned at the solved point gets the competence check, on
     // the held-out seed; as seated, or with no probe campaigns, none.
     let solved = at(1.0);
-    let probed = Players::BestResponse { start: "tuned".into(), budget: Tune { probe_campaigns: 6, ..tune.clone() } };
+    let probed = Seating::BestResponse { start: "tuned".into(), budget: Tune { probe_campaigns: 6, ..tune.clone() } };
     let c = probed.check(&solved, 1).unwrap().expect("checked");
     assert_eq!((c.strategy.as_str(), c.scenario.as_str(), c.field.as_deref()), ("tuned", "duel", None));
     let family = empires::strength::probe::family(&Default::default()).len();
     assert_eq!((c.campaigns, c.rows.len()), (6, family), "{c:?}");
     assert_eq!(probed.check_planned(), (family as u64 + 1) * 6);
-    assert_eq!(Players::AsSeated.check(&solved, 1).unwrap(), None);
-    assert_eq!(Players::BestResponse { start: "tuned".into(), budget: tune.clone() }.check(&solved, 1).unwrap(), None);
+    assert_eq!(Seating::AsSeated.check(&solved, 1).unwrap(), None);
+    assert_eq!(Seating::BestResponse { start: "tuned".into(), budget: tune.clone() }.check(&solved, 1).unwrap(), None);
 
     let out = tmp("solve-br");
     let o = bin()

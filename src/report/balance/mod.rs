@@ -11,10 +11,7 @@ pub mod solve;
 // The balance commands reach every page through `report::balance`, one
 // module for their one file (`cli/balance.rs`).
 pub use sensitivity::{Sensitivity, points_frame, read_points, sensitivity_text, write_sensitivity};
-pub use solve::{
-    curve_text, patched_toml, solve_text, solve2_text, unmet_text, unmet2_text, write_curve, write_solve, write_solve2,
-    write_unmet,
-};
+pub use solve::{curve_text, patched_toml, solve_text, unmet_text, write_curve, write_solve, write_unmet};
 
 /// `1..30`: a key's range as both the ranked keys and a solve print it.
 fn range(p: &Param) -> String {

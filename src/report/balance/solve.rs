@@ -6,7 +6,7 @@
 use super::range;
 use crate::balance::param::{Param, Target};
 use crate::balance::solve::{
-    Curve, Eval, Eval2, Goal, NoRootKind, Rhs, Side, Solution, Solution2, SolveError, Unmet, Unmet2, chi2_2df_95,
+    Bracket, Curve, Eval, Goal, Grid, Located, NoRootKind, Rhs, Side, Solution, SolveError, Unmet, chi2_95,
 };
 use crate::error::Error;
 use crate::report::charts::{Chart, Series};
@@ -24,16 +24,17 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn show_interval(s: &Solution) -> String {
-    let (p, f) = (&s.param, &s.found);
+    let p = &s.params[0];
+    let Some([iv]) = s.found.interval.as_deref() else { return String::new() };
     let fine = |v: f64| if p.integer { format!("{v:.2}") } else { p.show(v) };
-    let lo = if f.open_low { format!("≤ {}", fine(f.interval.0)) } else { fine(f.interval.0) };
-    let hi = if f.open_high { format!("≥ {}", fine(f.interval.1)) } else { fine(f.interval.1) };
+    let lo = if iv.open[0] { format!("≤ {}", fine(iv.lo)) } else { fine(iv.lo) };
+    let hi = if iv.open[1] { format!("≥ {}", fine(iv.hi)) } else { fine(iv.hi) };
     format!("[{lo}, {hi}]")
 }
 
 /// The `--set` flag that gives the solved scenario.
 pub fn set_flag(s: &Solution) -> String {
-    format!("--set {}", s.param.set_flag(&s.scenario))
+    format!("--set {}", s.params[0].set_flag(&s.scenario))
 }
 
 /// The base scenario's text with the solved keys written in (comments and
@@ -72,13 +73,13 @@ fn fmt_gap(x: f64) -> String {
 }
 
 fn band(e: &Eval) -> String {
-    format!("{} ± {:.4}", fmt_gap(e.gap), z(0.95) * e.gap_se)
+    format!("{} ± {:.4}", fmt_gap(e.gap[0]), z(0.95) * e.gap_se[0])
 }
 
 /// A solve's first lines, whether it found a root or not: its targets,
 /// the keys and ranges it searched, its campaigns and seed, then the
 /// definitions of the metrics the targets name.
-fn heading(goals: &[&Goal], params: &[&Param], campaigns: u64, master: u64, evals: usize) -> String {
+fn heading(goals: &[Goal], params: &[Param], campaigns: u64, master: u64, evals: usize) -> String {
     let targets: Vec<String> = goals.iter().map(|g| g.text()).collect();
     let over: Vec<String> = params.iter().map(|p| format!("{}={}", p.name, range(p))).collect();
     let mut out = format!(
@@ -91,7 +92,7 @@ fn heading(goals: &[&Goal], params: &[&Param], campaigns: u64, master: u64, eval
 }
 
 /// The metrics a target names, for their definitions.
-fn goal_metrics(goals: &[&Goal]) -> String {
+fn goal_metrics(goals: &[Goal]) -> String {
     let sides = goals.iter().flat_map(|g| {
         std::iter::once(&g.lhs).chain(match &g.rhs {
             Rhs::Side(s) => Some(s),
@@ -106,28 +107,35 @@ fn goal_metrics(goals: &[&Goal]) -> String {
 
 /// The summary printed by the command.
 pub fn solve_text(s: &Solution, command: &str) -> String {
-    let (p, f, c) = (&s.param, &s.found, &s.confirm);
-    let mut out = heading(&[&s.goal], &[p], s.campaigns, s.master, f.evals.len());
+    match &s.found.located {
+        Located::Bracket(b) => one_key_text(s, b, command),
+        Located::Grid(_) => grid_text(s, command),
+    }
+}
+
+fn one_key_text(s: &Solution, b: &Bracket, command: &str) -> String {
+    let (p, f, c) = (&s.params[0], &s.found, &s.confirm);
+    let mut out = heading(&s.goals, &s.params, s.campaigns, s.master, f.evals.len());
     out.push_str(&players_lines(s.players.as_deref(), s.competence.as_ref()));
     let zz = z(0.95);
     let verdict = |e: &Eval| if e.accepted(zz) { "target not rejected" } else { "target rejected" };
-    match f.between {
+    match &b.between {
         Some((a, b)) => {
             let _ = writeln!(
                 out,
                 "  the gap crosses 0 between the whole values {} and {} ({} takes whole values only):",
-                p.show(a.x),
-                p.show(b.x),
+                p.show(a.x[0]),
+                p.show(b.x[0]),
                 p.name
             );
             for e in [a, b] {
-                let _ = writeln!(out, "    {} = {}: gap {} ({})", p.name, p.show(e.x), band(&e), verdict(&e));
+                let _ = writeln!(out, "    {} = {}: gap {} ({})", p.name, p.show(e.x[0]), band(e), verdict(e));
             }
             let _ = writeln!(
                 out,
                 "  solution: {} = {}, the one of the two with the smaller |gap| / se",
                 p.name,
-                p.show(f.value)
+                p.show(f.value[0])
             );
         }
         None => {
@@ -135,7 +143,7 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
                 out,
                 "  solution: {} = {} (gap there {} on the search's seeds)",
                 p.name,
-                p.show(f.value),
+                p.show(f.value[0]),
                 band(&f.at_value)
             );
             if !f.identified {
@@ -147,7 +155,7 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         }
     }
     if p.integer {
-        let met: Vec<String> = f.whole_values_met().iter().map(|x| p.show(*x)).collect();
+        let met: Vec<String> = f.points_met().iter().map(|x| p.show(x[0])).collect();
         let _ = writeln!(
             out,
             "  95% interval of the crossing: {} (interpolated between evaluations; the whole values played at which the target is not rejected: {})",
@@ -161,9 +169,9 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
             show_interval(s)
         );
     }
-    if !f.other_crossings.is_empty() {
+    if !b.other_crossings.is_empty() {
         let at: Vec<String> =
-            f.other_crossings.iter().map(|(a, b)| format!("{}..{}", p.show(*a), p.show(*b))).collect();
+            b.other_crossings.iter().map(|(a, b)| format!("{}..{}", p.show(*a), p.show(*b))).collect();
         let _ = writeln!(
             out,
             "  warning: the gap also changes sign between {}: the target has more than one root in the range (narrow --vary to choose one)",
@@ -178,9 +186,9 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         s.campaigns,
         band(&c.eval),
         p.name,
-        p.show(c.eval.x),
+        p.show(c.eval.x[0]),
         c.verdict(),
-        c.allowed,
+        c.allowed(0),
         if p.integer {
             "the held-out noise"
         } else {
@@ -191,7 +199,7 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
         let _ = writeln!(
             out,
             "  (the check is vacuous about the root's place: the interval reaches an end of the range, so it only says the target is not rejected at {})",
-            p.show(c.eval.x)
+            p.show(c.eval.x[0])
         );
     }
     let _ = writeln!(out, "  redo: {command}");
@@ -200,14 +208,17 @@ pub fn solve_text(s: &Solution, command: &str) -> String {
 
 /// The text of a one-key solve that found no root.
 pub fn unmet_text(u: &Unmet, command: &str) -> String {
-    let p = &u.param;
-    let mut out = heading(&[&u.goal], &[p], u.campaigns, u.master, u.found.evals.len());
+    if u.params.len() > 1 {
+        return unmet_grid_text(u, command);
+    }
+    let p = &u.params[0];
+    let mut out = heading(&u.goals, &u.params, u.campaigns, u.master, u.found.evals.len());
     if let Some(l) = &u.players {
         let _ = writeln!(out, "  {l}");
     }
     let _ = writeln!(out, "  no root found: {}", u.summary());
     let mut rows = vec![vec![p.name.clone(), "metric".into(), "gap (95% interval)".into()]];
-    rows.extend(u.found.evals.iter().map(|e| vec![p.show(e.x), format!("{:.4}", e.metric), band(e)]));
+    rows.extend(u.found.evals.iter().map(|e| vec![p.show(e.x[0]), format!("{:.4}", e.metric[0]), band(e)]));
     out.push_str("  evaluations (search seeds):\n");
     for line in text_table(&rows).lines() {
         let _ = writeln!(out, "    {line}");
@@ -218,15 +229,17 @@ pub fn unmet_text(u: &Unmet, command: &str) -> String {
 
 /// `solve.json` of a one-key solve that found no root.
 pub fn unmet_json(u: &Unmet, command: &str) -> String {
-    let ev = |e: &Eval| json!({"value": e.x, "gap": e.gap, "gap_se": e.gap_se, "metric": e.metric, "campaigns": e.campaigns});
+    if u.params.len() > 1 {
+        return unmet_grid_json(u, command);
+    }
     let v = json!({
-        "target": u.goal.text(),
-        "key": u.param.name,
-        "range": [u.param.lo, u.param.hi],
+        "target": u.goals[0].text(),
+        "key": u.params[0].name,
+        "range": [u.params[0].lo, u.params[0].hi],
         "status": "no root found",
         "why": u.summary(),
         "best": ev(&u.found.best),
-        "between": u.found.between.map(|(a, b)| [ev(&a), ev(&b)]),
+        "between": u.found.between.as_ref().map(|(a, b)| [ev(a), ev(b)]),
         "campaigns": u.campaigns,
         "master_seed": u.master,
         "evaluations": u.found.evals.iter().map(ev).collect::<Vec<_>>(),
@@ -234,6 +247,11 @@ pub fn unmet_json(u: &Unmet, command: &str) -> String {
         "command": command,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// One key's evaluation in `solve.json`.
+fn ev(e: &Eval) -> serde_json::Value {
+    json!({"value": e.x[0], "gap": e.gap[0], "gap_se": e.gap_se[0], "metric": e.metric[0], "campaigns": e.campaigns})
 }
 
 /// The evaluations (the search's, then the held-out one) as a frame.
@@ -250,44 +268,44 @@ pub fn evals_frame(s: &Solution) -> PolarsResult<DataFrame> {
                 "master_seed".into(),
                 rows.iter().map(|r| if r.1 == "search" { s.master } else { s.confirm.seed }).collect::<Vec<_>>(),
             ),
-            Column::new(s.param.name.as_str().into(), rows.iter().map(|r| r.0.x).collect::<Vec<_>>()),
-            Column::new("metric".into(), rows.iter().map(|r| r.0.metric).collect::<Vec<_>>()),
-            Column::new("gap".into(), rows.iter().map(|r| r.0.gap).collect::<Vec<_>>()),
-            Column::new("gap_low".into(), rows.iter().map(|r| r.0.gap - zz * r.0.gap_se).collect::<Vec<_>>()),
-            Column::new("gap_high".into(), rows.iter().map(|r| r.0.gap + zz * r.0.gap_se).collect::<Vec<_>>()),
+            Column::new(s.params[0].name.as_str().into(), rows.iter().map(|r| r.0.x[0]).collect::<Vec<_>>()),
+            Column::new("metric".into(), rows.iter().map(|r| r.0.metric[0]).collect::<Vec<_>>()),
+            Column::new("gap".into(), rows.iter().map(|r| r.0.gap[0]).collect::<Vec<_>>()),
+            Column::new("gap_low".into(), rows.iter().map(|r| r.0.gap[0] - zz * r.0.gap_se[0]).collect::<Vec<_>>()),
+            Column::new("gap_high".into(), rows.iter().map(|r| r.0.gap[0] + zz * r.0.gap_se[0]).collect::<Vec<_>>()),
             Column::new("campaigns".into(), rows.iter().map(|r| r.0.campaigns).collect::<Vec<_>>()),
         ],
     )
 }
 
-pub fn solve_json(s: &Solution, command: &str) -> String {
-    let (f, c) = (&s.found, &s.confirm);
-    let ev = |e: &Eval| json!({"value": e.x, "gap": e.gap, "gap_se": e.gap_se, "metric": e.metric, "campaigns": e.campaigns});
+fn one_key_json(s: &Solution, b: &Bracket, command: &str) -> String {
+    let (f, c, p) = (&s.found, &s.confirm, &s.params[0]);
+    let iv = f.interval.as_ref().map(|iv| iv[0]);
     let zz = z(0.95);
     let v = json!({
-        "target": s.goal.text(),
-        "key": s.param.name,
-        "range": [s.param.lo, s.param.hi],
+        "target": s.goals[0].text(),
+        "key": p.name,
+        "range": [p.lo, p.hi],
         "status": "root found",
-        "root": f.root,
+        "root": b.root,
         "root_identified": f.identified,
-        "solution": f.value,
+        "solution": f.value[0],
         "at_solution": ev(&f.at_value),
-        "between": f.between.map(|(a, b)| [ev(&a), ev(&b)]),
-        "whole_values_met": if s.param.integer { Some(f.whole_values_met()) } else { None },
-        "interval": [f.interval.0, f.interval.1],
-        "interval_open_low": f.open_low,
-        "interval_open_high": f.open_high,
-        "other_crossings": f.other_crossings.iter().map(|(a, b)| [*a, *b]).collect::<Vec<_>>(),
-        "set": s.param.set_flag(&s.scenario),
+        "between": b.between.as_ref().map(|(a, b)| [ev(a), ev(b)]),
+        "whole_values_met": if p.integer { Some(f.points_met().iter().map(|x| x[0]).collect::<Vec<_>>()) } else { None },
+        "interval": iv.map(|iv| [iv.lo, iv.hi]),
+        "interval_open_low": iv.is_some_and(|iv| iv.open[0]),
+        "interval_open_high": iv.is_some_and(|iv| iv.open[1]),
+        "other_crossings": b.other_crossings.iter().map(|(a, b)| [*a, *b]).collect::<Vec<_>>(),
+        "set": p.set_flag(&s.scenario),
         "method": "sample-average approximation on common random numbers, bisection, interval by test inversion (95%)",
         "campaigns": s.campaigns,
         "master_seed": s.master,
         "confirm": {
             "master_seed": c.seed,
             "evaluation": ev(&c.eval),
-            "gap_interval": [c.eval.gap - zz * c.eval.gap_se, c.eval.gap + zz * c.eval.gap_se],
-            "allowed": c.allowed,
+            "gap_interval": [c.eval.gap[0] - zz * c.eval.gap_se[0], c.eval.gap[0] + zz * c.eval.gap_se[0]],
+            "allowed": c.allowed(0),
             "met": c.met,
             "verdict": c.verdict(),
             "vacuous": c.vacuous,
@@ -325,63 +343,73 @@ fn competence_sentence(competence: Option<&Competence>) -> String {
 
 /// Write `solve.json`, `evaluations.parquet`, `solved.toml` and the page.
 pub fn write_solve(s: &Solution, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, Error> {
+    match &s.found.located {
+        Located::Bracket(b) => write_one_key(s, b, patched, command, dir),
+        Located::Grid(g) => write_grid(s, g, patched, command, dir),
+    }
+}
+
+fn write_one_key(s: &Solution, b: &Bracket, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, Error> {
     save_parquet(dir, "evaluations", evals_frame(s).map_err(|e| Error::internal(e.to_string()))?)?;
-    write_file(&dir.join("solve.json"), solve_json(s, command).as_bytes())?;
+    write_file(&dir.join("solve.json"), one_key_json(s, b, command).as_bytes())?;
     write_file(&dir.join("solved.toml"), patched.as_bytes())?;
     let zz = z(0.95);
-    let f = &s.found;
-    let mut page = Page::new(&format!("Solve: {}", s.goal.text()));
+    let (f, p, goal) = (&s.found, &s.params[0], &s.goals[0]);
+    let mut page = Page::new(&format!("Solve: {}", goal.text()));
     page.answer(
         &(format!(
             "{} = {} meets {:?} within noise (gap {:+.4} ± {:.4} on the search's {} campaigns, master seed {}); on \
          held-out seeds the target is {}.",
-            s.param.name,
-            s.param.show(f.value),
-            s.goal.text(),
-            f.at_value.gap,
-            zz * f.at_value.gap_se,
+            p.name,
+            p.show(f.value[0]),
+            goal.text(),
+            f.at_value.gap[0],
+            zz * f.at_value.gap_se[0],
             s.campaigns,
             s.master,
             s.confirm.verdict()
         ) + &competence_sentence(s.competence.as_ref())),
     );
     page.pre(&solve_text(s, command));
+    let iv = f.interval.as_ref().map(|iv| iv[0]);
     let curve = Chart::Lines {
-        title: format!("gap of the target against {}", s.param.name),
-        x_label: s.param.name.clone(),
+        title: format!("gap of the target against {}", p.name),
+        x_label: p.name.clone(),
         y_label: "gap (0: target met)".into(),
         series: vec![
             Series {
                 name: "gap, 95% band (search seeds)".into(),
-                points: f.evals.iter().map(|e| (e.x, e.gap)).collect(),
-                band: Some(f.evals.iter().map(|e| (e.x, e.gap - zz * e.gap_se, e.gap + zz * e.gap_se)).collect()),
+                points: f.evals.iter().map(|e| (e.x[0], e.gap[0])).collect(),
+                band: Some(
+                    f.evals
+                        .iter()
+                        .map(|e| (e.x[0], e.gap[0] - zz * e.gap_se[0], e.gap[0] + zz * e.gap_se[0]))
+                        .collect(),
+                ),
             },
-            Series { name: "target".into(), points: vec![(s.param.lo, 0.0), (s.param.hi, 0.0)], band: None },
+            Series { name: "target".into(), points: vec![(p.lo, 0.0), (p.hi, 0.0)], band: None },
             Series {
                 name: "95% interval of the root".into(),
-                points: vec![(f.interval.0, 0.0), (f.interval.1, 0.0)],
+                points: iv.map_or(Vec::new(), |iv| vec![(iv.lo, 0.0), (iv.hi, 0.0)]),
                 band: None,
             },
         ],
     };
     page.chart(dir, "gap", &curve, "Every evaluation of the search, on the same seeds, with its 95% band.")?;
-    let rows: Vec<Vec<String>> = std::iter::once(vec![
-        "seeds".into(),
-        s.param.name.clone(),
-        "metric".into(),
-        "gap".into(),
-        "95% interval".into(),
-    ])
-    .chain(f.evals.iter().map(|e| ("search", e)).chain(std::iter::once(("held-out", &s.confirm.eval))).map(|(k, e)| {
-        vec![
-            k.to_string(),
-            s.param.show(e.x),
-            format!("{:.4}", e.metric),
-            fmt_gap(e.gap),
-            format!("{} to {}", fmt_gap(e.gap - zz * e.gap_se), fmt_gap(e.gap + zz * e.gap_se)),
-        ]
-    }))
-    .collect();
+    let rows: Vec<Vec<String>> =
+        std::iter::once(vec!["seeds".into(), p.name.clone(), "metric".into(), "gap".into(), "95% interval".into()])
+            .chain(f.evals.iter().map(|e| ("search", e)).chain(std::iter::once(("held-out", &s.confirm.eval))).map(
+                |(k, e)| {
+                    vec![
+                        k.to_string(),
+                        p.show(e.x[0]),
+                        format!("{:.4}", e.metric[0]),
+                        fmt_gap(e.gap[0]),
+                        format!("{} to {}", fmt_gap(e.gap[0] - zz * e.gap_se[0]), fmt_gap(e.gap[0] + zz * e.gap_se[0])),
+                    ]
+                },
+            ))
+            .collect();
     page.h2("Evaluations");
     page.table(&rows);
     let mut files = vec!["evaluations.parquet".into(), "solve.json".into(), "solved.toml".into()];
@@ -408,11 +436,10 @@ fn projection(p: &Param, iv: (f64, f64), open: [bool; 2], truncated: [bool; 2]) 
 }
 
 /// The summary of a two-key solve.
-pub fn solve2_text(s: &Solution2, command: &str) -> String {
+fn grid_text(s: &Solution, command: &str) -> String {
     let (f, c) = (&s.found, &s.confirm);
     let zz = z(0.95);
-    let mut out =
-        heading(&[&s.goals[0], &s.goals[1]], &[&s.params[0], &s.params[1]], s.campaigns, s.master, f.evals.len());
+    let mut out = heading(&s.goals, &s.params, s.campaigns, s.master, f.evals.len());
     out.push_str(&players_lines(s.players.as_deref(), s.competence.as_ref()));
     let e = &f.at_value;
     let _ = writeln!(
@@ -428,7 +455,7 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
         zz * e.gap_se[1],
         e.chi2()
     );
-    let r = &f.region;
+    let Located::Grid(Grid { region: r, .. }) = &f.located else { return String::new() };
     let _ = writeln!(
         out,
         "  95% confidence region: the points where the joint χ² test of both gaps (their covariance from the same campaigns) is not rejected; {} of a {} × {} grid around the solution are in it",
@@ -436,10 +463,15 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
         r.axes[0].len(),
         r.axes[1].len()
     );
-    match f.interval {
+    match &f.interval {
         Some(iv) => {
             for (k, p) in s.params.iter().enumerate() {
-                let _ = writeln!(out, "    {}: {}", p.name, projection(p, iv[k], f.open[k], f.truncated[k]));
+                let _ = writeln!(
+                    out,
+                    "    {}: {}",
+                    p.name,
+                    projection(p, (iv[k].lo, iv[k].hi), iv[k].open, iv[k].truncated)
+                );
             }
             let _ = writeln!(
                 out,
@@ -455,7 +487,7 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
             out,
             "  the written value is outside the region: each target alone holds within noise there, but the joint test rejects both at once (χ² {:.2} > {:.2})",
             e.chi2(),
-            chi2_2df_95()
+            chi2_95(2)
         );
     }
     let flags: Vec<String> = s.params.iter().map(|p| format!("--set {}", p.set_flag(&s.scenario))).collect();
@@ -486,10 +518,9 @@ pub fn solve2_text(s: &Solution2, command: &str) -> String {
 }
 
 /// The text of a two-key solve that found no root.
-pub fn unmet2_text(u: &Unmet2, command: &str) -> String {
+fn unmet_grid_text(u: &Unmet, command: &str) -> String {
     let zz = z(0.95);
-    let mut out =
-        heading(&[&u.goals[0], &u.goals[1]], &[&u.params[0], &u.params[1]], u.campaigns, u.master, u.found.evals.len());
+    let mut out = heading(&u.goals, &u.params, u.campaigns, u.master, u.found.evals.len());
     if let Some(l) = &u.players {
         let _ = writeln!(out, "  {l}");
     }
@@ -520,12 +551,12 @@ pub fn unmet2_text(u: &Unmet2, command: &str) -> String {
     out
 }
 
-fn ev2(e: &Eval2) -> serde_json::Value {
+fn ev2(e: &Eval) -> serde_json::Value {
     json!({"values": e.x, "gaps": e.gap, "gap_se": e.gap_se, "covariance": e.cov, "chi2": e.chi2(), "campaigns": e.campaigns})
 }
 
 /// `solve.json` of a two-key solve that found no root.
-pub fn unmet2_json(u: &Unmet2, command: &str) -> String {
+fn unmet_grid_json(u: &Unmet, command: &str) -> String {
     let v = json!({
         "targets": [u.goals[0].text(), u.goals[1].text()],
         "keys": [u.params[0].name, u.params[1].name],
@@ -542,7 +573,7 @@ pub fn unmet2_json(u: &Unmet2, command: &str) -> String {
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 
-pub fn solve2_json(s: &Solution2, command: &str) -> String {
+fn grid_json(s: &Solution, g: &Grid, command: &str) -> String {
     let f = &s.found;
     let zz = z(0.95);
     let h = &s.confirm.eval;
@@ -556,11 +587,11 @@ pub fn solve2_json(s: &Solution2, command: &str) -> String {
         "region": {
             "level": 0.95,
             "test": "joint chi-square on 2 d.f. of both gaps, their covariance from the same campaigns",
-            "grid": f.region.axes,
-            "points": f.region.points(),
-            "projections": f.interval.map(|iv| [[iv[0].0, iv[0].1], [iv[1].0, iv[1].1]]),
-            "open": f.open,
-            "truncated": f.truncated,
+            "grid": g.region.axes,
+            "points": g.region.points(),
+            "projections": f.interval.as_ref().map(|iv| iv.iter().map(|iv| [iv.lo, iv.hi]).collect::<Vec<_>>()),
+            "open": f.interval.as_ref().map_or(vec![[false; 2]; s.params.len()], |iv| iv.iter().map(|iv| iv.open).collect()),
+            "truncated": f.interval.as_ref().map_or(vec![[false; 2]; s.params.len()], |iv| iv.iter().map(|iv| iv.truncated).collect()),
             "solution_inside": f.inside,
         },
         "set": [s.params[0].set_flag(&s.scenario), s.params[1].set_flag(&s.scenario)],
@@ -587,10 +618,10 @@ pub fn solve2_json(s: &Solution2, command: &str) -> String {
 
 /// Write `solve.json`, `evaluations.parquet`, `solved.toml` and the page of
 /// a two-key solve.
-pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, Error> {
+fn write_grid(s: &Solution, g: &Grid, patched: &str, command: &str, dir: &Path) -> Result<Vec<String>, Error> {
     let f = &s.found;
     let n = f.evals.len() + 1;
-    let rows: Vec<(&Eval2, &str)> =
+    let rows: Vec<(&Eval, &str)> =
         f.evals.iter().map(|e| (e, "search")).chain(std::iter::once((&s.confirm.eval, "held-out"))).collect();
     let df = DataFrame::new(
         n,
@@ -606,14 +637,14 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
             Column::new("chi2".into(), rows.iter().map(|r| r.0.chi2()).collect::<Vec<_>>()),
             Column::new(
                 "in_region".into(),
-                rows.iter().map(|r| r.1 == "search" && r.0.chi2() <= chi2_2df_95()).collect::<Vec<_>>(),
+                rows.iter().map(|r| r.1 == "search" && r.0.chi2() <= chi2_95(2)).collect::<Vec<_>>(),
             ),
             Column::new("campaigns".into(), rows.iter().map(|r| r.0.campaigns).collect::<Vec<_>>()),
         ],
     )
     .map_err(|e| Error::internal(e.to_string()))?;
     save_parquet(dir, "evaluations", df)?;
-    write_file(&dir.join("solve.json"), solve2_json(s, command).as_bytes())?;
+    write_file(&dir.join("solve.json"), grid_json(s, g, command).as_bytes())?;
     write_file(&dir.join("solved.toml"), patched.as_bytes())?;
     let mut page = Page::new(&format!("Solve: {} and {}", s.goals[0].text(), s.goals[1].text()));
     page.answer(&(format!(
@@ -629,7 +660,7 @@ pub fn write_solve2(s: &Solution2, patched: &str, command: &str, dir: &Path) -> 
         s.master,
         s.confirm.verdict()
     ) + &competence_sentence(s.competence.as_ref())));
-    page.pre(&solve2_text(s, command));
+    page.pre(&grid_text(s, command));
     let table: Vec<Vec<String>> = std::iter::once(vec![
         "seeds".into(),
         s.params[0].name.clone(),
@@ -673,14 +704,14 @@ pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> Strin
         rows.push(match r {
             Ok(s) => vec![
                 c.first.show(*x),
-                match s.found.between {
-                    Some((a, b)) => format!(
+                match &s.found.located {
+                    Located::Bracket(Bracket { between: Some((a, b)), .. }) => format!(
                         "{} (crossing between {} and {})",
-                        second.show(s.found.value),
-                        second.show(a.x),
-                        second.show(b.x)
+                        second.show(s.found.value[0]),
+                        second.show(a.x[0]),
+                        second.show(b.x[0])
                     ),
-                    None => second.show(s.found.value),
+                    _ => second.show(s.found.value[0]),
                 },
                 show_interval(s),
                 s.confirm.verdict(),
@@ -695,6 +726,7 @@ pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> Strin
                     NoRootKind::OneSign => "no root found: not met in the range".into(),
                     NoRootKind::NoWholeValue => "no root found: no whole value meets it".into(),
                     NoRootKind::Jump => "no root found: the gap jumps across 0".into(),
+                    NoRootKind::NotJointly => "no root found: the targets are not met together".into(),
                 },
                 String::new(),
                 String::new(),
@@ -716,6 +748,16 @@ pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> Strin
     out
 }
 
+/// A curve point's one-key crossing (a curve solves one key at each point).
+fn crossing(s: &Solution) -> crate::balance::solve::Crossing {
+    s.found.crossing().unwrap_or(crate::balance::solve::Crossing {
+        root: f64::NAN,
+        interval: (f64::NAN, f64::NAN),
+        open_low: false,
+        open_high: false,
+    })
+}
+
 /// Write `curve.json`, `curve.parquet`, one `solved-N.toml` per solved
 /// point, and the page.
 pub fn write_curve(
@@ -735,10 +777,10 @@ pub fn write_curve(
         n,
         vec![
             Column::new(c.first.name.as_str().into(), c.points.iter().map(|p| p.0).collect::<Vec<_>>()),
-            Column::new("root".into(), get(&|s| s.found.root)),
-            Column::new("solution".into(), get(&|s| s.found.value)),
-            Column::new("low".into(), get(&|s| s.found.interval.0)),
-            Column::new("high".into(), get(&|s| s.found.interval.1)),
+            Column::new("root".into(), get(&|s| crossing(s).root)),
+            Column::new("solution".into(), get(&|s| s.found.value[0])),
+            Column::new("low".into(), get(&|s| crossing(s).interval.0)),
+            Column::new("high".into(), get(&|s| crossing(s).interval.1)),
             Column::new(
                 "confirmed".into(),
                 c.points.iter().map(|(_, r)| r.as_ref().ok().map(|s| s.confirm.met)).collect::<Vec<_>>(),
@@ -755,7 +797,7 @@ pub fn write_curve(
         "target": goal,
         "keys": [c.first.name, second.name],
         "points": c.points.iter().map(|(x, r)| match r {
-            Ok(s) => json!({"first": x, "root": s.found.root, "solution": s.found.value, "interval": [s.found.interval.0, s.found.interval.1],
+            Ok(s) => json!({"first": x, "root": crossing(s).root, "solution": s.found.value[0], "interval": [crossing(s).interval.0, crossing(s).interval.1],
                             "set": [c.first.set_flag(&s.scenario), second.set_flag(&s.scenario)], "confirmed": s.confirm.met,
                             "competence": s.competence.as_ref().map(|c| json!({"verdict": c.verdict().words(), "line": c.line()}))}),
             Err(e) => json!({"first": x, "error": e.to_string(), "no_root": matches!(e, SolveError::NoRoot(_))}),
@@ -773,7 +815,7 @@ pub fn write_curve(
                 c.first.name,
                 c.first.show(*x),
                 second.name,
-                second.show(s.found.value)
+                second.show(s.found.value[0])
             ),
         ];
         let text = patched_toml(base_text, &[&c.first, second], &s.scenario, &header)?;
@@ -785,7 +827,9 @@ pub fn write_curve(
     let found: Vec<String> = c
         .points
         .iter()
-        .filter_map(|(x, r)| r.as_ref().ok().map(|s| format!("{} at {}", second.show(s.found.value), c.first.show(*x))))
+        .filter_map(|(x, r)| {
+            r.as_ref().ok().map(|s| format!("{} at {}", second.show(s.found.value[0]), c.first.show(*x)))
+        })
         .collect();
     page.answer(&format!(
         "{} meets {goal:?} at {} of {} values of {}{}{}.",
@@ -803,8 +847,8 @@ pub fn write_curve(
         y_label: second.name.clone(),
         series: vec![Series {
             name: "root, 95% interval".into(),
-            points: ok.iter().map(|(x, s)| (*x, s.found.root)).collect(),
-            band: Some(ok.iter().map(|(x, s)| (*x, s.found.interval.0, s.found.interval.1)).collect()),
+            points: ok.iter().map(|(x, s)| (*x, crossing(s).root)).collect(),
+            band: Some(ok.iter().map(|(x, s)| (*x, crossing(s).interval.0, crossing(s).interval.1)).collect()),
         }],
     };
     page.chart(dir, "curve", &chart, "The second key's root at each value of the first, with its 95% interval.")?;
@@ -817,7 +861,6 @@ pub fn write_curve(
 pub fn write_unmet(e: &SolveError, command: &str, dir: &Path) -> Result<Vec<String>, Error> {
     let json = match e {
         SolveError::NoRoot(u) => unmet_json(u, command),
-        SolveError::NoRoot2(u) => unmet2_json(u, command),
         SolveError::Failed(_) => return Ok(Vec::new()),
     };
     write_file(&dir.join("solve.json"), json.as_bytes())?;
