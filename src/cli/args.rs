@@ -1,11 +1,37 @@
 //! Argument groups that several commands share, each declared, documented
-//! and checked once: the scenario with its overrides, the master seed and
-//! the worker threads. A command flattens the groups it takes.
+//! and checked once: the scenario with its overrides, `--players`, the
+//! master seed, the worker threads, `--campaigns` and the best-response
+//! budget. A command flattens the groups it takes; `--out` and
+//! `--overwrite` are in `out.rs`, `--quiet` and `--resume` in `long.rs`,
+//! the shard in `shard.rs`, the seats in `mod.rs`.
+//!
+//! Why once: a flag declared in each command drifted (`--campaigns` had
+//! two lower bounds, `--players` four help texts), and each group also
+//! says what it puts in an output folder's key (`shape`, see `key.rs`).
 
+use super::key::Shape;
 use super::{CliError, load_scenario};
 use crate::scenario::Scenario;
 use clap::Args;
 use std::path::PathBuf;
+
+/// `--set KEY=VALUE`, alone for `validate` (whose scenario is its FILE),
+/// and in [`ScenarioArgs`] everywhere else.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SetArgs {
+    /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10
+    /// or strategies.miner.forbid=["pillage"]. Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+impl std::ops::Deref for SetArgs {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        &self.set
+    }
+}
 
 /// `--scenario FILE` and `--set KEY=VALUE`.
 #[derive(Args, Debug, Clone, Default)]
@@ -13,13 +39,16 @@ pub struct ScenarioArgs {
     /// Scenario TOML file (default: the embedded default scenario).
     #[arg(long)]
     pub scenario: Option<PathBuf>,
-    /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10
-    /// or strategies.miner.forbid=["pillage"]. Repeatable.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    #[command(flatten)]
+    pub set: SetArgs,
 }
 
 impl ScenarioArgs {
+    /// What these flags put in a key.
+    pub fn shape(&self) -> Shape {
+        Shape::new("ScenarioArgs").field("scenario", &self.scenario).field("set", &self.set.set)
+    }
+
     /// The scenario, read and checked, with the overrides applied.
     pub fn load(&self) -> Result<Scenario, CliError> {
         load_scenario(self.scenario.as_deref(), &self.set)
@@ -56,12 +85,23 @@ pub fn file_name(p: Option<&std::path::Path>) -> String {
 /// they are unless told otherwise.
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlayersArg {
-    /// Every seat plays this strategy (e.g. `tuned`).
+    /// Every seat plays this strategy (e.g. `tuned`), in every scenario the
+    /// command plays.
     #[arg(long, value_name = "STRATEGY")]
     pub players: Option<String>,
 }
 
 impl PlayersArg {
+    /// What this flag puts in a key.
+    pub fn shape(&self) -> Shape {
+        Shape::new("PlayersArg").field("players", &self.players)
+    }
+
+    /// The strategy a best response starts from: `--players`, or `tuned`.
+    pub fn or_tuned(&self) -> String {
+        self.players.clone().unwrap_or_else(|| "tuned".into())
+    }
+
     /// ` --players STRATEGY`, or nothing: the flag that seats the same.
     pub fn flag(&self) -> String {
         self.players.as_ref().map_or(String::new(), |p| format!(" --players {p}"))
@@ -89,7 +129,14 @@ pub struct SeedArg {
     pub seed: u64,
 }
 
-/// `--threads N`.
+impl SeedArg {
+    /// What this flag puts in a key.
+    pub fn shape(&self) -> Shape {
+        Shape::new("SeedArg").field("seed", &self.seed)
+    }
+}
+
+/// `--threads N`: it changes no result, so it is in no key.
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub struct ThreadsArg {
     /// Worker threads (default: all cores). Results do not depend on it.
@@ -106,6 +153,60 @@ pub fn count<const MIN: u64>(s: &str) -> Result<u64, String> {
         Ok(n) => Err(format!("{n}: give a whole number, at least {MIN}")),
         Err(_) => Err(format!("{s:?}: give a whole number, at least {MIN}")),
     }
+}
+
+/// `--campaigns N`, declared once: `campaigns!` writes one flatten
+/// struct per meaning of the count, each with the same long name, parser
+/// and handling of a negative number, and its own default, least value and
+/// help (what the count is of differs by command, so each command says it
+/// in its `--help`). Every meaning is listed below.
+///
+/// Named structs rather than one generic: clap's `default_value_t` keeps
+/// its text in a `static`, which cannot depend on a type parameter.
+macro_rules! campaigns {
+    ($($(#[$doc:meta])* $name:ident = $default:expr, at least $min:literal, $help:literal;)*) => {$(
+        $(#[$doc])*
+        #[derive(Args, Debug, Clone, Copy)]
+        pub struct $name {
+            #[doc = $help]
+            #[arg(
+                id = "campaigns",
+                long = "campaigns",
+                value_name = "CAMPAIGNS",
+                default_value_t = $default,
+                allow_negative_numbers = true,
+                value_parser = count::<$min>
+            )]
+            pub n: u64,
+        }
+
+        impl $name {
+            /// The count when `--campaigns` is not given.
+            pub const DEFAULT: u64 = $default;
+        }
+    )*};
+}
+
+campaigns! {
+    /// `run`: the whole run, before sharding.
+    RunCampaigns = 10_000, at least 1, "Number of campaigns (before sharding), at least 1.";
+    /// `compare`, `sweep` and `experiment`: each variant (each cell, each
+    /// restriction level).
+    StudyCampaigns = 2000, at least 1, "Campaigns per variant.";
+    /// `deviate`: each deviant.
+    DeviantCampaigns = 2000, at least 1, "Campaigns per deviant (a multiple of the seat count is fairest).";
+    /// `ladder`: each pair of strategies.
+    PairCampaigns = 1000, at least 1, "Campaigns per pair.";
+    /// `metagame`: each composition of strategies over the seats.
+    CompositionCampaigns = 500, at least 1, "Campaigns per composition.";
+    /// `probe`: each probe and the baseline; a probe's interval needs 2.
+    ProbeCampaigns = 4000, at least 2, "Campaigns per probe, and for the baseline (a multiple of the seat count is fairest).";
+    /// `value`: the self-play the fit learns from.
+    SelfPlayCampaigns = 4000, at least 1, "Self-play campaigns the fit learns from.";
+    /// `sensitivity`: each design point.
+    PointCampaigns = 200, at least 1, "Campaigns per design point.";
+    /// `solve`: each evaluation.
+    EvaluationCampaigns = 2000, at least 1, "Campaigns per evaluation (and of the held-out confirmation).";
 }
 
 fn at_least_one(s: &str) -> Result<usize, String> {
@@ -165,6 +266,16 @@ pub enum PlayerFamily {
 }
 
 impl BestResponseArgs {
+    /// What these flags put in a key.
+    pub fn shape(&self) -> Shape {
+        Shape::new("BestResponseArgs")
+            .field("best_response", &self.best_response)
+            .field("generations", &self.generations)
+            .field("campaigns_per_eval", &self.campaigns_per_eval)
+            .field("probe_campaigns", &self.probe_campaigns)
+            .field("best_response_player", &self.best_response_player)
+    }
+
     /// The tuning budget, when `--best-response` asks for one: every search
     /// starts from a tuned player, so it steps 0.1 of each key's range
     /// around it.

@@ -1,9 +1,12 @@
 //! `empires sensitivity` and `empires solve`: flags, files and progress
 //! around `balance::{sensitivity, solve}`.
 
-use super::args::{BestResponseArgs, ScenarioArgs, SeedArg, ThreadsArg};
-use super::long::{Long, LongArgs};
-use super::out::{self, OverwriteArg, Request};
+use super::args::{
+    BestResponseArgs, EvaluationCampaigns, PlayersArg, PointCampaigns, ScenarioArgs, SeedArg, ThreadsArg,
+};
+use super::key::{ResultKey, Shape, blank};
+use super::long::{Interruption, Long, LongArgs};
+use super::out::{Out, Request, SensitivityFolder, SolveFolder};
 use super::shard::ShardArgs;
 use super::{CliError, SeatArgs, create_out_dir};
 use crate::balance::param::{self, Param};
@@ -21,9 +24,8 @@ use std::path::{Path, PathBuf};
 pub struct BalanceFlags {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
-    /// Every seat plays this strategy (e.g. `tuned`) at every design point.
-    #[arg(long, value_name = "STRATEGY")]
-    pub players: Option<String>,
+    #[command(flatten)]
+    pub players: PlayersArg,
     #[command(flatten)]
     pub seats: SeatArgs,
     #[command(flatten)]
@@ -35,22 +37,26 @@ pub struct BalanceFlags {
 }
 
 impl BalanceFlags {
+    /// What these flags put in a key.
+    fn shape(&self) -> Shape {
+        Shape::new("BalanceFlags")
+            .group("scenario", self.scenario.shape())
+            .field("players", &self.players.players)
+            .group("seats", self.seats.shape())
+            .group("master", self.master.shape())
+            .neutral("threads", blank::THREADS)
+            .neutral("long", blank::LONG)
+    }
+
     /// The base scenario with `--players` applied, and whether seats rotate.
     fn base(&self) -> Result<(Scenario, bool), CliError> {
-        let sc = self.scenario.load()?;
-        let sc = match &self.players {
-            Some(s) => sc.with_players(s)?,
-            None => sc,
-        };
+        let sc = self.players.seat(self.scenario.load()?)?;
         let seated = seating(&[&sc], self.seats.flag());
         Ok((sc, seated.rotate()))
     }
 
     fn redo(&self) -> String {
-        let mut c = self.scenario.flags();
-        if let Some(p) = &self.players {
-            c += &format!(" --players {p}");
-        }
+        let c = self.scenario.flags() + &self.players.flag();
         let seats = seating(&[], self.seats.flag()).run_flag();
         c + seats + &format!(" --seed {}", self.master.seed)
     }
@@ -75,9 +81,8 @@ pub struct SensitivityArgs {
     /// Morris trajectories (each plays keys + 1 design points).
     #[arg(long, default_value_t = 10)]
     pub trajectories: usize,
-    /// Campaigns per design point.
-    #[arg(long, default_value_t = 200, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
-    pub campaigns: u64,
+    #[command(flatten)]
+    pub campaigns: PointCampaigns,
     /// Sobol' indices for these keys (a short list of the --vary keys), after
     /// the screening.
     #[arg(long, value_delimiter = ',')]
@@ -94,15 +99,29 @@ pub struct SensitivityArgs {
     pub merge: Vec<PathBuf>,
     #[command(flatten)]
     pub shard: ShardArgs,
-    /// Output directory (default: reports/sensitivity/METRIC-sSEED-<key>,
-    /// the key naming every flag that changes the result; shard-I-of-K/
-    /// under it for a shard).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: OverwriteArg,
+    pub out: Out<SensitivityFolder>,
     #[command(flatten)]
     pub flags: BalanceFlags,
+}
+
+impl ResultKey for SensitivityArgs {
+    /// The shard is not named: a shard's folder adds it (`resolve_shard`).
+    fn key(&self) -> String {
+        let shape = Shape::new("SensitivityArgs")
+            .field("metric", &self.metric)
+            .field("keys", &self.keys)
+            .field("trajectories", &self.trajectories)
+            .field("campaigns", &self.campaigns.n)
+            .field("sobol_keys", &self.sobol_keys)
+            .field("sobol_top", &self.sobol_top)
+            .field("sobol_rows", &self.sobol_rows)
+            .field("merge", &self.merge)
+            .neutral("shard", blank::SHARDS)
+            .neutral_out()
+            .group("flags", self.flags.shape());
+        format!("sensitivity {shape}")
+    }
 }
 
 fn slug(s: &str) -> String {
@@ -117,7 +136,7 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
     if params.is_empty() {
         return Err(CliError::input("--vary: no key to vary"));
     }
-    if a.trajectories < 2 || a.campaigns < 2 {
+    if a.trajectories < 2 || a.campaigns.n < 2 {
         return Err(CliError::input("--trajectories and --campaigns must each be at least 2 for an interval"));
     }
     let sobol_keys: Vec<usize> = a
@@ -136,7 +155,7 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
         params,
         metric,
         trajectories: a.trajectories,
-        campaigns: a.campaigns,
+        campaigns: a.campaigns.n,
         master: a.flags.master.seed,
         rotate,
         sobol_rows: if sobol { a.sobol_rows.max(2) } else { 0 },
@@ -147,20 +166,14 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
             "--sobol-top needs the whole screening first; with shards, name the keys with --sobol-keys",
         ));
     }
-    let out = {
-        let mut x = a.clone();
-        (x.out, x.overwrite, x.shard) = (None, Default::default(), Default::default());
-        (x.flags.threads, x.flags.long) = (Default::default(), Default::default());
-        let what = format!("sensitivity {x:?}");
-        let name = format!("{}-s{}", slug(&a.metric), plan.master);
-        out::resolve_shard(a.out.as_deref(), "sensitivity", &name, &what, &[&base], shard, a.overwrite)?
-    };
+    let name = format!("{}-s{}", slug(&a.metric), plan.master);
+    let out = a.out.resolve_shard("sensitivity", &name, &a.key(), &[&base], shard)?;
     let mut command = format!(
         "empires sensitivity --metric '{}' --vary {} --trajectories {} --campaigns {}",
         a.metric,
         a.keys.join(","),
         a.trajectories,
-        a.campaigns
+        a.campaigns.n
     );
     if !a.sobol_keys.is_empty() {
         command += &format!(" --sobol-keys {} --sobol-rows {}", a.sobol_keys.join(","), plan.sobol_rows);
@@ -280,9 +293,8 @@ pub struct SolveArgs {
     /// and one target, the balance curve.
     #[arg(long, required = true)]
     pub target: Vec<String>,
-    /// Campaigns per evaluation (and of the held-out confirmation).
-    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
-    pub campaigns: u64,
+    #[command(flatten)]
+    pub campaigns: EvaluationCampaigns,
     /// Bisection steps for a key that is not a whole number.
     #[arg(long, default_value_t = 12)]
     pub steps: usize,
@@ -290,12 +302,8 @@ pub struct SolveArgs {
     /// second is solved.
     #[arg(long, default_value_t = 5)]
     pub curve_points: usize,
-    /// Output directory (default: reports/solve/KEY-sSEED-<key>, the key
-    /// naming every flag that changes the result).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: OverwriteArg,
+    pub out: Out<SolveFolder>,
     #[command(flatten)]
     pub flags: BalanceFlags,
     /// With --best-response, every point the solve plays seats the players
@@ -305,6 +313,21 @@ pub struct SolveArgs {
     /// --best-response` does that).
     #[command(flatten)]
     pub best: BestResponseArgs,
+}
+
+impl ResultKey for SolveArgs {
+    fn key(&self) -> String {
+        let shape = Shape::new("SolveArgs")
+            .field("vary", &self.vary)
+            .field("target", &self.target)
+            .field("campaigns", &self.campaigns.n)
+            .field("steps", &self.steps)
+            .field("curve_points", &self.curve_points)
+            .neutral_out()
+            .group("flags", self.flags.shape())
+            .group("best", self.best.shape());
+        format!("solve {shape}")
+    }
 }
 
 pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
@@ -329,7 +352,8 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
         return Err(CliError::input("--vary: the two keys must differ"));
     }
     let goals: Vec<Goal> = a.target.iter().map(|t| Goal::parse(t, &base)).collect::<Result<_, _>>()?;
-    if a.campaigns < 2 {
+    let campaigns = a.campaigns.n;
+    if campaigns < 2 {
         return Err(CliError::input("--campaigns must be at least 2 for an interval"));
     }
     let mut command = String::from("empires solve");
@@ -339,7 +363,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     for t in &a.target {
         command += &format!(" --target '{t}'");
     }
-    command += &format!(" --campaigns {} --steps {}", a.campaigns, a.steps);
+    command += &format!(" --campaigns {campaigns} --steps {}", a.steps);
     if keys == 2 && targets == 1 {
         command += &format!(" --curve-points {}", a.curve_points);
     }
@@ -347,29 +371,16 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     command += &a.best.redo();
     let seating = match a.best.budget() {
         None => Seating::AsSeated,
-        Some(budget) => {
-            Seating::BestResponse { start: a.flags.players.clone().unwrap_or_else(|| "tuned".into()), budget }
-        }
+        Some(budget) => Seating::BestResponse { start: a.flags.players.or_tuned(), budget },
     };
-    let settings =
-        Settings { campaigns: a.campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1), seating };
+    let settings = Settings { campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1), seating };
     if let Seating::BestResponse { start, .. } = &settings.seating {
         base.named_strategy(start).map_err(|e| e.at("--players"))?;
     }
     let players_line = settings.seating.line(settings.master);
     let out = {
-        let mut x = a.clone();
-        (x.out, x.overwrite, x.flags.threads, x.flags.long) =
-            (None, Default::default(), Default::default(), Default::default());
         let name: Vec<String> = params.iter().map(|p| slug(&p.name)).collect();
-        let request = Request::of(&format!("solve {x:?}"), &[&base]);
-        out::resolve(
-            a.out.as_deref(),
-            "solve",
-            &format!("{}-s{}", name.join("+"), settings.master),
-            &request,
-            a.overwrite,
-        )?
+        a.out.resolve("solve", &format!("{}-s{}", name.join("+"), settings.master), &Request::of(&a.key(), &[&base]))?
     };
     let text = base_text(a.flags.scenario.scenario.as_deref())?;
     let mut header = vec![format!("Solved by: {command}")];
@@ -412,7 +423,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     // check (a curve solves once per point).
     let solutions = if (keys, targets) == (2, 1) { a.curve_points.max(1) as u64 } else { 1 };
     let checks = solutions * settings.seating.check_planned();
-    let long = a.flags.long(evaluations * (a.campaigns + tuning) + checks, &out)?;
+    let long = a.flags.long(evaluations * (campaigns + tuning) + checks, &out)?;
     let zz = crate::stats::z(0.95);
     let (files, met) = match (keys, targets) {
         (k, t) if k == t => {
@@ -466,6 +477,11 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
                 })
                 .map_err(CliError::from)
             })?;
+            // A point's solve stopped by Ctrl-C is kept as that point's
+            // error: the curve is interrupted, not a verdict.
+            if c.points.iter().any(|(_, r)| matches!(r, Err(e) if e.is_interruption())) {
+                return Err(long.interrupted(""));
+            }
             long.finish();
             say!("{}", rb::curve_text(&c, &ps[1], &goals[0].text(), &command));
             create_out_dir(&out)?;

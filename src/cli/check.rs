@@ -1,9 +1,10 @@
 //! `empires check [FILE]`: the balance gate (see `gate/`).
 
 use super::CliError;
-use super::args::ThreadsArg;
-use super::long::{Long, LongArgs};
-use super::out::{self, OverwriteArg, Request};
+use super::args::{PlayersArg, ThreadsArg};
+use super::key::{ResultKey, Shape, blank};
+use super::long::{Interruption, Long, LongArgs};
+use super::out::{CheckFolder, Out, Request};
 use crate::gate::{self, spec};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -19,21 +20,30 @@ pub struct CheckArgs {
     /// Metrics measured at once (each also runs its campaigns in parallel).
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
-    /// Every seat of every metric's scenario plays this strategy (e.g.
-    /// `tuned`); a metric that names another strategy is then an error.
-    #[arg(long, value_name = "STRATEGY")]
-    pub players: Option<String>,
+    #[command(flatten)]
+    pub players: PlayersArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output folder of check.txt, the verdicts as printed (default:
-    /// reports/check/<file>-<key>, the key naming the balance file's text
-    /// and every flag that changes the verdicts).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: OverwriteArg,
+    pub out: Out<CheckFolder>,
     #[command(flatten)]
     pub long: LongArgs,
+}
+
+impl ResultKey for CheckArgs {
+    /// The file as named (`run` names the one it found); its text and its
+    /// stored baseline values are added by `run`. `--jobs` changes no
+    /// verdict.
+    fn key(&self) -> String {
+        let shape = Shape::new("CheckArgs")
+            .field("file", &self.file)
+            .field("update", &self.update)
+            .neutral("jobs", "1")
+            .field("players", &self.players.players)
+            .neutral_threads_out()
+            .neutral("long", blank::LONG);
+        format!("check {shape}")
+    }
 }
 
 /// Where `check` looks for a balance file when none is named, in order.
@@ -66,13 +76,10 @@ pub fn run(mut a: CheckArgs) -> Result<(), CliError> {
     let sidecar = gate::baseline::path_of(&file_path);
     let stored = gate::baseline::Stored::read(&sidecar)?;
     let out = {
-        let mut x = a.clone();
-        (x.out, x.threads, x.overwrite, x.long, x.jobs) =
-            (None, Default::default(), Default::default(), Default::default(), 1);
         let sidecar_text = std::fs::read_to_string(&sidecar).unwrap_or_default();
-        let request = Request::new(&format!("check {x:?}\n{text}\n{sidecar_text}"), "");
+        let request = Request::new(&format!("{}\n{text}\n{sidecar_text}", a.key()), "");
         let stem = file_path.file_stem().map_or("balance".into(), |s| s.to_string_lossy().to_string());
-        out::resolve(a.out.as_deref(), "check", &stem, &request, a.overwrite)?
+        a.out.resolve("check", &stem, &request)?
     };
     let planned: u64 = file.metric.iter().map(|m| gate::planned(m, &dir)).sum();
     let long = Long::start(a.threads, a.long, planned, &out)?;
@@ -88,7 +95,7 @@ pub fn run(mut a: CheckArgs) -> Result<(), CliError> {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     let Some(m) = file.metric.get(i) else { break };
-                    let r = long.pool().install(|| gate::measure_sample(m, &dir, a.players.as_deref()));
+                    let r = long.pool().install(|| gate::measure_sample(m, &dir, a.players.players.as_deref()));
                     if let Ok(mut slot) = slots[i].lock() {
                         *slot = Some(r);
                     }
@@ -105,7 +112,7 @@ pub fn run(mut a: CheckArgs) -> Result<(), CliError> {
                 .unwrap_or_else(|| Err(crate::error::Error::internal("a metric was not measured")))
         })
         .collect();
-    if results.iter().any(Result::is_err) && super::interrupt::requested() {
+    if results.iter().any(|r| r.as_ref().is_err_and(Interruption::is_interruption)) {
         return Err(long.interrupted(""));
     }
     long.finish();

@@ -1,6 +1,10 @@
-//! Ctrl-C (SIGINT): a long command finishes the step in flight (a chunk of
-//! campaigns, a generation of tuning), writes what it completed, and exits
-//! with `exit::INTERRUPTED`. One flag for the process, read between steps.
+//! Ctrl-C (SIGINT): the process's one stop request. It is read only where
+//! a stop is decided: by the `sim::watch::Watch` every long command's pool
+//! enters (`long.rs`), which makes the computation return an interruption
+//! (`Class::Interrupted`), and by `run`'s sink, which stops after the chunk
+//! in flight and writes what it completed. Whether a command was
+//! interrupted is then told by that error, or by the sink having stopped,
+//! and it exits with `exit::INTERRUPTED`; nothing asks this flag again.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

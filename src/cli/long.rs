@@ -4,31 +4,60 @@
 //! command's pool: the library counts each campaign it plays (the bar
 //! moves per campaign, with rate and ETA), stops at the next campaign when
 //! Ctrl-C is pressed, and keeps each finished piece of work in
-//! `OUT/cells/` (`cells`). After Ctrl-C the command exits 130 and says
-//! what was kept; the same command with `--resume` finds those pieces and
-//! plays only the rest, to the same files an uninterrupted run writes
-//! (each piece is keyed by everything it depends on). A run that ends
-//! any other way removes `cells/`.
+//! `OUT/cells/` (`cells`). A stopped computation returns an error of its
+//! own class (`Class::Interrupted`, exit 130), so the command knows it was
+//! stopped from the error itself: it says what was kept; the same command
+//! with `--resume` then finds those pieces and plays only the rest, to the
+//! same files an uninterrupted run writes (each piece is keyed by everything
+//! it depends on). A run that ends any other way removes `cells/`.
 
-use super::CliError;
 use super::args::ThreadsArg;
+use super::{CliError, exit};
 use super::{cells, interrupt, out, progress};
 use crate::sim::watch::Watch;
 use clap::Args;
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// `--quiet` and `--resume`, on every long command.
+/// `--quiet` and `--resume`, on every long command (and `run`).
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub struct LongArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Continue a run stopped by Ctrl-C in the same output folder: the
-    /// work it finished (kept in OUT/cells/) is reused, the rest is
-    /// played, and the files are those of an uninterrupted run.
+    /// Continue a command stopped by Ctrl-C in the same output folder: what
+    /// it finished (the campaigns `run` wrote, the work the others kept in
+    /// OUT/cells/) is reused, the rest is played, and the files are those of
+    /// an uninterrupted run; where the request already finished, nothing is
+    /// played.
     #[arg(long)]
     pub resume: bool,
+}
+
+/// Whether an error is an interruption (Ctrl-C), told by its class: the
+/// library returns one as `Class::Interrupted`, never as a message to
+/// recognise, so no command asks again whether Ctrl-C was pressed.
+pub trait Interruption {
+    fn is_interruption(&self) -> bool;
+}
+
+impl Interruption for CliError {
+    fn is_interruption(&self) -> bool {
+        self.code == exit::INTERRUPTED
+    }
+}
+
+impl Interruption for crate::error::Error {
+    fn is_interruption(&self) -> bool {
+        self.is_interrupted()
+    }
+}
+
+impl Interruption for crate::balance::solve::SolveError {
+    fn is_interruption(&self) -> bool {
+        matches!(self, crate::balance::solve::SolveError::Failed(e) if e.is_interrupted())
+    }
 }
 
 /// A pool whose workers count campaigns on `bar`, for `run`: it keeps no
@@ -44,11 +73,11 @@ pub fn counted_pool(threads: ThreadsArg, bar: &ProgressBar) -> Result<rayon::Thr
 /// records in each that its request finished.
 static OPEN: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
-/// The command ended with exit `code`: unless it was stopped (Ctrl-C) or
-/// failed, its folders record that their request finished, so `--resume`
-/// there plays nothing.
+/// The command ended with exit `code`: unless it was stopped (Ctrl-C, exit
+/// 130) or failed, its folders record that their request finished, so
+/// `--resume` there plays nothing.
 pub fn finished(code: i32) {
-    if !matches!(code, super::exit::SUCCESS | super::exit::VERDICT) || interrupt::requested() {
+    if !matches!(code, exit::SUCCESS | exit::VERDICT) {
         return;
     }
     if let Ok(open) = OPEN.lock() {
@@ -64,6 +93,9 @@ pub struct Long {
     pool: rayon::ThreadPool,
     out: PathBuf,
     quiet: bool,
+    /// The command stopped for Ctrl-C (`interrupted`): its kept pieces
+    /// stay for `--resume`.
+    stopped: AtomicBool,
 }
 
 impl Long {
@@ -103,29 +135,31 @@ impl Long {
         };
         let watch = Watch::new(tick, interrupt::requested, Some(Box::new(cells::Files::new(out))));
         let pool = threads.pool(&watch)?;
-        Ok(Long { bar, pool, out: out.to_path_buf(), quiet: flags.quiet })
+        Ok(Long { bar, pool, out: out.to_path_buf(), quiet: flags.quiet, stopped: AtomicBool::new(false) })
     }
 
-    /// Run `f` on the command's pool. After Ctrl-C, whatever `f` returns as
-    /// an error becomes exit 130 with what to do next.
+    /// Run `f` on the command's pool. An interruption it returns becomes
+    /// exit 130 with what was kept and what to do next.
     pub fn run<T: Send>(&self, f: impl FnOnce() -> Result<T, CliError> + Send) -> Result<T, CliError> {
         match self.pool.install(f) {
-            Err(_) if interrupt::requested() => Err(self.interrupted("")),
+            Err(e) if e.is_interruption() => Err(self.interrupted("")),
             r => r,
         }
     }
 
-    /// `r`, or exit 130 when it is an error after Ctrl-C (for a step whose
+    /// `r`, or exit 130 when it is an interruption (for a step whose other
     /// errors the command sorts itself).
-    pub fn check<T, E>(&self, r: Result<T, E>) -> Result<Result<T, E>, CliError> {
+    pub fn check<T, E: Interruption>(&self, r: Result<T, E>) -> Result<Result<T, E>, CliError> {
         match r {
-            Err(_) if interrupt::requested() => Err(self.interrupted("")),
+            Err(e) if e.is_interruption() => Err(self.interrupted("")),
             r => Ok(r),
         }
     }
 
-    /// The exit-130 error after Ctrl-C, `when` saying how far it got.
+    /// The exit-130 error of a command stopped by Ctrl-C, `when` saying how
+    /// far it got.
     pub fn interrupted(&self, when: &str) -> CliError {
+        self.stopped.store(true, Ordering::SeqCst);
         self.bar.finish_and_clear();
         let when = if when.is_empty() { String::new() } else { format!(" {when}") };
         CliError::interrupted(format!(
@@ -171,7 +205,7 @@ impl Drop for Long {
     fn drop(&mut self) {
         self.bar.finish_and_clear();
         // Kept pieces serve only a resume after Ctrl-C.
-        if !interrupt::requested() {
+        if !self.stopped.load(Ordering::SeqCst) {
             cells::clear(&self.out);
         }
     }

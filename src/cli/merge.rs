@@ -16,11 +16,8 @@ pub struct MergeArgs {
     /// such as 'reports/runs/default-s1/shard-*'.
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<String>,
-    /// Output directory for the merged dataset, summary and manifest.
-    #[arg(long)]
-    pub out: PathBuf,
     #[command(flatten)]
-    pub overwrite: super::out::OverwriteArg,
+    pub out: super::out::Out<super::out::MergeFolder>,
 }
 
 /// Expand the arguments: a pattern becomes its matches, sorted.
@@ -44,12 +41,14 @@ fn expand(args: &[String]) -> Result<Vec<PathBuf>, CliError> {
 
 pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
     let t0 = Instant::now();
+    // clap requires --out here (`MergeFolder`).
+    let out = a.out.given().ok_or_else(|| CliError::input("merge: give the merged run's folder with --out DIR"))?;
     let dirs = expand(&a.dirs)?;
-    let claim =
-        || super::out::claim(&a.out, &super::out::Request::new(&format!("merge {dirs:?}"), ""), a.overwrite.overwrite);
+    // The request is the shards it reads.
+    let claim = || a.out.claim_at(out, &super::out::Request::new(&format!("merge {dirs:?}"), ""));
     // Shards of `empires metagame` join the same way as runs.
     if dirs.first().is_some_and(|d| d.join("metagame-shard.json").is_file()) {
-        return super::strength::merge_metagame(&dirs, &a.out, claim);
+        return super::strength::merge_metagame(&dirs, out, claim);
     }
     let shards = dirs.iter().map(|d| read_shard(d)).collect::<Result<Vec<_>, _>>()?;
     let shards = check(shards)?;
@@ -62,12 +61,12 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
             first.dir.join("manifest.json").display()
         )));
     }
-    super::create_out_dir(&a.out)?;
-    let fail = |e: polars::error::PolarsError| CliError::io(format!("{}: cannot merge: {e}", a.out.display()));
+    super::create_out_dir(out)?;
+    let fail = |e: polars::error::PolarsError| CliError::io(format!("{}: cannot merge: {e}", out.display()));
     let csv = shards.iter().all(|s| s.csv());
     let mut files = Vec::new();
     for t in &first.tables() {
-        concat_table(&shards, t, &a.out, csv).map_err(fail)?;
+        concat_table(&shards, t, out, csv).map_err(fail)?;
         files.push(format!("{t}.parquet"));
         if csv {
             files.push(format!("{t}.csv"));
@@ -97,7 +96,7 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
         coverage: &coverage,
         precision: None,
         interrupted: false,
-        dir: &a.out,
+        dir: out,
     };
     let mut notes = format!("merged from {} shards in {:.2} s:", shards.len(), t0.elapsed().as_secs_f64());
     for s in &shards {
@@ -109,8 +108,8 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
         ));
     }
     notes.push('\n');
-    let text = finish_run_dir(&a.out, &info, &notes)?;
+    let text = finish_run_dir(out, &info, &notes)?;
     say!("{text}");
-    sayln!("written to {}", a.out.display());
+    sayln!("written to {}", out.display());
     Ok(())
 }

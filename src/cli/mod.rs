@@ -24,6 +24,7 @@ mod cells;
 mod check;
 pub mod exit;
 mod interrupt;
+mod key;
 mod long;
 mod merge;
 mod out;
@@ -113,6 +114,11 @@ impl SeatArgs {
     pub fn flag(&self) -> SeatFlag {
         SeatFlag::from_flags(self.rotate_seats, self.fixed_seats)
     }
+
+    /// What these flags put in a key.
+    pub fn shape(&self) -> key::Shape {
+        key::Shape::new("SeatArgs").field("rotate_seats", &self.rotate_seats).field("fixed_seats", &self.fixed_seats)
+    }
 }
 
 /// An error for the user, with the exit code to return (`exit`).
@@ -148,12 +154,13 @@ impl CliError {
 
 impl From<crate::error::Error> for CliError {
     /// The exit code follows the class the library gave its error, at the
-    /// place that failed.
+    /// place that failed (or stopped: an interruption is a class too).
     fn from(e: crate::error::Error) -> Self {
         use crate::error::Class;
         let code = match e.class() {
             Class::Input => exit::BAD_INPUT,
             Class::Io | Class::Internal => exit::IO_OR_INTERNAL,
+            Class::Interrupted => exit::INTERRUPTED,
         };
         CliError { code, message: e.to_string() }
     }
@@ -260,6 +267,8 @@ mod tests {
         assert_eq!(code(Error::input("x")), exit::BAD_INPUT);
         assert_eq!(code(Error::io("x")), exit::IO_OR_INTERNAL);
         assert_eq!(code(Error::internal("x")), exit::IO_OR_INTERNAL);
+        assert_eq!(code(Error::interrupted()), exit::INTERRUPTED);
+        assert_eq!(CliError::from(crate::rules::setup::SetupError::Interrupted).code, exit::INTERRUPTED);
         assert_eq!(CliError::from(Error::io("disk full").at("out/page")).message, "out/page: disk full");
     }
 }

@@ -3,8 +3,9 @@
 //!
 //! Every folder a command writes into carries `request.txt`: the command
 //! line that made it and a key of the request (every flag that changes the
-//! result, and the resolved scenario's hash; not `--out`, `--threads`,
-//! `--quiet`, `--resume` or the shard, which change nothing in it). A
+//! result, listed by each command in `key.rs`'s `ResultKey`, and the
+//! resolved scenario's hash; not `--out`, `--threads`, `--quiet`,
+//! `--resume` or the shard, which change nothing in it). A
 //! command may write into a folder that is missing, empty, or holds the
 //! same request (redoing or resuming it gives the same result); a folder
 //! holding another request, or files no request recorded, is refused
@@ -16,20 +17,125 @@ use super::CliError;
 use crate::report::files::write_atomic;
 use clap::Args;
 use sha2::{Digest, Sha256};
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 /// The file that records which request a folder holds.
 pub const REQUEST_FILE: &str = "request.txt";
 
-/// `--overwrite` (named so, not `--force`, which `experiment restrict` gives to the
-/// action kinds a player takes first).
-#[derive(Args, Debug, Clone, Copy, Default)]
-pub struct OverwriteArg {
+/// Which command's output folder an [`Out`] names, for its help: where the
+/// folder goes by default differs by command, and every command's text is
+/// listed below (`folders!`), beside the one declaration of the flags.
+pub trait Folder: Clone + Copy + Default + std::fmt::Debug + Send + Sync + 'static {
+    /// The `--help` of `--out` (no final period: clap drops a doc
+    /// comment's, and these stand beside them).
+    const HELP: &'static str;
+    /// Whether `--out` must be given (`merge`, whose folder no key names
+    /// before its shards are read).
+    const REQUIRED: bool = false;
+}
+
+/// `--out DIR` and `--overwrite`, declared once: every command that writes
+/// a folder flattens `Out<ItsFolder>`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Out<F: Folder> {
+    #[arg(id = "out", long = "out", value_name = "OUT", help = F::HELP, required = F::REQUIRED)]
+    pub dir: Option<PathBuf>,
+    // Named so, not `--force`, which `experiment restrict` gives to the
+    // action kinds a player takes first.
     /// Write into the output folder even when it holds another result (its
     /// files are replaced as this result writes them; files this result
     /// does not write are left as they are).
     #[arg(long)]
     pub overwrite: bool,
+    #[arg(skip)]
+    folder: PhantomData<F>,
+}
+
+/// One zero-sized [`Folder`] per command (or family of commands sharing a
+/// folder scheme), with its `--out` help.
+macro_rules! folders {
+    ($($(#[$doc:meta])* $name:ident $(required $req:literal)?: $help:literal;)*) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $name;
+
+        impl Folder for $name {
+            const HELP: &'static str = $help;
+            $(const REQUIRED: bool = $req;)?
+        }
+    )*};
+}
+
+folders! {
+    RunFolder: "Output directory (default: reports/runs/<scenario file>-s<seed>-<key>/, the key naming every other flag \
+        that changes the result; plus shard-I-of-K/ for a shard)";
+    /// `compare`, `sweep` and `experiment`.
+    StudyFolder: "Output directory of the HTML page and its charts (default: reports/<command>/<scenario>-<key>/, the \
+        key naming every flag that changes the result)";
+    CheckFolder: "Output folder of check.txt, the verdicts as printed (default: reports/check/<file>-<key>, the key \
+        naming the balance file's text and every flag that changes the verdicts)";
+    TuneFolder: "Output directory (default: reports/tune/NAME-<key>, the key naming every flag that changes the result)";
+    DeviateFolder: "Output directory (default: reports/deviate/STRATEGY-<key>, the key naming every flag that changes \
+        the result)";
+    ProbeFolder: "Output directory (default: reports/probe/STRATEGY-<key>, the key naming every flag that changes the \
+        result)";
+    ValueFolder: "Output directory (default: reports/value/STRATEGY-<key>, the key naming every flag that changes the \
+        result)";
+    LadderFolder: "Output directory (default: reports/ladder/<scenario>-<key>, the key naming every flag that changes \
+        the result)";
+    MetagameFolder: "Output directory (default: reports/metagame/<scenario>-<key>, the key naming every flag that \
+        changes the result, with shard-I-of-K/ under it for a shard)";
+    SensitivityFolder: "Output directory (default: reports/sensitivity/METRIC-sSEED-<key>, the key naming every flag \
+        that changes the result; shard-I-of-K/ under it for a shard)";
+    SolveFolder: "Output directory (default: reports/solve/KEY-sSEED-<key>, the key naming every flag that changes the \
+        result)";
+    TablesFolder: "Write tables.txt, tables.json, tables.csv and an HTML page with charts into this directory (default \
+        reports/tables/NAME-KEY)";
+    ReportFolder: "Output directory (default: RUN/report, beside the data it shows)";
+    MergeFolder required true: "Output directory for the merged dataset, summary and manifest";
+}
+
+impl<F: Folder> Out<F> {
+    /// `--out`, if given.
+    pub fn given(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The folder a command writes: `--out`, or the request's default
+    /// folder `reports/<kind>/<name>-<key>`, claimed for the request.
+    pub fn resolve(&self, kind: &str, name: &str, request: &Request) -> Result<PathBuf, CliError> {
+        let dir = self.given().map_or_else(|| request.default_dir(kind, name), Path::to_path_buf);
+        claim(&dir, request, self.overwrite)?;
+        Ok(dir)
+    }
+
+    /// [`resolve`](Self::resolve) for a command that may play one shard of
+    /// its work (`what`, under `scenarios`): the whole request names the
+    /// default folder, so every shard of it lands under one, in
+    /// `shard-I-of-K/`; each shard's folder is claimed for the shard's own
+    /// request.
+    pub fn resolve_shard(
+        &self,
+        kind: &str,
+        name: &str,
+        what: &str,
+        scenarios: &[&crate::scenario::Scenario],
+        shard: Option<(u64, u64)>,
+    ) -> Result<PathBuf, CliError> {
+        let whole = Request::of(what, scenarios);
+        let Some((i, k)) = shard else { return self.resolve(kind, name, &whole) };
+        let dir = self
+            .given()
+            .map_or_else(|| whole.default_dir(kind, name).join(format!("shard-{i}-of-{k}")), Path::to_path_buf);
+        claim(&dir, &Request::of(&format!("{what} shard {i}/{k}"), scenarios), self.overwrite)?;
+        Ok(dir)
+    }
+
+    /// `dir` (a folder the command names itself) claimed for `request`.
+    pub fn claim_at(&self, dir: &Path, request: &Request) -> Result<(), CliError> {
+        claim(dir, request, self.overwrite)
+    }
 }
 
 /// What a result answers: a key of every flag that changes it, and the
@@ -49,9 +155,9 @@ pub fn command_line() -> String {
 
 impl Request {
     /// The request of `what` (a canonical text of the flags that change
-    /// the result, e.g. the parsed flags' Debug text with the
-    /// result-neutral ones cleared) under the resolved scenario `hash`
-    /// (empty for a command that reads no scenario).
+    /// the result: a command's `ResultKey`, or what it reads) under the
+    /// resolved scenario `hash` (empty for a command that reads no
+    /// scenario).
     pub fn new(what: &str, scenario_hash: &str) -> Request {
         let digest = Sha256::digest(format!("{what}\n{scenario_hash}").as_bytes());
         let key = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
@@ -144,38 +250,4 @@ pub fn mark(dir: &Path, code: Option<i32>) {
     let Ok(text) = std::fs::read_to_string(dir.join(REQUEST_FILE)) else { return };
     let head: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
     let _ = write_atomic(&dir.join(REQUEST_FILE), (head + &code.map_or(String::new(), complete_line)).as_bytes());
-}
-
-/// The folder a command writes: `--out`, or the request's default folder,
-/// claimed for the request.
-pub fn resolve(
-    out: Option<&Path>,
-    kind: &str,
-    name: &str,
-    request: &Request,
-    overwrite: OverwriteArg,
-) -> Result<PathBuf, CliError> {
-    let dir = out.map_or_else(|| request.default_dir(kind, name), Path::to_path_buf);
-    claim(&dir, request, overwrite.overwrite)?;
-    Ok(dir)
-}
-
-/// `resolve` for a command that may play one shard of its work (`what`,
-/// under `scenarios`): the whole request names the default folder, so
-/// every shard of it lands under one, in `shard-I-of-K/`; each shard's
-/// folder is claimed for the shard's own request.
-pub fn resolve_shard(
-    out: Option<&Path>,
-    kind: &str,
-    name: &str,
-    what: &str,
-    scenarios: &[&crate::scenario::Scenario],
-    shard: Option<(u64, u64)>,
-    overwrite: OverwriteArg,
-) -> Result<PathBuf, CliError> {
-    let whole = Request::of(what, scenarios);
-    let Some((i, k)) = shard else { return resolve(out, kind, name, &whole, overwrite) };
-    let dir = out.map_or_else(|| whole.default_dir(kind, name).join(format!("shard-{i}-of-{k}")), Path::to_path_buf);
-    claim(&dir, &Request::of(&format!("{what} shard {i}/{k}"), scenarios), overwrite.overwrite)?;
-    Ok(dir)
 }

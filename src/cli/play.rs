@@ -57,7 +57,7 @@ fn replay_command(a: &PlayArgs, dir: &Path) -> String {
         w.extend(["--scenario".into(), shell_word(&f.display().to_string())]);
     }
     w.extend(["--seed".into(), a.master.seed.to_string(), "--campaign".into(), a.campaign.to_string()]);
-    for kv in &a.scenario.set {
+    for kv in a.scenario.set.iter() {
         w.extend(["--set".into(), shell_word(kv)]);
     }
     if let Some(p) = &a.players.players {

@@ -2,14 +2,14 @@
 //! `strength::probe`, the competence check.
 
 use super::CliError;
-use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::args::{ProbeCampaigns, ScenarioArgs, SeedArg, ThreadsArg};
+use super::key::{ResultKey, Shape, blank};
 use super::long::{Long, LongArgs};
-use super::out::{self, OverwriteArg, Request};
+use super::out::{Out, ProbeFolder, Request};
 use crate::report::files::write_file;
 use crate::report::probe as rp;
 use crate::strength::probe::{self, Settings};
 use clap::Args;
-use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct ProbeArgs {
@@ -19,10 +19,8 @@ pub struct ProbeArgs {
     /// other seat.
     #[arg(long, default_value = "tuned")]
     pub strategy: String,
-    /// Campaigns per probe, and for the baseline (a multiple of the seat
-    /// count is fairest).
-    #[arg(long, default_value_t = 4000, allow_negative_numbers = true, value_parser = super::args::count::<2>)]
-    pub campaigns: u64,
+    #[command(flatten)]
+    pub campaigns: ProbeCampaigns,
     #[command(flatten)]
     pub master: SeedArg,
     /// Only the probes on these topics (T1,T2,...: gold, mine, pillage,
@@ -38,18 +36,33 @@ pub struct ProbeArgs {
     pub tolerance: f64,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/probe/STRATEGY-<key>, the key
-    /// naming every flag that changes the result).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: OverwriteArg,
+    pub out: Out<ProbeFolder>,
     /// Exit with code 1 when the verdict is "bounded by the players" (for
     /// a CI check).
     #[arg(long)]
     pub strict: bool,
     #[command(flatten)]
     pub long: LongArgs,
+}
+
+impl ResultKey for ProbeArgs {
+    /// `--strict` changes the exit code, which a finished folder records
+    /// (and `--resume` there returns), as `deviate`'s does.
+    fn key(&self) -> String {
+        let shape = Shape::new("ProbeArgs")
+            .group("scenario", self.scenario.shape())
+            .field("strategy", &self.strategy)
+            .field("campaigns", &self.campaigns.n)
+            .group("master", self.master.shape())
+            .field("topics", &self.topics)
+            .field("gold", &self.gold)
+            .field("tolerance", &self.tolerance)
+            .neutral_threads_out()
+            .field("strict", &self.strict)
+            .neutral("long", blank::LONG);
+        format!("probe {shape}")
+    }
 }
 
 /// Every topic a probe names, for checking `--topics`.
@@ -78,19 +91,11 @@ pub fn run(a: ProbeArgs) -> Result<(), CliError> {
     sc.named_strategy(&a.strategy)?;
     let wanted: Option<Vec<&str>> = topics.as_ref().map(|ts| ts.iter().map(String::as_str).collect());
     let probes = probe::on_topics(&settings, wanted.as_deref());
-    let mut x = a.clone();
-    (x.out, x.threads, x.overwrite, x.long, x.strict) =
-        (None, Default::default(), Default::default(), Default::default(), false);
-    let out = out::resolve(
-        a.out.as_deref(),
-        "probe",
-        &a.strategy,
-        &Request::of(&format!("probe {x:?}"), &[&sc]),
-        a.overwrite,
-    )?;
-    let long = Long::start(a.threads, a.long, probe::planned(&probes, a.campaigns), &out)?;
+    let out = a.out.resolve("probe", &a.strategy, &Request::of(&a.key(), &[&sc]))?;
+    let campaigns = a.campaigns.n;
+    let long = Long::start(a.threads, a.long, probe::planned(&probes, campaigns), &out)?;
     let c = long.run(|| {
-        probe::check(&sc, &a.strategy, probes.clone(), settings, a.master.seed, a.campaigns).map_err(CliError::from)
+        probe::check(&sc, &a.strategy, probes.clone(), settings, a.master.seed, campaigns).map_err(CliError::from)
     })?;
     long.finish();
     let text = rp::text(&c);

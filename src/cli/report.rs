@@ -2,17 +2,14 @@
 
 use super::CliError;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
     /// A run directory written by `empires run` (or `merge`).
     pub run: PathBuf,
-    /// Output directory (default: RUN/report, beside the data it shows).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: super::out::OverwriteArg,
+    pub out: super::out::Out<super::out::ReportFolder>,
 }
 
 pub fn run(a: ReportArgs) -> Result<(), CliError> {
@@ -20,8 +17,8 @@ pub fn run(a: ReportArgs) -> Result<(), CliError> {
     let manifest = std::fs::read_to_string(a.run.join("manifest.json")).map_err(|e| {
         CliError::input(format!("{}: not a finished run directory (no manifest.json: {e})", a.run.display()))
     })?;
-    let out = a.out.clone().unwrap_or_else(|| a.run.join("report"));
-    super::out::claim(&out, &super::out::Request::new(&format!("report {manifest}"), ""), a.overwrite.overwrite)?;
+    let out = a.out.given().map_or_else(|| a.run.join("report"), Path::to_path_buf);
+    a.out.claim_at(&out, &super::out::Request::new(&format!("report {manifest}"), ""))?;
     let files = crate::report::run_page::build(&a.run, &out)?;
     sayln!("wrote {} files to {}; open {}", files.len(), out.display(), out.join("index.html").display());
     if let Ok(m) = crate::report::manifest::Manifest::read(&a.run)

@@ -1,6 +1,9 @@
 //! `empires run`: many campaigns in parallel into a polars dataset.
 
-use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::args::{PlayersArg, RunCampaigns, ScenarioArgs, SeedArg, ThreadsArg};
+use super::key::{ResultKey, Shape, blank};
+use super::long::LongArgs;
+use super::out::{Out, RunFolder};
 use super::shard::ShardArgs;
 use super::{CliError, SeatArgs, run_dir};
 use crate::report::merge::{Shard, concat_table};
@@ -20,30 +23,19 @@ pub struct RunArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     #[command(flatten)]
-    pub players: super::args::PlayersArg,
-    /// Number of campaigns (before sharding), at least 1.
-    #[arg(long, default_value_t = 10_000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
-    pub campaigns: u64,
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub campaigns: RunCampaigns,
     #[command(flatten)]
     pub master: SeedArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/runs/<scenario file>-s<seed>-<key>/,
-    /// the key naming every other flag that changes the result; plus
-    /// shard-I-of-K/ for a shard).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: super::out::OverwriteArg,
+    pub out: Out<RunFolder>,
     #[command(flatten)]
     pub seats: SeatArgs,
     #[command(flatten)]
     pub shards: ShardArgs,
-    /// Skip the run when the output directory already holds it complete
-    /// (same scenario, seed, campaigns and files, checked by hash); redo it
-    /// otherwise.
-    #[arg(long)]
-    pub resume: bool,
     /// Run batches until every strategy's win-rate 95% interval half-width
     /// is at most P (e.g. 0.01), instead of a fixed --campaigns.
     #[arg(long, value_name = "P", conflicts_with = "campaigns")]
@@ -61,9 +53,32 @@ pub struct RunArgs {
     /// Also write players.csv.
     #[arg(long)]
     pub csv: bool,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    /// `--resume` keeps the campaigns an interrupted run wrote and plays
+    /// only the rest; on a run its manifest and file hashes prove complete,
+    /// it plays nothing.
+    #[command(flatten)]
+    pub long: LongArgs,
+}
+
+impl ResultKey for RunArgs {
+    fn key(&self) -> String {
+        let shape = Shape::new("RunArgs")
+            .group("scenario", self.scenario.shape())
+            .group("players", self.players.shape())
+            .field("campaigns", &self.campaigns.n)
+            .group("master", self.master.shape())
+            .neutral_threads_out()
+            .group("seats", self.seats.shape())
+            .neutral("shards", blank::SHARDS)
+            .neutral("resume", blank::FALSE)
+            .field("precision", &self.precision)
+            .field("max_campaigns", &self.max_campaigns)
+            .field("check_invariants", &self.check_invariants)
+            .field("detail", &self.detail)
+            .field("csv", &self.csv)
+            .neutral("quiet", blank::FALSE);
+        format!("run {shape}")
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -111,8 +126,8 @@ fn plan(a: &RunArgs, shard: Option<(u64, u64)>) -> Result<Plan, CliError> {
                 ));
             }
             let range = match shard {
-                Some((i, k)) => shard_range(a.campaigns, i, k),
-                None => 0..a.campaigns,
+                Some((i, k)) => shard_range(a.campaigns.n, i, k),
+                None => 0..a.campaigns.n,
             };
             Ok(Plan { range, chunk: 2048, precision: None })
         }
@@ -120,16 +135,11 @@ fn plan(a: &RunArgs, shard: Option<(u64, u64)>) -> Result<Plan, CliError> {
 }
 
 /// The run's folder, claimed for its request (`out`): the key leaves out
-/// what changes nothing in the result (the folder, the threads, the bar,
-/// `--resume`, `--overwrite`) and the shard, so every shard of one run lands
-/// under one folder, each shard's own folder claimed for the shard.
+/// the shard, so every shard of one run lands under one folder, each
+/// shard's own folder claimed for the shard.
 fn out_dir(a: &RunArgs, sc: &crate::scenario::Scenario, shard: Option<(u64, u64)>) -> Result<PathBuf, CliError> {
-    let mut x = a.clone();
-    (x.out, x.threads, x.quiet, x.resume, x.overwrite, x.shards) =
-        (None, Default::default(), false, false, Default::default(), Default::default());
-    let what = format!("run {x:?}");
     let name = format!("{}-s{}", a.scenario.file_name(), a.master.seed);
-    super::out::resolve_shard(a.out.as_deref(), "runs", &name, &what, &[sc], shard, a.overwrite)
+    a.out.resolve_shard("runs", &name, &a.key(), &[sc], shard)
 }
 
 /// Wins and player-campaigns per strategy, for the precision rule.
@@ -172,7 +182,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     // `--resume` on a run stopped by Ctrl-C keeps the campaigns it wrote
     // and plays only the rest (into a folder of its own, joined after).
     let mut prefix: Option<manifest::Manifest> = None;
-    if a.resume && plan.precision.is_none() {
+    if a.long.resume && plan.precision.is_none() {
         let expect = run_dir::data_files(detail, a.csv);
         if run_dir::already_complete(&out, &sc, seed, &plan.range, seated.rotate(), &expect) {
             sayln!("{}: already complete (manifest and file hashes match); skipped", out.display());
@@ -206,7 +216,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         chunk: plan.chunk,
         detail,
     };
-    let bar = super::progress::campaigns(plan.range.end - start, a.quiet);
+    let bar = super::progress::campaigns(plan.range.end - start, a.long.quiet);
     // The bar moves per campaign through the watch; `run` keeps its work
     // as written chunks (its own --resume), so it keeps no cells.
     let pool = super::long::counted_pool(a.threads, &bar)?;
@@ -216,6 +226,8 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     let mut coverage = Coverage::default();
     let mut wins = WinCount::default();
     let mut violation: Option<crate::sim::runner::Violation> = None;
+    // Whether the sink stopped for Ctrl-C: what makes this run interrupted.
+    let mut stopped = false;
     let t0 = Instant::now();
     let result: Result<u64, RunError> = pool.install(|| {
         run(
@@ -232,6 +244,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
                 // SIGINT: the chunk in flight is finished and written, then
                 // the run stops with what it completed.
                 if super::interrupt::requested() {
+                    stopped = true;
                     return Ok(Flow::Stop);
                 }
                 Ok(match plan.precision {
@@ -276,7 +289,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
     let wall = t0.elapsed().as_secs_f64();
     let ran = plan.range.start..start + done;
     let done = ran.end - ran.start;
-    let interrupted = super::interrupt::requested() && ran.end < plan.range.end;
+    let interrupted = stopped && ran.end < plan.range.end;
     let notes = notes(&plan, done, interrupted, &wins);
     let source = a.scenario.source();
     let info = manifest::RunInfo {
@@ -286,11 +299,11 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         git_dirty: crate::build_info::dirty(),
         master_seed: seed,
         campaigns: ran.clone(),
-        total_campaigns: if plan.precision.is_some() { done } else { a.campaigns },
+        total_campaigns: if plan.precision.is_some() { done } else { a.campaigns.n },
         shard,
         rotate_seats: seated.rotate(),
         threads: pool.current_num_threads(),
-        overrides: a.scenario.set.clone(),
+        overrides: a.scenario.set.to_vec(),
         wall_seconds: wall,
         files,
         coverage: &coverage,

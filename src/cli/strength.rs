@@ -2,9 +2,10 @@
 //! progress bar around `strength::{tune, deviation, ladder, metagame}`.
 
 use super::CliError;
-use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::args::{CompositionCampaigns, DeviantCampaigns, PairCampaigns, ScenarioArgs, SeedArg, ThreadsArg};
+use super::key::{ResultKey, Shape, blank};
 use super::long::{Long, LongArgs};
-use super::out::{self, OverwriteArg, Request};
+use super::out::{DeviateFolder, LadderFolder, MetagameFolder, Out, Request, TuneFolder};
 use super::shard::ShardArgs;
 use crate::report::files::write_file;
 use crate::report::strength as rs;
@@ -71,12 +72,8 @@ pub struct TuneArgs {
     /// Name of the tuned strategy.
     #[arg(long, default_value = "tuned")]
     pub name: String,
-    /// Output directory (default: reports/tune/NAME-<key>, the key naming
-    /// every flag that changes the result).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: OverwriteArg,
+    pub out: Out<TuneFolder>,
     /// Also write the tuned strategy into this scenario file, as
     /// [strategies.NAME] (replacing a table of that name; the rest of the
     /// file is kept as it is). The file is checked with the table in before
@@ -87,6 +84,34 @@ pub struct TuneArgs {
     /// (record.json), and the generation Ctrl-C stopped from its kept work.
     #[command(flatten)]
     pub long: LongArgs,
+}
+
+impl ResultKey for TuneArgs {
+    /// `--install` writes the same strategy into another file: the result
+    /// in the folder is the same.
+    fn key(&self) -> String {
+        let shape = Shape::new("TuneArgs")
+            .group("scenario", self.scenario.shape())
+            .field("strategy", &self.strategy)
+            .field("against", &self.against)
+            .field("keys", &self.keys)
+            .field("budget", &self.budget)
+            .field("generations", &self.generations)
+            .field("campaigns_per_eval", &self.campaigns_per_eval)
+            .field("population", &self.population)
+            .field("sigma", &self.sigma)
+            .field("vary", &self.vary)
+            .field("variants", &self.variants)
+            .group("master", self.master.shape())
+            .field("eval_campaigns", &self.eval_campaigns)
+            .field("eval_seed", &self.eval_seed)
+            .neutral("threads", blank::THREADS)
+            .field("name", &self.name)
+            .neutral_out()
+            .neutral("install", blank::NONE)
+            .neutral("long", blank::LONG);
+        format!("tune {shape}")
+    }
 }
 
 fn list(s: &str) -> Vec<String> {
@@ -141,10 +166,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     if a.eval_campaigns < 2 {
         return Err(CliError::input("--eval-campaigns must be at least 2 for an interval"));
     }
-    let mut x = a.clone();
-    (x.out, x.threads, x.long, x.overwrite, x.install) =
-        (None, Default::default(), Default::default(), Default::default(), None);
-    let request = Request::of(&format!("tune {x:?}"), &[&sc]);
+    let request = Request::of(&a.key(), &[&sc]);
     // Read before any tuning, so a missing file fails in a second, not after the search.
     let install = match &a.install {
         None => None,
@@ -154,7 +176,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
                 .map_err(|e| CliError::input(format!("--install {}: cannot read the scenario: {e}", f.display())))?,
         )),
     };
-    let out = out::resolve(a.out.as_deref(), "tune", &a.name, &request, a.overwrite)?;
+    let out = a.out.resolve("tune", &a.name, &request)?;
     let record_path = out.join("record.json");
     let previous: Option<Record> = match a.long.resume.then(|| std::fs::read_to_string(&record_path)) {
         None => None,
@@ -167,7 +189,8 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
         Some(Err(e)) => return Err(CliError::input(format!("{}: cannot read: {e}", record_path.display()))),
     };
-    let command = rs::tune_command(&p, a.scenario.scenario.as_ref().and_then(|f| f.to_str()), &a.scenario.set, &a.name);
+    let command =
+        rs::tune_command(&p, a.scenario.scenario.as_ref().and_then(|f| f.to_str()), &a.scenario.set.set, &a.name);
     let dim = p.space.dim();
     sayln!(
         "tune {} from {} against {}: {dim} keys, {generations} generations × {population} candidates × {per_eval} \
@@ -213,7 +236,8 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
                 write_err = Some(CliError::io(format!("{}: {e}", out.display())));
                 return Flow::Stop;
             }
-            if super::interrupt::requested() { Flow::Stop } else { Flow::Continue }
+            // Ctrl-C between generations: the watch the pool entered says so.
+            if crate::sim::watch::stopping() { Flow::Stop } else { Flow::Continue }
         })
         .map_err(CliError::from)
     });
@@ -305,9 +329,8 @@ pub struct DeviateArgs {
     /// Only these keys (K1,K2,...; default: every number and choice key).
     #[arg(long)]
     pub keys: Option<String>,
-    /// Campaigns per deviant (a multiple of the seat count is fairest).
-    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
-    pub campaigns: u64,
+    #[command(flatten)]
+    pub campaigns: DeviantCampaigns,
     #[command(flatten)]
     pub master: SeedArg,
     /// Rows to print (every row goes to deviations.csv).
@@ -315,12 +338,8 @@ pub struct DeviateArgs {
     pub top: usize,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/deviate/STRATEGY-<key>, the key
-    /// naming every flag that changes the result).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: OverwriteArg,
+    pub out: Out<DeviateFolder>,
     /// Exit with code 1 when a deviant wins clearly more than the fair share
     /// (for a CI check).
     #[arg(long)]
@@ -329,8 +348,27 @@ pub struct DeviateArgs {
     pub long: LongArgs,
 }
 
+impl ResultKey for DeviateArgs {
+    /// `--strict` changes the exit code, which a finished folder records.
+    fn key(&self) -> String {
+        let shape = Shape::new("DeviateArgs")
+            .group("scenario", self.scenario.shape())
+            .field("strategy", &self.strategy)
+            .field("factor", &self.factor)
+            .field("keys", &self.keys)
+            .field("campaigns", &self.campaigns.n)
+            .group("master", self.master.shape())
+            .field("top", &self.top)
+            .neutral_threads_out()
+            .field("strict", &self.strict)
+            .neutral("long", blank::LONG);
+        format!("deviate {shape}")
+    }
+}
+
 pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
-    if a.campaigns < 2 {
+    let campaigns = a.campaigns.n;
+    if campaigns < 2 {
         return Err(CliError::input("--campaigns must be at least 2 for an interval"));
     }
     let sc = a.scenario.load()?;
@@ -342,20 +380,11 @@ pub fn deviate_cmd(a: DeviateArgs) -> Result<(), CliError> {
             }
         }
     }
-    let mut x = a.clone();
-    (x.out, x.threads, x.overwrite, x.long) = (None, Default::default(), Default::default(), Default::default());
-    let out = out::resolve(
-        a.out.as_deref(),
-        "deviate",
-        &a.strategy,
-        &Request::of(&format!("deviate {x:?}"), &[&sc]),
-        a.overwrite,
-    )?;
-    let planned = deviation::planned(&sc, &a.strategy, a.factor, keys.as_deref(), a.campaigns);
+    let out = a.out.resolve("deviate", &a.strategy, &Request::of(&a.key(), &[&sc]))?;
+    let planned = deviation::planned(&sc, &a.strategy, a.factor, keys.as_deref(), campaigns);
     let long = Long::start(a.threads, a.long, planned, &out)?;
     let dv = long.run(|| {
-        deviation::check(&sc, &a.strategy, a.factor, keys.as_deref(), a.master.seed, a.campaigns)
-            .map_err(CliError::from)
+        deviation::check(&sc, &a.strategy, a.factor, keys.as_deref(), a.master.seed, campaigns).map_err(CliError::from)
     })?;
     long.finish();
     let text = rs::deviation_text(&dv, a.top);
@@ -384,9 +413,8 @@ pub struct LadderArgs {
     /// Play duels: only the scenario's first two seats.
     #[arg(long)]
     pub duels: bool,
-    /// Campaigns per pair.
-    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
-    pub campaigns: u64,
+    #[command(flatten)]
+    pub campaigns: PairCampaigns,
     #[command(flatten)]
     pub master: SeedArg,
     /// The strategy rated 0 (default: the first listed).
@@ -397,14 +425,26 @@ pub struct LadderArgs {
     pub bootstrap: u32,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/ladder/<scenario>-<key>, the key
-    /// naming every flag that changes the result).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: OverwriteArg,
+    pub out: Out<LadderFolder>,
     #[command(flatten)]
     pub long: LongArgs,
+}
+
+impl ResultKey for LadderArgs {
+    fn key(&self) -> String {
+        let shape = Shape::new("LadderArgs")
+            .field("strategies", &self.strategies)
+            .group("scenario", self.scenario.shape())
+            .field("duels", &self.duels)
+            .field("campaigns", &self.campaigns.n)
+            .group("master", self.master.shape())
+            .field("anchor", &self.anchor)
+            .field("bootstrap", &self.bootstrap)
+            .neutral_threads_out()
+            .neutral("long", blank::LONG);
+        format!("ladder {shape}")
+    }
 }
 
 pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
@@ -420,19 +460,11 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
     if a.bootstrap < 100 {
         return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
     }
-    let mut x = a.clone();
-    (x.out, x.threads, x.overwrite, x.long) = (None, Default::default(), Default::default(), Default::default());
-    let out = out::resolve(
-        a.out.as_deref(),
-        "ladder",
-        &sc.name,
-        &Request::of(&format!("ladder {x:?}"), &[&sc]),
-        a.overwrite,
-    )?;
-    let long = Long::start(a.threads, a.long, ladder::planned(names.len(), a.campaigns), &out)?;
-    let l = long.run(|| {
-        ladder::ladder(&sc, &names, &anchor, a.master.seed, a.campaigns, a.bootstrap).map_err(CliError::from)
-    })?;
+    let out = a.out.resolve("ladder", &sc.name, &Request::of(&a.key(), &[&sc]))?;
+    let campaigns = a.campaigns.n;
+    let long = Long::start(a.threads, a.long, ladder::planned(names.len(), campaigns), &out)?;
+    let l = long
+        .run(|| ladder::ladder(&sc, &names, &anchor, a.master.seed, campaigns, a.bootstrap).map_err(CliError::from))?;
     long.finish();
     let text = rs::ladder_text(&l);
     say!("{text}");
@@ -450,9 +482,8 @@ pub struct MetagameArgs {
     pub strategies: String,
     #[command(flatten)]
     pub scenario: ScenarioArgs,
-    /// Campaigns per composition.
-    #[arg(long, default_value_t = 500, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
-    pub campaigns: u64,
+    #[command(flatten)]
+    pub campaigns: CompositionCampaigns,
     #[command(flatten)]
     pub master: SeedArg,
     /// Bootstrap resamples for the intervals.
@@ -467,19 +498,32 @@ pub struct MetagameArgs {
     pub population: u32,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/metagame/<scenario>-<key>, the
-    /// key naming every flag that changes the result, with shard-I-of-K/
-    /// under it for a shard).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: OverwriteArg,
+    pub out: Out<MetagameFolder>,
     /// Play one shard of the compositions (`empires merge` joins them), as
     /// for `run`.
     #[command(flatten)]
     pub shards: ShardArgs,
     #[command(flatten)]
     pub long: LongArgs,
+}
+
+impl ResultKey for MetagameArgs {
+    /// The shard is not named: a shard's folder adds it (`resolve_shard`).
+    fn key(&self) -> String {
+        let shape = Shape::new("MetagameArgs")
+            .field("strategies", &self.strategies)
+            .group("scenario", self.scenario.shape())
+            .field("campaigns", &self.campaigns.n)
+            .group("master", self.master.shape())
+            .field("bootstrap", &self.bootstrap)
+            .field("alpha", &self.alpha)
+            .field("population", &self.population)
+            .neutral_threads_out()
+            .neutral("shards", blank::SHARDS)
+            .neutral("long", blank::LONG);
+        format!("metagame {shape}")
+    }
 }
 
 /// What a shard of a meta-game records beside its `payoffs.parquet`, and
@@ -592,16 +636,13 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
         return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
     }
     let shard = a.shards.resolve()?;
-    let mut x = a.clone();
-    (x.out, x.threads, x.overwrite, x.shards, x.long) =
-        (None, Default::default(), Default::default(), Default::default(), Default::default());
-    let what = format!("metagame {x:?}");
-    let out = out::resolve_shard(a.out.as_deref(), "metagame", &sc.name, &what, &[&sc], shard, a.overwrite)?;
+    let out = a.out.resolve_shard("metagame", &sc.name, &a.key(), &[&sc], shard)?;
+    let campaigns = a.campaigns.n;
     let total = metagame::compositions_of(&sc, &names)?;
     let Some((i, k)) = shard else {
-        let long = Long::start(a.threads, a.long, metagame::planned(total, a.campaigns), &out)?;
+        let long = Long::start(a.threads, a.long, metagame::planned(total, campaigns), &out)?;
         let mg = long.run(|| {
-            metagame::metagame(&sc, &names, a.master.seed, a.campaigns, a.bootstrap, a.alpha, a.population)
+            metagame::metagame(&sc, &names, a.master.seed, campaigns, a.bootstrap, a.alpha, a.population)
                 .map_err(CliError::from)
         })?;
         long.finish();
@@ -610,9 +651,9 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
     // A shard: play its compositions and record them; `merge` analyses.
     let r = crate::sim::runner::shard_range(total as u64, i, k);
     let (start, end) = (r.start as usize, r.end as usize);
-    let long = Long::start(a.threads, a.long, metagame::planned(end - start, a.campaigns), &out)?;
+    let long = Long::start(a.threads, a.long, metagame::planned(end - start, campaigns), &out)?;
     let comps =
-        long.run(|| metagame::play(&sc, &names, a.master.seed, a.campaigns, start..end).map_err(CliError::from))?;
+        long.run(|| metagame::play(&sc, &names, a.master.seed, campaigns, start..end).map_err(CliError::from))?;
     long.finish();
     crate::report::metagame::write_payoffs(&names, &comps, start, &out)
         .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
@@ -621,7 +662,7 @@ pub fn metagame_cmd(a: MetagameArgs) -> Result<(), CliError> {
         strategies: names.clone(),
         seats: sc.players.len() as u32,
         seed: a.master.seed,
-        campaigns: a.campaigns,
+        campaigns,
         bootstrap: a.bootstrap,
         alpha: a.alpha,
         population: a.population,

@@ -1,9 +1,10 @@
 //! `empires compare`, `empires sweep` and `empires experiment`: studies
 //! played on the same seeds, printed as text and written as HTML pages.
 
-use super::args::{BestResponseArgs, ScenarioArgs, SeedArg, ThreadsArg};
+use super::args::{BestResponseArgs, PlayersArg, ScenarioArgs, SeedArg, StudyCampaigns, ThreadsArg};
+use super::key::{ResultKey, Shape, blank};
 use super::long::{Long, LongArgs};
-use super::out::{self, OverwriteArg, Request};
+use super::out::{Out, Request, StudyFolder};
 use super::{CliError, SeatArgs, load_scenario, load_scenario_varied};
 use crate::error::Error;
 use crate::report::study;
@@ -13,62 +14,56 @@ use crate::study::{compare, mine_pillage, restrict, sweep};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 
-/// Campaigns per variant when `--campaigns` is not given.
-const CAMPAIGNS: u64 = 2000;
-
 /// Flags every study shares.
 #[derive(Args, Debug, Clone)]
 pub struct StudyFlags {
-    /// Campaigns per variant.
-    #[arg(long, default_value_t = CAMPAIGNS, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
-    pub campaigns: u64,
+    #[command(flatten)]
+    pub campaigns: StudyCampaigns,
     #[command(flatten)]
     pub master: SeedArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory of the HTML page and its charts (default:
-    /// reports/<command>/<scenario>-<key>/, the key naming every flag that
-    /// changes the result).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: OverwriteArg,
+    pub out: Out<StudyFolder>,
     #[command(flatten)]
     pub seats: SeatArgs,
-    /// Every seat plays this strategy (e.g. `tuned`), in every variant.
-    #[arg(long, value_name = "STRATEGY")]
-    pub players: Option<String>,
+    #[command(flatten)]
+    pub players: PlayersArg,
     #[command(flatten)]
     pub long: LongArgs,
 }
 
 impl StudyFlags {
+    /// What these flags put in a key.
+    fn shape(&self) -> Shape {
+        Shape::new("StudyFlags")
+            .field("campaigns", &self.campaigns.n)
+            .group("master", self.master.shape())
+            .neutral_threads_out()
+            .group("seats", self.seats.shape())
+            .field("players", &self.players.players)
+            .neutral("long", blank::LONG)
+    }
+
     /// The strategy a best response starts from: `--players`, or `tuned`.
     fn start(&self) -> String {
-        self.players.clone().unwrap_or_else(|| "tuned".into())
+        self.players.or_tuned()
     }
 
     /// The scenario as the study plays it: `--players` applied.
     fn seat(&self, sc: Scenario) -> Result<Scenario, CliError> {
-        match &self.players {
-            Some(s) => sc.with_players(s).map_err(CliError::from),
-            None => Ok(sc),
-        }
+        self.players.seat(sc)
     }
 
     /// The study's folder, claimed before anything is played (`out`):
-    /// `--out`, or `reports/<kind>/<name>-<key>`, the key naming `what`
-    /// (the command's own flags), these flags but the result-neutral ones,
-    /// and the scenarios played.
-    fn out_dir(&self, kind: &str, name: &str, what: String, scenarios: &[&Scenario]) -> Result<PathBuf, CliError> {
-        let mut f = self.clone();
-        (f.out, f.threads, f.overwrite, f.long) = (None, Default::default(), Default::default(), Default::default());
-        let request = Request::of(&format!("{kind} {what} {f:?}"), scenarios);
-        out::resolve(self.out.as_deref(), kind, name, &request, self.overwrite)
+    /// `--out`, or `reports/<kind>/<name>-<key>`, the key naming what the
+    /// command's `ResultKey` lists and the scenarios played.
+    fn out_dir(&self, kind: &str, name: &str, key: String, scenarios: &[&Scenario]) -> Result<PathBuf, CliError> {
+        self.out.resolve(kind, name, &Request::of(&key, scenarios))
     }
 
     fn check(&self) -> Result<(), CliError> {
-        if self.campaigns < 2 {
+        if self.campaigns.n < 2 {
             return Err(CliError::input("--campaigns must be at least 2 for an interval"));
         }
         Ok(())
@@ -88,12 +83,9 @@ pub struct CompareArgs {
     /// share without playing any.
     #[arg(value_name = "FILE", num_args = 0..=2)]
     pub files: Vec<PathBuf>,
-    /// Scenario A (default: the embedded default scenario).
-    #[arg(long)]
-    pub scenario: Option<PathBuf>,
-    /// Override a key in both A and B, as for `run`. Repeatable.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    /// `--scenario` is A; `--set` changes A and B.
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
     /// What makes B: A (or B.toml) with this key at this value, e.g.
     /// economy.pillage=3D6x10. Repeatable.
     #[arg(long = "vary", value_name = "KEY=VALUE")]
@@ -104,14 +96,25 @@ pub struct CompareArgs {
     pub best: BestResponseArgs,
 }
 
+impl ResultKey for CompareArgs {
+    fn key(&self) -> String {
+        format!(
+            "compare {:?} {:?} {:?} {:?} {} {}",
+            self.scenario.scenario,
+            self.files,
+            self.scenario.set.set,
+            self.vary,
+            self.best.shape(),
+            self.flags.shape()
+        )
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct SweepArgs {
-    /// Scenario TOML file (default: the embedded default scenario).
-    #[arg(long)]
-    pub scenario: Option<PathBuf>,
-    /// Override a scenario key in every cell, as for `run`. Repeatable.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    /// `--set` changes every cell.
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
     /// A key and its values, e.g. economy.pillage=1D6x10,2D6x10,3D6x10, or
     /// a range of whole numbers, costs.capture=1..4. One (a line) or two (a
     /// heatmap).
@@ -129,50 +132,114 @@ pub struct SweepArgs {
     pub best: BestResponseArgs,
 }
 
+impl ResultKey for SweepArgs {
+    /// The scenario file is not named: its text is in the scenario's hash.
+    fn key(&self) -> String {
+        format!(
+            "sweep {:?} {:?} {:?} {} {}",
+            self.scenario.set.set,
+            self.vary,
+            self.metric,
+            self.best.shape(),
+            self.flags.shape()
+        )
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Experiment {
     /// Is a mine worth more than a pillage, and from which season on?
-    MineVsPillage {
-        #[command(flatten)]
-        scenario: ScenarioArgs,
-        /// The players whose play measures the chance of losing a mine's hex.
-        #[arg(long, default_value = "tuned")]
-        loss_from: String,
-        /// Campaigns of that measurement (0 leaves it out).
-        #[arg(long, default_value_t = 500, allow_negative_numbers = true, value_parser = super::args::count::<0>)]
-        loss_campaigns: u64,
-        /// Campaigns of each cell of the readings table: the answer under the
-        /// shipped reading of G-03, G-11 and G-13 and under each alternative
-        /// (default: --campaigns; 0 leaves the table out).
-        #[arg(long)]
-        readings_campaigns: Option<u64>,
-        /// The strategy every seat plays in the readings table.
-        #[arg(long, default_value = "tuned")]
-        readings_players: String,
-        #[command(flatten)]
-        best: BestResponseArgs,
-        #[command(flatten)]
-        flags: StudyFlags,
-    },
+    MineVsPillage(MineVsPillageArgs),
     /// What is an option worth? One restricted player against unrestricted
     /// copies at each strength level, and with --best-response both sides tuned.
-    Restrict {
-        #[command(flatten)]
-        scenario: ScenarioArgs,
-        /// Action kinds the restricted player never takes (A,B,...).
-        #[arg(long, value_delimiter = ',')]
-        forbid: Vec<ActionKind>,
-        /// Action kinds the restricted player takes first whenever legal.
-        #[arg(long, value_delimiter = ',')]
-        force: Vec<ActionKind>,
-        /// The strength levels: one strategy each (every seat plays it).
-        #[arg(long, default_value = "random,balanced,tuned,lookahead_tuned")]
-        levels: String,
-        #[command(flatten)]
-        best: BestResponseArgs,
-        #[command(flatten)]
-        flags: StudyFlags,
-    },
+    Restrict(RestrictArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MineVsPillageArgs {
+    #[command(flatten)]
+    scenario: ScenarioArgs,
+    /// The players whose play measures the chance of losing a mine's hex.
+    #[arg(long, default_value = "tuned")]
+    loss_from: String,
+    /// Campaigns of that measurement (0 leaves it out).
+    #[arg(long, default_value_t = 500, allow_negative_numbers = true, value_parser = super::args::count::<0>)]
+    loss_campaigns: u64,
+    /// Campaigns of each cell of the readings table: the answer under the
+    /// shipped reading of G-03, G-11 and G-13 and under each alternative
+    /// (default: --campaigns; 0 leaves the table out).
+    #[arg(long)]
+    readings_campaigns: Option<u64>,
+    /// The strategy every seat plays in the readings table.
+    #[arg(long, default_value = "tuned")]
+    readings_players: String,
+    #[command(flatten)]
+    best: BestResponseArgs,
+    #[command(flatten)]
+    flags: StudyFlags,
+}
+
+impl MineVsPillageArgs {
+    /// `--readings-campaigns`, or `--campaigns`.
+    fn readings_campaigns(&self) -> u64 {
+        self.readings_campaigns.unwrap_or(self.flags.campaigns.n)
+    }
+}
+
+impl ResultKey for MineVsPillageArgs {
+    fn key(&self) -> String {
+        format!(
+            "mine-vs-pillage {:?} {} {} {:?} {} {:?} {}",
+            self.loss_from,
+            self.loss_campaigns,
+            self.readings_campaigns(),
+            self.readings_players,
+            self.best.shape(),
+            self.scenario.set.set,
+            self.flags.shape()
+        )
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct RestrictArgs {
+    #[command(flatten)]
+    scenario: ScenarioArgs,
+    /// Action kinds the restricted player never takes (A,B,...).
+    #[arg(long, value_delimiter = ',')]
+    forbid: Vec<ActionKind>,
+    /// Action kinds the restricted player takes first whenever legal.
+    #[arg(long, value_delimiter = ',')]
+    force: Vec<ActionKind>,
+    /// The strength levels: one strategy each (every seat plays it).
+    #[arg(long, default_value = "random,balanced,tuned,lookahead_tuned")]
+    levels: String,
+    #[command(flatten)]
+    best: BestResponseArgs,
+    #[command(flatten)]
+    flags: StudyFlags,
+}
+
+impl ResultKey for RestrictArgs {
+    fn key(&self) -> String {
+        format!(
+            "restrict {} {:?} {} {:?} {}",
+            Shape::new("Restriction").field("forbid", &self.forbid).field("force", &self.force),
+            self.levels,
+            self.best.shape(),
+            self.scenario.set.set,
+            self.flags.shape()
+        )
+    }
+}
+
+impl ResultKey for Experiment {
+    fn key(&self) -> String {
+        match self {
+            Experiment::MineVsPillage(a) => a.key(),
+            Experiment::Restrict(a) => a.key(),
+        }
+    }
 }
 
 fn write_page(out: &Path, f: impl FnOnce(&Path) -> Result<Vec<String>, Error>) -> Result<(), CliError> {
@@ -243,7 +310,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     // A is --scenario or the first of two files; B is the other file, or A,
     // either with the --vary values. One file without --scenario could be
     // either, so it is refused rather than guessed.
-    let (fa, fb): (Option<&Path>, Option<&Path>) = match (a.files.as_slice(), &a.scenario) {
+    let (fa, fb): (Option<&Path>, Option<&Path>) = match (a.files.as_slice(), &a.scenario.scenario) {
         ([], s) => (s.as_deref(), None),
         ([b], Some(s)) => (Some(s.as_path()), Some(b.as_path())),
         ([f], None) => {
@@ -263,8 +330,8 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
             "compare: B is the same as A; give --vary KEY=VALUE (B is A with it) or a file for B (--set changes both)",
         ));
     }
-    let sa = load_scenario(fa, &a.set)?;
-    let sb = load_scenario_varied(fb.or(fa), &a.set, &a.vary)?;
+    let sa = load_scenario(fa, &a.scenario.set)?;
+    let sb = load_scenario_varied(fb.or(fa), &a.scenario.set, &a.vary)?;
     let na = super::args::file_name(fa);
     let nb = match (fb, a.vary.is_empty()) {
         (Some(f), true) => super::args::file_name(Some(f)),
@@ -272,10 +339,9 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     };
     let (sa, sb) = (a.flags.seat(sa)?, a.flags.seat(sb)?);
     compare::comparable((&na, &sa), (&nb, &sb))?;
-    let what = format!("{:?} {:?} {:?} {:?} {:?}", a.scenario, a.files, a.set, a.vary, a.best);
-    let out = a.flags.out_dir("compare", &super::args::file_name(fa), what, &[&sa, &sb])?;
+    let out = a.flags.out_dir("compare", &super::args::file_name(fa), a.key(), &[&sa, &sb])?;
     let budget = a.best.budget();
-    let long = a.flags.long(compare::planned(&sa, &sb, a.flags.campaigns, budget.as_ref()), &out)?;
+    let long = a.flags.long(compare::planned(&sa, &sb, a.flags.campaigns.n, budget.as_ref()), &out)?;
     let (sa, sb, best) = if let Some(budget) = budget {
         let start = a.flags.start();
         let (sa, sb, br) = long
@@ -287,7 +353,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     // A and B are seated alike, so campaign i stays one paired game.
     let seated = seating(&[&sa, &sb], a.flags.seats.flag());
     let c = long.run(|| {
-        compare::compare((&na, &sa), (&nb, &sb), a.flags.master.seed, a.flags.campaigns, seated.rotate())
+        compare::compare((&na, &sa), (&nb, &sb), a.flags.master.seed, a.flags.campaigns.n, seated.rotate())
             .map_err(CliError::from)
     })?;
     long.finish();
@@ -317,15 +383,15 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
 fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
     use crate::report::manifest::Manifest;
     let ignored = [
-        (a.scenario.is_some(), "--scenario"),
-        (!a.set.is_empty(), "--set"),
+        (a.scenario.scenario.is_some(), "--scenario"),
+        (!a.scenario.set.is_empty(), "--set"),
         (!a.vary.is_empty(), "--vary"),
         (a.best.best_response, "--best-response"),
-        (a.flags.players.is_some(), "--players"),
+        (a.flags.players.players.is_some(), "--players"),
         (a.flags.seats.rotate_seats || a.flags.seats.fixed_seats, "--rotate-seats/--fixed-seats"),
         // The runs' own campaigns and seed are compared; a value other than
         // the default can only be a request this cannot meet.
-        (a.flags.campaigns != CAMPAIGNS, "--campaigns"),
+        (a.flags.campaigns.n != StudyCampaigns::DEFAULT, "--campaigns"),
         (a.flags.master.seed != super::args::DEFAULT_SEED, "--seed"),
     ];
     if let Some((_, flag)) = ignored.iter().find(|(given, _)| *given) {
@@ -408,7 +474,7 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
     };
     let request = Request::new(&format!("compare runs {} {} {start}..{end}", hashes(&ma), hashes(&mb)), "");
     let name = ra.file_name().map_or("runs".into(), |s| s.to_string_lossy().to_string());
-    let out = out::resolve(a.flags.out.as_deref(), "compare", &name, &request, a.flags.overwrite)?;
+    let out = a.flags.out.resolve("compare", &name, &request)?;
     sayln!("{}\n", crate::report::verdict::compare_answer(&c));
     sayln!(
         "finished runs, nothing played: campaigns {start}..{end} of master seed {} in both, paired campaign by \
@@ -433,23 +499,22 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     if axes.len() == 2 && axes[0].key == axes[1].key {
         return Err(CliError::input("--vary: the two keys must differ"));
     }
-    let file = a.scenario.clone();
-    let base = load_scenario(file.as_deref(), &a.set)?;
-    let what = format!("{:?} {:?} {:?} {:?}", a.set, a.vary, a.metric, a.best);
-    let out = a.flags.out_dir("sweep", &super::args::file_name(file.as_deref()), what, &[&base])?;
+    let file = a.scenario.scenario.clone();
+    let base = a.scenario.load()?;
+    let out = a.flags.out_dir("sweep", &a.scenario.file_name(), a.key(), &[&base])?;
     let budget = a.best.budget();
     let start = a.flags.start();
     let cells = sweep::grid(&axes).len() as u64;
     let tuning = budget
         .as_ref()
         .map_or(0, |b| cells * (crate::study::restrict::tuning_planned(&base, b) + compare::check_planned(b)));
-    let long = a.flags.long(sweep::planned(&axes, a.flags.campaigns) + tuning, &out)?;
+    let long = a.flags.long(sweep::planned(&axes, a.flags.campaigns.n) + tuning, &out)?;
     let mut tuned: Vec<(String, u64, Option<crate::strength::probe::Competence>, crate::scenario::StrategySpec)> =
         Vec::new();
     let s = long.run(|| {
-        sweep::run::<CliError>(&axes, a.flags.master.seed, a.flags.campaigns, a.flags.seats.flag(), |cell| {
+        sweep::run::<CliError>(&axes, a.flags.master.seed, a.flags.campaigns.n, a.flags.seats.flag(), |cell| {
             let cell_sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let sc = a.flags.seat(load_scenario_varied(file.as_deref(), &a.set, &cell_sets)?)?;
+            let sc = a.flags.seat(load_scenario_varied(file.as_deref(), &a.scenario.set, &cell_sets)?)?;
             match &budget {
                 None => Ok(sc),
                 Some(b) => {
@@ -471,8 +536,8 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     s.choose(&metrics)?;
     sayln!("{}\n", crate::report::verdict::sweep_answer(&s));
     sayln!("{}", s.seating.describe());
-    if !a.set.is_empty() {
-        sayln!("in every cell: {}", a.set.iter().map(|s| format!("--set {s}")).collect::<Vec<_>>().join(" "));
+    if !a.scenario.set.is_empty() {
+        sayln!("in every cell: {}", a.scenario.set.iter().map(|s| format!("--set {s}")).collect::<Vec<_>>().join(" "));
     }
     let best = budget.as_ref().map(|b| {
         let played: u64 = tuned.iter().map(|t| t.1).sum();
@@ -518,32 +583,17 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
 }
 
 pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
+    let key = e.key();
     match e {
-        Experiment::MineVsPillage {
-            scenario,
-            loss_from,
-            loss_campaigns,
-            readings_campaigns,
-            readings_players,
-            best,
-            flags,
-        } => {
+        Experiment::MineVsPillage(a) => {
+            let readings_campaigns = a.readings_campaigns();
+            let MineVsPillageArgs { scenario, loss_from, loss_campaigns, readings_players, best, flags, .. } = a;
             flags.check()?;
-            let readings_campaigns = readings_campaigns.unwrap_or(flags.campaigns);
             if readings_campaigns == 1 {
                 return Err(CliError::input("--readings-campaigns must be 0 (no table) or at least 2 for an interval"));
             }
             let file = scenario.load()?;
-            let what = format!(
-                "{loss_from:?} {loss_campaigns} {readings_campaigns} {readings_players:?} {best:?} {:?}",
-                scenario.set
-            );
-            let out = flags.out_dir(
-                "mine-vs-pillage",
-                &super::args::file_name(scenario.scenario.as_deref()),
-                what,
-                &[&file],
-            )?;
+            let out = flags.out_dir("mine-vs-pillage", &scenario.file_name(), key, &[&file])?;
             let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
             if loss_campaigns > 0 {
@@ -554,15 +604,16 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             }
             let budget = best.weighted_budget("experiment mine-vs-pillage")?;
             let restrictions = mine_pillage::restrictions();
-            let planned = mine_pillage::planned(&sc, flags.campaigns)
+            let campaigns = flags.campaigns.n;
+            let planned = mine_pillage::planned(&sc, campaigns)
                 + loss_campaigns
                 + mine_pillage::readings_planned(readings_campaigns)
                 + budget.as_ref().map_or(0, |b| {
-                    restrictions.iter().map(|r| restrict::planned(&file, r, 1, flags.campaigns, Some(b))).sum()
+                    restrictions.iter().map(|r| restrict::planned(&file, r, 1, campaigns, Some(b))).sum()
                 });
             let long = flags.long(planned, &out)?;
             let mut x = long.run(|| {
-                mine_pillage::run(&sc, flags.master.seed, flags.campaigns, seated.rotate()).map_err(CliError::from)
+                mine_pillage::run(&sc, flags.master.seed, campaigns, seated.rotate()).map_err(CliError::from)
             })?;
             if loss_campaigns > 0 {
                 x.loss = Some(long.run(|| {
@@ -577,7 +628,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 })?);
             }
             if let Some(budget) = budget {
-                let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
+                let players = flags.start();
                 for r in restrictions {
                     let s = long.run(|| {
                         restrict::run(
@@ -586,7 +637,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                             &players,
                             std::slice::from_ref(&players),
                             flags.master.seed,
-                            flags.campaigns,
+                            campaigns,
                             Some(&budget),
                         )
                         .map_err(CliError::from)
@@ -607,21 +658,21 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 Ok(files)
             })
         }
-        Experiment::Restrict { scenario, forbid, force, levels, best, flags } => {
+        Experiment::Restrict(RestrictArgs { scenario, forbid, force, levels, best, flags }) => {
             flags.check()?;
             let split = |s: &str| -> Vec<String> {
                 s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
             };
             let r = restrict::Restriction::new(forbid, force)?;
             let sc: Scenario = scenario.load()?;
-            let what = format!("{:?} {levels:?} {best:?} {:?}", r, scenario.set);
-            let out = flags.out_dir("restrict", &super::args::file_name(scenario.scenario.as_deref()), what, &[&sc])?;
-            let players = flags.players.clone().unwrap_or_else(|| "tuned".into());
+            let out = flags.out_dir("restrict", &scenario.file_name(), key, &[&sc])?;
+            let players = flags.start();
             let budget = best.weighted_budget("experiment restrict")?;
             let levels = split(&levels);
-            let long = flags.long(restrict::planned(&sc, &r, levels.len(), flags.campaigns, budget.as_ref()), &out)?;
+            let campaigns = flags.campaigns.n;
+            let long = flags.long(restrict::planned(&sc, &r, levels.len(), campaigns, budget.as_ref()), &out)?;
             let s = long.run(|| {
-                restrict::run(&sc, &r, &players, &levels, flags.master.seed, flags.campaigns, budget.as_ref())
+                restrict::run(&sc, &r, &players, &levels, flags.master.seed, campaigns, budget.as_ref())
                     .map_err(CliError::from)
             })?;
             long.finish();

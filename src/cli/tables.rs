@@ -1,7 +1,9 @@
 //! `empires tables`: exact combat outcome distributions and fairness findings.
 
 use super::CliError;
-use super::args::ScenarioArgs;
+use super::args::{ScenarioArgs, SeedArg};
+use super::key::ResultKey;
+use super::out::{Out, TablesFolder};
 use crate::analysis::crosscheck::{Observation, check};
 use crate::report::files::write_atomic;
 use crate::report::tables::{against_text, csv, exact, json, text};
@@ -27,12 +29,8 @@ pub struct TablesArgs {
     /// What to print on standard output.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Write tables.txt, tables.json, tables.csv and an HTML page with
-    /// charts into this directory (default reports/tables/NAME-KEY).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: super::out::OverwriteArg,
+    pub out: Out<TablesFolder>,
     /// Compare the combats of a run (written with --detail combats) with
     /// the exact tables: of the run's own scenario, or of --scenario if given.
     #[arg(long, value_name = "RUN_DIR")]
@@ -45,13 +43,21 @@ pub struct TablesArgs {
     /// shipped one on the same seeds); 0 leaves the table out.
     #[arg(long, value_name = "N", default_value_t = READINGS_CAMPAIGNS)]
     pub readings_campaigns: u64,
-    /// Master seed of the readings table.
-    #[arg(long, default_value_t = super::args::DEFAULT_SEED)]
-    pub seed: u64,
+    /// The readings table's.
+    #[command(flatten)]
+    pub master: SeedArg,
     /// Show how another scenario's tables (this file, with --set applied to
     /// both) move each part of the fairness criterion, table by table.
     #[arg(long, value_name = "OTHER.toml")]
     pub diff: Option<PathBuf>,
+}
+
+impl ResultKey for TablesArgs {
+    /// The tables are exact, so only the readings table, which is played,
+    /// adds flags: its campaigns and seed (the scenario is in its hash).
+    fn key(&self) -> String {
+        format!("tables readings {} seed {}", self.readings_campaigns, self.master.seed)
+    }
 }
 
 /// The combats of a run, as observations of (kind, bases, row).
@@ -106,7 +112,7 @@ fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
              cannot change; give --scenario FILE with the --set to check them against another",
         ));
     }
-    if a.out.is_some() {
+    if a.out.given().is_some() {
         return Err(CliError::input("--out with --against: --against prints its check and writes no page"));
     }
     let obs = observations(dir)?;
@@ -140,9 +146,9 @@ fn refuse_unused(a: &TablesArgs) -> Result<(), CliError> {
     };
     let unused = [
         (a.readings_campaigns != READINGS_CAMPAIGNS, "--readings-campaigns"),
-        (a.seed != super::args::DEFAULT_SEED, "--seed"),
+        (a.master.seed != super::args::DEFAULT_SEED, "--seed"),
         (a.format != Format::Text, "--format"),
-        (a.diff.is_some() && a.out.is_some(), "--out"),
+        (a.diff.is_some() && a.out.given().is_some(), "--out"),
         (a.diff.is_some() && a.alpha != ALPHA, "--alpha"),
     ];
     if let Some((_, flag)) = unused.iter().find(|(given, _)| *given) {
@@ -168,13 +174,13 @@ pub fn run(a: TablesArgs) -> Result<(), CliError> {
     // The readings are played, not exact: their campaigns and seed name the
     // request, so another count or seed writes its own folder.
     if a.readings_campaigns > 0 {
-        let r = crate::study::combat_readings::run(&sc, a.seed, a.readings_campaigns).map_err(CliError::from)?;
+        let r = crate::study::combat_readings::run(&sc, a.master.seed, a.readings_campaigns).map_err(CliError::from)?;
         e.readings = Some(r);
     }
     let as_json = || serde_json::to_string_pretty(&json(&sc, &e)).unwrap_or_default() + "\n";
     // A page by default, as every other command writes one.
-    let request = super::out::Request::of(&format!("tables readings {} seed {}", a.readings_campaigns, a.seed), &[&sc]);
-    let dir = super::out::resolve(a.out.as_deref(), "tables", &a.scenario.file_name(), &request, a.overwrite)?;
+    let request = super::out::Request::of(&a.key(), &[&sc]);
+    let dir = a.out.resolve("tables", &a.scenario.file_name(), &request)?;
     for (name, body) in [("tables.txt", text(&sc, &e)), ("tables.json", as_json()), ("tables.csv", csv(&e))] {
         write_atomic(&dir.join(name), body.as_bytes())
             .map_err(|err| CliError::io(format!("{}: {err}", dir.join(name).display())))?;

@@ -8,9 +8,8 @@ use std::path::PathBuf;
 pub struct ValidateArgs {
     /// Scenario TOML file to check.
     pub file: PathBuf,
-    /// Override a scenario key by its dotted path, e.g. economy.mine.river=3D6x10.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    #[command(flatten)]
+    pub set: super::args::SetArgs,
 }
 
 pub fn run(a: ValidateArgs) -> Result<(), CliError> {

@@ -2,16 +2,16 @@
 //! search's cut-short rollouts are judged by, learned from self-play.
 
 use super::CliError;
-use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::args::{ScenarioArgs, SeedArg, SelfPlayCampaigns, ThreadsArg};
+use super::key::{ResultKey, Shape, blank};
 use super::long::{Long, LongArgs};
-use super::out::{self, OverwriteArg, Request};
+use super::out::{Out, Request, ValueFolder};
 use crate::report::files::write_file;
 use crate::strategy::value::NAMES;
 use crate::strength::tune::held_out_master;
 use crate::strength::value::{collect, fit, judge};
 use clap::Args;
 use std::fmt::Write;
-use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct ValueArgs {
@@ -21,9 +21,8 @@ pub struct ValueArgs {
     /// search's `base`: its rollouts play it).
     #[arg(long, default_value = "tuned")]
     pub strategy: String,
-    /// Self-play campaigns the fit learns from.
-    #[arg(long, default_value_t = 4000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
-    pub campaigns: u64,
+    #[command(flatten)]
+    pub campaigns: SelfPlayCampaigns,
     /// Campaigns, on a seed the fit never saw, that judge it.
     #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub held_out: u64,
@@ -35,32 +34,36 @@ pub struct ValueArgs {
     pub master: SeedArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Output directory (default: reports/value/STRATEGY-<key>, the key
-    /// naming every flag that changes the result).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub overwrite: OverwriteArg,
+    pub out: Out<ValueFolder>,
     #[command(flatten)]
     pub long: LongArgs,
+}
+
+impl ResultKey for ValueArgs {
+    fn key(&self) -> String {
+        let shape = Shape::new("ValueArgs")
+            .group("scenario", self.scenario.shape())
+            .field("strategy", &self.strategy)
+            .field("campaigns", &self.campaigns.n)
+            .field("held_out", &self.held_out)
+            .field("search", &self.search)
+            .group("master", self.master.shape())
+            .neutral_threads_out()
+            .neutral("long", blank::LONG);
+        format!("value {shape}")
+    }
 }
 
 pub fn run(a: ValueArgs) -> Result<(), CliError> {
     let sc = a.scenario.load()?;
     sc.named_strategy(&a.strategy)?;
-    let mut x = a.clone();
-    (x.out, x.threads, x.overwrite, x.long) = (None, Default::default(), Default::default(), Default::default());
-    let out = out::resolve(
-        a.out.as_deref(),
-        "value",
-        &a.strategy,
-        &Request::of(&format!("value {x:?}"), &[&sc]),
-        a.overwrite,
-    )?;
+    let out = a.out.resolve("value", &a.strategy, &Request::of(&a.key(), &[&sc]))?;
     let held = held_out_master(a.master.seed);
-    let long = Long::start(a.threads, a.long, a.campaigns + a.held_out, &out)?;
+    let campaigns = a.campaigns.n;
+    let long = Long::start(a.threads, a.long, campaigns + a.held_out, &out)?;
     let (train, test) = long.run(|| {
-        let train = collect(&sc, &a.strategy, a.master.seed, 0..a.campaigns)?;
+        let train = collect(&sc, &a.strategy, a.master.seed, 0..campaigns)?;
         let test = collect(&sc, &a.strategy, held, 0..a.held_out)?;
         Ok::<_, CliError>((train, test))
     })?;
@@ -73,7 +76,7 @@ pub fn run(a: ValueArgs) -> Result<(), CliError> {
         text,
         "learned value for {}'s rollouts on {}: {} in every seat, {} campaigns (master seed {}), {} positions (every \
          seat at the end of every season before the last), logistic fit in {} Newton steps",
-        a.search, sc.name, a.strategy, a.campaigns, a.master.seed, f.samples, f.steps
+        a.search, sc.name, a.strategy, campaigns, a.master.seed, f.samples, f.steps
     );
     let _ = writeln!(
         text,
@@ -101,7 +104,7 @@ pub fn run(a: ValueArgs) -> Result<(), CliError> {
     let toml = format!(
         "# Learned by: empires value --strategy {} --campaigns {} --held-out {} --seed {}{}\n[strategies.{}]\nvalue = [{coefs}]\n",
         a.strategy,
-        a.campaigns,
+        campaigns,
         a.held_out,
         a.master.seed,
         a.scenario.flags(),

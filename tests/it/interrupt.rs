@@ -242,6 +242,32 @@ fn solve_resumes_to_the_same_files() {
     );
 }
 
+/// Two keys and one target: a curve of solves, each point's error kept as
+/// that point's, so a stop inside one must still end the command as an
+/// interruption (it once wrote the curve and exited 1, "no root found").
+#[test]
+fn a_solve_curve_resumes_to_the_same_files() {
+    interrupt_and_resume(
+        "solve-curve",
+        &[
+            "solve",
+            "--vary",
+            "economy.mine.river.mult=20..30",
+            "--vary",
+            "economy.pillage.mult=5..40",
+            "--target",
+            "share of gold from pillage = 0.2",
+            "--campaigns",
+            "4096",
+            "--steps",
+            "3",
+            "--curve-points",
+            "2",
+            "--quiet",
+        ],
+    );
+}
+
 const TUNE: &[&str] =
     &["tune", "--generations", "3", "--campaigns-per-eval", "40", "--eval-campaigns", "40", "--quiet"];
 
@@ -288,4 +314,116 @@ fn resume_on_a_finished_folder_plays_nothing() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("sweep over"));
     assert!(std::fs::read_to_string(d.join("request.txt")).unwrap().ends_with("complete, exit 0\n"));
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `f` run on a pool whose watch says stop from the start (Ctrl-C before
+/// the first campaign).
+fn stopped<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let w = empires::sim::watch::Watch::new(|_| (), || true, None);
+    w.pool(2).unwrap().install(f)
+}
+
+/// The error of a stopped computation, as the library's `Error`.
+fn stop_of<T, E: Into<empires::error::Error>>(what: &str, r: Result<T, E>) -> empires::error::Error {
+    match r {
+        Ok(_) => panic!("{what}: finished under a stop"),
+        Err(e) => e.into(),
+    }
+}
+
+/// Told to stop, every computation a long command runs returns an
+/// interruption, whatever errors it converts on the way (it once turned
+/// some into bad input by their message: exit 2, not 130, unless the
+/// command asked the Ctrl-C flag again), so the command line exits 130 on
+/// the error's class alone.
+#[test]
+fn every_stopped_computation_returns_the_interruption_class() {
+    use empires::balance::{metric_named, param, sensitivity, solve};
+    use empires::rules::setup::SetupError;
+    use empires::scenario::Scenario;
+    use empires::strength::{deviation, ladder, metagame, probe, tune, value};
+    use empires::study::{combat_readings, compare, mine_pillage, restrict, sweep};
+    let sc = Scenario::embedded_default();
+    let two: Vec<String> = ["random", "balanced"].map(String::from).to_vec();
+    let r = restrict::Restriction::new(vec![empires::scenario::ActionKind::Mine], vec![]).unwrap();
+    let axes = vec![sweep::parse_axis("costs.capture=2,3").unwrap()];
+    let params = param::parse_list(&["costs.capture".to_string()], &sc).unwrap();
+    let metric = metric_named(&sc, "win rate: seat 0").unwrap();
+    let plan = sensitivity::Plan {
+        params: params.clone(),
+        metric,
+        trajectories: 2,
+        campaigns: 4,
+        master: 1,
+        rotate: true,
+        sobol_rows: 0,
+    };
+    let goal = solve::Goal::parse("win rate: seat 0 = 0.25", &sc).unwrap();
+    let budget =
+        solve::Settings { campaigns: 4, master: 1, rotate: true, max_steps: 3, seating: solve::Seating::AsSeated };
+    let problem = tune::Problem::new(
+        &sc,
+        tune::Settings {
+            start: "balanced".into(),
+            field: tune::Field::SelfPlay,
+            keys: vec!["capture".into()],
+            per_eval: 8,
+            generations: 1,
+            population: 3,
+            sigma: 0.3,
+            seed: 1,
+            vary: Vec::new(),
+            variants: 0,
+            gift_gold: 0,
+        },
+    )
+    .unwrap();
+    let probes = probe::on_topics(&Default::default(), Some(&["mine"]));
+    let errors = [
+        ("compare", stop_of("compare", stopped(|| compare::compare(("a", &sc), ("b", &sc), 1, 4, true)))),
+        (
+            "sweep",
+            stop_of("sweep", stopped(|| sweep::run::<SetupError>(&axes, 1, 4, Default::default(), |_| Ok(sc.clone())))),
+        ),
+        ("restrict", stop_of("restrict", stopped(|| restrict::run(&sc, &r, "balanced", &two, 1, 4, None)))),
+        ("mine-vs-pillage", stop_of("mine-vs-pillage", stopped(|| mine_pillage::run(&sc, 1, 4, true)))),
+        ("loss", stop_of("loss", stopped(|| mine_pillage::measure_loss(&sc, "balanced", 1, 4)))),
+        ("readings", stop_of("readings", stopped(|| mine_pillage::run_readings(&sc, "balanced", 1, 4)))),
+        ("combat readings", stop_of("combat readings", stopped(|| combat_readings::run(&sc, 1, 4)))),
+        ("deviate", stop_of("deviate", stopped(|| deviation::check(&sc, "balanced", 4.0, None, 1, 4)))),
+        ("ladder", stop_of("ladder", stopped(|| ladder::ladder(&sc, &two, "random", 1, 4, 100)))),
+        ("metagame", stop_of("metagame", stopped(|| metagame::metagame(&sc, &two, 1, 4, 100, 100.0, 50)))),
+        (
+            "probe",
+            stop_of("probe", stopped(|| probe::check(&sc, "balanced", probes.clone(), Default::default(), 1, 4))),
+        ),
+        ("value", stop_of("value", stopped(|| value::collect(&sc, "balanced", 1, 0..4)))),
+        ("tune", stop_of("tune", stopped(|| tune::tune(&problem, None, |_| tune::Flow::Continue)))),
+        ("sensitivity", stop_of("sensitivity", stopped(|| sensitivity::play_morris(&sc, &plan, (0, 1), |_| ())))),
+        ("solve", stop_of("solve", stopped(|| solve::solve(&sc, &params[..1], std::slice::from_ref(&goal), budget.clone(), |_| ())))),
+    ];
+    for (what, e) in errors {
+        assert!(e.is_interrupted(), "{what}: {:?} {e}", e.class());
+    }
+    // A curve keeps each point's error: every point says it was stopped.
+    let ps = [params[0].clone(), param::Param::parse("economy.pillage.mult=5..40", &sc).unwrap()];
+    let c = stopped(|| solve::curve(&sc, &ps, &goal, budget.clone(), 2, |_, _| ())).unwrap();
+    for (x, p) in &c.points {
+        assert!(matches!(p, Err(solve::SolveError::Failed(e)) if e.is_interrupted()), "curve point {x}");
+    }
+    // And the gate's metrics, a restriction's value among them.
+    let dir = std::env::temp_dir().join(format!("empires-stopped-gate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = empires::gate::spec::parse(
+        "[[metric]]\nname = \"plain\"\ncampaigns = 4\nquantity = \"share of gold from mines\"\nmin = 0.0\n\n\
+         [[metric]]\nname = \"restriction\"\ncampaigns = 4\nquantity = \"restriction value\"\nplayers = \"balanced\"\n\
+         forbid = [\"mine\"]\nmin = -1.0\n",
+        "stopped.toml",
+    )
+    .unwrap();
+    for m in &file.metric {
+        let e = stop_of(&m.name, stopped(|| empires::gate::measure_sample(m, &dir, None)));
+        assert!(e.is_interrupted(), "gate metric {}: {e}", m.name);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,6 +10,9 @@
 //!
 //! Core itself does no IO, so it makes only [`Class::Input`] and
 //! [`Class::Internal`] errors; the reporting layer makes [`Class::Io`] ones.
+//! [`Class::Interrupted`] is no failure at all: a long computation told to
+//! stop (Ctrl-C) returns it instead of a partial answer, and it travels the
+//! same way, so the command line can exit 130 on the error's class alone.
 
 use std::fmt::Display;
 
@@ -23,7 +26,14 @@ pub enum Class {
     Io,
     /// The program broke its own rules (a bug to report).
     Internal,
+    /// The computation was told to stop (Ctrl-C) before it finished: what
+    /// finished is kept, and nothing is wrong with the input or the program.
+    Interrupted,
 }
+
+/// The message of an [`Error::interrupted`] (the command line names the
+/// folder and what to do next in its own).
+pub const INTERRUPTED: &str = "stopped by Ctrl-C";
 
 /// A failure with a message for the user and its [`Class`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -56,6 +66,16 @@ impl Error {
         Error::new(Class::Internal, m)
     }
 
+    /// Stopped before the end; see [`Class::Interrupted`].
+    pub fn interrupted() -> Self {
+        Error::new(Class::Interrupted, INTERRUPTED)
+    }
+
+    /// Whether this is an interruption rather than a failure.
+    pub fn is_interrupted(&self) -> bool {
+        self.class == Class::Interrupted
+    }
+
     pub fn class(&self) -> Class {
         self.class
     }
@@ -72,9 +92,13 @@ impl Error {
 }
 
 impl From<crate::rules::setup::SetupError> for Error {
-    /// A campaign that cannot be set up comes from its scenario.
+    /// A campaign that cannot be set up comes from its scenario; a stop
+    /// stays a stop.
     fn from(e: crate::rules::setup::SetupError) -> Self {
-        Error::input(format!("cannot set up a campaign: {e}"))
+        match e {
+            crate::rules::setup::SetupError::Invalid(m) => Error::input(format!("cannot set up a campaign: {m}")),
+            crate::rules::setup::SetupError::Interrupted => Error::interrupted(),
+        }
     }
 }
 
@@ -87,6 +111,18 @@ mod tests {
         let e = Error::io("cannot write").at("out/page").at("report");
         assert_eq!(e.class(), Class::Io);
         assert_eq!(e.to_string(), "report: out/page: cannot write");
+    }
+
+    #[test]
+    fn an_interruption_stays_one_through_every_conversion() {
+        use crate::rules::setup::SetupError;
+        for e in [Error::from(SetupError::Interrupted), SetupError::Interrupted.into_error()] {
+            assert_eq!(e.class(), Class::Interrupted);
+            assert!(e.clone().at("out").is_interrupted());
+        }
+        let bad = SetupError::Invalid("map.rows: ragged".into());
+        assert_eq!(Error::from(bad.clone()).class(), Class::Input);
+        assert_eq!(bad.into_error().message(), "map.rows: ragged");
     }
 
     #[test]

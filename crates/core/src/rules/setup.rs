@@ -5,12 +5,38 @@ use super::state::{Army, City, HexState, NOBODY, Owner, PlayerId, PlayerState, S
 use crate::map::{HexId, Map, Terrain, drawn, generate};
 use crate::scenario::{BuildingKind, CityStats, Scenario};
 
+/// Why a campaign was not played: what every function that plays
+/// campaigns returns as its error.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SetupError(pub String);
+pub enum SetupError {
+    /// The scenario cannot be set up: a map that cannot be drawn or
+    /// generated, a lineup that does not fit its seats.
+    Invalid(String),
+    /// Whoever runs the campaigns asked them to stop before this one (the
+    /// command line's Ctrl-C, through `sim::watch`). Its own variant, not a
+    /// message, so that it reaches the exit code as an interruption, never
+    /// as bad input, through every layer that passes it on.
+    Interrupted,
+}
+
+impl SetupError {
+    /// This error as the library's [`Error`](crate::error::Error), its
+    /// message as it is (the `From` conversion says "cannot set up a
+    /// campaign: " first), an interruption kept as one.
+    pub fn into_error(self) -> crate::error::Error {
+        match self {
+            SetupError::Invalid(m) => crate::error::Error::input(m),
+            SetupError::Interrupted => crate::error::Error::interrupted(),
+        }
+    }
+}
 
 impl std::fmt::Display for SetupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SetupError::Invalid(m) => f.write_str(m),
+            SetupError::Interrupted => f.write_str(crate::error::INTERRUPTED),
+        }
     }
 }
 
@@ -25,14 +51,14 @@ pub fn map_is_fixed(sc: &Scenario) -> bool {
 /// fixed map seed or else from the campaign seed.
 pub fn make_map(sc: &Scenario, campaign_seed: u64) -> Result<Map, SetupError> {
     if let Some(rows) = &sc.map.rows {
-        return drawn::parse(rows)
-            .map(|(m, _)| m)
-            .map_err(|e| SetupError(format!("map.rows: {}", e.first().map_or("invalid", |e| e.message.as_str()))));
+        return drawn::parse(rows).map(|(m, _)| m).map_err(|e| {
+            SetupError::Invalid(format!("map.rows: {}", e.first().map_or("invalid", |e| e.message.as_str())))
+        });
     }
     let g = sc.map.generator();
     let seed = g.seed.unwrap_or_else(|| crate::seed::stream_seed(campaign_seed, crate::seed::Stream::Map));
     generate::generate(&g, sc.players.len(), sc.start.min_capital_distance, sc.buildings.city.terrain, seed)
-        .map_err(|e| SetupError(e.0))
+        .map_err(|e| SetupError::Invalid(e.0))
 }
 
 fn new_city(sc: &Scenario, hex: HexId, stats: &CityStats, controller: u8) -> City {

@@ -82,7 +82,7 @@ impl Lineup {
     /// own, so a lookahead spec's `base` still finds the scenario's strategies.
     pub fn new(sc: &Scenario, specs: &[StrategySpec]) -> Result<Lineup, SetupError> {
         if specs.len() != sc.players.len() {
-            return Err(SetupError(format!(
+            return Err(SetupError::Invalid(format!(
                 "a lineup of {} strategies does not fit the scenario's {} seats",
                 specs.len(),
                 sc.players.len()

@@ -243,7 +243,8 @@ fn play_one(sc: &Scenario, fixed: Option<&Map>, cfg: &RunConfig, i: u64) -> Resu
 /// index order, to `sink`, until the range ends or the sink says stop.
 /// `progress` is told how many campaigns the sink has taken; the thread's
 /// `watch` is told of each campaign as it is played, and a stop it asks
-/// for ends the run with `watch::stopped()`. Returns the campaigns taken.
+/// for ends the run with `SetupError::Interrupted`. Returns the campaigns
+/// taken.
 ///
 /// The next chunk plays while the sink takes the one before (`rayon::join`),
 /// so writing the datasets does not leave the workers idle. The sink still

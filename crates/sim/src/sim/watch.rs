@@ -11,7 +11,10 @@
 //! with no watch (a test, a benchmark) pays one thread-local read.
 //!
 //! None of it changes a result. Progress is only counted; a stop makes the
-//! computation return an error (`stopped`), never a partial answer; and a
+//! computation return `SetupError::Interrupted` (an error of its own class,
+//! `Class::Interrupted` once it is the library's `Error`, which the command
+//! line turns into exit 130 without asking again whether Ctrl-C was
+//! pressed), never a partial answer; and a
 //! memoized piece (`memo`) is keyed by everything it depends on (the
 //! scenario's whole text, the seed, the campaigns, what is measured), so
 //! finding it is the same as playing it again. The bytes of a piece are
@@ -23,14 +26,6 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::cell::RefCell;
 use std::sync::Arc;
-
-/// The message of the error a stopped computation returns.
-pub const STOPPED: &str = "stopped by Ctrl-C";
-
-/// The error a computation returns when it stops for Ctrl-C.
-pub fn stopped() -> SetupError {
-    SetupError(STOPPED.into())
-}
 
 /// Where finished pieces of work are kept between runs, by key: the
 /// caller's files (`empires`' `cli/cells.rs`).
@@ -114,9 +109,9 @@ pub fn stopping() -> bool {
     with(|w| (w.stop)()).unwrap_or(false)
 }
 
-/// `Err(stopped())` when the computation should stop.
+/// `Err(SetupError::Interrupted)` when the computation should stop.
 pub fn check() -> Result<(), SetupError> {
-    if stopping() { Err(stopped()) } else { Ok(()) }
+    if stopping() { Err(SetupError::Interrupted) } else { Ok(()) }
 }
 
 /// Whether finished pieces are being kept (so a caller may skip building a
@@ -240,6 +235,7 @@ mod tests {
         assert!(!pool.install(stopping));
         stop.store(true, Ordering::SeqCst);
         assert!(pool.install(|| (0..4).into_par_iter().all(|_| stopping())));
+        assert_eq!(pool.install(check), Err(SetupError::Interrupted), "a stop is its own error, not a message");
         assert!(!stopping(), "this thread entered no watch");
     }
 }

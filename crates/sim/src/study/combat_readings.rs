@@ -170,7 +170,7 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64) -> Result<Readings, Error> 
         m
     };
     let play = |s: &Scenario, m: &[Metric]| -> Result<Measured, Error> {
-        measure(s, seed, campaigns, rotate, m, false).map_err(|e| Error::input(e.to_string()))
+        measure(s, seed, campaigns, rotate, m, false).map_err(crate::rules::setup::SetupError::into_error)
     };
     let (plain, teamed) = (metrics(false), metrics(true));
     let base = play(sc, &plain)?;

@@ -111,9 +111,9 @@ pub fn first_slot_wins(
     let mut lineup = vec![field.clone(); sc.players.len()];
     lineup[0] = me.clone();
     let won = Lineup::new(sc, &lineup)
-        .map_err(|e| Error::input(e.to_string()))?
+        .map_err(crate::rules::setup::SetupError::into_error)?
         .winners(master, 0..campaigns)
-        .map_err(|e| Error::input(e.to_string()))?;
+        .map_err(crate::rules::setup::SetupError::into_error)?;
     Ok(won.into_iter().map(|w| w == 0).collect())
 }
 

@@ -136,7 +136,9 @@ pub fn gaps_of(
     let values = if metrics.is_empty() {
         Vec::new()
     } else {
-        measure(sc, master, campaigns, rotate, &metrics, false).map_err(|e| Error::input(e.to_string()))?.values
+        measure(sc, master, campaigns, rotate, &metrics, false)
+            .map_err(crate::rules::setup::SetupError::into_error)?
+            .values
     };
     let per_campaign = |side: &Side| -> Result<Vec<f64>, Error> {
         match side {
