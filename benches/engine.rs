@@ -5,9 +5,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use empires::map::drawn;
 use empires::rules::setup::{initial_state, make_map};
 use empires::rules::state::{Army, Ship, Slot, Spy};
-use empires::rules::{Action, Decision, Engine, NoLog, PlayerId, Players, RngDice, Rules, SpyKind, State};
+use empires::rules::{Action, Decision, NoLog, PlayerId, RngDice, Rules, SpyKind, State};
 use empires::scenario::{BuildingKind, Scenario};
 use empires::seed::{self, Stream};
+use empires::sim::drive::{Driver, Players};
 use empires::strategy::Seats;
 use std::hint::black_box;
 
@@ -52,7 +53,7 @@ fn campaign(c: &mut Criterion) {
         b.iter(|| {
             i += 1;
             let mut st = start.clone();
-            let mut e = Engine::new(rules, RngDice(seed::rng(i, Stream::Dice)), Seats::for_campaign(&sc, i), NoLog);
+            let mut e = Driver::new(rules, RngDice(seed::rng(i, Stream::Dice)), Seats::for_campaign(&sc, i), NoLog);
             black_box(e.play_season(&mut st))
         })
     });
@@ -97,42 +98,42 @@ fn combats(c: &mut Criterion) {
     st_spy.spies.push(Spy { owner: 0, hex: find(3, 2), mp: 1, moved: false, acted: false, alive: true });
     st_spy.spies.push(Spy { owner: 1, hex: find(4, 3), mp: 1, moved: false, acted: false, alive: true });
 
-    let mut e = Engine::new(rules, RngDice(seed::rng(7, Stream::Dice)), First, NoLog);
+    let mut e = Driver::new(rules, RngDice(seed::rng(7, Stream::Dice)), First, NoLog);
     let mut g = c.benchmark_group("combat");
     g.bench_function("army", |b| {
         b.iter(|| {
             let mut st = st_army.clone();
-            black_box(e.army_combat(&mut st, 0, 1).gap)
+            black_box(e.act(&mut st, 0, Action::Attack { army: 0, target: 1 }).gap)
         })
     });
     g.bench_function("siege", |b| {
         b.iter(|| {
             let mut st = st_siege.clone();
-            black_box(e.siege(&mut st, 0, city).gap)
+            black_box(e.act(&mut st, 0, Action::Siege { army: 0, city: city as u16 }).gap)
         })
     });
     g.bench_function("naval", |b| {
         b.iter(|| {
             let mut st = st_naval.clone();
-            black_box(e.naval_combat(&mut st, 0, sea_a, sea_b).gap)
+            black_box(e.act(&mut st, 0, Action::NavalAttack { from: sea_a, to: sea_b }).gap)
         })
     });
     g.bench_function("coastal", |b| {
         b.iter(|| {
             let mut st = st_naval.clone();
-            black_box(e.coastal_attack(&mut st, 0, sea_b, find(5, 2)).gap)
+            black_box(e.act(&mut st, 0, Action::Coastal { from: sea_b, target: find(5, 2) }).gap)
         })
     });
     g.bench_function("spy", |b| {
         b.iter(|| {
             let mut st = st_spy.clone();
-            black_box(e.spy_action(&mut st, 0, target, SpyKind::Steal).gap)
+            black_box(e.engine.spy_action(&mut st, 0, target, SpyKind::Steal).gap)
         })
     });
     g.bench_function("spy_vs_spy", |b| {
         b.iter(|| {
             let mut st = st_spy.clone();
-            black_box(e.spy_duel(&mut st, 0, 1).gap)
+            black_box(e.act(&mut st, 0, Action::SpyDuel { spy: 0, target: 1 }).gap)
         })
     });
     g.finish();

@@ -234,6 +234,10 @@ mod tests {
             r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "balanced", against: "self", keys: "mine", budget: 240000, generations: Some(1), campaigns_per_eval: 8, population: None, sigma: 0.2, vary: [], variants: 8, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: None, threads: ThreadsArg { threads: None }, name: "tuned", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false } }"#,
         ),
         (
+            "tune --generations 1 --campaigns-per-eval 8 --eval-campaigns 8 --keys mine --gift-gold 500",
+            r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "balanced", against: "self", keys: "mine", budget: 240000, generations: Some(1), campaigns_per_eval: 8, population: None, sigma: 0.2, vary: [], variants: 8, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: None, threads: ThreadsArg { threads: None }, name: "tuned", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false }, gift_gold: 500 }"#,
+        ),
+        (
             "tune --budget 1000 --campaigns-per-eval 8 --eval-campaigns 8 --vary start.gold=100..800 --variants 2 --name t2 --against random --sigma 0.3 --population 3 --eval-seed 4 --strategy miner",
             r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "miner", against: "random", keys: "all", budget: 1000, generations: None, campaigns_per_eval: 8, population: Some(3), sigma: 0.3, vary: ["start.gold=100..800"], variants: 2, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: Some(4), threads: ThreadsArg { threads: None }, name: "t2", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false } }"#,
         ),

@@ -58,6 +58,13 @@ pub struct TuneArgs {
     /// must be a multiple of seats × variants).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
     pub variants: u32,
+    /// Gold handed to the tuned player in the last quarter of each
+    /// evaluation's campaigns (0: none). The competence check hands 500 and
+    /// asks that it not hurt (`empires probe`); campaigns without a gift
+    /// never show a tuning the gold-rich games where the recruit, engine
+    /// and siege keys decide. The best responses are tuned with 500.
+    #[arg(long, value_name = "GOLD", default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..))]
+    pub gift_gold: i32,
     #[command(flatten)]
     pub master: SeedArg,
     /// Campaigns per row of the held-out evaluation.
@@ -109,7 +116,8 @@ impl ResultKey for TuneArgs {
             .field("name", &self.name)
             .neutral_out()
             .neutral("install", blank::NONE)
-            .neutral("long", blank::LONG);
+            .neutral("long", blank::LONG)
+            .added("gift_gold", &self.gift_gold, &0);
         format!("tune {shape}")
     }
 }
@@ -160,7 +168,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         seed: a.master.seed,
         vary: a.vary.clone(),
         variants: if a.vary.is_empty() { 0 } else { a.variants },
-        gift_gold: 0,
+        gift_gold: a.gift_gold,
     };
     let p = Problem::new(&sc, settings)?;
     if a.eval_campaigns < 2 {

@@ -5,7 +5,7 @@
 //! over the seasons as a chart. Everything is inline (SVG, style, a few
 //! lines of script), so the page works from a `file://` URL with no network.
 //!
-//! The seasons are played here, one at a time, exactly as
+//! The seasons are played by the one driver (`sim::drive`), exactly as
 //! `sim::play_on_map_as` plays them (same seeds, same seats), so the page
 //! shows the game `empires play` prints.
 
@@ -19,13 +19,14 @@ use crate::map::Map;
 use crate::rules::empire::sizes;
 use crate::rules::season::Outcome;
 use crate::rules::setup::{SetupError, initial_state, make_map};
-use crate::rules::{EndReason, Engine, Event, Log, RngDice, Rules, State};
+use crate::rules::{EndReason, Event, Log, Rules, State};
 use crate::scenario::Scenario;
 use crate::seed;
+use crate::sim;
 use crate::sim::runner::seat_strategies;
-use crate::strategy::Seats;
 use plotters::prelude::*;
 use std::fmt::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// A campaign kept season by season.
@@ -55,16 +56,14 @@ pub fn play<L: Log>(sc: &Scenario, master: u64, campaign: u64, rotate: bool, log
     let map = make_map(sc, cs)?;
     let names = seat_strategies(sc, campaign, rotate);
     let (states, outcome) = {
-        let rules = Rules::new(sc, &map);
-        let mut st = initial_state(rules);
-        let mut states = vec![st.clone()];
-        let dice = RngDice(seed::rng(cs, seed::Stream::Dice));
-        let players = Seats::named(sc, cs, &names);
-        let mut engine = Engine::new(rules, dice, players, log);
-        let outcome = engine.play_campaign_with(&mut st, |s| states.push(s.clone()));
+        let mut states = vec![initial_state(Rules::new(sc, &map))];
+        let d = sim::drive::drive(sc, &map, cs, &names, &[], log, |_, s| {
+            states.push(s.clone());
+            ControlFlow::Continue(())
+        });
         // The last season's copy, as `finish` leaves it.
-        *states.last_mut().expect("one season at least") = st;
-        (states, outcome)
+        *states.last_mut().expect("one season at least") = d.state;
+        (states, d.outcome)
     };
     let strategies = names.into_iter().map(String::from).collect();
     Ok(Replay { map, strategies, states, outcome })

@@ -112,6 +112,9 @@ pub fn tune_command(p: &Problem<'_>, scenario: Option<&str>, sets: &[String], na
     if !s.vary.is_empty() {
         let _ = write!(c, " --variants {}", s.variants);
     }
+    if s.gift_gold != 0 {
+        let _ = write!(c, " --gift-gold {}", s.gift_gold);
+    }
     c
 }
 

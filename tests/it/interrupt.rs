@@ -400,7 +400,13 @@ fn every_stopped_computation_returns_the_interruption_class() {
         ("value", stop_of("value", stopped(|| value::collect(&sc, "balanced", 1, 0..4)))),
         ("tune", stop_of("tune", stopped(|| tune::tune(&problem, None, |_| tune::Flow::Continue)))),
         ("sensitivity", stop_of("sensitivity", stopped(|| sensitivity::play_morris(&sc, &plan, (0, 1), |_| ())))),
-        ("solve", stop_of("solve", stopped(|| solve::solve(&sc, &params[..1], std::slice::from_ref(&goal), budget.clone(), |_| ())))),
+        (
+            "solve",
+            stop_of(
+                "solve",
+                stopped(|| solve::solve(&sc, &params[..1], std::slice::from_ref(&goal), budget.clone(), |_| ())),
+            ),
+        ),
     ];
     for (what, e) in errors {
         assert!(e.is_interrupted(), "{what}: {:?} {e}", e.class());

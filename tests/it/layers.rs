@@ -33,3 +33,53 @@ fn the_simulation_has_no_frames_charts_or_command_line() {
         assert!(!deps.iter().any(|d| d == banned), "empires-sim depends on {banned}");
     }
 }
+
+/// The core's top-level modules, each with the others it names
+/// (`crate::NAME` anywhere in its files), read from the source.
+fn core_imports() -> Vec<(String, Vec<String>)> {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src");
+    let mut modules: Vec<String> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().is_some_and(|n| n != "lib.rs"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    modules.sort();
+    fn text(p: &std::path::Path) -> String {
+        if p.is_dir() {
+            std::fs::read_dir(p).unwrap().map(|e| text(&e.unwrap().path())).collect()
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            std::fs::read_to_string(p).unwrap()
+        } else {
+            String::new()
+        }
+    }
+    modules
+        .iter()
+        .map(|m| {
+            let path = if src.join(m).is_dir() { src.join(m) } else { src.join(format!("{m}.rs")) };
+            let t = text(&path);
+            let uses = modules.iter().filter(|o| *o != m && t.contains(&format!("crate::{o}"))).cloned().collect();
+            (m.clone(), uses)
+        })
+        .collect()
+}
+
+/// The core's modules import each other in one direction only (a cycle
+/// would make each one's meaning depend on the other's): the module
+/// graph read from the source has no cycle, and the two that had one stay
+/// apart (the map needs nothing from the scenario; the error type needs
+/// nothing from the rules).
+#[test]
+fn the_cores_modules_import_each_other_without_a_cycle() {
+    let graph = core_imports();
+    let uses = |a: &str, b: &str| graph.iter().any(|(m, u)| m == a && u.iter().any(|x| x == b));
+    assert!(graph.len() >= 7 && uses("rules", "scenario"), "the source was read: {graph:?}");
+    assert!(!uses("map", "scenario") && !uses("error", "rules"), "{graph:?}");
+    // Peel modules that import nothing left; a cycle leaves some behind.
+    let mut left: Vec<&(String, Vec<String>)> = graph.iter().collect();
+    while let Some(i) = left.iter().position(|(_, u)| u.iter().all(|x| !left.iter().any(|(m, _)| m == x))) {
+        left.remove(i);
+    }
+    assert!(left.is_empty(), "the core's modules import each other in a cycle: {left:?}");
+}

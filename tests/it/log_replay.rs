@@ -6,9 +6,10 @@
 use empires::report::log::{self, Played, Record};
 use empires::report::log_replay::{Position, Replay};
 use empires::rules::setup::{initial_state, make_map};
-use empires::rules::{Engine, RngDice, Rules};
+use empires::rules::{RngDice, Rules};
 use empires::scenario::{Scenario, Source, load_str};
 use empires::seed;
+use empires::sim::drive::Driver;
 use empires::strategy::Seats;
 
 fn shipped(file: &str) -> Scenario {
@@ -31,13 +32,13 @@ fn replay_campaigns(sc: &Scenario, master: u64, campaigns: u64) -> usize {
         let mut st = initial_state(rules);
         let start = st.clone();
         let dice = RngDice(seed::rng(cs, seed::Stream::Dice));
-        let mut e = Engine::new(rules, dice, Seats::named(sc, cs, &refs), Vec::new());
+        let mut e = Driver::new(rules, dice, Seats::named(sc, cs, &refs), Vec::new());
         let mut seasons = Vec::new();
         loop {
             let end = e.play_season(&mut st);
-            seasons.push((e.log.len(), Position::of(&st)));
+            seasons.push((e.engine.log.len(), Position::of(&st)));
             if let Some(r) = end {
-                e.finish(&mut st, r);
+                e.engine.finish(&mut st, r);
                 break;
             }
         }
@@ -50,13 +51,13 @@ fn replay_campaigns(sc: &Scenario, master: u64, campaigns: u64) -> usize {
             campaign_seed: cs,
             strategies: &names,
         };
-        let text = log::render(&played, &e.log);
+        let text = log::render(&played, &e.engine.log);
         let records: Vec<Record> = text
             .lines()
             .enumerate()
             .map(|(k, l)| serde_json::from_str(l).unwrap_or_else(|err| panic!("line {}: {err}: {l}", k + 1)))
             .collect();
-        assert_eq!(records.len(), e.log.len() + 1, "a header, then one line per event");
+        assert_eq!(records.len(), e.engine.log.len() + 1, "a header, then one line per event");
         let mut reader = Replay::default();
         reader.apply(&records[0]).unwrap();
         assert_eq!(reader.pos, Position::of(&start), "{}: campaign {i}: the header", sc.name);

@@ -10,6 +10,7 @@ mod balance;
 mod charts;
 mod exit_codes;
 mod fuzz;
+mod game_api;
 mod gate;
 mod guide;
 mod interrupt;

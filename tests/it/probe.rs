@@ -81,14 +81,15 @@ fn each_gift_lands_where_it_says() {
 #[test]
 fn an_ep_gift_is_spent_in_the_first_season_only() {
     use empires::rules::setup::{give, initial_state};
-    use empires::rules::{Engine, NoLog, RngDice, Rules};
+    use empires::rules::{NoLog, RngDice, Rules};
+    use empires::sim::drive::Driver;
     let sc = Scenario::embedded_default();
     let map = make_map(&sc, campaign_seed(3, 1)).unwrap();
     let r = Rules::new(&sc, &map);
     let mut st = initial_state(r);
     give(r, &mut st, 0, Gift::Ep(3));
     let seats = empires::strategy::Seats::named(&sc, 5, &["balanced"; 4]);
-    let mut e = Engine::new(r, RngDice(empires::seed::rng(5, empires::seed::Stream::Dice)), seats, NoLog);
+    let mut e = Driver::new(r, RngDice(empires::seed::rng(5, empires::seed::Stream::Dice)), seats, NoLog);
     e.play_season(&mut st);
     assert_eq!(st.players[0].ep_gift, 0, "used up in season 1");
     // Spent or lost like any EP (E-05): what player 0 spent and lost is its

@@ -3,9 +3,10 @@
 //! weighted players in random seats.
 
 use empires::rules::setup::{initial_state, make_map};
-use empires::rules::{Action, Decision, Engine, Event, NoLog, PlayerId, Players, RngDice, Rules, State, invariants};
+use empires::rules::{Action, Decision, Event, NoLog, PlayerId, RngDice, Rules, State, invariants};
 use empires::scenario::{Scenario, Source, load_str};
 use empires::seed::{self, Stream};
+use empires::sim::drive::{Driver, Players};
 use empires::strategy::{Seats, build};
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -125,7 +126,7 @@ fn run(sc: &Scenario, master: u64, index: u64, mask: u8) -> Result<(), TestCaseE
     let mut st = initial_state(rules);
     invariants::check(rules, &st).map_err(TestCaseError::fail)?;
     let players = Recorder { inner: seats(sc, cs, mask), picks: Vec::new(), broken: None };
-    let mut e = Engine::new(rules, RngDice(seed::rng(cs, Stream::Dice)), players, NoLog);
+    let mut e = Driver::new(rules, RngDice(seed::rng(cs, Stream::Dice)), players, NoLog);
     loop {
         let before = st.clone();
         e.players.picks.clear();

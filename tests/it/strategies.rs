@@ -3,12 +3,13 @@
 //! resumption it relies on.
 
 use crate::common::*;
-use empires::rules::{Action, Decision, Dice, Engine, Item, NoLog, PlayerId, Players, RngDice, Rules, SpyKind, State};
+use empires::rules::{Action, Decision, Dice, Item, NoLog, PlayerId, RngDice, Rules, SpyKind, State};
 use empires::scenario::{
     BuildingKind, FormationChoice, Scenario, SiegeChoice, Source, StrategyKind, StrategySpec, archetypes, load_str,
     load_with_overrides,
 };
 use empires::seed::{Stream, campaign_seed, rng};
+use empires::sim::drive::{Driver, Players};
 use empires::strategy::Strategy;
 use empires::strategy::weighted::Weighted;
 use rand_pcg::Pcg64Mcg;
@@ -423,11 +424,11 @@ fn g01_a_copy_of_the_state_plays_on_from_any_decision_exactly() {
         };
         used.set(0);
         let players = Plain { n: 0, snap, used: used.clone(), seen: None };
-        let mut e = Engine::new(r, dice, players, NoLog);
+        let mut e = Driver::new(r, dice, players, NoLog);
         for _ in 0..seasons {
             e.play_season(&mut st);
         }
-        (st, e.dice.faces, e.players.seen, e.players.n)
+        (st, e.engine.dice.faces, e.players.seen, e.players.n)
     };
     let (full, faces, _, decisions) = play(0);
     assert!(decisions > 30, "real seasons: {decisions} decisions");
@@ -435,19 +436,19 @@ fn g01_a_copy_of_the_state_plays_on_from_any_decision_exactly() {
     for k in 1..=decisions {
         let (_, _, seen, _) = play(k);
         let (mut st, _, d, a, at_roll) = seen.unwrap();
-        let mut e = Engine::new(
+        let mut e = Driver::new(
             r,
             empires::rules::ScriptedDice::new(&faces[at_roll..]),
             Plain { n: k, snap: 0, used: Rc::new(Cell::new(0)), seen: None },
             NoLog,
         );
         *kinds.entry(format!("{d:?}").split([' ', '{']).next().unwrap().to_string()).or_insert(0) += 1;
-        e.apply(&mut st, a);
+        e.engine.apply(&mut st, a);
         while st.season <= seasons && st.ended.is_none() {
             e.play_season(&mut st);
         }
         assert_eq!(st, full, "played on from decision {k} ({d:?}, {a:?})");
-        assert_eq!(e.dice.remaining(), 0, "decision {k}: every roll was used");
+        assert_eq!(e.engine.dice.remaining(), 0, "decision {k}: every roll was used");
     }
     for kind in ["Recruit", "Act", "Spend", "Bid"] {
         assert!(kinds.get(kind).is_some_and(|&n| n > 0), "no {kind} decision among {kinds:?}");
@@ -508,9 +509,9 @@ fn fallen_city(thinker: StrategySpec) -> (PlayerId, i32) {
     let city = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
     st.cities[city].pv = 1;
     let players = empires::strategy::Seats::named(&w.sc, 5, &["thinker", "balanced"]);
-    let mut e = Engine::new(w.rules(), empires::rules::ScriptedDice::new(&[6, 1]), players, NoLog);
+    let mut e = Driver::new(w.rules(), empires::rules::ScriptedDice::new(&[6, 1]), players, NoLog);
     let siege = Action::Siege { army: a as u16, city: city as u16 };
-    e.apply_act(&mut st, 0, siege);
+    e.act(&mut st, 0, siege);
     let c = &st.cities[city];
     (c.controller.id(), c.influence)
 }

@@ -223,6 +223,8 @@ fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
         "keen",
         "--set",
         "campaign.seasons=8",
+        "--gift-gold",
+        "300",
         "--quiet",
         "--out",
         out.to_str().unwrap(),
@@ -242,6 +244,8 @@ fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
         table.contains(" --set campaign.seasons=8 --strategy lazy --against balanced --keys capture,conquer"),
         "{table}"
     );
+    // The gift reached the tuning's settings, which the command is written from.
+    assert!(table.contains(" --gift-gold 300"), "{table}");
     let sc = load_str(&format!("{DUEL}\n[strategies.lazy]\ncapture = 0.0\n{table}"), &Source::file("x.toml")).unwrap();
     let keen = sc.strategy("keen").unwrap();
     let written: f64 = table.lines().find(|l| l.starts_with("capture = ")).unwrap()[10..].parse().unwrap();

@@ -91,13 +91,50 @@ impl Error {
     }
 }
 
-impl From<crate::rules::setup::SetupError> for Error {
+/// Why a campaign was not played: what every function that plays
+/// campaigns returns as its error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// The scenario cannot be set up: a map that cannot be drawn or
+    /// generated, a lineup that does not fit its seats.
+    Invalid(String),
+    /// Whoever runs the campaigns asked them to stop before this one (the
+    /// command line's Ctrl-C, through `sim::watch`). Its own variant, not a
+    /// message, so that it reaches the exit code as an interruption, never
+    /// as bad input, through every layer that passes it on.
+    Interrupted,
+}
+
+impl SetupError {
+    /// This error as the library's [`Error`], its
+    /// message as it is (the `From` conversion says "cannot set up a
+    /// campaign: " first), an interruption kept as one.
+    pub fn into_error(self) -> Error {
+        match self {
+            SetupError::Invalid(m) => Error::input(m),
+            SetupError::Interrupted => Error::interrupted(),
+        }
+    }
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Invalid(m) => f.write_str(m),
+            SetupError::Interrupted => f.write_str(INTERRUPTED),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl From<SetupError> for Error {
     /// A campaign that cannot be set up comes from its scenario; a stop
     /// stays a stop.
-    fn from(e: crate::rules::setup::SetupError) -> Self {
+    fn from(e: SetupError) -> Self {
         match e {
-            crate::rules::setup::SetupError::Invalid(m) => Error::input(format!("cannot set up a campaign: {m}")),
-            crate::rules::setup::SetupError::Interrupted => Error::interrupted(),
+            SetupError::Invalid(m) => Error::input(format!("cannot set up a campaign: {m}")),
+            SetupError::Interrupted => Error::interrupted(),
         }
     }
 }
@@ -115,7 +152,6 @@ mod tests {
 
     #[test]
     fn an_interruption_stays_one_through_every_conversion() {
-        use crate::rules::setup::SetupError;
         for e in [Error::from(SetupError::Interrupted), SetupError::Interrupted.into_error()] {
             assert_eq!(e.class(), Class::Interrupted);
             assert!(e.clone().at("out").is_interrupted());

@@ -1,6 +1,7 @@
 //! `empires-core`: the rules of the game, and nothing else.
 //!
 //! - [`scenario`]: every number and table of the rules, as data;
+//! - [`building`]: the kinds of building, which map and scenario share;
 //! - [`map`]: the hex grid, drawn or generated;
 //! - [`rules`]: the pure, deterministic engine;
 //! - [`analysis`]: exact outcome distributions of the tables;
@@ -13,6 +14,7 @@
 //! players' choices.
 
 pub mod analysis;
+pub mod building;
 pub mod error;
 pub mod map;
 pub mod rules;

@@ -7,7 +7,7 @@
 //! `scenario::check`.
 
 use super::{HexId, Map, Placements, Terrain};
-use crate::scenario::BuildingKind;
+use crate::building::BuildingKind;
 
 /// A problem in the rows: row index, character offset in that row, message.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,9 +13,43 @@
 //! Pure and deterministic: the same spec and seed give the same map.
 
 use super::{DIRECTIONS, HexId, Map, Placements, Terrain, axial_distance};
-use crate::scenario::GenerateSpec;
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
+use serde::{Deserialize, Serialize};
+
+/// The generator's parameters, the scenario's `[map.generate]` table
+/// (defined here, where they are read, so the map needs nothing from the
+/// scenario; `scenario` re-exports it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GenerateSpec {
+    /// Fixed map seed. Absent: every campaign draws its own map from its seed.
+    pub seed: Option<u64>,
+    pub land: u32,
+    pub mountains: u32,
+    /// Share of land hexes that are river.
+    pub river_share: f64,
+    pub marsh_share: f64,
+    pub forest_share: f64,
+    /// Width of the sea ring around the land.
+    pub sea_ring: u32,
+    pub neutral_cities: u32,
+}
+
+impl Default for GenerateSpec {
+    fn default() -> Self {
+        GenerateSpec {
+            seed: None,
+            land: 48,
+            mountains: 6,
+            river_share: 0.20,
+            marsh_share: 0.10,
+            forest_share: 0.20,
+            sea_ring: 1,
+            neutral_cities: 0,
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GenerateError(pub String);

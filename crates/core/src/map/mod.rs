@@ -10,7 +10,7 @@ pub mod terrain;
 
 pub use terrain::{Terrain, TerrainSet};
 
-use crate::scenario::BuildingKind;
+use crate::building::BuildingKind;
 
 pub type HexId = u16;
 pub const NO_HEX: HexId = u16::MAX;

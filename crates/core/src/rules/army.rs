@@ -3,7 +3,7 @@
 use super::action::CombatKind;
 use super::event::{CombatRecord, Event, ScoreParts};
 use super::state::{Fight, PlayerId, Slot, State, Step};
-use super::{Dice, Engine, Log, Players, Rules};
+use super::{Dice, Engine, Log, Rules};
 use crate::scenario::{BattleResult, FormationChoice, Scenario};
 
 /// W-05: defence an army adds when stationed in its own city or in a
@@ -57,7 +57,7 @@ pub fn army_losses(sc: &Scenario, gap: i32) -> (usize, i32, i32) {
     (row_i, a, d)
 }
 
-impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// Remove an army at 0 units (G-08).
     pub(crate) fn destroy_army(&mut self, st: &mut State, army: usize) {
         let a = &mut st.armies[army];
@@ -102,16 +102,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         self.emit(|| Event::Loot { player: p, gold: gold as i64 });
     }
 
-    /// W-02..W-06: army `att` attacks army `def` on an adjacent hex, whole
-    /// (the players are asked its bids and the formation). The combat is
-    /// resolved at once (W-01); the loser does not move (G-08).
-    pub fn army_combat(&mut self, st: &mut State, att: usize, def: usize) -> CombatRecord {
-        self.whole(st, |e, st| e.begin_army_combat(st, att, def))
-    }
-
     /// The army combat begins: the attacker is spent, both sides' parts
     /// are counted, and the bids come next.
-    pub(crate) fn begin_army_combat(&mut self, st: &mut State, att: usize, def: usize) {
+    pub fn begin_army_combat(&mut self, st: &mut State, att: usize, def: usize) {
         let sc = self.sc();
         let (pa, pd) = (st.armies[att].owner, st.armies[def].owner);
         st.armies[att].attacked = true;

@@ -4,11 +4,11 @@
 use super::action::{Action, Item};
 use super::event::Event;
 use super::state::{Army, PlayerId, Ship, Slot, Spy, State};
-use super::{Dice, Engine, Log, Players};
+use super::{Dice, Engine, Log};
 use crate::map::{HexId, Terrain};
 use crate::scenario::BuildingKind;
 
-impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// E-15: every mine on a hex its owner holds pays its terrain's dice.
     /// A mine sabotaged by a spy (G-28) pays nothing, once.
     pub fn payday(&mut self, st: &mut State) {

@@ -5,7 +5,7 @@ use super::action::Action;
 use super::event::{Event, SpendKind};
 use super::setup::place_city;
 use super::state::{NOBODY, Owner, PlayerId, State};
-use super::{Dice, Engine, Log, Players, Rules};
+use super::{Dice, Engine, Log, Rules};
 use crate::map::HexId;
 use crate::scenario::{BattleResult, BuildingKind, TieBreak};
 
@@ -77,7 +77,7 @@ pub struct Standing {
 /// after 16 rounds once in 6^16 ≈ 2.8e12 roll-offs).
 pub const ROLL_OFF_ROUNDS: u32 = 16;
 
-impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// Players ranked largest empire first (G-02, G-03), with the scenario's
     /// tie-breaks. A tie-break die is rolled only for players still tied.
     pub fn ranking(&mut self, st: &State, include_eliminated: bool) -> Vec<Standing> {

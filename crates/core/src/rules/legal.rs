@@ -8,7 +8,7 @@
 use super::action::{Action, SpyKind};
 use super::event::Event;
 use super::state::{Army, Piece, PlayerId, Slot, State};
-use super::{Dice, Engine, Log, Players};
+use super::{Dice, Engine, Log};
 use crate::map::{HexId, NO_HEX, Terrain};
 
 /// W-17: the units of `army` that one ship carries: `naval.transport_units`
@@ -22,7 +22,7 @@ pub fn transport_load(sc: &crate::scenario::Scenario, army: &Army) -> i32 {
 const SPY_KINDS: [SpyKind; 5] =
     [SpyKind::Sabotage, SpyKind::Destabilize, SpyKind::DamageMain, SpyKind::DamageExtra, SpyKind::Steal];
 
-impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+impl<D: Dice, L: Log> Engine<'_, D, L> {
     #[inline]
     fn move_cost(&self, h: HexId) -> i32 {
         *self.sc().movement.cost.get(self.map().terrain[h as usize])
@@ -206,17 +206,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
-    /// Apply an action of the action phase taken from `act_options`, whole:
-    /// the decisions inside it (a combat's bids, hits, formation, siege
-    /// outcome) are asked of the players. The state machine's `apply` plays
-    /// the same action one decision at a time.
-    pub fn apply_act(&mut self, st: &mut State, p: PlayerId, a: Action) {
-        self.whole(st, |e, st| e.begin_act(st, p, a));
-    }
-
     /// Begin an action of the action phase: apply it, up to the first
     /// decision inside it if it has one (`State::step` then says which).
-    pub(crate) fn begin_act(&mut self, st: &mut State, p: PlayerId, a: Action) {
+    pub fn begin_act(&mut self, st: &mut State, p: PlayerId, a: Action) {
         match a {
             Action::MoveArmy { army, to } => {
                 let cost = self.move_cost(to);

@@ -14,6 +14,7 @@ pub mod dice;
 pub mod economy;
 pub mod empire;
 pub mod event;
+pub mod game;
 pub mod invariants;
 pub mod legal;
 pub mod naval;
@@ -27,6 +28,7 @@ pub mod step;
 pub use action::{Action, CombatKind, Decision, Item, SpyKind};
 pub use dice::{Dice, RngDice, ScriptedDice};
 pub use event::{CombatRecord, Event, Log, NoLog, ScoreParts};
+pub use game::{Game, Illegal, Move, Node};
 pub use state::{EndReason, Fight, NOBODY, Owner, PlayerId, State, Step};
 
 use crate::map::Map;
@@ -86,26 +88,14 @@ impl<'a> Rules<'a> {
     }
 }
 
-/// The players' side of the game: picks one of the legal options.
-///
-/// The engine calls it for every decision of G-30 with a read-only view of
-/// the state. Options are never empty; the returned index must be in range.
-pub trait Players {
-    fn choose(
-        &mut self,
-        rules: Rules<'_>,
-        state: &State,
-        player: PlayerId,
-        decision: Decision,
-        options: &[Action],
-    ) -> usize;
-}
-
-/// Drives a campaign: owns the dice, asks the players, writes the log.
-pub struct Engine<'a, D, P, L> {
+/// The rules at work on a campaign: owns the dice and writes the log. It
+/// asks no one: `next_decision` runs the rules up to a decision and lists
+/// its legal actions, `apply` plays the one picked, and whoever picks
+/// (a driver with its players, `sim::drive`; a `Game`'s user; a rule
+/// test's script) loops over the two.
+pub struct Engine<'a, D, L> {
     pub rules: Rules<'a>,
     pub dice: D,
-    pub players: P,
     pub log: L,
     /// Reused for every list of options, so deciding allocates nothing.
     buf: Vec<Action>,
@@ -115,12 +105,11 @@ pub struct Engine<'a, D, P, L> {
     next_to_spender: Vec<bool>,
 }
 
-impl<'a, D: Dice, P: Players, L: Log> Engine<'a, D, P, L> {
-    pub fn new(rules: Rules<'a>, dice: D, players: P, log: L) -> Self {
+impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
+    pub fn new(rules: Rules<'a>, dice: D, log: L) -> Self {
         Engine {
             rules,
             dice,
-            players,
             log,
             buf: Vec::with_capacity(128),
             reach: Vec::with_capacity(64),
@@ -148,14 +137,6 @@ impl<'a, D: Dice, P: Players, L: Log> Engine<'a, D, P, L> {
         if L::ENABLED {
             self.log.push(e());
         }
-    }
-
-    /// Ask `p` to pick among `self.buf`.
-    pub(crate) fn ask(&mut self, st: &State, p: PlayerId, d: Decision) -> Action {
-        debug_assert!(!self.buf.is_empty());
-        let i = self.players.choose(self.rules, st, p, d, &self.buf);
-        debug_assert!(i < self.buf.len(), "strategy returned option {i} of {}", self.buf.len());
-        self.buf[i.min(self.buf.len() - 1)]
     }
 
     /// Roll the combat die ("dé", G-05).

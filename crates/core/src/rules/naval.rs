@@ -3,7 +3,7 @@
 use super::action::CombatKind;
 use super::event::{CombatRecord, Event, ScoreParts};
 use super::state::{Fight, PlayerId, State, Step};
-use super::{Dice, Engine, Log, Players};
+use super::{Dice, Engine, Log};
 use crate::map::HexId;
 use crate::scenario::{BuildingKind, Scenario};
 
@@ -31,7 +31,7 @@ pub fn naval_losses(sc: &Scenario, gap: i32) -> (usize, i32, i32) {
     (row_i, a, d)
 }
 
-impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// W-14: a defending ship next to its own port.
     pub fn port_bonus(&self, st: &State, p: PlayerId, h: HexId) -> i32 {
         let near_port = self
@@ -100,15 +100,9 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         }
     }
 
-    /// W-12..W-15: the ready ships on `from` attack the ships on `to`,
-    /// whole (the players are asked the bids and where the hits fall).
-    pub fn naval_combat(&mut self, st: &mut State, pa: PlayerId, from: HexId, to: HexId) -> CombatRecord {
-        self.whole(st, |e, st| e.begin_naval_combat(st, pa, from, to))
-    }
-
     /// The naval combat begins: the fleet is counted and spent, and the
     /// bids come next.
-    pub(crate) fn begin_naval_combat(&mut self, st: &mut State, pa: PlayerId, from: HexId, to: HexId) {
+    pub fn begin_naval_combat(&mut self, st: &mut State, pa: PlayerId, from: HexId, to: HexId) {
         let sc = self.sc();
         let pd = st.ship_owner_at(to);
         Self::ready_fleet(st, pa, from);
@@ -176,15 +170,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         self.map().adjacent(h).any(|n| st.ships.iter().any(|s| s.alive && s.hex == n && r.rivals(attacker, s.owner)))
     }
 
-    /// W-16: the ready ships on `from` attack the coastal building on
-    /// `target` with the naval formula, whole (the players are asked the
-    /// bids and where the hits fall); the building's defence stands for
-    /// strength.
-    pub fn coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: HexId, target: HexId) -> CombatRecord {
-        self.whole(st, |e, st| e.begin_coastal_attack(st, pa, from, target))
-    }
-
-    pub(crate) fn begin_coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: HexId, target: HexId) {
+    pub fn begin_coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: HexId, target: HexId) {
         let sc = self.sc();
         // The building's holder; `NOBODY` for an unowned hex.
         let pd = st.hexes[target as usize].owner.id();

@@ -3,7 +3,7 @@
 use super::empire::Standing;
 use super::event::Event;
 use super::state::{EndReason, Owner, State, Step};
-use super::{Dice, Engine, Log, Players};
+use super::{Dice, Engine, Log};
 use crate::scenario::BuildingKind;
 
 /// How a campaign ended.
@@ -22,19 +22,7 @@ impl Outcome {
     }
 }
 
-impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
-    /// Play the current season to its end, G-01 steps 1 to 7, asking the
-    /// players every decision; from its start, or from wherever `st.step`
-    /// stands inside it. Returns the end reason if the campaign ends with
-    /// it.
-    pub fn play_season(&mut self, st: &mut State) -> Option<EndReason> {
-        while let Some((p, d)) = self.next_decision(st) {
-            let a = self.ask(st, p, d);
-            self.apply(st, a);
-        }
-        st.ended
-    }
-
+impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// G-01 step 1 (with the order of E-04): the season begins.
     pub(crate) fn begin_season(&mut self, st: &mut State) {
         let season = st.season;
@@ -177,25 +165,6 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 self.log_city(st, ci);
             }
         }
-    }
-
-    /// Play seasons until the campaign ends (G-02), then rank the players.
-    pub fn play_campaign(&mut self, st: &mut State) -> Outcome {
-        self.play_campaign_with(st, |_| {})
-    }
-
-    /// As `play_campaign`, calling `after` with the state at the end of
-    /// every season (the replay page keeps them; the log replay test
-    /// compares them).
-    pub fn play_campaign_with(&mut self, st: &mut State, mut after: impl FnMut(&State)) -> Outcome {
-        let reason = loop {
-            let end = self.play_season(st);
-            after(st);
-            if let Some(r) = end {
-                break r;
-            }
-        };
-        self.finish(st, reason)
     }
 
     /// Final standings (G-02), logged.

@@ -5,42 +5,7 @@ use super::state::{Army, City, HexState, NOBODY, Owner, PlayerId, PlayerState, S
 use crate::map::{HexId, Map, Terrain, drawn, generate};
 use crate::scenario::{BuildingKind, CityStats, Scenario};
 
-/// Why a campaign was not played: what every function that plays
-/// campaigns returns as its error.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SetupError {
-    /// The scenario cannot be set up: a map that cannot be drawn or
-    /// generated, a lineup that does not fit its seats.
-    Invalid(String),
-    /// Whoever runs the campaigns asked them to stop before this one (the
-    /// command line's Ctrl-C, through `sim::watch`). Its own variant, not a
-    /// message, so that it reaches the exit code as an interruption, never
-    /// as bad input, through every layer that passes it on.
-    Interrupted,
-}
-
-impl SetupError {
-    /// This error as the library's [`Error`](crate::error::Error), its
-    /// message as it is (the `From` conversion says "cannot set up a
-    /// campaign: " first), an interruption kept as one.
-    pub fn into_error(self) -> crate::error::Error {
-        match self {
-            SetupError::Invalid(m) => crate::error::Error::input(m),
-            SetupError::Interrupted => crate::error::Error::interrupted(),
-        }
-    }
-}
-
-impl std::fmt::Display for SetupError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SetupError::Invalid(m) => f.write_str(m),
-            SetupError::Interrupted => f.write_str(crate::error::INTERRUPTED),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
+pub use crate::error::SetupError;
 
 /// Whether every campaign of this scenario plays on the same map.
 pub fn map_is_fixed(sc: &Scenario) -> bool {

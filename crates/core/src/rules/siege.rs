@@ -3,7 +3,7 @@
 use super::action::CombatKind;
 use super::event::{CombatRecord, Event, ScoreParts};
 use super::state::{Fight, NOBODY, Owner, PlayerId, Slot, State, Step};
-use super::{Dice, Engine, Log, Players, Rules};
+use super::{Dice, Engine, Log, Rules};
 use crate::scenario::{BattleResult, FormationChoice, OutcomeSpec, Scenario, SiegeChoice};
 
 /// W-09: the city's score parts before the die.
@@ -32,7 +32,7 @@ pub fn siege_effect(sc: &Scenario, gap: i32, siege_formation: bool) -> (usize, i
     (row_i, pv, row.army_loss)
 }
 
-impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// W-08 / G-20: `army` may assault `city` now.
     pub fn can_siege(&self, st: &State, army: usize, city: usize) -> bool {
         let sc = self.sc();
@@ -48,16 +48,10 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             && self.map().are_adjacent(a.hex, c.hex)
     }
 
-    /// W-09..W-11: one siege assault, whole (the players are asked the
-    /// attacker's bid and, if the city falls, its outcome).
-    pub fn siege(&mut self, st: &mut State, army: usize, city: usize) -> CombatRecord {
-        self.whole(st, |e, st| e.begin_siege(st, army, city))
-    }
-
     /// The siege begins: the army is spent, the city marked besieged, both
     /// sides' parts counted; the attacker's bid comes next (the city itself
     /// never bids: W-09 gives it no initiative).
-    pub(crate) fn begin_siege(&mut self, st: &mut State, army: usize, city: usize) {
+    pub fn begin_siege(&mut self, st: &mut State, army: usize, city: usize) {
         let sc = self.sc();
         let pa = st.armies[army].owner;
         // The city's holder; `NOBODY` for a neutral city.

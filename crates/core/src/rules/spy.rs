@@ -3,7 +3,7 @@
 use super::action::{CombatKind, SpyKind};
 use super::event::{CombatRecord, Event, ScoreParts};
 use super::state::{Fight, NOBODY, PlayerId, State};
-use super::{Dice, Engine, Log, Players};
+use super::{Dice, Engine, Log};
 use crate::map::HexId;
 use crate::scenario::{BuildingKind, Scenario};
 
@@ -25,7 +25,7 @@ pub fn duel_effect(sc: &Scenario, gap: i32) -> (usize, bool, bool) {
     (row_i, row.loser_lost, row.winner_spent)
 }
 
-impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// Who a hostile action against hex `h` hurts: the city's holder, else
     /// the banner's owner.
     pub fn target_owner(&self, st: &State, h: HexId) -> PlayerId {
@@ -189,13 +189,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
         rec
     }
 
-    /// W-25: `spy` fights the enemy spy `target`, whole (the players are
-    /// asked the bids).
-    pub fn spy_duel(&mut self, st: &mut State, spy: usize, target: usize) -> CombatRecord {
-        self.whole(st, |e, st| e.begin_spy_duel(st, spy, target))
-    }
-
-    pub(crate) fn begin_spy_duel(&mut self, st: &mut State, spy: usize, target: usize) {
+    pub fn begin_spy_duel(&mut self, st: &mut State, spy: usize, target: usize) {
         let sc = self.sc();
         let (pa, pd) = (st.spies[spy].owner, st.spies[target].owner);
         st.spies[spy].acted = true;

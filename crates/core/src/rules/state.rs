@@ -344,7 +344,7 @@ impl Step {
 /// A combat between its first decision and its end: what it has resolved
 /// so far, in the record it will log. Meaningful only while `State::step`
 /// is inside an action; the last combat's record stays until the next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Fight {
     pub rec: super::event::CombatRecord,
     /// The cap on this combat's bids (G-07).
@@ -352,9 +352,10 @@ pub struct Fight {
     /// Whether the defender bids (a city never does, W-09).
     pub defender_bids: bool,
     /// Hidden information: the attacker's bid, kept until the defender has
-    /// bid (G-07 bids are secret). A player deciding the defender's bid
-    /// must not read it; a search guesses it (`rules::step`).
-    pub attacker_bid: i32,
+    /// bid (G-07 bids are secret). Private to the rules, so no player can
+    /// read it (not even through `Debug`); a search that plays on from a
+    /// copy puts its own guess there (`assume_attacker_bid`).
+    pub(crate) attacker_bid: i32,
     /// Coastal attacks: the building under attack, and whether it is the
     /// hex's main building.
     pub building: Option<BuildingKind>,
@@ -365,6 +366,29 @@ impl Fight {
     /// A combat with its record so far and its bid rules.
     pub fn new(rec: super::event::CombatRecord, bid_cap: i32, defender_bids: bool) -> Fight {
         Fight { rec, bid_cap, defender_bids, attacker_bid: 0, building: None, main: false }
+    }
+
+    /// Put `bid` in place of the attacker's secret bid, in a copy of a
+    /// state at the defender's bid: a search guesses what it cannot see
+    /// (OpenSpiel's resampling from an information state). Writing a
+    /// guess reveals nothing; the real bid is never readable.
+    pub fn assume_attacker_bid(&mut self, bid: i32) {
+        self.attacker_bid = bid;
+    }
+}
+
+/// Every field but the secret bid, which `Debug` would otherwise hand to
+/// any player that formats a state.
+impl std::fmt::Debug for Fight {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fight")
+            .field("rec", &self.rec)
+            .field("bid_cap", &self.bid_cap)
+            .field("defender_bids", &self.defender_bids)
+            .field("attacker_bid", &"hidden")
+            .field("building", &self.building)
+            .field("main", &self.main)
+            .finish()
     }
 }
 

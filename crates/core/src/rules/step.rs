@@ -1,25 +1,24 @@
 //! The engine as a state machine, after OpenSpiel's `State`: the state
 //! says what happens next (`State::step`), `next_decision` runs every step
 //! that needs no one's choice up to the next decision and lists its legal
-//! actions, and `apply` plays one of them. Chance is the engine's: the dice
-//! are rolled from the engine's `Dice` inside `apply` and `next_decision`,
-//! so the actions taken and the faces rolled (`dice::RecordingDice`) replay
-//! any campaign.
+//! actions, and `apply` plays one of them. The dice are rolled from the
+//! engine's `Dice` inside `apply` and `next_decision`; `rules::Game` makes
+//! each of those rolls a chance node of its own.
 //!
 //! Because the position inside a rule lives in the state, a copy of the
 //! state can be played on from any decision, a combat's bids and hits
-//! included: that is what a search does. Nothing here asks a player; the
-//! drivers that do (`play_season`, and the whole-action helpers such as
-//! `army_combat` that the rule tests call) are loops over these two
-//! functions.
+//! included: that is what a search does. Nothing here asks a player: the
+//! drivers that do (`sim::drive`, and the rule tests' scripted one) are
+//! loops over these functions, `turn_decision` for a driver that plays
+//! one phase of a season alone, and the `begin_*` functions for one that
+//! plays one action from any position.
 
 use super::action::{Action, Decision};
-use super::event::CombatRecord;
 use super::state::{Fight, NOBODY, PlayerId, State, Step};
-use super::{Dice, Engine, Log, Players};
+use super::{Dice, Engine, Log};
 use crate::scenario::{FormationChoice, SiegeChoice};
 
-impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
+impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// Run every step that needs no decision (a season's start and payday,
     /// the initiative pools, EP, the end of a season, a turn in which the
     /// player has nothing to do) up to the next decision: its player and
@@ -66,7 +65,7 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// `st.turn`, or of the next player with something to do (a player
     /// with nothing to do is done; a player done spending loses its EP,
     /// E-05). `None` when the phase's last player is done.
-    fn turn_decision(&mut self, st: &mut State) -> Option<(PlayerId, Decision)> {
+    pub fn turn_decision(&mut self, st: &mut State) -> Option<(PlayerId, Decision)> {
         while (st.turn as usize) < st.order.len() {
             let p = st.order[st.turn as usize];
             let d = self.turn_options(st, p);
@@ -98,19 +97,6 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
                 self.spend_options(st, p);
                 Decision::Spend
             }
-        }
-    }
-
-    /// Play one phase's turn loop (`Step::Recruit`, `Act` or `Spend`) from
-    /// its first player to its last, asking the players, and stop there:
-    /// the rule tests play a phase alone with it.
-    pub fn play_phase(&mut self, st: &mut State, phase: Step) {
-        debug_assert!(matches!(phase, Step::Recruit | Step::Act | Step::Spend));
-        (st.step, st.turn) = (phase, 0);
-        while let Some((p, d)) = self.turn_decision(st) {
-            let a = self.ask(st, p, d);
-            self.apply(st, a);
-            self.finish_action(st);
         }
     }
 
@@ -174,6 +160,12 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
     /// `st.step` waits for, and the rule on from it as far as it goes
     /// without another decision. The turn loops move on lazily: the next
     /// `next_decision` finds whether the player has more to do.
+    ///
+    /// Unchecked, because the drivers pass it an action from the list they
+    /// were just given, at every decision of every campaign: an action
+    /// from elsewhere is coerced to the nearest legal one (a bid capped, a
+    /// `Done`). `Game::apply` is the checked door, refusing what is not
+    /// legal.
     pub fn apply(&mut self, st: &mut State, a: Action) {
         match st.step {
             Step::Recruit => match a {
@@ -232,30 +224,6 @@ impl<D: Dice, P: Players, L: Log> Engine<'_, D, P, L> {
             }
             Step::SeasonStart | Step::Over => debug_assert!(false, "no decision is pending at {:?}", st.step),
         }
-    }
-
-    /// Play an action whole: `begin` starts it, the players are asked the
-    /// decisions inside it, and `st.step` is left as it was (the rule tests
-    /// call a combat from any position). The record of its combat (the last
-    /// one's, for an action without combat). `army_combat`, `apply_act` and
-    /// the other whole-action helpers are this.
-    pub(crate) fn whole(&mut self, st: &mut State, begin: impl FnOnce(&mut Self, &mut State)) -> CombatRecord {
-        let back = st.step;
-        begin(self, st);
-        let rec = self.finish_action(st);
-        st.step = back;
-        rec
-    }
-
-    /// Ask the players the decisions left inside the action under way, up
-    /// to its end; the record of its combat.
-    pub(crate) fn finish_action(&mut self, st: &mut State) -> CombatRecord {
-        while st.step.inside_action() {
-            let (p, d) = self.inside_options(st);
-            let a = self.ask(st, p, d);
-            self.apply(st, a);
-        }
-        st.fight.rec
     }
 
     /// A combat begins: its record so far, then the bids (G-07), or its

@@ -211,23 +211,7 @@ impl MapSpec {
     }
 }
 
-section! {
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-    #[serde(default, deny_unknown_fields)]
-    pub struct GenerateSpec {
-        /// Fixed map seed. Absent: every campaign draws its own map from its seed.
-        pub seed: Option<u64> = None,
-        pub land: u32 = 48,
-        pub mountains: u32 = 6,
-        /// Share of land hexes that are river.
-        pub river_share: f64 = 0.20,
-        pub marsh_share: f64 = 0.10,
-        pub forest_share: f64 = 0.20,
-        /// Width of the sea ring around the land.
-        pub sea_ring: u32 = 1,
-        pub neutral_cities: u32 = 0,
-    }
-}
+pub use crate::map::generate::GenerateSpec;
 
 // ---------------------------------------------------------------- campaign
 
@@ -416,45 +400,7 @@ section! {
 
 // ---------------------------------------------------------------- buildings
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BuildingKind {
-    Castle,
-    City,
-    Mine,
-    Port,
-    Tower,
-    Bridge,
-}
-
-impl BuildingKind {
-    pub const ALL: [BuildingKind; 6] = [
-        BuildingKind::Castle,
-        BuildingKind::City,
-        BuildingKind::Mine,
-        BuildingKind::Port,
-        BuildingKind::Tower,
-        BuildingKind::Bridge,
-    ];
-
-    /// Castle, city and mine share one slot per hex; port, tower and bridge
-    /// share the other (G-22).
-    #[inline]
-    pub fn is_main(self) -> bool {
-        matches!(self, BuildingKind::Castle | BuildingKind::City | BuildingKind::Mine)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            BuildingKind::Castle => "castle",
-            BuildingKind::City => "city",
-            BuildingKind::Mine => "mine",
-            BuildingKind::Port => "port",
-            BuildingKind::Tower => "tower",
-            BuildingKind::Bridge => "bridge",
-        }
-    }
-}
+pub use crate::building::BuildingKind;
 
 section! {
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

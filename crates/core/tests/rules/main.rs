@@ -7,12 +7,15 @@
 //! - `defaults.rs`: the defaults of the gaps, `g01_*` .. `g30_*` (G-31, the
 //!   seeds of whole campaigns, is proved where campaigns are played:
 //!   `tests/it/seeds.rs` at the root);
+//! - `game.rs`: the game API (`rules::Game`): random games of every
+//!   shipped scenario one move at a time, as OpenSpiel tests a game;
 //! - `scenarios.rs`: the shipped scenario files load and check;
 //! - `reference.rs`: `docs/scenario.md`'s key reference and
 //!   `scenarios/default.toml` are generated from the declarations.
 
 mod common;
 mod defaults;
+mod game;
 mod invariants;
 mod reference;
 mod rules_e;

@@ -1,18 +1,20 @@
 //! Running campaigns: the glue between a scenario and the engine.
 //! No IO here either; the command line and report writers sit on top.
 
+pub mod drive;
 pub mod lineup;
 pub mod record;
 pub mod runner;
 pub mod watch;
 
+use std::ops::ControlFlow;
+
 use crate::map::Map;
 use crate::rules::season::Outcome;
-use crate::rules::setup::{Gift, SetupError, give, initial_state, make_map};
-use crate::rules::{Engine, Log, RngDice, Rules, State};
+use crate::rules::setup::{Gift, SetupError, make_map};
+use crate::rules::{Log, Rules, State};
 use crate::scenario::Scenario;
 use crate::seed;
-use crate::strategy::Seats;
 
 /// A finished campaign.
 #[derive(Clone, Debug)]
@@ -79,16 +81,11 @@ pub fn play_on_map_watched<L: Log>(
     log: L,
     mut after: impl FnMut(Rules<'_>, &State),
 ) -> Result<(State, Outcome), SetupError> {
-    let rules = Rules::new(sc, map);
-    let mut st = initial_state(rules);
-    for &(seat, gift) in gifts {
-        give(rules, &mut st, seat, gift);
-    }
-    let dice = RngDice(seed::rng(campaign_seed, seed::Stream::Dice));
-    let players = Seats::named(sc, campaign_seed, strategies);
-    let mut engine = Engine::new(rules, dice, players, log);
-    let outcome = engine.play_campaign_with(&mut st, |s| after(rules, s));
-    Ok((st, outcome))
+    let d = drive::drive(sc, map, campaign_seed, strategies, gifts, log, |r, st| {
+        after(r, st);
+        ControlFlow::Continue(())
+    });
+    Ok((d.state, d.outcome))
 }
 
 /// What a run keeps beyond the final rows (`--detail`).
@@ -123,44 +120,41 @@ pub fn play_observed(
     strategies: &[&str],
     detail: Detail,
 ) -> Observed {
-    let rules = Rules::new(sc, map);
-    let dice = RngDice(seed::rng(campaign_seed, seed::Stream::Dice));
-    let players = Seats::named(sc, campaign_seed, strategies);
     if detail.combats {
-        let mut e = Engine::new(rules, dice, players, record::CombatLog::default());
-        let mut o = drive(&mut e, campaign, strategies, detail);
-        o.combats = std::mem::take(&mut e.log.combats);
-        o
+        let mut o = observe(sc, map, campaign, campaign_seed, strategies, detail, record::CombatLog::default());
+        o.0.combats = std::mem::take(&mut o.1.combats);
+        o.0
     } else {
-        drive(&mut Engine::new(rules, dice, players, crate::rules::NoLog), campaign, strategies, detail)
+        observe(sc, map, campaign, campaign_seed, strategies, detail, crate::rules::NoLog).0
     }
 }
 
-fn drive<D: crate::rules::Dice, L: Log>(
-    e: &mut Engine<'_, D, Seats, L>,
+fn observe<L: Log>(
+    sc: &Scenario,
+    map: &Map,
     campaign: u64,
+    campaign_seed: u64,
     strategies: &[&str],
     detail: Detail,
-) -> Observed {
-    let mut st = initial_state(e.rules);
+    log: L,
+) -> (Observed, L) {
     let mut rows = Vec::new();
     let mut violation = None;
-    let reason = loop {
-        let season = st.season;
-        let end = e.play_season(&mut st);
+    let d = drive::drive(sc, map, campaign_seed, strategies, &[], log, |r, st| {
+        // `st.season` has moved on to the next season unless this one ended the campaign.
+        let season = if st.ended.is_some() { st.season } else { st.season - 1 };
         if detail.seasons {
-            rows.extend(record::season_records(e.rules, &st, campaign, season, strategies));
+            rows.extend(record::season_records(r, st, campaign, season, strategies));
         }
         if detail.check_invariants
-            && let Err(m) = crate::rules::invariants::check(e.rules, &st)
+            && let Err(m) = crate::rules::invariants::check(r, st)
         {
             violation = Some((season, m));
-            break end.unwrap_or(crate::rules::EndReason::SeasonLimit);
+            return ControlFlow::Break(());
         }
-        if let Some(r) = end {
-            break r;
-        }
-    };
-    let outcome = e.finish(&mut st, reason);
-    Observed { state: st, outcome, taken: e.players.taken.clone(), seasons: rows, combats: Vec::new(), violation }
+        ControlFlow::Continue(())
+    });
+    let o =
+        Observed { state: d.state, outcome: d.outcome, taken: d.taken, seasons: rows, combats: Vec::new(), violation };
+    (o, d.log)
 }

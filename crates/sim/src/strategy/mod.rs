@@ -11,10 +11,11 @@ pub mod search;
 pub mod value;
 pub mod weighted;
 
-use crate::rules::{Action, Decision, PlayerId, Players, Rules, State};
+use crate::rules::{Action, Decision, PlayerId, Rules, State};
 use crate::scenario::ACTION_KIND_COUNT;
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
 use crate::seed::{self, Stream};
+use crate::sim::drive::Players;
 use rand_pcg::Pcg64Mcg;
 
 pub trait Strategy: Send {

@@ -8,7 +8,8 @@
 
 use super::Strategy;
 use crate::rules::empire::sizes;
-use crate::rules::{Action, Decision, Engine, NoLog, PlayerId, Players, RngDice, Rules, State, Step};
+use crate::rules::{Action, Decision, NoLog, PlayerId, RngDice, Rules, State, Step};
+use crate::sim::drive::{Driver, Players};
 use rand_pcg::Pcg64Mcg;
 
 /// Which decisions get rollouts (`look_at`).
@@ -107,29 +108,24 @@ pub(super) fn play_out(
 ) -> State {
     let dice = RngDice(Pcg64Mcg::new(seed));
     let mut s = st.clone();
-    let mut eng = Engine::new(r, dice, Crowd { crowd }, NoLog);
+    let mut eng = Driver::new(r, dice, Crowd { crowd }, NoLog);
     if let Decision::Bid { attacking: false, .. } = d {
         guess_attacker_bid(&mut eng, &mut s);
     }
-    eng.apply(&mut s, a);
-    let mut end = eng.play_season(&mut s);
-    let mut played = 1;
-    while end.is_none() && horizon.is_none_or(|h| played < h) {
-        end = eng.play_season(&mut s);
-        played += 1;
-    }
+    eng.engine.apply(&mut s, a);
+    crate::sim::drive::seasons(&mut eng, &mut s, horizon, |_, _| std::ops::ControlFlow::Continue(()));
     s
 }
 
 /// G-07 bids are secret: in a copy of the state at the defender's bid,
 /// replace the attacker's real bid by the one the rollout's own player for
 /// the attacker's seat makes, from the same position.
-fn guess_attacker_bid(eng: &mut Engine<'_, RngDice, Crowd<'_>, NoLog>, s: &mut State) {
+fn guess_attacker_bid(eng: &mut Driver<'_, RngDice, Crowd<'_>, NoLog>, s: &mut State) {
     s.step = Step::Bid { attacking: true };
-    let guess = match eng.next_decision(s) {
+    let guess = match eng.engine.next_decision(s) {
         Some((p, d)) => {
-            let options = eng.options().to_vec();
-            let i = eng.players.choose(eng.rules, s, p, d, &options);
+            let options = eng.engine.options().to_vec();
+            let i = eng.players.choose(eng.engine.rules, s, p, d, &options);
             match options.get(i) {
                 Some(Action::Bid(b)) => *b as i32,
                 _ => 0,
@@ -137,7 +133,7 @@ fn guess_attacker_bid(eng: &mut Engine<'_, RngDice, Crowd<'_>, NoLog>, s: &mut S
         }
         None => 0,
     };
-    s.fight.attacker_bid = guess;
+    s.fight.assume_attacker_bid(guess);
     s.step = Step::Bid { attacking: false };
 }
 

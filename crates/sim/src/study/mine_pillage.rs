@@ -202,17 +202,12 @@ pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Res
         crate::sim::watch::check()?;
         let cs = crate::seed::campaign_seed(master, i);
         let map = crate::rules::setup::make_map(&sc, cs)?;
-        let rules = crate::rules::Rules::new(&sc, &map);
         let mineable: Vec<usize> =
             (0..map.terrain.len()).filter(|&h| sc.buildings.mine.terrain.contains(map.terrain[h])).collect();
         let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
-        let seats = crate::strategy::Seats::named(&sc, cs, &names);
-        let dice = crate::rules::RngDice(crate::seed::rng(cs, crate::seed::Stream::Dice));
-        let mut e = crate::rules::Engine::new(rules, dice, seats, crate::rules::NoLog);
-        let mut st = crate::rules::setup::initial_state(rules);
         let mut before: Option<Vec<u8>> = None;
         let (mut held, mut lost) = (0u64, 0u64);
-        e.play_campaign_with(&mut st, |s| {
+        let d = crate::sim::drive::drive(&sc, &map, cs, &names, &[], crate::rules::NoLog, |_, s| {
             let now: Vec<u8> = mineable.iter().map(|&h| s.hexes[h].owner.id()).collect();
             if let Some(b) = &before {
                 for (x, y) in b.iter().zip(&now) {
@@ -223,10 +218,11 @@ pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Res
                 }
             }
             before = Some(now);
+            std::ops::ControlFlow::Continue(())
         });
         let n = names.len().max(1) as f64;
-        let built: u64 = e.players.taken.iter().map(|t| t[ActionKind::Mine.index()] as u64).sum();
-        let (mines, all) = st.players.iter().fold((0i64, 0i64), |(m, a), p| {
+        let built: u64 = d.taken.iter().map(|t| t[ActionKind::Mine.index()] as u64).sum();
+        let (mines, all) = d.state.players.iter().fold((0i64, 0i64), |(m, a), p| {
             (m + p.tally.gold_mines, a + p.tally.gold_mines + p.tally.gold_pillage + p.tally.gold_loot)
         });
         let share = if all > 0 { mines as f64 / all as f64 } else { f64::NAN };

@@ -1,0 +1,66 @@
+//! G-30 / G-31: the game API (`rules::Game`, every die a chance node) and
+//! the one driver (`sim::drive`, the engine rolling from the campaign's
+//! stream) play the same campaign with the real players: the same moves,
+//! the same log, the same end, for every shipped scenario, a `search`
+//! seat (whose rollouts copy states mid-season) included.
+
+use empires::rules::setup::{initial_state, make_map};
+use empires::rules::{Dice, Event, Game, Move, Node, RngDice, Rules};
+use empires::scenario::{Scenario, Source, load_str};
+use empires::seed;
+use empires::sim::drive::{self, Players};
+use empires::strategy::Seats;
+use std::ops::ControlFlow;
+
+fn shipped(file: &str) -> Scenario {
+    let path = format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    load_str(&text, &Source::file(&path)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Campaign `campaign_seed` of `sc` with `names` in the seats, through both
+/// doors; the number of chance nodes the game met.
+fn both_doors(sc: &Scenario, campaign_seed: u64, names: &[&str]) -> usize {
+    let map = make_map(sc, campaign_seed).unwrap();
+    let driven =
+        drive::drive(sc, &map, campaign_seed, names, &[], Vec::<Event>::new(), |_, _| ControlFlow::Continue(()));
+
+    let r = Rules::new(sc, &map);
+    let mut g = Game::with_log(r, initial_state(r));
+    let mut dice = RngDice(seed::rng(campaign_seed, seed::Stream::Dice));
+    let mut seats = Seats::named(sc, campaign_seed, names);
+    while !g.is_terminal() {
+        let m = match g.node() {
+            Node::Chance { sides } => Move::Chance(dice.roll(sides)),
+            Node::Decision { player, decision } => {
+                let i = seats.choose(r, g.observation(player), player, decision, g.legal_actions());
+                Move::Action(g.legal_actions()[i])
+            }
+            Node::Terminal => unreachable!(),
+        };
+        g.play(m).unwrap_or_else(|e| panic!("{}: {e}", sc.name));
+    }
+    assert_eq!(g.state(), &driven.state, "{}: the final states differ", sc.name);
+    assert_eq!(g.outcome(), Some(&driven.outcome));
+    assert_eq!(g.events(), &driven.log[..], "{}: the logs differ", sc.name);
+    assert_eq!(seats.taken, driven.taken);
+    g.history().iter().filter(|m| matches!(m, Move::Chance(_))).count()
+}
+
+#[test]
+fn g30_the_game_api_and_the_driver_play_the_same_campaigns() {
+    for file in ["default.toml", "duel.toml", "archipelago.toml", "straits.toml"] {
+        let sc = shipped(file);
+        let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
+        for i in 0..3 {
+            let chances = both_doors(&sc, seed::campaign_seed(41, i), &names);
+            assert!(chances > 0, "{file}: no dice");
+        }
+    }
+}
+
+#[test]
+fn g30_a_search_seat_plays_the_same_campaign_through_the_game_api() {
+    let sc = shipped("duel.toml");
+    both_doors(&sc, seed::campaign_seed(42, 0), &["search", "tuned"]);
+}
