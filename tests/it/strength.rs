@@ -647,3 +647,25 @@ fn a_tuning_with_a_gold_gift_plays_a_quarter_of_its_campaigns_gifted() {
     assert_eq!(plain.wins_against(&me, std::slice::from_ref(&lazy), 5, 40).unwrap(), lineup.wins(5, 0..40).unwrap());
     assert_ne!(rich.games(5, 30..40).unwrap(), lineup.games(5, 30..40).unwrap(), "the gift changes games");
 }
+
+/// A best response that loses when handed the competence check's gold is
+/// repaired by setting its moved keys back to the start's: `tuned` with
+/// `ship` pushed to 9 buys ships with a gift and loses about 11 points
+/// (default scenario), and of its two moved keys the repair sets back
+/// `ship`, the one that spends the gift, and leaves the harmless one.
+#[test]
+fn a_best_response_that_wastes_a_gold_gift_has_the_key_that_wastes_it_set_back() {
+    use empires::study::restrict::repair_gift;
+    let sc = Scenario::embedded_default();
+    let start = sc.named_strategy("tuned").unwrap();
+    let mut bad = start.clone();
+    bad.ship = 9.0;
+    bad.capture += 0.25;
+    let r = repair_gift(&sc, &start, bad.clone(), &Field::SelfPlay, 11, 1000).unwrap();
+    assert_eq!(r.keys, ["ship"], "{r:?}");
+    assert!(r.harm.0 > 0.05 && r.harm.1 < r.harm.0 - 0.05, "the harm fell: {:?}", r.harm);
+    assert_eq!((r.spec.ship, r.spec.capture), (start.ship, bad.capture));
+    // A player within the tolerance is left as it is, after one probe.
+    let fine = repair_gift(&sc, &start, start.clone(), &Field::SelfPlay, 11, 1000).unwrap();
+    assert!(fine.keys.is_empty() && fine.spec == start && fine.played == 2000, "{fine:?}");
+}
