@@ -190,11 +190,14 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     assert_eq!(br.tuning_seed, tuning_seed(1));
     // (2 generations × (4 candidates + 1 mean) + 1 reference) × 20 campaigns
     // for the search, then 20 for `keep_unexercised`'s reference games and
-    // 20 for each key the search moved (at most every key).
+    // 20 for each key the search moved (at most every key), then the gift
+    // repair's paired probes of 2 × 4 campaigns (the check's size): one,
+    // and one for each moved key tried in at most three rounds.
+    let keys = empires::scenario::knobs::KNOBS.len() as u64;
     for played in [br.tuning_campaigns.0, br.tuning_campaigns.1] {
-        let trials = (played - 220) / 20;
-        assert_eq!(played, 220 + 20 * trials, "whole rounds of 20");
-        assert!((1..=1 + empires::scenario::knobs::KNOBS.len() as u64).contains(&trials), "{played}");
+        let (least, most) = (220 + 20 + 8, 220 + 20 * (1 + keys) + 8 * (1 + 3 * keys));
+        assert!((least..=most).contains(&played), "{played}");
+        assert_eq!(played % 4, 0, "whole probes and rounds: {played}");
     }
     let again = best_response(&a, &b, "tuned", 1, &budget).unwrap().2;
     assert_eq!((again.a, again.b), (br.a.clone(), br.b.clone()), "the same flags, the same players");

@@ -152,7 +152,8 @@ pub struct Budget {
     pub population: Option<usize>,
     pub sigma: f64,
     /// Campaigns each probe of the competence check gives a player this
-    /// budget tuned (`compare::retuned`); 0 checks nothing.
+    /// budget tuned (`compare::retuned`); 0 checks nothing. It also sizes
+    /// the gold-gift repair after each tuning (`repair_campaigns`).
     pub probe_campaigns: u64,
     /// The player seated once the weighted player is tuned (`compare`,
     /// `sweep` and `solve`; `restrict` values restrictions between weighted
@@ -285,7 +286,9 @@ pub fn tuning_planned(sc: &Scenario, budget: &Budget) -> u64 {
     let per_eval = budget.per_eval.div_ceil(seats) * seats;
     // Then `keep_unexercised`'s reference games and one trial per key, and
     // `repair_gift`'s first probe (its repairs, when needed, run past the bar).
-    (budget.generations as u64 * (population + 1) + 1) * per_eval + (keys as u64 + 1) * per_eval + 2 * REPAIR_CAMPAIGNS
+    (budget.generations as u64 * (population + 1) + 1) * per_eval
+        + (keys as u64 + 1) * per_eval
+        + 2 * repair_campaigns(budget)
 }
 
 /// Tune `start` (a spec) over every numeric key against `field` (fixed
@@ -328,13 +331,26 @@ pub fn tune_from(
     let played = (rec.generations.len() as u64 * (population as u64 + 1) + 1) * per_eval;
     let tuned = p.best_by_reference(&rec);
     let kept = keep_unexercised(&sc, start, tuned, &p.settings.field, tune::reference_master(seed), per_eval)?;
-    let repaired = repair_gift(&sc, start, kept.spec, &p.settings.field, repair_master(seed), REPAIR_CAMPAIGNS)?;
+    let repair = repair_campaigns(budget);
+    if repair == 0 {
+        return Ok((kept.spec, played + kept.played));
+    }
+    let repaired = repair_gift(&sc, start, kept.spec, &p.settings.field, repair_master(seed), repair)?;
     Ok((repaired.spec, played + kept.played + repaired.played))
 }
 
-/// Campaigns a probe of `repair_gift` plays: enough to see a harm of about
-/// 3 points, a fraction of what the tuning itself played.
+/// Campaigns a probe of `repair_gift` plays at most: enough to see a harm
+/// of about 3 points, a fraction of what the tuning itself played.
 pub const REPAIR_CAMPAIGNS: u64 = 2000;
+
+/// Campaigns each of `repair_gift`'s probes plays under `budget`: the
+/// competence check's own size, at most `REPAIR_CAMPAIGNS`, and none when
+/// the budget runs no check (`probe_campaigns = 0`). Why: the repair
+/// exists so the player passes that check, and a budget of a few campaigns
+/// a point (a test's, a quick look) must not pay thousands for it.
+pub fn repair_campaigns(budget: &Budget) -> u64 {
+    budget.probe_campaigns.min(REPAIR_CAMPAIGNS)
+}
 
 /// The master seed of `repair_gift`'s probes: the tuning's, never one a
 /// study's held-out check plays.
