@@ -10,7 +10,7 @@
 use super::Strategy;
 use crate::analysis::combat::army_outlook;
 use crate::analysis::dice::{Distribution, difference};
-use crate::map::{HexId, Terrain, axial_distance};
+use crate::map::{HexId, Terrain};
 use crate::rules::army::army_parts;
 use crate::rules::naval::naval_strength;
 use crate::rules::siege::city_parts;
@@ -74,9 +74,13 @@ struct Goals {
     /// Bit `set` is on once that set is listed for the current decision.
     listed: u8,
     /// Distance from each hex to the nearest goal of each set, filled on
-    /// first use after listing (`UNKNOWN` until then): every option of a
-    /// decision asks about the same few hexes.
+    /// first use (`UNKNOWN` until then): every option of a decision asks
+    /// about the same few hexes.
     near: [Vec<u16>; SETS],
+    /// The hexes of `near` filled in this decision, set back to `UNKNOWN`
+    /// by `forget`: a handful, where clearing the whole map per set per
+    /// decision cost more than the lookups it saved.
+    filled: Vec<(u8, HexId)>,
     /// The owner of the first live ship on each hex, for the ship set.
     ship_owner: Vec<PlayerId>,
 }
@@ -98,10 +102,30 @@ enum Set {
 const SETS: usize = 5;
 const UNKNOWN: u16 = u16::MAX;
 
+/// Twice the distance from `(q, r)` to the nearest of the goals in the two
+/// columns, `i32::MAX` without one. Halving is left to the caller so the
+/// loop is the plain lane-wise arithmetic the compiler vectorises.
+fn nearest_twice(gq: &[i32], gr: &[i32], (q, r): (i32, i32)) -> i32 {
+    let n = gq.len().min(gr.len());
+    let (gq, gr) = (&gq[..n], &gr[..n]);
+    let mut best = i32::MAX;
+    for k in 0..n {
+        let dq = gq[k] - q;
+        let dr = gr[k] - r;
+        best = best.min(dq.abs() + dr.abs() + (dq + dr).abs());
+    }
+    best
+}
+
 impl Goals {
-    /// A new decision: every set must be listed again.
+    /// A new decision: every set must be listed again, and every distance
+    /// worked out in the last one is forgotten.
     fn forget(&mut self) {
         self.listed = 0;
+        for &(i, h) in &self.filled {
+            self.near[i as usize][h as usize] = UNKNOWN;
+        }
+        self.filled.clear();
     }
 
     /// Distance from `h` to the nearest goal of `set`, or 999 without one.
@@ -114,9 +138,12 @@ impl Goals {
         if cached != UNKNOWN {
             return cached as u32;
         }
-        let from = r.map.coords[h as usize];
-        let d = self.q[i].iter().zip(&self.r[i]).map(|(&q, &rr)| axial_distance(from, (q, rr))).min().unwrap_or(999);
+        let d = match nearest_twice(&self.q[i], &self.r[i], r.map.coords[h as usize]) {
+            i32::MAX => 999,
+            twice => (twice / 2) as u32,
+        };
         self.near[i][h as usize] = d.min(UNKNOWN as u32 - 1) as u16;
+        self.filled.push((i as u8, h));
         d
     }
 
@@ -127,9 +154,12 @@ impl Goals {
     fn list(&mut self, r: Rules<'_>, st: &State, me: PlayerId, set: Set) {
         let i = set as usize;
         self.listed |= 1 << i;
-        let near = &mut self.near[i];
-        near.clear();
-        near.resize(r.map.len(), UNKNOWN);
+        if self.near[i].len() != r.map.len() {
+            // A map of another size (a player reused across campaigns):
+            // `forget` left every entry `UNKNOWN`, so only the length moves.
+            self.near[i].clear();
+            self.near[i].resize(r.map.len(), UNKNOWN);
+        }
         // Bit p: player p is `me`'s rival. `NOBODY` (255) shifts by 63,
         // a bit no seat has, so an empty hex is nobody's.
         let rivals = r.rivals_of(me) as u64;
@@ -182,6 +212,7 @@ impl Goals {
         }
     }
 }
+
 
 impl Weighted {
     pub fn new(w: StrategySpec, rng: Pcg64Mcg) -> Self {
@@ -358,10 +389,11 @@ impl Weighted {
             Action::MoveSpy { spy, to } => {
                 let s = &st.spies[spy as usize];
                 let before = g.dist(r, st, me, Set::Spy, s.hex);
-                let after = g.dist(r, st, me, Set::Spy, to);
+                // A spy next to a target stays whatever the step: the step's
+                // distance is not asked (it was the costliest scan of a run).
                 if before <= 1 {
                     -1.0
-                } else if after < before {
+                } else if g.dist(r, st, me, Set::Spy, to) < before {
                     self.w.sail
                 } else {
                     -1.0
