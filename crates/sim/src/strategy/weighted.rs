@@ -213,7 +213,6 @@ impl Goals {
     }
 }
 
-
 impl Weighted {
     pub fn new(w: StrategySpec, rng: Pcg64Mcg) -> Self {
         Weighted { w, rng, noise: None, goals: Goals::default(), scores: Vec::new() }
