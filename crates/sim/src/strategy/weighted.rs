@@ -147,6 +147,40 @@ impl Goals {
         d
     }
 
+    /// `dist` for a spy's own hex: a target on it or next to it answers 0
+    /// or 1 without listing the set (the map's neighbour table holds every
+    /// hex at distance 1, so both are exact), and a spy that near a target
+    /// is not moved, so its steps are never asked. Listing the spy set was
+    /// the costliest scan of a run; other queries list at once, since their
+    /// nearest goal is seldom that close.
+    fn spy_dist(&mut self, r: Rules<'_>, st: &State, me: PlayerId, h: HexId) -> u32 {
+        let i = Set::Spy as usize;
+        if let Some(&d) = self.near[i].get(h as usize)
+            && d != UNKNOWN
+        {
+            return d as u32;
+        }
+        let rivals = r.rivals_of(me) as u64;
+        // The list's test of one hex (`list`, `Set::Spy`).
+        let target = |h: HexId| {
+            let hs = &st.hexes[h as usize];
+            let owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller).id();
+            (rivals >> (owner & 63)) & 1 == 1 && (hs.main.is_some() || hs.extra.is_some()) && hs.army.is_empty()
+        };
+        let d = if target(h) {
+            0
+        } else if r.map.adjacent(h).any(target) {
+            1
+        } else {
+            return self.dist(r, st, me, Set::Spy, h);
+        };
+        if self.near[i].len() == r.map.len() {
+            self.near[i][h as usize] = d;
+            self.filled.push((i as u8, h));
+        }
+        d as u32
+    }
+
     /// List the goals of one set for `me` in the current state.
     ///
     /// Hexes are scanned only for what lives on hexes (banners, buildings);
@@ -387,9 +421,9 @@ impl Weighted {
             }
             Action::MoveSpy { spy, to } => {
                 let s = &st.spies[spy as usize];
-                let before = g.dist(r, st, me, Set::Spy, s.hex);
+                let before = g.spy_dist(r, st, me, s.hex);
                 // A spy next to a target stays whatever the step: the step's
-                // distance is not asked (it was the costliest scan of a run).
+                // distance is not asked.
                 if before <= 1 {
                     -1.0
                 } else if g.dist(r, st, me, Set::Spy, to) < before {
