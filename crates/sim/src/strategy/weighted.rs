@@ -102,6 +102,42 @@ enum Set {
 const SETS: usize = 5;
 const UNKNOWN: u16 = u16::MAX;
 
+/// Whether hex `h` is a goal of `set` for the player whose rivals are
+/// `rivals` (bit p: player p is a rival; `NOBODY`, 255, shifts by 63, a
+/// bit no seat has): the test `Goals::list` makes of every hex, piece and
+/// city, asked of one hex. A piece counts on the hex whose slot names it,
+/// and a sea hex's ships by its first live ship, as the list walks them,
+/// so the two agree goal for goal.
+fn is_goal(r: Rules<'_>, st: &State, rivals: u64, set: Set, h: HexId) -> bool {
+    let hs = &st.hexes[h as usize];
+    let rival = |o: PlayerId| (rivals >> (o & 63)) & 1 == 1;
+    let army_goal = || {
+        hs.army.get().is_some_and(|ai| {
+            let a = &st.armies[ai];
+            a.alive && a.hex == h && rival(a.owner)
+        })
+    };
+    let city_goal = || {
+        hs.city.get().is_some_and(|ci| {
+            let c = &st.cities[ci];
+            c.hex == h && c.controller.get().is_none_or(rival)
+        })
+    };
+    match set {
+        Set::Enemy => rival(hs.owner.id()),
+        Set::Army => rival(hs.owner.id()) || army_goal(),
+        Set::ArmySiege => rival(hs.owner.id()) || army_goal() || city_goal(),
+        Set::Ship => {
+            (rival(hs.owner.id()) && hs.extra.is_some())
+                || (r.map.terrain[h as usize] == Terrain::Sea && rival(st.ship_owner_at(h)))
+        }
+        Set::Spy => {
+            let target_owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller).id();
+            rival(target_owner) && (hs.main.is_some() || hs.extra.is_some()) && hs.army.is_empty()
+        }
+    }
+}
+
 /// Twice the distance from `(q, r)` to the nearest of the goals in the two
 /// columns, `i32::MAX` without one. Halving is left to the caller so the
 /// loop is the plain lane-wise arithmetic the compiler vectorises.
@@ -147,38 +183,40 @@ impl Goals {
         d
     }
 
-    /// `dist` for a spy's own hex: a target on it or next to it answers 0
-    /// or 1 without listing the set (the map's neighbour table holds every
-    /// hex at distance 1, so both are exact), and a spy that near a target
-    /// is not moved, so its steps are never asked. Listing the spy set was
-    /// the costliest scan of a run; other queries list at once, since their
-    /// nearest goal is seldom that close.
-    fn spy_dist(&mut self, r: Rules<'_>, st: &State, me: PlayerId, h: HexId) -> u32 {
-        let i = Set::Spy as usize;
+    /// `dist` for the hex a piece stands on: a goal on it or next to it
+    /// answers 0 or 1 without listing the set (the map's neighbour table
+    /// holds every hex at distance 1, so both are exact). A piece that near
+    /// a goal needs no other distance (see `act_score`), so such a
+    /// decision lists nothing; listing was most of the player's time.
+    fn near_dist(&mut self, r: Rules<'_>, st: &State, me: PlayerId, set: Set, h: HexId) -> u32 {
+        let i = set as usize;
         if let Some(&d) = self.near[i].get(h as usize)
             && d != UNKNOWN
         {
             return d as u32;
         }
         let rivals = r.rivals_of(me) as u64;
-        // The list's test of one hex (`list`, `Set::Spy`).
-        let target = |h: HexId| {
-            let hs = &st.hexes[h as usize];
-            let owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller).id();
-            (rivals >> (owner & 63)) & 1 == 1 && (hs.main.is_some() || hs.extra.is_some()) && hs.army.is_empty()
-        };
-        let d = if target(h) {
+        let d = if is_goal(r, st, rivals, set, h) {
             0
-        } else if r.map.adjacent(h).any(target) {
+        } else if r.map.adjacent(h).any(|n| is_goal(r, st, rivals, set, n)) {
             1
         } else {
-            return self.dist(r, st, me, Set::Spy, h);
+            return self.dist(r, st, me, set, h);
         };
         if self.near[i].len() == r.map.len() {
             self.near[i][h as usize] = d;
             self.filled.push((i as u8, h));
         }
         d as u32
+    }
+
+    /// Whether `h` is a goal of `set`: distance 0, the one distance a
+    /// step from a hex next to a goal is asked about.
+    fn at_goal(&self, r: Rules<'_>, st: &State, me: PlayerId, set: Set, h: HexId) -> bool {
+        match self.near[set as usize].get(h as usize) {
+            Some(&d) if d != UNKNOWN => d == 0,
+            _ => is_goal(r, st, r.rivals_of(me) as u64, set, h),
+        }
     }
 
     /// List the goals of one set for `me` in the current state.
@@ -385,7 +423,13 @@ impl Weighted {
                     return -1.0;
                 }
                 let set = if ar.engines > 0 { Set::ArmySiege } else { Set::Army };
-                let before = g.dist(r, st, me, set, ar.hex);
+                let before = g.near_dist(r, st, me, set, ar.hex);
+                if before <= 1 {
+                    // On a goal no step gets closer or holds; next to one
+                    // only a step onto it gets closer, and holding at 1 is
+                    // not holding (`after > 1`).
+                    return if before == 1 && g.at_goal(r, st, me, set, to) { self.w.advance + 1.0 } else { -1.0 };
+                }
                 let after = g.dist(r, st, me, set, to);
                 if after < before {
                     self.w.advance + (before - after) as f64
@@ -397,7 +441,11 @@ impl Weighted {
             }
             Action::MoveShip { ship, to } => {
                 let s = &st.ships[ship as usize];
-                let before = g.dist(r, st, me, Set::Ship, s.hex);
+                let before = g.near_dist(r, st, me, Set::Ship, s.hex);
+                if before <= 1 {
+                    // Only a step onto a goal gets closer.
+                    return if before == 1 && g.at_goal(r, st, me, Set::Ship, to) { self.w.sail } else { -1.0 };
+                }
                 let after = g.dist(r, st, me, Set::Ship, to);
                 if after < before { self.w.sail } else { -1.0 }
             }
@@ -406,7 +454,11 @@ impl Weighted {
                 if ar.units < self.w.garrison {
                     return -1.0;
                 }
-                let before = g.dist(r, st, me, Set::Enemy, ar.hex);
+                let before = g.near_dist(r, st, me, Set::Enemy, ar.hex);
+                // Within 1 of a goal no landing gains the 2 hexes asked.
+                if before <= 1 {
+                    return -1.0;
+                }
                 let after = g.dist(r, st, me, Set::Enemy, to);
                 if after + 1 >= before {
                     return -1.0;
@@ -421,7 +473,7 @@ impl Weighted {
             }
             Action::MoveSpy { spy, to } => {
                 let s = &st.spies[spy as usize];
-                let before = g.spy_dist(r, st, me, s.hex);
+                let before = g.near_dist(r, st, me, Set::Spy, s.hex);
                 // A spy next to a target stays whatever the step: the step's
                 // distance is not asked.
                 if before <= 1 {
