@@ -134,13 +134,13 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         // Counted once: eliminating a player takes its pieces and cities,
         // never a banner, so the counts hold through the loop.
         let counts = st.hex_counts();
-        for p in 0..st.players.len() {
+        for (p, &held) in counts.iter().enumerate() {
             let pl = &mut st.players[p];
             pl.battle_ep = 0;
             pl.battles = 0;
             pl.beaten = 0;
             pl.initiative = 0;
-            if !pl.eliminated && counts[p] == 0 {
+            if !pl.eliminated && held == 0 {
                 pl.eliminated = true;
                 self.eliminate(st, p as u8);
             }
