@@ -418,8 +418,8 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let sc = self.sc();
         let land = self.map().land_count as f64;
         let mut alive: Vec<PlayerId> = Vec::with_capacity(st.players.len());
-        for p in 0..st.players.len() {
-            let h = st.hexes_of(p as u8);
+        let counts = st.hex_counts();
+        for (p, &h) in counts.iter().enumerate() {
             if h > 0 {
                 alive.push(p as u8);
             }

@@ -131,13 +131,16 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         });
         st.quiet_seasons = if print == st.map_print { st.quiet_seasons + 1 } else { 0 };
         st.map_print = print;
-        for p in 0..st.players.len() {
+        // Counted once: eliminating a player takes its pieces and cities,
+        // never a banner, so the counts hold through the loop.
+        let counts = st.hex_counts();
+        for (p, &held) in counts.iter().enumerate() {
             let pl = &mut st.players[p];
             pl.battle_ep = 0;
             pl.battles = 0;
             pl.beaten = 0;
             pl.initiative = 0;
-            if !pl.eliminated && st.hexes.iter().all(|h| !h.owner.is(p as u8)) {
+            if !pl.eliminated && held == 0 {
                 pl.eliminated = true;
                 self.eliminate(st, p as u8);
             }

@@ -10,7 +10,7 @@
 use super::Strategy;
 use crate::analysis::combat::army_outlook;
 use crate::analysis::dice::{Distribution, difference};
-use crate::map::{HexId, Terrain, axial_distance};
+use crate::map::{HexId, Terrain};
 use crate::rules::army::army_parts;
 use crate::rules::naval::naval_strength;
 use crate::rules::siege::city_parts;
@@ -74,9 +74,13 @@ struct Goals {
     /// Bit `set` is on once that set is listed for the current decision.
     listed: u8,
     /// Distance from each hex to the nearest goal of each set, filled on
-    /// first use after listing (`UNKNOWN` until then): every option of a
-    /// decision asks about the same few hexes.
+    /// first use (`UNKNOWN` until then): every option of a decision asks
+    /// about the same few hexes.
     near: [Vec<u16>; SETS],
+    /// The hexes of `near` filled in this decision, set back to `UNKNOWN`
+    /// by `forget`: a handful, where clearing the whole map per set per
+    /// decision cost more than the lookups it saved.
+    filled: Vec<(u8, HexId)>,
     /// The owner of the first live ship on each hex, for the ship set.
     ship_owner: Vec<PlayerId>,
 }
@@ -98,10 +102,66 @@ enum Set {
 const SETS: usize = 5;
 const UNKNOWN: u16 = u16::MAX;
 
+/// Whether hex `h` is a goal of `set` for the player whose rivals are
+/// `rivals` (bit p: player p is a rival; `NOBODY`, 255, shifts by 63, a
+/// bit no seat has): the test `Goals::list` makes of every hex, piece and
+/// city, asked of one hex. A piece counts on the hex whose slot names it,
+/// and a sea hex's ships by its first live ship, as the list walks them,
+/// so the two agree goal for goal.
+fn is_goal(r: Rules<'_>, st: &State, rivals: u64, set: Set, h: HexId) -> bool {
+    let hs = &st.hexes[h as usize];
+    let rival = |o: PlayerId| (rivals >> (o & 63)) & 1 == 1;
+    let army_goal = || {
+        hs.army.get().is_some_and(|ai| {
+            let a = &st.armies[ai];
+            a.alive && a.hex == h && rival(a.owner)
+        })
+    };
+    let city_goal = || {
+        hs.city.get().is_some_and(|ci| {
+            let c = &st.cities[ci];
+            c.hex == h && c.controller.get().is_none_or(rival)
+        })
+    };
+    match set {
+        Set::Enemy => rival(hs.owner.id()),
+        Set::Army => rival(hs.owner.id()) || army_goal(),
+        Set::ArmySiege => rival(hs.owner.id()) || army_goal() || city_goal(),
+        Set::Ship => {
+            (rival(hs.owner.id()) && hs.extra.is_some())
+                || (r.map.terrain[h as usize] == Terrain::Sea && rival(st.ship_owner_at(h)))
+        }
+        Set::Spy => {
+            let target_owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller).id();
+            rival(target_owner) && (hs.main.is_some() || hs.extra.is_some()) && hs.army.is_empty()
+        }
+    }
+}
+
+/// Twice the distance from `(q, r)` to the nearest of the goals in the two
+/// columns, `i32::MAX` without one. Halving is left to the caller so the
+/// loop is the plain lane-wise arithmetic the compiler vectorises.
+fn nearest_twice(gq: &[i32], gr: &[i32], (q, r): (i32, i32)) -> i32 {
+    let n = gq.len().min(gr.len());
+    let (gq, gr) = (&gq[..n], &gr[..n]);
+    let mut best = i32::MAX;
+    for k in 0..n {
+        let dq = gq[k] - q;
+        let dr = gr[k] - r;
+        best = best.min(dq.abs() + dr.abs() + (dq + dr).abs());
+    }
+    best
+}
+
 impl Goals {
-    /// A new decision: every set must be listed again.
+    /// A new decision: every set must be listed again, and every distance
+    /// worked out in the last one is forgotten.
     fn forget(&mut self) {
         self.listed = 0;
+        for &(i, h) in &self.filled {
+            self.near[i as usize][h as usize] = UNKNOWN;
+        }
+        self.filled.clear();
     }
 
     /// Distance from `h` to the nearest goal of `set`, or 999 without one.
@@ -114,10 +174,49 @@ impl Goals {
         if cached != UNKNOWN {
             return cached as u32;
         }
-        let from = r.map.coords[h as usize];
-        let d = self.q[i].iter().zip(&self.r[i]).map(|(&q, &rr)| axial_distance(from, (q, rr))).min().unwrap_or(999);
+        let d = match nearest_twice(&self.q[i], &self.r[i], r.map.coords[h as usize]) {
+            i32::MAX => 999,
+            twice => (twice / 2) as u32,
+        };
         self.near[i][h as usize] = d.min(UNKNOWN as u32 - 1) as u16;
+        self.filled.push((i as u8, h));
         d
+    }
+
+    /// `dist` for the hex a piece stands on: a goal on it or next to it
+    /// answers 0 or 1 without listing the set (the map's neighbour table
+    /// holds every hex at distance 1, so both are exact). A piece that near
+    /// a goal needs no other distance (see `act_score`), so such a
+    /// decision lists nothing; listing was most of the player's time.
+    fn near_dist(&mut self, r: Rules<'_>, st: &State, me: PlayerId, set: Set, h: HexId) -> u32 {
+        let i = set as usize;
+        if let Some(&d) = self.near[i].get(h as usize)
+            && d != UNKNOWN
+        {
+            return d as u32;
+        }
+        let rivals = r.rivals_of(me) as u64;
+        let d = if is_goal(r, st, rivals, set, h) {
+            0
+        } else if r.map.adjacent(h).any(|n| is_goal(r, st, rivals, set, n)) {
+            1
+        } else {
+            return self.dist(r, st, me, set, h);
+        };
+        if self.near[i].len() == r.map.len() {
+            self.near[i][h as usize] = d;
+            self.filled.push((i as u8, h));
+        }
+        d as u32
+    }
+
+    /// Whether `h` is a goal of `set`: distance 0, the one distance a
+    /// step from a hex next to a goal is asked about.
+    fn at_goal(&self, r: Rules<'_>, st: &State, me: PlayerId, set: Set, h: HexId) -> bool {
+        match self.near[set as usize].get(h as usize) {
+            Some(&d) if d != UNKNOWN => d == 0,
+            _ => is_goal(r, st, r.rivals_of(me) as u64, set, h),
+        }
     }
 
     /// List the goals of one set for `me` in the current state.
@@ -127,9 +226,12 @@ impl Goals {
     fn list(&mut self, r: Rules<'_>, st: &State, me: PlayerId, set: Set) {
         let i = set as usize;
         self.listed |= 1 << i;
-        let near = &mut self.near[i];
-        near.clear();
-        near.resize(r.map.len(), UNKNOWN);
+        if self.near[i].len() != r.map.len() {
+            // A map of another size (a player reused across campaigns):
+            // `forget` left every entry `UNKNOWN`, so only the length moves.
+            self.near[i].clear();
+            self.near[i].resize(r.map.len(), UNKNOWN);
+        }
         // Bit p: player p is `me`'s rival. `NOBODY` (255) shifts by 63,
         // a bit no seat has, so an empty hex is nobody's.
         let rivals = r.rivals_of(me) as u64;
@@ -321,7 +423,13 @@ impl Weighted {
                     return -1.0;
                 }
                 let set = if ar.engines > 0 { Set::ArmySiege } else { Set::Army };
-                let before = g.dist(r, st, me, set, ar.hex);
+                let before = g.near_dist(r, st, me, set, ar.hex);
+                if before <= 1 {
+                    // On a goal no step gets closer or holds; next to one
+                    // only a step onto it gets closer, and holding at 1 is
+                    // not holding (`after > 1`).
+                    return if before == 1 && g.at_goal(r, st, me, set, to) { self.w.advance + 1.0 } else { -1.0 };
+                }
                 let after = g.dist(r, st, me, set, to);
                 if after < before {
                     self.w.advance + (before - after) as f64
@@ -333,7 +441,11 @@ impl Weighted {
             }
             Action::MoveShip { ship, to } => {
                 let s = &st.ships[ship as usize];
-                let before = g.dist(r, st, me, Set::Ship, s.hex);
+                let before = g.near_dist(r, st, me, Set::Ship, s.hex);
+                if before <= 1 {
+                    // Only a step onto a goal gets closer.
+                    return if before == 1 && g.at_goal(r, st, me, Set::Ship, to) { self.w.sail } else { -1.0 };
+                }
                 let after = g.dist(r, st, me, Set::Ship, to);
                 if after < before { self.w.sail } else { -1.0 }
             }
@@ -342,7 +454,11 @@ impl Weighted {
                 if ar.units < self.w.garrison {
                     return -1.0;
                 }
-                let before = g.dist(r, st, me, Set::Enemy, ar.hex);
+                let before = g.near_dist(r, st, me, Set::Enemy, ar.hex);
+                // Within 1 of a goal no landing gains the 2 hexes asked.
+                if before <= 1 {
+                    return -1.0;
+                }
                 let after = g.dist(r, st, me, Set::Enemy, to);
                 if after + 1 >= before {
                     return -1.0;
@@ -357,11 +473,12 @@ impl Weighted {
             }
             Action::MoveSpy { spy, to } => {
                 let s = &st.spies[spy as usize];
-                let before = g.dist(r, st, me, Set::Spy, s.hex);
-                let after = g.dist(r, st, me, Set::Spy, to);
+                let before = g.near_dist(r, st, me, Set::Spy, s.hex);
+                // A spy next to a target stays whatever the step: the step's
+                // distance is not asked.
                 if before <= 1 {
                     -1.0
-                } else if after < before {
+                } else if g.dist(r, st, me, Set::Spy, to) < before {
                     self.w.sail
                 } else {
                     -1.0
