@@ -263,7 +263,8 @@ impl Study {
 /// What a best response's tuning moves and plays, as every best-response
 /// line says it: `tune_from`'s keys and its campaigns.
 pub const TUNED_OVER: &str = "every numeric key but the start's tune_keep, the competence check's 500-gold gift in a \
-                              quarter of the campaigns, keys no game exercised set back";
+                              quarter of the campaigns, keys no game exercised set back, keys whose move wastes the \
+                              gift set back";
 
 /// Tune `start` (a spec) over every key against copies of `field`.
 fn best_response(
