@@ -53,7 +53,9 @@ fn every_rule_id_tested_is_written_in_the_rules_reading() {
     let files = [
         "crates/core/tests/rules/rules_e.rs",
         "crates/core/tests/rules/rules_w.rs",
-        "crates/core/tests/rules/defaults.rs",
+        "crates/core/tests/rules/defaults/season.rs",
+        "crates/core/tests/rules/defaults/combat.rs",
+        "crates/core/tests/rules/defaults/empire.rs",
         "tests/it/seeds.rs",
     ];
     for file in files {

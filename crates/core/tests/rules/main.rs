@@ -4,7 +4,8 @@
 //!
 //! - `rules_e.rs`: the campaign layer, `e01_*` .. `e16_*`;
 //! - `rules_w.rs`: combat, `w01_*` .. `w25_*`;
-//! - `defaults.rs`: the defaults of the gaps, `g01_*` .. `g30_*` (G-31, the
+//! - `defaults/`: the defaults of the gaps, `g01_*` .. `g30_*`, one file per
+//!   layer of the game (the season, combat, the empire) (G-31, the
 //!   seeds of whole campaigns, is proved where campaigns are played:
 //!   `tests/it/seeds.rs` at the root);
 //! - `game.rs`: the game API (`rules::Game`): random games of every
