@@ -52,7 +52,10 @@ fn every_rule_id_tested_is_written_in_the_rules_reading() {
     let mut seen = 0;
     let files = [
         "crates/core/tests/rules/rules_e.rs",
-        "crates/core/tests/rules/rules_w.rs",
+        "crates/core/tests/rules/rules_w/army.rs",
+        "crates/core/tests/rules/rules_w/siege.rs",
+        "crates/core/tests/rules/rules_w/naval.rs",
+        "crates/core/tests/rules/rules_w/spy.rs",
         "crates/core/tests/rules/defaults/season.rs",
         "crates/core/tests/rules/defaults/combat.rs",
         "crates/core/tests/rules/defaults/empire.rs",

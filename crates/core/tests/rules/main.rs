@@ -3,7 +3,8 @@
 //! rayon, polars or plotters to compile or link).
 //!
 //! - `rules_e.rs`: the campaign layer, `e01_*` .. `e16_*`;
-//! - `rules_w.rs`: combat, `w01_*` .. `w25_*`;
+//! - `rules_w/`: combat, `w01_*` .. `w25_*`, one file per kind (army,
+//!   siege, naval, spy);
 //! - `defaults/`: the defaults of the gaps, `g01_*` .. `g30_*`, one file per
 //!   layer of the game (the season, combat, the empire) (G-31, the
 //!   seeds of whole campaigns, is proved where campaigns are played:
