@@ -418,12 +418,7 @@ pub fn repair_gift(
         }
         let mut best: Option<(f64, StrategySpec, &'static str)> = None;
         for k in crate::scenario::knobs::KNOBS {
-            let was = (k.get)(start);
-            if (k.get)(&spec) == was {
-                continue;
-            }
-            let mut back = spec.clone();
-            (k.set)(&mut back, was);
+            let Some(back) = set_back(start, &spec, k) else { continue };
             let h = harm(&back)?;
             played += 2 * campaigns;
             if best.as_ref().is_none_or(|b| h < b.0) {
@@ -438,6 +433,17 @@ pub fn repair_gift(
         keys.push(key);
     }
     Ok(Repaired { spec, keys, harm: (first, now), played })
+}
+
+/// `spec` with key `k` set back to `start`'s value, or `None` when the
+/// tuning left it there.
+fn set_back(start: &StrategySpec, spec: &StrategySpec, k: &crate::scenario::knobs::Knob) -> Option<StrategySpec> {
+    let was = (k.get)(start);
+    ((k.get)(spec) != was).then(|| {
+        let mut back = spec.clone();
+        (k.set)(&mut back, was);
+        back
+    })
 }
 
 /// A tuned player with the keys its games never exercised set back.
@@ -493,12 +499,7 @@ pub fn keep_unexercised(
     let mut played = campaigns;
     let (mut spec, mut keys) = (tuned, Vec::new());
     for k in crate::scenario::knobs::KNOBS {
-        let was = (k.get)(start);
-        if (k.get)(&spec) == was {
-            continue;
-        }
-        let mut back = spec.clone();
-        (k.set)(&mut back, was);
+        let Some(back) = set_back(start, &spec, k) else { continue };
         played += campaigns;
         if games(&back)? == reference {
             spec = back;
