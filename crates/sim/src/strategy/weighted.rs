@@ -102,12 +102,28 @@ enum Set {
 const SETS: usize = 5;
 const UNKNOWN: u16 = u16::MAX;
 
+/// Whether what stands on hex `hs` (its banner and buildings, not its
+/// pieces) makes it a goal of `set`, with `rival(o)` telling `me`'s rivals:
+/// the one test `Goals::list` makes of every hex and `is_goal` of one.
+/// Non-short-circuit `&` keeps the scan branch-free.
+#[inline(always)]
+fn hex_is_goal(st: &State, rival: impl Fn(PlayerId) -> bool, set: Set, hs: &HexState) -> bool {
+    match set {
+        Set::Enemy | Set::Army | Set::ArmySiege => rival(hs.owner.id()),
+        Set::Ship => rival(hs.owner.id()) & hs.extra.is_some(),
+        Set::Spy => {
+            let target_owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller).id();
+            rival(target_owner) & (hs.main.is_some() | hs.extra.is_some()) & hs.army.is_empty()
+        }
+    }
+}
+
 /// Whether hex `h` is a goal of `set` for the player whose rivals are
 /// `rivals` (bit p: player p is a rival; `NOBODY`, 255, shifts by 63, a
-/// bit no seat has): the test `Goals::list` makes of every hex, piece and
-/// city, asked of one hex. A piece counts on the hex whose slot names it,
-/// and a sea hex's ships by its first live ship, as the list walks them,
-/// so the two agree goal for goal.
+/// bit no seat has): `Goals::list`'s tests asked of one hex. A piece
+/// counts on the hex whose slot names it, and a sea hex's ships by its
+/// first live ship, as the list walks them, so the two agree goal for
+/// goal.
 fn is_goal(r: Rules<'_>, st: &State, rivals: u64, set: Set, h: HexId) -> bool {
     let hs = &st.hexes[h as usize];
     let rival = |o: PlayerId| (rivals >> (o & 63)) & 1 == 1;
@@ -123,19 +139,13 @@ fn is_goal(r: Rules<'_>, st: &State, rivals: u64, set: Set, h: HexId) -> bool {
             c.hex == h && c.controller.get().is_none_or(rival)
         })
     };
-    match set {
-        Set::Enemy => rival(hs.owner.id()),
-        Set::Army => rival(hs.owner.id()) || army_goal(),
-        Set::ArmySiege => rival(hs.owner.id()) || army_goal() || city_goal(),
-        Set::Ship => {
-            (rival(hs.owner.id()) && hs.extra.is_some())
-                || (r.map.terrain[h as usize] == Terrain::Sea && rival(st.ship_owner_at(h)))
+    hex_is_goal(st, rival, set, hs)
+        || match set {
+            Set::Enemy | Set::Spy => false,
+            Set::Army => army_goal(),
+            Set::ArmySiege => army_goal() || city_goal(),
+            Set::Ship => r.map.terrain[h as usize] == Terrain::Sea && rival(st.ship_owner_at(h)),
         }
-        Set::Spy => {
-            let target_owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller).id();
-            rival(target_owner) && (hs.main.is_some() || hs.extra.is_some()) && hs.army.is_empty()
-        }
-    }
 }
 
 /// Twice the distance from `(q, r)` to the nearest of the goals in the two
@@ -241,13 +251,14 @@ impl Goals {
         gq.clear();
         gr.clear();
         let n = st.hexes.len();
+        // One arm per set, each naming its set, so the test inlined into
+        // the scan is that set's alone.
         match set {
-            Set::Enemy | Set::Army | Set::ArmySiege => keep_hexes(st, coords, gq, gr, |hs| rival(hs.owner.id())),
-            Set::Ship => keep_hexes(st, coords, gq, gr, |hs| rival(hs.owner.id()) & hs.extra.is_some()),
-            Set::Spy => keep_hexes(st, coords, gq, gr, |hs| {
-                let target_owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller).id();
-                rival(target_owner) & (hs.main.is_some() | hs.extra.is_some()) & hs.army.is_empty()
-            }),
+            Set::Enemy | Set::Army | Set::ArmySiege => {
+                keep_hexes(st, coords, gq, gr, |hs| hex_is_goal(st, rival, Set::Enemy, hs))
+            }
+            Set::Ship => keep_hexes(st, coords, gq, gr, |hs| hex_is_goal(st, rival, Set::Ship, hs)),
+            Set::Spy => keep_hexes(st, coords, gq, gr, |hs| hex_is_goal(st, rival, Set::Spy, hs)),
         }
         let mut push = |h: HexId| {
             gq.push(coords[h as usize].0);
