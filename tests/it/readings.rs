@@ -331,3 +331,32 @@ fn tables_shows_what_the_combat_answer_rests_on() {
     assert!(!String::from_utf8_lossy(&o.stdout).contains("What the answer rests on"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// straits.toml carries its own `tuned` (fitted on this map) and restates
+/// the archetype `search` over it. The restatement must not drift: every
+/// search setting is the archetype's, every weight the map's `tuned`'s; and
+/// the map's `tuned` is not the archetype's (it changes the keys the fit
+/// moved, the engine and siege ones among them).
+#[test]
+fn straits_search_is_the_archetype_search_over_the_maps_own_tuned() {
+    let sc = straits();
+    let table = |s: empires::scenario::StrategySpec| match toml::Value::try_from(s).unwrap() {
+        toml::Value::Table(t) => t,
+        v => panic!("a strategy is a table, not {v}"),
+    };
+    let search = table(sc.strategy("search").unwrap());
+    let tuned = table(sc.strategy("tuned").unwrap());
+    let archetype_search = table(empires::scenario::archetypes()["search"].clone());
+    let archetype_tuned = table(empires::scenario::archetypes()["tuned"].clone());
+    let settings = ["extends", "kind", "base", "budget", "top_k", "horizon", "temperature", "explore", "value", "look_at"];
+    for (key, value) in &search {
+        let want = if settings.contains(&key.as_str()) { &archetype_search } else { &tuned };
+        assert_eq!(Some(value), want.get(key), "straits' search.{key}");
+    }
+    for key in ["unit", "engine", "engine_min_units", "siege_aggression"] {
+        assert_ne!(tuned[key], archetype_tuned[key], "straits' tuned.{key} is the archetype's");
+    }
+    for key in ["unit_alone", "gold_glut"] {
+        assert_eq!(tuned[key], archetype_tuned[key], "straits' tuned keeps {key} (tune_keep)");
+    }
+}

@@ -26,6 +26,15 @@
 //! that changed no game is no evidence and is left out of the family. Each
 //! probe states the harm it would find with 80% power, so "competent" says
 //! how large a failure it could have missed.
+//!
+//! What it cannot see: each probe changes one kind of action, so a player
+//! that passes can still lose to one that changes two things together. On
+//! straits the default island's `tuned` passed every probe while a player
+//! that bought an engine first and besieged at any margin won 71% against
+//! it (docs/players.md): forbidding units alone, or lowering the siege
+//! margin alone, changed nothing it gained from. A best response (`tune
+//! --against NAME`) is the test for such holes; it is too dear to run for
+//! every answer, so the check leaves it to the player's author.
 
 use crate::error::Error;
 use crate::rules::setup::Gift;
