@@ -348,7 +348,8 @@ fn straits_search_is_the_archetype_search_over_the_maps_own_tuned() {
     let tuned = table(sc.strategy("tuned").unwrap());
     let archetype_search = table(empires::scenario::archetypes()["search"].clone());
     let archetype_tuned = table(empires::scenario::archetypes()["tuned"].clone());
-    let settings = ["extends", "kind", "base", "budget", "top_k", "horizon", "temperature", "explore", "value", "look_at"];
+    let settings =
+        ["extends", "kind", "base", "budget", "top_k", "horizon", "temperature", "explore", "value", "look_at"];
     for (key, value) in &search {
         let want = if settings.contains(&key.as_str()) { &archetype_search } else { &tuned };
         assert_eq!(Some(value), want.get(key), "straits' search.{key}");
