@@ -330,7 +330,7 @@ fn city_record(st: &State, i: usize) -> CityRecord {
         level: c.level,
         stability: c.stability,
         pv: c.pv,
-        banner: st.hexes[c.hex as usize].owner.get(),
+        banner: st.hexes[c.hex as usize].owner().get(),
     }
 }
 
@@ -363,7 +363,7 @@ pub fn header(p: &Played<'_>) -> Header {
                 row: row - origin.1,
                 terrain: map.terrain[h].name().to_string(),
                 coastal: map.coastal[h],
-                owner: st.hexes[h].owner.get(),
+                owner: st.hexes[h].owner().get(),
             }
         })
         .collect();

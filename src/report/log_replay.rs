@@ -88,7 +88,7 @@ impl Position {
                 .hexes
                 .iter()
                 .map(|h| HexPos {
-                    owner: who(h.owner.id()),
+                    owner: who(h.owner().id()),
                     main: h.main,
                     main_pv: h.main_pv,
                     extra: h.extra,

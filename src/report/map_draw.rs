@@ -203,7 +203,7 @@ fn draw_pieces<DB: DrawingBackend>(
     at: &dyn Fn(usize) -> (f64, f64),
 ) -> R {
     for i in 0..map.coords.len() {
-        if let Some(owner) = st.hexes[i].owner.get() {
+        if let Some(owner) = st.hexes[i].owner().get() {
             let mut inner = corners(at(i), HEX - 4.0);
             inner.push(inner[0]);
             root.draw(&PathElement::new(inner, player_color(owner as usize).stroke_width(4))).map_err(e)?;

@@ -16,7 +16,7 @@ pub fn garrison_defence(r: Rules<'_>, st: &State, army: usize) -> i32 {
         let own = city.controller.is(a.owner) && r.sc.buildings.city.garrison;
         return if own { city.defence } else { 0 };
     }
-    if !hs.owner.is(a.owner) {
+    if !hs.owner().is(a.owner) {
         return 0;
     }
     let mut d = 0;

@@ -18,7 +18,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
             let p = st.order[oi];
             for h in 0..st.hexes.len() {
                 let hs = st.hexes[h];
-                if !hs.owner.is(p) || hs.main != Some(BuildingKind::Mine) {
+                if !hs.owner().is(p) || hs.main != Some(BuildingKind::Mine) {
                     continue;
                 }
                 let Some(expr) = *sc.economy.mine.get(map.terrain[h]) else { continue };
@@ -65,7 +65,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let gold = st.players[p as usize].gold;
         for h in 0..st.hexes.len() {
             let hs = &st.hexes[h];
-            if !hs.owner.is(p) || hs.recruited as u32 >= sc.recruit.per_hex {
+            if !hs.owner().is(p) || hs.recruited as u32 >= sc.recruit.per_hex {
                 continue;
             }
             if ![hs.main, hs.extra].into_iter().flatten().any(|b| sc.building(b).recruits) {

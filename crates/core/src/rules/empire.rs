@@ -25,7 +25,7 @@ pub struct Size {
 pub fn sizes(r: Rules<'_>, st: &State) -> Vec<Size> {
     let mut out = vec![Size::default(); st.players.len()];
     for hs in &st.hexes {
-        let Some(owner) = hs.owner.get() else { continue };
+        let Some(owner) = hs.owner().get() else { continue };
         let s = &mut out[owner as usize];
         s.hexes += 1;
         s.size += 1;
@@ -258,7 +258,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let map = self.map();
         let hs = &st.hexes[h as usize];
         let spec = sc.building(kind);
-        if !hs.owner.is(p) || !spec.terrain.contains(map.terrain[h as usize]) {
+        if !hs.owner().is(p) || !spec.terrain.contains(map.terrain[h as usize]) {
             return false;
         }
         if spec.coastal_only && !map.coastal[h as usize] {
@@ -313,19 +313,19 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                 continue;
             }
             let hex = h as HexId;
-            if hs.owner.is_nobody() {
+            if hs.owner().is_nobody() {
                 // E-06: cities are taken by siege or conquest, never captured.
                 if hs.city.is_empty() && near && self.take_cost(st, hex, false) <= ep {
                     self.buf.push(Action::Capture(hex));
                 }
-            } else if hs.owner.is(p) {
+            } else if hs.owner().is(p) {
                 for &kind in afford {
                     if self.can_build(st, p, hex, kind) {
                         self.buf.push(Action::Build { hex, kind });
                     }
                 }
-            } else if conquerable.checked_shr(u32::from(hs.owner.id())).unwrap_or(0) & 1 == 1
-                && hs.army.get().is_none_or(|a| !hs.owner.is(st.armies[a].owner))
+            } else if conquerable.checked_shr(u32::from(hs.owner().id())).unwrap_or(0) & 1 == 1
+                && hs.army.get().is_none_or(|a| !hs.owner().is(st.armies[a].owner))
                 && (sc.costs.conquer_cities || hs.city.is_empty())
                 && near
                 && self.take_cost(st, hex, true) <= ep
@@ -354,13 +354,13 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let (kind, hex, cost, gold) = match a {
             Action::Capture(h) => {
                 let c = self.take_cost(st, h, false);
-                st.hexes[h as usize].owner = Owner::of(p);
+                st.set_owner(h as usize, Owner::of(p));
                 st.players[p as usize].tally.ep_capture += c as i64;
                 (SpendKind::Capture, h, c, 0)
             }
             Action::Conquer(h) => {
                 let c = self.take_cost(st, h, true);
-                st.hexes[h as usize].owner = Owner::of(p);
+                st.set_owner(h as usize, Owner::of(p));
                 if let Some(ci) = st.city_at(h) {
                     st.cities[ci].controller = Owner::of(p);
                     st.cities[ci].influence = sc.cities.owned_influence;

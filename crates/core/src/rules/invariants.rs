@@ -70,7 +70,7 @@ fn common(r: Rules<'_>, st: &State, falling: Option<usize>) -> Result<(), String
                 return Err(format!("hex {h} points at army {i} which is not there"));
             }
         }
-        if let Some(o) = hs.owner.get()
+        if let Some(o) = hs.owner().get()
             && (o as usize >= st.players.len() || t == Terrain::Sea)
         {
             return Err(format!("hex {h} has an impossible owner {o}"));
@@ -105,7 +105,7 @@ fn common(r: Rules<'_>, st: &State, falling: Option<usize>) -> Result<(), String
         if c.stability < sc.cities.stability_min || c.stability > sc.cities.stability_max {
             return Err(format!("city {i} has stability {}", c.stability));
         }
-        let owner = st.hexes[c.hex as usize].owner;
+        let owner = st.hexes[c.hex as usize].owner();
         if !owner.is_nobody() && owner != c.controller {
             return Err(format!("city {i}: banner {} but controller {}", owner.id(), c.controller.id()));
         }

@@ -157,7 +157,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                         self.buf.push(Action::NavalAttack { from: s.hex, to: n });
                     }
                 } else {
-                    let o = st.hexes[n as usize].owner;
+                    let o = st.hexes[n as usize].owner();
                     if let Some(o) = o.get()
                         && r.rivals(p, o)
                         && self.coastal_target(st, n).is_some()

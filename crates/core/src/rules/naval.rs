@@ -37,7 +37,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let near_port = self
             .map()
             .adjacent(h)
-            .any(|n| st.hexes[n as usize].owner.is(p) && st.hexes[n as usize].extra == Some(BuildingKind::Port));
+            .any(|n| st.hexes[n as usize].owner().is(p) && st.hexes[n as usize].extra == Some(BuildingKind::Port));
         if near_port { self.sc().naval.port_defence } else { 0 }
     }
 
@@ -173,7 +173,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     pub fn begin_coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: HexId, target: HexId) {
         let sc = self.sc();
         // The building's holder; `NOBODY` for an unowned hex.
-        let pd = st.hexes[target as usize].owner.id();
+        let pd = st.hexes[target as usize].owner().id();
         Self::ready_fleet(st, pa, from);
         let na = st.fleet.len() as i32;
         Self::mark_attacked(st, pa, from);

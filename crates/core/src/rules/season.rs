@@ -91,7 +91,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                 continue;
             }
             let in_port = map.adjacent(s.hex).any(|n| {
-                st.hexes[n as usize].owner.is(s.owner) && st.hexes[n as usize].extra == Some(BuildingKind::Port)
+                st.hexes[n as usize].owner().is(s.owner) && st.hexes[n as usize].extra == Some(BuildingKind::Port)
             });
             let sh = &mut st.ships[i];
             if in_port && sh.pv < sc.naval.ship_pv {
@@ -124,7 +124,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         }
         // Stall detection: a fingerprint of every banner and building.
         let print = st.hexes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
-            let v = (x.owner.id() as u64)
+            let v = (x.owner().id() as u64)
                 | (x.main.map_or(0, |b| b as u64 + 1) << 8)
                 | (x.extra.map_or(0, |b| b as u64 + 1) << 16);
             (h ^ v).wrapping_mul(0x0000_0100_0000_01b3)

@@ -31,7 +31,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     pub fn target_owner(&self, st: &State, h: HexId) -> PlayerId {
         match st.city_at(h) {
             Some(c) => st.cities[c].controller.id(),
-            None => st.hexes[h as usize].owner.id(),
+            None => st.hexes[h as usize].owner().id(),
         }
     }
 

@@ -91,8 +91,10 @@ impl Slot {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HexState {
-    /// Banner on the hex (E-06, E-07), `NOBODY` if none.
-    pub owner: Owner,
+    /// Banner on the hex (E-06, E-07), `NOBODY` if none. Private: it
+    /// changes only through `State::set_owner`, the one door where a
+    /// per-player index of hexes can be kept up to date.
+    owner: Owner,
     /// Castle, city or mine (one per hex, G-22).
     pub main: Option<BuildingKind>,
     pub main_pv: i32,
@@ -422,7 +424,22 @@ pub struct State {
     pub fleet: Vec<u16>,
 }
 
+impl HexState {
+    /// The banner on the hex (E-06, E-07), `NOBODY` if none.
+    #[inline]
+    pub fn owner(&self) -> Owner {
+        self.owner
+    }
+}
+
 impl State {
+    /// Plant `o`'s banner on hex `h` (`NOBODY` clears it): every change of
+    /// a hex's banner goes through here.
+    #[inline]
+    pub fn set_owner(&mut self, h: usize, o: Owner) {
+        self.hexes[h].owner = o;
+    }
+
     #[inline]
     pub fn army_at(&self, h: HexId) -> Option<usize> {
         self.hexes[h as usize].army.get()

@@ -55,7 +55,7 @@ pub fn records(
         let standing = outcome.standings.iter().find(|s| s.player == p).copied();
         let Some(standing) = standing else { continue };
         let count = |pred: &dyn Fn(&crate::rules::state::HexState) -> bool| {
-            st.hexes.iter().filter(|h| h.owner.is(p) && pred(h)).count() as u32
+            st.hexes.iter().filter(|h| h.owner().is(p) && pred(h)).count() as u32
         };
         let armies = st.armies.iter().filter(|a| a.alive && a.owner == p);
         let t = &st.players[seat].tally;
@@ -128,7 +128,7 @@ pub fn season_records(r: Rules<'_>, st: &State, campaign: u64, season: u32, stra
                 gold_loot: pl.tally.gold_loot,
                 ep_earned: pl.tally.ep_earned,
                 units: st.armies.iter().filter(|a| a.alive && a.owner == p).map(|a| a.units.max(0) as u32).sum(),
-                mines: st.hexes.iter().filter(|h| h.owner.is(p) && h.main == Some(BuildingKind::Mine)).count() as u32,
+                mines: st.hexes.iter().filter(|h| h.owner().is(p) && h.main == Some(BuildingKind::Mine)).count() as u32,
             }
         })
         .collect()

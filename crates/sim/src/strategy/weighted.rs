@@ -109,10 +109,10 @@ const UNKNOWN: u16 = u16::MAX;
 #[inline(always)]
 fn hex_is_goal(st: &State, rival: impl Fn(PlayerId) -> bool, set: Set, hs: &HexState) -> bool {
     match set {
-        Set::Enemy | Set::Army | Set::ArmySiege => rival(hs.owner.id()),
-        Set::Ship => rival(hs.owner.id()) & hs.extra.is_some(),
+        Set::Enemy | Set::Army | Set::ArmySiege => rival(hs.owner().id()),
+        Set::Ship => rival(hs.owner().id()) & hs.extra.is_some(),
         Set::Spy => {
-            let target_owner = hs.city.get().map_or(hs.owner, |c| st.cities[c].controller).id();
+            let target_owner = hs.city.get().map_or(hs.owner(), |c| st.cities[c].controller).id();
             rival(target_owner) & (hs.main.is_some() | hs.extra.is_some()) & hs.army.is_empty()
         }
     }
@@ -417,7 +417,7 @@ impl Weighted {
                     SpyKind::Sabotage => self.w.spy_sabotage,
                     SpyKind::Steal => {
                         let full =
-                            hs.owner.get().is_some_and(|o| st.players[o as usize].gold >= r.sc.spy.steal_gold as i64);
+                            hs.owner().get().is_some_and(|o| st.players[o as usize].gold >= r.sc.spy.steal_gold as i64);
                         // A poor victim is worth little.
                         if full { self.w.spy_steal } else { self.w.spy_steal * self.w.spy_steal_poor }
                     }

@@ -99,7 +99,7 @@ fn w11_conquer_gives_full_control() {
     let (w, st, city) = take_city(SiegeChoice::Conquer);
     let c = &st.cities[city];
     assert_eq!((c.controller.id(), c.influence, c.stability, c.pv), (0, 6, -1, 1));
-    assert_eq!(st.hexes[w.hex(5, 3) as usize].owner, empires_core::rules::Owner::of(0));
+    assert_eq!(st.hexes[w.hex(5, 3) as usize].owner(), empires_core::rules::Owner::of(0));
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn w11_federate_gives_influence_3() {
     let c = &st.cities[city];
     assert_eq!((c.controller.id(), c.influence, c.stability, c.pv), (0, 3, 0, 2));
     assert_eq!(
-        st.hexes[w.hex(5, 3) as usize].owner,
+        st.hexes[w.hex(5, 3) as usize].owner(),
         empires_core::rules::Owner::NOBODY,
         "federated cities carry no banner"
     );
@@ -121,7 +121,7 @@ fn w11_pillage_leaves_the_city_neutral_and_pays() {
     let c = &st.cities[city];
     assert_eq!((c.controller.id(), c.influence, c.stability), (NOBODY, 0, -2));
     let h = &st.hexes[w.hex(5, 3) as usize];
-    assert!(h.owner.is_nobody());
+    assert!(h.owner().is_nobody());
     assert_eq!(h.extra, None, "the capital's port is destroyed");
     // +10 loot for the assault won, +30 for "+3 resources".
     assert_eq!(st.players[0].gold, 100 + 10 + 30);
