@@ -92,7 +92,7 @@ fn combats(c: &mut Criterion) {
     }
     let mut st_spy = base.clone();
     let target = find(4, 2);
-    st_spy.set_owner(target as usize, empires::rules::Owner::of(1));
+    st_spy.set_owner(target, empires::rules::Owner::of(1));
     st_spy.hexes[target as usize].main = Some(BuildingKind::Castle);
     st_spy.hexes[target as usize].main_pv = 3;
     st_spy.spies.push(Spy { owner: 0, hex: find(3, 2), mp: 1, moved: false, acted: false, alive: true });

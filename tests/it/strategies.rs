@@ -223,7 +223,7 @@ fn river_spending() -> (World, State, Vec<Action>, Action) {
     let w = world(RIVERS, |_| {});
     let mut st = w.bare();
     let river = w.hex(2, 1);
-    st.set_owner(river as usize, empires::rules::Owner::of(0));
+    st.set_owner(river, empires::rules::Owner::of(0));
     st.players[0].ep = 1;
     let opts = with_done(spend_options(&w, &st, 0));
     (w, st, opts, Action::Build { hex: river, kind: BuildingKind::Mine })
@@ -577,13 +577,13 @@ fn g30_search_values_a_rollout_by_win_and_margin() {
     let mut st = w.bare();
     let hexes: Vec<u16> = (0..st.hexes.len() as u16).filter(|&h| w.map.terrain[h as usize].is_land()).collect();
     for &h in &hexes {
-        st.set_owner(h as usize, empires::rules::state::Owner::NOBODY);
+        st.set_owner(h, empires::rules::state::Owner::NOBODY);
         st.hexes[h as usize].main = None;
         st.hexes[h as usize].city = empires::rules::state::Slot::EMPTY;
     }
     let own = |st: &mut State, p: u8, n: usize, from: usize| {
         for &h in &hexes[from..from + n] {
-            st.set_owner(h as usize, empires::rules::state::Owner::of(p));
+            st.set_owner(h, empires::rules::state::Owner::of(p));
         }
     };
     own(&mut st, 0, 5, 0);

@@ -354,13 +354,13 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let (kind, hex, cost, gold) = match a {
             Action::Capture(h) => {
                 let c = self.take_cost(st, h, false);
-                st.set_owner(h as usize, Owner::of(p));
+                st.set_owner(h, Owner::of(p));
                 st.players[p as usize].tally.ep_capture += c as i64;
                 (SpendKind::Capture, h, c, 0)
             }
             Action::Conquer(h) => {
                 let c = self.take_cost(st, h, true);
-                st.set_owner(h as usize, Owner::of(p));
+                st.set_owner(h, Owner::of(p));
                 if let Some(ci) = st.city_at(h) {
                     st.cities[ci].controller = Owner::of(p);
                     st.cities[ci].influence = sc.cities.owned_influence;

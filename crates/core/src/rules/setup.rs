@@ -94,7 +94,7 @@ pub fn initial_state(r: Rules<'_>) -> State {
     }
     for (p, &cap) in map.placements.capitals.iter().enumerate() {
         let p = p as u8;
-        st.set_owner(cap as usize, Owner::of(p));
+        st.set_owner(cap, Owner::of(p));
         place_city(&mut st, sc, cap, &sc.cities.capital, p);
         if sc.start.coastal_capital_port && map.coastal[cap as usize] && st.hexes[cap as usize].extra.is_none() {
             st.hexes[cap as usize].extra = Some(BuildingKind::Port);

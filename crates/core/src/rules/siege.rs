@@ -167,7 +167,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         c.stability = (c.stability + o.stability_change).clamp(sc.cities.stability_min, sc.cities.stability_max);
         c.pv = o.restart_pv.min(sc.cities.max_pv(c.level)).max(1);
         // A federated or neutral city carries no banner (G-19).
-        st.set_owner(hex as usize, if owned { Owner::of(p) } else { Owner::NOBODY });
+        st.set_owner(hex, if owned { Owner::of(p) } else { Owner::NOBODY });
         if o.destroy_buildings
             && let Some(kind) = st.hexes[hex as usize].extra.take()
         {

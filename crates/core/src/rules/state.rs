@@ -436,8 +436,8 @@ impl State {
     /// Plant `o`'s banner on hex `h` (`NOBODY` clears it): every change of
     /// a hex's banner goes through here.
     #[inline]
-    pub fn set_owner(&mut self, h: usize, o: Owner) {
-        self.hexes[h].owner = o;
+    pub fn set_owner(&mut self, h: HexId, o: Owner) {
+        self.hexes[h as usize].owner = o;
     }
 
     #[inline]

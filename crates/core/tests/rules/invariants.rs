@@ -81,8 +81,8 @@ fn invariants_pass_at_their_bounds_and_fail_just_past_them() {
                 st.hexes[land as usize].army = Slot::of(a);
             }),
         ),
-        ("impossible owner", Box::new(move |_, st| st.set_owner(land as usize, Owner::of(7)))),
-        ("impossible owner", Box::new(move |_, st| st.set_owner(sea as usize, Owner::of(0)))),
+        ("impossible owner", Box::new(move |_, st| st.set_owner(land, Owner::of(7)))),
+        ("impossible owner", Box::new(move |_, st| st.set_owner(sea, Owner::of(0)))),
         (
             "stands on",
             Box::new(move |_, st| {

@@ -129,9 +129,9 @@ fn e04_smallest_empire_spends_first() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let x = w.hex(3, 2);
-    st.set_owner(w.hex(2, 2) as usize, empires_core::rules::Owner::of(0));
-    st.set_owner(w.hex(2, 1) as usize, empires_core::rules::Owner::of(0));
-    st.set_owner(w.hex(4, 2) as usize, empires_core::rules::Owner::of(1));
+    st.set_owner(w.hex(2, 2), empires_core::rules::Owner::of(0));
+    st.set_owner(w.hex(2, 1), empires_core::rules::Owner::of(0));
+    st.set_owner(w.hex(4, 2), empires_core::rules::Owner::of(1));
     // A whole season without battles: 2 EP each (G-11). Both want the hex
     // between them; P1 (size 3) spends before P0 (size 4), in the order the
     // engine set at the start of the season.
@@ -187,7 +187,7 @@ fn e06_a_neutral_city_is_never_captured() {
     let mut st = w.bare();
     let (own, city, plain) = (w.hex(2, 2), w.hex(3, 2), w.hex(2, 3));
     assert!(st.hexes[city as usize].owner().is_nobody() && st.city_at(city).is_some());
-    st.set_owner(own as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(own, empires_core::rules::Owner::of(0));
     st.players[0].ep = 10;
     let opts = spend_options(&w, &st, 0);
     assert!(opts.contains(&Action::Capture(plain)), "a plain hex next to P0's land");
@@ -199,7 +199,7 @@ fn e07_conquer_needs_battle_won_this_season() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let target = w.hex(2, 1);
-    st.set_owner(target as usize, empires_core::rules::Owner::of(1));
+    st.set_owner(target, empires_core::rules::Owner::of(1));
     let a = army(&mut st, 0, w.hex(1, 1), 3);
     let d = army(&mut st, 1, target, 1);
     st.players[0].ep = 3;
@@ -221,7 +221,7 @@ fn e07_a_battle_won_last_season_allows_no_conquest() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let target = w.hex(2, 1);
-    st.set_owner(target as usize, empires_core::rules::Owner::of(1));
+    st.set_owner(target, empires_core::rules::Owner::of(1));
     let a = army(&mut st, 0, w.hex(1, 1), 3) as u16;
     let d = army(&mut st, 1, target, 1) as u16;
     let mut e = w.engine(&[6, 1], Script::bids(&[0, 0]));
@@ -241,8 +241,8 @@ fn e07_conquest_only_against_the_rival_beaten() {
     let mut st = w.bare();
     let (of1, of2) = (w.hex(2, 1), w.hex(2, 2));
     assert!(w.map.are_adjacent(of1, w.hex(1, 1)) && w.map.are_adjacent(of2, w.hex(1, 1)));
-    st.set_owner(of1 as usize, empires_core::rules::Owner::of(1));
-    st.set_owner(of2 as usize, empires_core::rules::Owner::of(2));
+    st.set_owner(of1, empires_core::rules::Owner::of(1));
+    st.set_owner(of2, empires_core::rules::Owner::of(2));
     let a = army(&mut st, 0, w.hex(1, 1), 3) as u16;
     let d = army(&mut st, 1, of1, 1) as u16;
     // 3 + 6 = 9 against 1 + 1 = 2: P0 beats P1, whose army on the hex dies.
@@ -259,7 +259,7 @@ fn e08_build_costs_1_ep_on_your_hex() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let h = w.hex(2, 2);
-    st.set_owner(h as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(h, empires_core::rules::Owner::of(0));
     st.players[0].ep = 1;
     let opts = spend_options(&w, &st, 0);
     assert!(opts.contains(&Action::Build { hex: h, kind: BuildingKind::Castle }));
@@ -306,7 +306,7 @@ fn e11_castles_and_cities_cost_one_ep_more_to_conquer() {
     let mut st = w.bare();
     let (p, m) = (w.hex(3, 2), w.hex(2, 1));
     for h in [p, m] {
-        st.set_owner(h as usize, empires_core::rules::Owner::of(1));
+        st.set_owner(h, empires_core::rules::Owner::of(1));
         st.hexes[h as usize].main = Some(BuildingKind::Castle);
         st.hexes[h as usize].main_pv = 3;
     }
@@ -323,7 +323,7 @@ fn e12_a_building_may_be_replaced_by_paying_its_cost() {
     let w = world(MOUNTAINS, |_| {});
     let mut st = w.bare();
     let r = w.hex(4, 2);
-    st.set_owner(r as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(r, empires_core::rules::Owner::of(0));
     st.hexes[r as usize].main = Some(BuildingKind::Mine);
     st.hexes[r as usize].main_pv = 1;
     st.players[0].ep = 1;
@@ -342,7 +342,7 @@ fn e13_no_castle_on_marsh() {
     let mut st = w.bare();
     let marsh = w.hex(3, 1);
     assert_eq!(w.map.terrain[marsh as usize], Terrain::Marsh);
-    st.set_owner(marsh as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(marsh, empires_core::rules::Owner::of(0));
     st.players[0].ep = 1;
     let opts = spend_options(&w, &st, 0);
     assert!(!opts.contains(&Action::Build { hex: marsh, kind: BuildingKind::Castle }));
@@ -356,7 +356,7 @@ fn e14_city_needs_a_castle_and_counts_as_one() {
     let h = w.hex(3, 2);
     let m = w.hex(2, 2);
     for x in [h, m] {
-        st.set_owner(x as usize, empires_core::rules::Owner::of(0));
+        st.set_owner(x, empires_core::rules::Owner::of(0));
     }
     st.players[0].ep = 3;
     let opts = spend_options(&w, &st, 0);
@@ -383,7 +383,7 @@ fn e15_mines_on_river_or_mountain_pay_at_payday() {
     let mut st = w.bare();
     let (plains, river, mountain) = (w.hex(3, 2), w.hex(4, 2), w.hex(2, 2));
     for x in [plains, river, mountain] {
-        st.set_owner(x as usize, empires_core::rules::Owner::of(0));
+        st.set_owner(x, empires_core::rules::Owner::of(0));
     }
     st.players[0].ep = 3;
     let opts = spend_options(&w, &st, 0);
@@ -461,7 +461,7 @@ fn e11_conquering_a_castle_on_a_mountain_in_play_costs_5_ep() {
     let mut st = w.bare();
     let m = w.hex(2, 1);
     assert_eq!(w.map.terrain[m as usize], Terrain::Mountain);
-    st.set_owner(m as usize, empires_core::rules::Owner::of(1));
+    st.set_owner(m, empires_core::rules::Owner::of(1));
     st.hexes[m as usize].main = Some(BuildingKind::Castle);
     st.hexes[m as usize].main_pv = 3;
     st.players[0].beaten = 1 << 1;
@@ -486,8 +486,8 @@ fn e07_cities_change_hands_only_by_siege_when_the_scenario_says_so() {
         let w = world(PLAINS, |sc| sc.costs.conquer_cities = conquer_cities);
         let mut st = w.bare();
         let (camp, field, capital) = (w.hex(4, 3), w.hex(5, 2), w.hex(5, 3));
-        st.set_owner(camp as usize, empires_core::rules::Owner::of(0));
-        st.set_owner(field as usize, empires_core::rules::Owner::of(1));
+        st.set_owner(camp, empires_core::rules::Owner::of(0));
+        st.set_owner(field, empires_core::rules::Owner::of(1));
         let a = army(&mut st, 0, camp, 3) as u16;
         let d = army(&mut st, 1, field, 1) as u16;
         let mut e = w.engine(&[6, 1], Script::default());
@@ -544,7 +544,7 @@ fn e04_the_order_is_set_again_before_spending_when_the_scenario_says_so() {
         let w = world(PLAINS, |sc| sc.campaign.reorder_before_spending = reorder);
         let mut st = w.bare();
         let capital = w.hex(1, 1);
-        st.set_owner(w.hex(2, 1) as usize, empires_core::rules::Owner::of(0));
+        st.set_owner(w.hex(2, 1), empires_core::rules::Owner::of(0));
         let city = st.hexes[capital as usize].city.get().unwrap();
         st.cities[city].pv = 1;
         let a = army(&mut st, 1, w.hex(2, 2), 10);
@@ -627,9 +627,9 @@ fn e05_each_purchase_is_counted_by_kind_and_logged() {
     let mut st = w.bare();
     let (free, won, castle) = (w.hex(2, 2), w.hex(2, 1), w.hex(1, 2));
     for h in [castle] {
-        st.set_owner(h as usize, empires_core::rules::Owner::of(0));
+        st.set_owner(h, empires_core::rules::Owner::of(0));
     }
-    st.set_owner(won as usize, empires_core::rules::Owner::of(1));
+    st.set_owner(won, empires_core::rules::Owner::of(1));
     st.players[0].beaten = 1 << 1;
     // Capture 2 + conquer 3 + castle 1 + pillage 1.
     st.players[0].ep = 7;
@@ -656,7 +656,7 @@ fn e07_a_conquered_or_built_city_is_logged() {
     let mut st = w.bare();
     let cap1 = w.hex(5, 3);
     let city1 = st.hexes[cap1 as usize].city.get().unwrap();
-    st.set_owner(w.hex(4, 3) as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(w.hex(4, 3), empires_core::rules::Owner::of(0));
     st.players[0].beaten = 1 << 1;
     st.players[0].ep = 10;
     let mut e = w.engine(&[], Script::default());
@@ -667,7 +667,7 @@ fn e07_a_conquered_or_built_city_is_logged() {
         e.log.last()
     );
     let x = w.hex(2, 2);
-    st.set_owner(x as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(x, empires_core::rules::Owner::of(0));
     st.hexes[x as usize].main = Some(BuildingKind::Castle);
     st.hexes[x as usize].main_pv = 3;
     buy(&mut e, &mut st, 0, Action::Build { hex: x, kind: BuildingKind::City });

@@ -102,7 +102,7 @@ fn g12_a_siege_with_gap_1_wins_the_battle_for_conquest() {
     let c = e.siege(&mut st, a, city);
     assert_eq!(c.gap, 1);
     assert_eq!(st.players[0].beaten, 1 << 1);
-    st.set_owner(w.hex(4, 3) as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(w.hex(4, 3), empires_core::rules::Owner::of(0));
     st.players[0].ep = 4;
     assert!(spend_options(&w, &st, 0).contains(&Action::Conquer(w.hex(5, 3))));
 }
@@ -341,7 +341,7 @@ fn g26_the_owner_chooses_which_ship_takes_each_hit() {
 fn spy_targets(w: &World) -> State {
     let mut st = w.bare();
     let set = |st: &mut State, h: u16, main: Option<BuildingKind>, extra: Option<BuildingKind>| {
-        st.set_owner(h as usize, empires_core::rules::Owner::of(1));
+        st.set_owner(h, empires_core::rules::Owner::of(1));
         let hs = &mut st.hexes[h as usize];
         hs.main = main;
         hs.main_pv = 1;
@@ -452,8 +452,8 @@ fn g12_a_repelled_siege_is_a_battle_the_holder_won() {
     assert!(w.map.are_adjacent(camp, cap) && w.map.are_adjacent(side, cap));
     let a = army(&mut st, 0, camp, 3);
     st.armies[a].engines = 1;
-    st.set_owner(camp as usize, empires_core::rules::Owner::of(0));
-    st.set_owner(side as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(camp, empires_core::rules::Owner::of(0));
+    st.set_owner(side, empires_core::rules::Owner::of(0));
     let city = st.hexes[cap as usize].city.id();
     // 3 units + 1 engine + die 1 = 5 against defence 2 + level 1 + die 3 = 6.
     let mut e = w.engine(&[1, 3], Script::default());

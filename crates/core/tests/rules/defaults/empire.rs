@@ -57,7 +57,7 @@ fn g15_port_on_coast_tower_on_any_land_bridge_on_river() {
         assert!(!w.map.coastal[h as usize]);
     }
     for h in [coast, inland, river, marsh] {
-        st.set_owner(h as usize, empires_core::rules::Owner::of(0));
+        st.set_owner(h, empires_core::rules::Owner::of(0));
     }
     st.players[0].ep = 1;
     let opts = spend_options(&w, &st, 0);
@@ -112,8 +112,8 @@ fn g15_port_tower_bridge_defence_and_pv_are_scenario_data() {
     });
     let mut st = w.bare();
     let (t, river) = (w.hex(2, 2), w.hex(3, 2));
-    st.set_owner(t as usize, empires_core::rules::Owner::of(0));
-    st.set_owner(river as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(t, empires_core::rules::Owner::of(0));
+    st.set_owner(river, empires_core::rules::Owner::of(0));
     st.players[0].ep = 2;
     let mut e = w.engine(&[3, 3], Script::default());
     e.spend(&mut st, 0, Action::Build { hex: t, kind: BuildingKind::Tower });
@@ -159,7 +159,7 @@ fn g16_a_built_city_takes_cities_built_at_max_pv() {
         });
         let mut st = w.bare();
         let h = w.hex(2, 1);
-        st.set_owner(h as usize, empires_core::rules::Owner::of(0));
+        st.set_owner(h, empires_core::rules::Owner::of(0));
         st.players[0].ep = 2;
         let mut e = w.engine(&[], Script::default());
         e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
@@ -255,7 +255,7 @@ fn g22_one_castle_city_or_mine_plus_one_port_tower_or_bridge() {
     let w = world(SITES, |_| {});
     let mut st = w.bare();
     let river = w.hex(3, 2);
-    st.set_owner(river as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(river, empires_core::rules::Owner::of(0));
     st.players[0].ep = 4;
     let mut e = w.engine(&[], Script::default());
     let kinds = |st: &State| (st.hexes[river as usize].main, st.hexes[river as usize].extra);
@@ -457,7 +457,7 @@ fn g13_recruiting_pays_and_numbers_the_new_piece() {
     assert_eq!(pieces, [(Item::Unit, a as u16, cap), (Item::Engine, a as u16, cap), (Item::Spy, spies as u16, cap)]);
     // A unit recruited where no army stands is a new army, numbered last.
     let x = w.hex(2, 1);
-    st.set_owner(x as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(x, empires_core::rules::Owner::of(0));
     st.hexes[x as usize].main = Some(BuildingKind::Castle);
     st.hexes[x as usize].main_pv = 3;
     e.recruit(&mut st, 0, x, Item::Unit);
@@ -493,7 +493,7 @@ fn g15_a_building_that_requires_another_stands_only_on_it() {
     let w = world(SITES, |sc| sc.buildings.tower.requires = Some(BuildingKind::Bridge));
     let mut st = w.bare();
     let river = w.hex(3, 2);
-    st.set_owner(river as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(river, empires_core::rules::Owner::of(0));
     st.players[0].ep = 4;
     let tower = Action::Build { hex: river, kind: BuildingKind::Tower };
     assert!(!spend_options(&w, &st, 0).contains(&tower), "no bridge yet");

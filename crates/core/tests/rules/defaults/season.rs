@@ -28,8 +28,8 @@ fn g02_domination_share_ends_the_campaign() {
     let e = w.engine(&[], Script::default());
     assert_eq!(e.end_check(&st), None);
     // 15 land hexes: 0.2 x 15 = 3 hexes win.
-    st.set_owner(w.hex(2, 1) as usize, empires_core::rules::Owner::of(0));
-    st.set_owner(w.hex(3, 1) as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(w.hex(2, 1), empires_core::rules::Owner::of(0));
+    st.set_owner(w.hex(3, 1), empires_core::rules::Owner::of(0));
     assert_eq!(e.end_check(&st), Some(empires_core::rules::EndReason::Domination));
 }
 
@@ -39,18 +39,18 @@ fn g03_ranking_breaks_ties_by_cities_then_castles_then_die() {
     let mut st = w.bare();
     // Equal size 4: P0 has a castle hex (2 + 2), P1 has two plain hexes (2 + 1 + 1).
     let h = w.hex(2, 1);
-    st.set_owner(h as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(h, empires_core::rules::Owner::of(0));
     st.hexes[h as usize].main = Some(empires_core::scenario::BuildingKind::Castle);
     st.hexes[h as usize].main_pv = 3;
-    st.set_owner(w.hex(4, 3) as usize, empires_core::rules::Owner::of(1));
-    st.set_owner(w.hex(5, 2) as usize, empires_core::rules::Owner::of(1));
+    st.set_owner(w.hex(4, 3), empires_core::rules::Owner::of(1));
+    st.set_owner(w.hex(5, 2), empires_core::rules::Owner::of(1));
     let mut e = w.engine(&[], Script::default());
     let r = e.ranking(&st, true);
     assert_eq!((r[0].player, r[0].size.size, r[1].size.size), (0, 4, 4), "same cities, P0 has more castles");
     assert!(!r[0].tie);
     // Fully equal: the die decides and the tie is recorded.
     st.hexes[h as usize].main = None;
-    st.set_owner(w.hex(5, 2) as usize, empires_core::rules::Owner::NOBODY);
+    st.set_owner(w.hex(5, 2), empires_core::rules::Owner::NOBODY);
     let mut e = w.engine(&[2, 5], Script::default());
     let r = e.ranking(&st, true);
     assert_eq!(r[0].player, 1);
@@ -91,7 +91,7 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
     let mut st = w.bare();
     let (cap0, mine, x) = (w.hex(1, 1), w.hex(2, 1), w.hex(2, 2));
     assert_eq!(st.hexes[mine as usize].main, Some(BuildingKind::Mine));
-    st.set_owner(mine as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(mine, empires_core::rules::Owner::of(0));
     let a = army(&mut st, 0, x, 3);
     let d = army(&mut st, 1, w.hex(3, 2), 3);
     let city1 = st.hexes[w.hex(5, 3) as usize].city.get().unwrap();
@@ -159,10 +159,10 @@ fn g04_each_player_activates_all_its_pieces_in_turn() {
     for p1_larger in [false, true] {
         let w = world(PLAINS, |_| {});
         let mut st = w.bare();
-        st.set_owner(w.hex(1, 2) as usize, empires_core::rules::Owner::of(0));
+        st.set_owner(w.hex(1, 2), empires_core::rules::Owner::of(0));
         if p1_larger {
-            st.set_owner(w.hex(4, 1) as usize, empires_core::rules::Owner::of(1));
-            st.set_owner(w.hex(5, 1) as usize, empires_core::rules::Owner::of(1));
+            st.set_owner(w.hex(4, 1), empires_core::rules::Owner::of(1));
+            st.set_owner(w.hex(5, 1), empires_core::rules::Owner::of(1));
         }
         let a0 = army(&mut st, 0, w.hex(1, 2), 3) as u16;
         let s0 = spy(&mut st, 0, w.hex(2, 2)) as u16;
@@ -276,11 +276,11 @@ fn g03_castles_and_cities_count_in_size_by_their_own_key_not_by_fortified() {
         });
         let mut st = w.bare();
         let h = w.hex(2, 1);
-        st.set_owner(h as usize, empires_core::rules::Owner::of(0));
+        st.set_owner(h, empires_core::rules::Owner::of(0));
         st.hexes[h as usize].main = Some(BuildingKind::Castle);
         st.hexes[h as usize].main_pv = 3;
-        st.set_owner(w.hex(4, 3) as usize, empires_core::rules::Owner::of(1));
-        st.set_owner(w.hex(5, 2) as usize, empires_core::rules::Owner::of(1));
+        st.set_owner(w.hex(4, 3), empires_core::rules::Owner::of(1));
+        st.set_owner(w.hex(5, 2), empires_core::rules::Owner::of(1));
         let s = sizes(w.rules(), &st);
         assert_eq!((s[0].size, s[1].size), (p0, p1), "counts_in_size = {counted}");
         assert_eq!((s[0].hexes, s[0].cities, s[0].castles), (2, 1, 1));
@@ -307,7 +307,7 @@ fn g03_tie_breaks_apply_in_the_scenarios_order() {
         let w = world(PLAINS, |sc| sc.campaign.tiebreak = order.to_vec());
         let mut st = w.bare();
         let own = |st: &mut State, h, p, b: Option<BuildingKind>| {
-            st.set_owner(h as usize, empires_core::rules::Owner::of(p));
+            st.set_owner(h, empires_core::rules::Owner::of(p));
             st.hexes[h as usize].main = b;
             st.hexes[h as usize].main_pv = 3;
         };
@@ -370,7 +370,7 @@ fn g03_no_die_without_the_die_tie_break_and_no_tie_between_sizes() {
     // No dice scripted: a roll would panic.
     let r = w.engine(&[], Script::default()).ranking(&st, true);
     assert_eq!((r[0].player, r[0].rank, r[0].tie, r[1].player, r[1].rank, r[1].tie), (0, 1, true, 1, 2, true));
-    st.set_owner(w.hex(4, 3) as usize, empires_core::rules::Owner::of(1));
+    st.set_owner(w.hex(4, 3), empires_core::rules::Owner::of(1));
     let r = w.engine(&[], Script::default()).ranking(&st, true);
     assert_eq!((r[0].player, r[0].rank, r[0].tie, r[1].player, r[1].rank, r[1].tie), (1, 1, false, 0, 2, false));
 }
@@ -386,11 +386,11 @@ fn g02_the_campaign_ends_last_standing_all_eliminated_or_at_the_limit() {
     let e = w.engine(&[], Script::default());
     assert_eq!(e.end_check(&st), None, "both stand");
     let cap1 = w.hex(5, 3);
-    st.set_owner(cap1 as usize, empires_core::rules::Owner::NOBODY);
+    st.set_owner(cap1, empires_core::rules::Owner::NOBODY);
     assert_eq!(e.end_check(&st), Some(LastStanding));
     let w2 = world(PLAINS, |sc| sc.campaign.end_when_last_standing = false);
     assert_eq!(w2.engine(&[], Script::default()).end_check(&st), None, "the game goes on alone");
-    st.set_owner(w.hex(1, 1) as usize, empires_core::rules::Owner::NOBODY);
+    st.set_owner(w.hex(1, 1), empires_core::rules::Owner::NOBODY);
     assert_eq!(e.end_check(&st), Some(AllEliminated));
     // Two allies alone are the last standing together.
     let w3 = world(THREE, |sc| {
@@ -400,7 +400,7 @@ fn g02_the_campaign_ends_last_standing_all_eliminated_or_at_the_limit() {
     let mut st3 = w3.bare();
     let e3 = w3.engine(&[], Script::default());
     assert_eq!(e3.end_check(&st3), None, "their rival stands");
-    st3.set_owner(w3.hex(5, 1) as usize, empires_core::rules::Owner::NOBODY);
+    st3.set_owner(w3.hex(5, 1), empires_core::rules::Owner::NOBODY);
     assert_eq!(e3.end_check(&st3), Some(LastStanding));
     let mut st = w.bare();
     // The season limit, stalled or not.
@@ -424,7 +424,7 @@ fn g02_the_campaign_ends_last_standing_all_eliminated_or_at_the_limit() {
 fn g31_a_borrowed_log_records_what_an_owned_log_records() {
     let w = world(MINE_MAP, |_| {});
     let mut st = w.bare();
-    st.set_owner(w.hex(2, 1) as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(w.hex(2, 1), empires_core::rules::Owner::of(0));
     let mut owned = w.engine(&[3, 4], Script::default());
     owned.play_season(&mut st.clone());
     let mut events = Vec::new();
@@ -440,7 +440,7 @@ fn g31_a_borrowed_log_records_what_an_owned_log_records() {
 fn g02_the_winner_is_the_largest_empire_at_the_end() {
     let w = world(THREE, |_| {});
     let mut st = w.bare();
-    st.set_owner(w.hex(4, 1) as usize, empires_core::rules::Owner::of(2));
+    st.set_owner(w.hex(4, 1), empires_core::rules::Owner::of(2));
     // P0 and P1 tie for second: P1 rolls higher.
     let mut e = w.engine(&[1, 2], Script::default());
     let out = e.finish(&mut st, empires_core::rules::EndReason::SeasonLimit);
@@ -465,8 +465,8 @@ fn g02_quiet_seasons_count_seasons_without_a_change_of_banner_or_building() {
     assert_eq!(st.quiet_seasons, 2);
     let h = w.hex(3, 2) as usize;
     let changes: [fn(&mut State, usize); 4] = [
-        |st, h| st.set_owner(h, empires_core::rules::Owner::of(0)),
-        |st, h| st.set_owner(h, empires_core::rules::Owner::of(1)),
+        |st, h| st.set_owner(h as u16, empires_core::rules::Owner::of(0)),
+        |st, h| st.set_owner(h as u16, empires_core::rules::Owner::of(1)),
         |st, h| {
             st.hexes[h].main = Some(BuildingKind::Castle);
             st.hexes[h].main_pv = 3;
@@ -499,7 +499,7 @@ fn g02_a_player_without_hexes_is_eliminated_with_its_pieces() {
     let s2 = spy(&mut st, 2, w.hex(3, 1));
     let sh1 = ship(&mut st, 1, w.hex(6, 3), 3);
     let sh2 = ship(&mut st, 2, w.hex(6, 1), 3);
-    st.set_owner(cap1 as usize, empires_core::rules::Owner::NOBODY);
+    st.set_owner(cap1, empires_core::rules::Owner::NOBODY);
     let c1 = st.hexes[cap1 as usize].city.get().unwrap();
     let mut e = w.engine(&[], Script::default());
     e.end_of_season(&mut st);

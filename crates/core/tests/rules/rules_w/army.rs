@@ -82,7 +82,7 @@ fn w04_at_most_3_initiative_in_one_combat() {
 fn w05_a_garrison_adds_its_building_defence() {
     let (w, mut st, a, d) = armies(3, 3);
     let h = st.armies[d].hex as usize;
-    st.set_owner(h, empires_core::rules::Owner::of(1));
+    st.set_owner(h as u16, empires_core::rules::Owner::of(1));
     st.hexes[h].main = Some(BuildingKind::Castle);
     st.hexes[h].main_pv = 3;
     let mut e = w.engine(&[3, 3], Script::default());
@@ -90,7 +90,7 @@ fn w05_a_garrison_adds_its_building_defence() {
     assert_eq!(c.d.defence, 2);
     assert_eq!((c.a.total(), c.d.total()), (6, 8));
     // An enemy castle gives nothing: the garrison must be the owner's.
-    st.set_owner(h, empires_core::rules::Owner::of(0));
+    st.set_owner(h as u16, empires_core::rules::Owner::of(0));
     let mut e2 = w.engine(&[3, 3], Script::default());
     st.armies[a].attacked = false;
     let c2 = e2.army_combat(&mut st, a, d);

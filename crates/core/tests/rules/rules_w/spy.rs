@@ -12,7 +12,7 @@ fn spy_setup() -> (World, State, usize, u16) {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let t = w.hex(4, 2);
-    st.set_owner(t as usize, empires_core::rules::Owner::of(1));
+    st.set_owner(t, empires_core::rules::Owner::of(1));
     st.hexes[t as usize].main = Some(BuildingKind::Castle);
     st.hexes[t as usize].main_pv = 3;
     let s = spy(&mut st, 0, w.hex(3, 2));
@@ -47,7 +47,7 @@ fn w19_a_spy_acts_on_adjacent_hexes_not_its_own() {
         let w = world(PLAINS, |sc| sc.spy.own_hex = own_hex);
         let mut st = w.bare();
         let t = w.hex(4, 2);
-        st.set_owner(t as usize, empires_core::rules::Owner::of(1));
+        st.set_owner(t, empires_core::rules::Owner::of(1));
         st.hexes[t as usize].main = Some(BuildingKind::Castle);
         st.hexes[t as usize].main_pv = 3;
         let mine = spy(&mut st, 0, t);
@@ -153,7 +153,7 @@ fn w25_the_winning_defender_spy_cannot_act_again() {
     pools(&mut st, 3);
     let (mine_hex, theirs_hex) = (w.hex(3, 2), w.hex(4, 2));
     // P0's castle next to P1's spy, so P1's spy has a target before the duel.
-    st.set_owner(mine_hex as usize, empires_core::rules::Owner::of(0));
+    st.set_owner(mine_hex, empires_core::rules::Owner::of(0));
     st.hexes[mine_hex as usize].main = Some(BuildingKind::Castle);
     st.hexes[mine_hex as usize].main_pv = 3;
     let mine = spy(&mut st, 0, mine_hex);
@@ -264,7 +264,7 @@ fn w19_w24_duel_limits_are_a_key() {
         // W-24 still holds for the spy's actions: none after moving, even
         // next to P1's castle at (4,1), which an unmoved spy there could hit.
         let castle = w.hex(4, 1);
-        st.set_owner(castle as usize, empires_core::rules::Owner::of(1));
+        st.set_owner(castle, empires_core::rules::Owner::of(1));
         st.hexes[castle as usize].main = Some(BuildingKind::Castle);
         st.hexes[castle as usize].main_pv = 3;
         let spy_acts = |st: &State| act_options(&w, st, 0).iter().any(|a| matches!(a, Action::SpyAct { .. }));
