@@ -567,8 +567,8 @@ fn g30_search_judges_a_siege_outcome_by_the_campaigns_it_wins() {
 }
 
 /// A rollout's value: 1 for the largest empire, a share of 1 for a tie for
-/// it, 0 otherwise, plus a quarter of the size margin as a share of the
-/// land.
+/// it, 0 otherwise, plus `margin_weight` (0.25 by default) times the size
+/// margin as a share of the land.
 #[test]
 fn g30_search_values_a_rollout_by_win_and_margin() {
     use empires::strategy::search::outcome;
@@ -588,10 +588,13 @@ fn g30_search_values_a_rollout_by_win_and_margin() {
     };
     own(&mut st, 0, 5, 0);
     own(&mut st, 1, 3, 5);
-    assert_eq!(outcome(w.rules(), &st, 0), 1.0 + 0.25 * 2.0 / land);
-    assert_eq!(outcome(w.rules(), &st, 1), 0.25 * -2.0 / land);
+    assert_eq!(outcome(w.rules(), &st, 0, 0.25), 1.0 + 0.25 * 2.0 / land);
+    assert_eq!(outcome(w.rules(), &st, 1, 0.25), 0.25 * -2.0 / land);
+    // A heavy margin weight lets a wide lead outweigh the win itself.
+    assert_eq!(outcome(w.rules(), &st, 0, 100.0), 1.0 + 100.0 * 2.0 / land);
+    assert_eq!(outcome(w.rules(), &st, 1, 100.0), 100.0 * -2.0 / land);
     own(&mut st, 1, 2, 8);
-    assert_eq!(outcome(w.rules(), &st, 0), 0.5, "a tie for the largest empire is shared");
+    assert_eq!(outcome(w.rules(), &st, 0, 0.25), 0.5, "a tie for the largest empire is shared");
 }
 
 #[test]

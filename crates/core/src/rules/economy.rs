@@ -16,22 +16,29 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let map = self.map();
         for oi in 0..st.order.len() {
             let p = st.order[oi];
-            for h in 0..st.hexes.len() {
-                let hs = st.hexes[h];
-                if !hs.owner().is(p) || hs.main != Some(BuildingKind::Mine) {
-                    continue;
+            // Walked by index: the loop writes the state it walks.
+            let row = st.banners().row(p).len();
+            for w in 0..row {
+                let mut bits = st.banners().row(p)[w];
+                while bits != 0 {
+                    let h = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let hs = st.hexes[h];
+                    if hs.main != Some(BuildingKind::Mine) {
+                        continue;
+                    }
+                    let Some(expr) = *sc.economy.mine.get(map.terrain[h]) else { continue };
+                    if hs.sabotaged {
+                        st.hexes[h].sabotaged = false;
+                        self.emit(|| Event::Payday { player: p, hex: h as HexId, faces: 0, gold: 0, sabotaged: true });
+                        continue;
+                    }
+                    let (faces, gold) = self.dice.roll_expr(&expr);
+                    let pl = &mut st.players[p as usize];
+                    pl.gold += gold;
+                    pl.tally.gold_mines += gold;
+                    self.emit(|| Event::Payday { player: p, hex: h as HexId, faces, gold, sabotaged: false });
                 }
-                let Some(expr) = *sc.economy.mine.get(map.terrain[h]) else { continue };
-                if hs.sabotaged {
-                    st.hexes[h].sabotaged = false;
-                    self.emit(|| Event::Payday { player: p, hex: h as HexId, faces: 0, gold: 0, sabotaged: true });
-                    continue;
-                }
-                let (faces, gold) = self.dice.roll_expr(&expr);
-                let pl = &mut st.players[p as usize];
-                pl.gold += gold;
-                pl.tally.gold_mines += gold;
-                self.emit(|| Event::Payday { player: p, hex: h as HexId, faces, gold, sabotaged: false });
             }
         }
     }
@@ -63,15 +70,15 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let sc = self.sc();
         self.buf.clear();
         let gold = st.players[p as usize].gold;
-        for h in 0..st.hexes.len() {
+        for hex in st.banners().hexes(p) {
+            let h = hex as usize;
             let hs = &st.hexes[h];
-            if !hs.owner().is(p) || hs.recruited as u32 >= sc.recruit.per_hex {
+            if hs.recruited as u32 >= sc.recruit.per_hex {
                 continue;
             }
             if ![hs.main, hs.extra].into_iter().flatten().any(|b| sc.building(b).recruits) {
                 continue;
             }
-            let hex = h as HexId;
             let own_army = hs.army.get().filter(|&a| st.armies[a].owner == p);
             for item in Item::ALL {
                 if gold < self.recruit_cost(item) {

@@ -21,23 +21,24 @@ pub struct Size {
     pub castles: u32,
 }
 
-/// G-03: empire size of every player, in one pass over the map.
+/// G-03: empire size of every player, from the hexes each holds.
 pub fn sizes(r: Rules<'_>, st: &State) -> Vec<Size> {
     let mut out = vec![Size::default(); st.players.len()];
-    for hs in &st.hexes {
-        let Some(owner) = hs.owner().get() else { continue };
-        let s = &mut out[owner as usize];
-        s.hexes += 1;
-        s.size += 1;
-        let counted = [hs.main, hs.extra].into_iter().flatten().any(|b| r.sc.building(b).counts_in_size);
-        if counted {
+    for (p, s) in out.iter_mut().enumerate() {
+        for h in st.banners().hexes(p as PlayerId) {
+            let hs = &st.hexes[h as usize];
+            s.hexes += 1;
             s.size += 1;
-        }
-        if let Some(m) = hs.main {
-            match m {
-                BuildingKind::City => s.cities += 1,
-                BuildingKind::Castle => s.castles += 1,
-                _ => {}
+            let counted = [hs.main, hs.extra].into_iter().flatten().any(|b| r.sc.building(b).counts_in_size);
+            if counted {
+                s.size += 1;
+            }
+            if let Some(m) = hs.main {
+                match m {
+                    BuildingKind::City => s.cities += 1,
+                    BuildingKind::Castle => s.castles += 1,
+                    _ => {}
+                }
             }
         }
     }
@@ -237,17 +238,21 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     }
 
     /// Mark in `self.next_to_spender` the hexes next to one `p` controls
-    /// (G-19): one pass over the map, instead of six lookups for every hex
-    /// asked about.
+    /// (G-19): its banners and the cities it holds influence over.
     fn mark_next_to_own(&mut self, st: &State, p: PlayerId) {
         let map = self.map();
-        self.next_to_spender.clear();
-        self.next_to_spender.resize(st.hexes.len(), false);
-        for (h, neighbors) in map.neighbors.iter().enumerate().take(st.hexes.len()) {
-            if st.controls(p, h as HexId) {
-                for &n in neighbors.iter().filter(|&&n| n != crate::map::NO_HEX) {
-                    self.next_to_spender[n as usize] = true;
-                }
+        let near = &mut self.next_to_spender;
+        near.clear();
+        near.resize(st.banners().row(p).len(), 0);
+        let mut mark = |h: HexId| {
+            for &n in map.neighbors[h as usize].iter().filter(|&&n| n != crate::map::NO_HEX) {
+                near[n as usize / 64] |= 1 << (n % 64);
+            }
+        };
+        st.banners().hexes(p).for_each(&mut mark);
+        for c in &st.cities {
+            if c.controller.is(p) && st.controls(p, c.hex) {
+                mark(c.hex);
             }
         }
     }
@@ -306,34 +311,44 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let afford = &afford[..n_afford];
         // E-07: the owners `p` may conquer from: rivals beaten this season.
         let conquerable = u32::from(st.players[p as usize].beaten & self.rules.rivals_of(p));
+        // Only a hex `p` holds or one next to a hex it controls can be
+        // bought: the two sets' union, walked in map order.
         self.mark_next_to_own(st, p);
-        let hexes = st.hexes.iter().zip(&map.terrain).zip(&self.next_to_spender);
-        for (h, ((hs, &terrain), &near)) in hexes.enumerate() {
-            if !terrain.is_land() {
-                continue;
-            }
-            let hex = h as HexId;
-            if hs.owner().is_nobody() {
-                // E-06: cities are taken by siege or conquest, never captured.
-                if hs.city.is_empty() && near && self.take_cost(st, hex, false) <= ep {
-                    self.buf.push(Action::Capture(hex));
+        let own = st.banners().row(p);
+        for w in 0..own.len() {
+            let near_w = self.next_to_spender[w];
+            let mut bits = own[w] | near_w;
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                let near = near_w >> b & 1 == 1;
+                let hex = (w * 64) as HexId + b as HexId;
+                let hs = &st.hexes[hex as usize];
+                if !map.terrain[hex as usize].is_land() {
+                    continue;
                 }
-            } else if hs.owner().is(p) {
-                for &kind in afford {
-                    if self.can_build(st, p, hex, kind) {
-                        self.buf.push(Action::Build { hex, kind });
+                if hs.owner().is_nobody() {
+                    // E-06: cities are taken by siege or conquest, never captured.
+                    if hs.city.is_empty() && near && self.take_cost(st, hex, false) <= ep {
+                        self.buf.push(Action::Capture(hex));
                     }
+                } else if hs.owner().is(p) {
+                    for &kind in afford {
+                        if self.can_build(st, p, hex, kind) {
+                            self.buf.push(Action::Build { hex, kind });
+                        }
+                    }
+                } else if conquerable.checked_shr(u32::from(hs.owner().id())).unwrap_or(0) & 1 == 1
+                    && hs.army.get().is_none_or(|a| !hs.owner().is(st.armies[a].owner))
+                    && (sc.costs.conquer_cities || hs.city.is_empty())
+                    && near
+                    && self.take_cost(st, hex, true) <= ep
+                {
+                    // E-07: only against a player beaten this season, and not
+                    // while that player's own army still stands on the hex; a
+                    // city only if the scenario lets EP take cities.
+                    self.buf.push(Action::Conquer(hex));
                 }
-            } else if conquerable.checked_shr(u32::from(hs.owner().id())).unwrap_or(0) & 1 == 1
-                && hs.army.get().is_none_or(|a| !hs.owner().is(st.armies[a].owner))
-                && (sc.costs.conquer_cities || hs.city.is_empty())
-                && near
-                && self.take_cost(st, hex, true) <= ep
-            {
-                // E-07: only against a player beaten this season, and not
-                // while that player's own army still stands on the hex; a
-                // city only if the scenario lets EP take cities.
-                self.buf.push(Action::Conquer(hex));
             }
         }
     }

@@ -2,9 +2,9 @@
 //! property tests check them over many random campaigns of every shipped
 //! scenario.
 
-use super::state::{Slot, State};
+use super::state::{PlayerId, Slot, State};
 use super::{Decision, Rules};
-use crate::map::Terrain;
+use crate::map::{HexId, Terrain};
 use crate::scenario::BuildingKind;
 
 /// The first broken invariant at the end of a season, in words: those of
@@ -93,6 +93,13 @@ fn common(r: Rules<'_>, st: &State, falling: Option<usize>) -> Result<(), String
         }
         if (hs.main == Some(BuildingKind::City)) != !hs.city.is_empty() {
             return Err(format!("hex {h}: city building and city record disagree"));
+        }
+    }
+    // The per-player hex sets say exactly what the banners say.
+    for p in 0..st.players.len() as PlayerId {
+        let scan = st.hexes.iter().enumerate().filter(|(_, hs)| hs.owner().is(p)).map(|(h, _)| h as HexId);
+        if !scan.eq(st.banners().hexes(p)) {
+            return Err(format!("player {p}'s hex set disagrees with the banners on the map"));
         }
     }
     for (i, c) in st.cities.iter().enumerate() {

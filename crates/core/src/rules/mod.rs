@@ -101,8 +101,8 @@ pub struct Engine<'a, D, L> {
     buf: Vec<Action>,
     /// Reused for the sea hexes a ship can reach (W-17).
     reach: Vec<(crate::map::HexId, i32)>,
-    /// Reused per hex: next to a hex the spending player controls.
-    next_to_spender: Vec<bool>,
+    /// Reused: a bit per hex next to a hex the spending player controls.
+    next_to_spender: Vec<u64>,
 }
 
 impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
@@ -113,7 +113,7 @@ impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
             log,
             buf: Vec::with_capacity(128),
             reach: Vec::with_capacity(64),
-            next_to_spender: Vec::with_capacity(rules.map.len()),
+            next_to_spender: Vec::with_capacity(rules.map.len().div_ceil(64)),
         }
     }
 

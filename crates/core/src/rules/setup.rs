@@ -77,6 +77,7 @@ pub fn initial_state(r: Rules<'_>) -> State {
             main: false,
         },
         fleet: Vec::new(),
+        banners: super::state::Banners::new(sc.players.len(), map.len()),
     };
     for &(h, kind) in &map.placements.buildings {
         let spec = sc.building(kind);

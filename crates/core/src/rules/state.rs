@@ -394,6 +394,96 @@ impl std::fmt::Debug for Fight {
     }
 }
 
+/// Which hexes each player's banner stands on: a bit per hex, a row of
+/// `words` 64-bit words per player, in one flat vector so a state copy (a
+/// search copies thousands) is one allocation more, not one per player.
+///
+/// Kept by `State::set_owner`, the one door a banner changes through, so
+/// the rules and players walk a player's own hexes instead of the whole
+/// map (the scans of every hex in option lists and payday were the
+/// engine's largest cost). Bits are read lowest first, which is map order:
+/// the order options are listed in, which strategies' tie-break draws
+/// follow. A fixed-size bitset crate would hold one set, not one row per
+/// player in a single allocation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Banners {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl Banners {
+    /// No banners yet, on a map of `hexes` hexes with `players` players.
+    pub fn new(players: usize, hexes: usize) -> Banners {
+        let words = hexes.div_ceil(64);
+        Banners { words, bits: vec![0; words * players] }
+    }
+
+    /// Player `p`'s row, empty for a player the state does not have.
+    #[inline]
+    pub fn row(&self, p: PlayerId) -> &[u64] {
+        let start = p as usize * self.words;
+        self.bits.get(start..start + self.words).unwrap_or(&[])
+    }
+
+    /// The hexes under `p`'s banner, in map order.
+    #[inline]
+    pub fn hexes(&self, p: PlayerId) -> Bits<'_> {
+        Bits::new(self.row(p))
+    }
+
+    /// How many hexes `p` holds.
+    #[inline]
+    pub fn count(&self, p: PlayerId) -> u32 {
+        self.row(p).iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Turn `p`'s bit for hex `h` on or off. A player the state does not
+    /// have (only a broken test state names one) has no row; the
+    /// invariant check reports such an owner from the hexes themselves.
+    #[inline]
+    fn put(&mut self, p: PlayerId, h: HexId, on: bool) {
+        let i = p as usize * self.words + h as usize / 64;
+        if (h as usize / 64) < self.words
+            && let Some(w) = self.bits.get_mut(i)
+        {
+            let bit = 1u64 << (h % 64);
+            if on { *w |= bit } else { *w &= !bit }
+        }
+    }
+}
+
+/// The hexes whose bits are set in a row of words, lowest first (map
+/// order).
+#[derive(Clone)]
+pub struct Bits<'a> {
+    words: &'a [u64],
+    /// Index of the word after `cur`.
+    next: usize,
+    /// What is left of the current word.
+    cur: u64,
+}
+
+impl<'a> Bits<'a> {
+    pub fn new(words: &'a [u64]) -> Bits<'a> {
+        Bits { words, next: 1, cur: words.first().copied().unwrap_or(0) }
+    }
+}
+
+impl Iterator for Bits<'_> {
+    type Item = HexId;
+
+    #[inline]
+    fn next(&mut self) -> Option<HexId> {
+        while self.cur == 0 {
+            self.cur = *self.words.get(self.next)?;
+            self.next += 1;
+        }
+        let bit = self.cur.trailing_zeros() as usize;
+        self.cur &= self.cur - 1;
+        Some(((self.next - 1) * 64 + bit) as HexId)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
     /// The current season, from 1.
@@ -422,6 +512,8 @@ pub struct State {
     /// G-26: the attacking ships of the naval or coastal combat under way
     /// (the only ships the attacker's hits may fall on).
     pub fleet: Vec<u16>,
+    /// Each player's hexes, kept by `set_owner` (read with `banners()`).
+    pub(super) banners: Banners,
 }
 
 impl HexState {
@@ -437,7 +529,20 @@ impl State {
     /// a hex's banner goes through here.
     #[inline]
     pub fn set_owner(&mut self, h: HexId, o: Owner) {
-        self.hexes[h as usize].owner = o;
+        let hs = &mut self.hexes[h as usize];
+        let old = std::mem::replace(&mut hs.owner, o);
+        if let Some(p) = old.get() {
+            self.banners.put(p, h, false);
+        }
+        if let Some(p) = o.get() {
+            self.banners.put(p, h, true);
+        }
+    }
+
+    /// Every player's hexes, as `set_owner` keeps them.
+    #[inline]
+    pub fn banners(&self) -> &Banners {
+        &self.banners
     }
 
     #[inline]
@@ -468,19 +573,13 @@ impl State {
     }
 
     pub fn hexes_of(&self, p: PlayerId) -> u32 {
-        self.hexes.iter().filter(|h| h.owner.is(p)).count() as u32
+        self.banners.count(p)
     }
 
-    /// The hexes of every player (`hexes_of` of each), in one pass over
-    /// the map instead of one per player: the end of every season asks it.
+    /// The hexes of every player (`hexes_of` of each): the end of every
+    /// season asks it.
     pub fn hex_counts(&self) -> Vec<u32> {
-        let mut n = vec![0u32; self.players.len()];
-        for h in &self.hexes {
-            if let Some(c) = h.owner.get().and_then(|p| n.get_mut(p as usize)) {
-                *c += 1;
-            }
-        }
-        n
+        (0..self.players.len()).map(|p| self.banners.count(p as PlayerId)).collect()
     }
 }
 
@@ -504,6 +603,23 @@ mod tests {
         assert!(Owner::NOBODY.is_nobody() && !Owner::NOBODY.is(0));
         assert_eq!((Owner::NOBODY.id(), Owner::of(0).id()), (NOBODY, 0));
         assert_eq!(HexState::default().owner, Owner::NOBODY);
+    }
+
+    #[test]
+    fn banners_list_a_players_hexes_in_map_order() {
+        let mut b = Banners::new(3, 130);
+        for h in [129, 0, 64, 63, 5] {
+            b.put(1, h, true);
+        }
+        b.put(2, 7, true);
+        b.put(1, 5, false);
+        assert_eq!(b.hexes(1).collect::<Vec<_>>(), vec![0, 63, 64, 129]);
+        assert_eq!((b.count(0), b.count(1), b.count(2)), (0, 4, 1));
+        assert_eq!(b.hexes(2).collect::<Vec<_>>(), vec![7]);
+        // A player the state does not have holds nothing and changes nothing.
+        b.put(9, 3, true);
+        assert_eq!((b.count(9), b.hexes(9).count()), (0, 0));
+        assert_eq!(Bits::new(&[]).count(), 0);
     }
 
     #[test]

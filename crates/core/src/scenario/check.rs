@@ -413,6 +413,12 @@ fn strategies(s: &Scenario, f: &mut Found) {
                     format!("must be above 0 and at most 1000 (found {})", st.temperature),
                 );
             }
+            if !(0.0..=1000.0).contains(&st.margin_weight) {
+                f.push(
+                    p(&format!("{key}.margin_weight")),
+                    format!("must be at least 0 and at most 1000 (found {})", st.margin_weight),
+                );
+            }
             if !(0.0..=1.0).contains(&st.explore) {
                 f.push(p(&format!("{key}.explore")), format!("must be a share between 0 and 1 (found {})", st.explore));
             }

@@ -245,7 +245,8 @@ mod tests {
     #[test]
     fn every_numeric_key_of_a_weighted_player_has_a_range() {
         let v = toml::Value::try_from(StrategySpec::default()).unwrap();
-        let lookahead_only = ["rollouts", "horizon", "width", "budget", "top_k", "temperature", "explore"];
+        let lookahead_only =
+            ["rollouts", "horizon", "width", "budget", "top_k", "temperature", "explore", "margin_weight"];
         for (key, value) in v.as_table().unwrap() {
             let numeric = matches!(value, toml::Value::Float(_) | toml::Value::Integer(_));
             if numeric && !lookahead_only.contains(&key.as_str()) {

@@ -226,6 +226,11 @@ section! {
         /// the best (a mine, to a player that never built one) keeps a real
         /// chance of being searched.
         pub explore: f64 = 0.0,
+        /// What a rollout's size margin over the largest rival (as a share
+        /// of the map's land) counts for next to a win, which counts 1:
+        /// small (the default) judges mostly by who leads where the
+        /// rollout stops, large mostly by how much.
+        pub margin_weight: f64 = 0.25,
         /// Coefficients of a learned value (`empires value`), empty or
         /// `VALUE_FEATURES` long: a rollout cut short by `horizon` is
         /// valued by the win probability they give its last state, not by

@@ -18,9 +18,10 @@
 //!    every player (itself included) following `base`, to the end of the
 //!    campaign (`horizon` 0) or for `horizon` seasons;
 //! 4. values a rollout by its result for the player: 1 for the largest
-//!    empire (G-02), ½ for a tie for it, 0 otherwise, plus a small share of
-//!    its size margin over the largest rival so that among equally won
-//!    games the larger win counts. A rollout cut short by the horizon is
+//!    empire (G-02), ½ for a tie for it, 0 otherwise, plus `margin_weight`
+//!    times its size margin over the largest rival (a share of the land),
+//!    so that among equally won games the larger win counts (a larger
+//!    weight judges mostly by the margin). A rollout cut short by the horizon is
 //!    valued the same way where it stops (who leads there), or by the
 //!    learned value's win probability when `value` is set
 //!    (`strategy::value`).
@@ -51,10 +52,6 @@ use crate::scenario::{Scenario, StrategySpec};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
-/// The weight of the size margin (as a share of the map's land) next to a
-/// win: small enough that a won game always beats a lost one.
-const MARGIN_WEIGHT: f64 = 0.25;
-
 pub struct Search {
     /// Its own weights: the policy the candidates are sampled from, and
     /// its play at the decisions it does not search.
@@ -68,6 +65,8 @@ pub struct Search {
     temperature: f64,
     /// Share of the policy spread evenly over the options (`explore`).
     explore: f64,
+    /// A rollout's margin next to its win (`margin_weight`).
+    margin_weight: f64,
     /// The learned value's coefficients (`value`); empty: `outcome`.
     value: Vec<f64>,
     look: LookAt,
@@ -94,8 +93,12 @@ impl Candidate {
 }
 
 /// A rollout's value for `me`: a win (½ for a tie for the largest empire)
-/// plus `MARGIN_WEIGHT` times the size margin as a share of the land.
-pub fn outcome(r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
+/// plus `margin_weight` times the size margin as a share of the land. At
+/// the default 0.25 a won game always beats a lost one (a margin is at
+/// most the whole land); larger weights let a wide lead in a lost rollout
+/// outweigh a narrow win, which judges a short rollout by a steadier
+/// signal than who happens to lead where it stops.
+pub fn outcome(r: Rules<'_>, st: &State, me: PlayerId, margin_weight: f64) -> f64 {
     let sz = sizes(r, st);
     let m = margin_of(r, &sz, me);
     let win = if m > 0.0 {
@@ -109,7 +112,7 @@ pub fn outcome(r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
         0.0
     };
     let land = r.map.land_count.max(1) as f64;
-    win + MARGIN_WEIGHT * m / land
+    win + margin_weight * m / land
 }
 
 /// Turn logits into those of the mixture `(1 − e) · softmax + e · uniform`:
@@ -138,6 +141,7 @@ impl Search {
             horizon: (spec.horizon > 0).then_some(spec.horizon),
             temperature: if spec.temperature > 0.0 { spec.temperature } else { 1.0 },
             explore: spec.explore.clamp(0.0, 1.0),
+            margin_weight: spec.margin_weight,
             value: spec.value.clone(),
             look: LookAt::of(&spec.look_at),
             rng,
@@ -152,7 +156,7 @@ impl Search {
     /// value's win probability at its last state.
     fn worth(&self, r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
         if self.value.len() != crate::scenario::VALUE_FEATURES || st.ended.is_some() {
-            return outcome(r, st, me);
+            return outcome(r, st, me, self.margin_weight);
         }
         super::value::win_probability(&self.value, &super::value::features(r, st, me))
     }

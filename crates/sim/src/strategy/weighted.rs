@@ -14,7 +14,7 @@ use crate::map::{HexId, Terrain};
 use crate::rules::army::army_parts;
 use crate::rules::naval::naval_strength;
 use crate::rules::siege::city_parts;
-use crate::rules::state::{HexState, Slot};
+use crate::rules::state::{Bits, HexState, Slot};
 use crate::rules::{Action, Decision, Item, NOBODY, PlayerId, Rules, SpyKind, State};
 use crate::scenario::{BuildingKind, SiegeChoice, StrategySpec};
 use rand::RngExt;
@@ -34,31 +34,35 @@ pub struct Weighted {
     scores: Vec<f64>,
 }
 
-/// Append the coordinates of the hexes that `keep` accepts. Every hex is
-/// written and the end advances only past those kept, so the loop has no
-/// branch on the coin flip of "is this a rival's hex".
-fn keep_hexes(
+/// Append the coordinates of the rivals' hexes (the players whose bit is
+/// set in `rivals`) that `keep` accepts: walked from the banner sets the
+/// state keeps, so only held hexes are looked at, not the whole map. The
+/// goals' order does not matter (only the nearest counts).
+fn keep_rival_hexes(
     st: &State,
     coords: &[(i32, i32)],
+    rivals: u64,
+    union: &mut Vec<u64>,
     gq: &mut Vec<i32>,
     gr: &mut Vec<i32>,
     keep: impl Fn(&HexState) -> bool,
 ) {
-    let base = gq.len();
-    let n = st.hexes.len().min(coords.len());
-    gq.resize(base + n, 0);
-    gr.resize(base + n, 0);
-    // Slices, not the vectors: a store through a `Vec` makes the compiler
-    // reload the other vector's length after every hex.
-    let (q_out, r_out) = (&mut gq[base..], &mut gr[base..]);
-    let mut k = 0;
-    for (hs, &(q, r)) in st.hexes.iter().zip(coords) {
-        q_out[k] = q;
-        r_out[k] = r;
-        k += keep(hs) as usize;
+    let banners = st.banners();
+    union.clear();
+    for p in (0..st.players.len()).filter(|&p| (rivals >> p) & 1 == 1) {
+        let row = banners.row(p as PlayerId);
+        union.resize(row.len(), 0);
+        for (u, w) in union.iter_mut().zip(row) {
+            *u |= w;
+        }
     }
-    gq.truncate(base + k);
-    gr.truncate(base + k);
+    for h in Bits::new(union) {
+        if keep(&st.hexes[h as usize]) {
+            let (q, r) = coords[h as usize];
+            gq.push(q);
+            gr.push(r);
+        }
+    }
 }
 
 /// Hexes pieces move toward, by kind of piece. A set is listed on its first
@@ -83,6 +87,8 @@ struct Goals {
     filled: Vec<(u8, HexId)>,
     /// The owner of the first live ship on each hex, for the ship set.
     ship_owner: Vec<PlayerId>,
+    /// Reused: the union of the rivals' banner sets.
+    union: Vec<u64>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -251,14 +257,17 @@ impl Goals {
         gq.clear();
         gr.clear();
         let n = st.hexes.len();
+        let union = &mut self.union;
         // One arm per set, each naming its set, so the test inlined into
-        // the scan is that set's alone.
+        // the walk is that set's alone. A spy's target on a city hex is
+        // the city's controller, who need not hold the banner (G-19): city
+        // hexes are left to the walk over the cities below.
         match set {
-            Set::Enemy | Set::Army | Set::ArmySiege => {
-                keep_hexes(st, coords, gq, gr, |hs| hex_is_goal(st, rival, Set::Enemy, hs))
-            }
-            Set::Ship => keep_hexes(st, coords, gq, gr, |hs| hex_is_goal(st, rival, Set::Ship, hs)),
-            Set::Spy => keep_hexes(st, coords, gq, gr, |hs| hex_is_goal(st, rival, Set::Spy, hs)),
+            Set::Enemy | Set::Army | Set::ArmySiege => keep_rival_hexes(st, coords, rivals, union, gq, gr, |_| true),
+            Set::Ship => keep_rival_hexes(st, coords, rivals, union, gq, gr, |hs| hs.extra.is_some()),
+            Set::Spy => keep_rival_hexes(st, coords, rivals, union, gq, gr, |hs| {
+                hs.city.is_empty() && hex_is_goal(st, rival, Set::Spy, hs)
+            }),
         }
         let mut push = |h: HexId| {
             gq.push(coords[h as usize].0);
@@ -268,6 +277,14 @@ impl Goals {
             for (ai, a) in st.armies.iter().enumerate() {
                 if a.alive && st.hexes[a.hex as usize].army == Slot::of(ai) && rival(a.owner) {
                     push(a.hex);
+                }
+            }
+        }
+        if set == Set::Spy {
+            for (ci, c) in st.cities.iter().enumerate() {
+                let hs = &st.hexes[c.hex as usize];
+                if hs.city == Slot::of(ci) && hex_is_goal(st, rival, Set::Spy, hs) {
+                    push(c.hex);
                 }
             }
         }
