@@ -77,7 +77,6 @@ impl Shape {
     /// A flag added after keys were made: written, after the others, only
     /// when it is not at its default, so that a request that does not give
     /// it keeps the key it had.
-    #[allow(dead_code, reason = "the way a new result-changing flag joins a key; tested below")]
     pub fn added<T: Debug + PartialEq>(mut self, name: &'static str, value: &T, default: &T) -> Shape {
         if value != default {
             self.added.push((name, format!("{value:?}")));
@@ -404,6 +403,9 @@ mod tests {
         // And the flags of one command each.
         for (line, flag) in [
             ("probe --campaigns 4 --topics mine", "--strict"),
+            ("probe --campaigns 4 --topics mine", "--best-response"),
+            ("probe --campaigns 4 --best-response", "--best-response-generations 3"),
+            ("probe --campaigns 4 --best-response", "--best-response-campaigns 8"),
             ("deviate --campaigns 4 --keys mine", "--strict"),
             ("check b.toml", "--update"),
             ("run --campaigns 4 --quiet", "--csv"),

@@ -42,6 +42,18 @@ pub struct ProbeArgs {
     /// a CI check).
     #[arg(long)]
     pub strict: bool,
+    /// Add a best-response probe (weighted players): every key tuned at
+    /// once against copies of the player, on seeds of its own, then played
+    /// in the probed slot; it must not win more than the tolerance. Finds
+    /// holes no single gift or restriction shows (two keys at once).
+    #[arg(long)]
+    pub best_response: bool,
+    /// The best response's tuning: CMA-ES generations.
+    #[arg(long, value_name = "N", default_value_t = probe::BestResponse::default().generations, value_parser = clap::value_parser!(u32).range(1..))]
+    pub best_response_generations: u32,
+    /// The best response's tuning: campaigns an evaluation plays.
+    #[arg(long, default_value_t = probe::BestResponse::default().per_eval, value_parser = super::args::count::<1>)]
+    pub best_response_campaigns: u64,
     #[command(flatten)]
     pub long: LongArgs,
 }
@@ -60,7 +72,14 @@ impl ResultKey for ProbeArgs {
             .field("tolerance", &self.tolerance)
             .neutral_threads_out()
             .field("strict", &self.strict)
-            .neutral("long", blank::LONG);
+            .neutral("long", blank::LONG)
+            .added("best_response", &self.best_response, &false)
+            .added(
+                "best_response_generations",
+                &self.best_response_generations,
+                &probe::BestResponse::default().generations,
+            )
+            .added("best_response_campaigns", &self.best_response_campaigns, &probe::BestResponse::default().per_eval);
         format!("probe {shape}")
     }
 }
@@ -88,14 +107,33 @@ pub fn run(a: ProbeArgs) -> Result<(), CliError> {
         }
     }
     let sc = a.scenario.load()?;
-    sc.named_strategy(&a.strategy)?;
+    let spec = sc.named_strategy(&a.strategy)?;
+    if a.best_response && spec.kind != crate::scenario::StrategyKind::Weighted {
+        return Err(CliError::input(format!(
+            "--best-response tunes a weighted player's keys; {:?} is a {:?} player",
+            a.strategy, spec.kind
+        )));
+    }
     let wanted: Option<Vec<&str>> = topics.as_ref().map(|ts| ts.iter().map(String::as_str).collect());
     let probes = probe::on_topics(&settings, wanted.as_deref());
     let out = a.out.resolve("probe", &a.strategy, &Request::of(&a.key(), &[&sc]))?;
     let campaigns = a.campaigns.n;
-    let long = Long::start(a.threads, a.long, probe::planned(&probes, campaigns), &out)?;
+    let budget = probe::BestResponse {
+        generations: a.best_response_generations,
+        per_eval: a.best_response_campaigns,
+        ..probe::BestResponse::default()
+    };
+    // The best response's tuning, then its probe, then the others.
+    let planned = probe::planned(&probes, campaigns)
+        + if a.best_response { budget.campaigns(sc.players.len()) + campaigns } else { 0 };
+    let long = Long::start(a.threads, a.long, planned, &out)?;
     let c = long.run(|| {
-        probe::check(&sc, &a.strategy, probes.clone(), settings, a.master.seed, campaigns).map_err(CliError::from)
+        let mut probes = probes.clone();
+        if a.best_response {
+            let (br, _) = probe::best_response(&sc, &a.strategy, a.master.seed, budget)?;
+            probes.push(br);
+        }
+        probe::check(&sc, &a.strategy, probes, settings, a.master.seed, campaigns).map_err(CliError::from)
     })?;
     long.finish();
     let text = rp::text(&c);

@@ -70,10 +70,12 @@ pub fn text(c: &Competence) -> String {
         pct(c.base_wins as f64 / c.campaigns.max(1) as f64),
         pct(1.0 / c.seats as f64)
     );
+    let br = c.rows.iter().any(|r| matches!(r.probe.test, crate::strength::probe::Test::Play(_)));
     let _ = writeln!(
         out,
-        "  a gift fails when it lowers the win rate, a restriction when it raises it, by more than {} point{} \
+        "  a gift fails when it lowers the win rate, a restriction{} when it raises it, by more than {} point{} \
          (one-sided, Holm over the {} probes that changed a game)",
+        if br { " or the best response (tuned on seeds of its own)" } else { "" },
         100.0 * c.settings.tolerance,
         if c.settings.tolerance == 0.01 { "" } else { "s" },
         c.tested()

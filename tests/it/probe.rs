@@ -123,6 +123,53 @@ fn a_player_that_overbuilds_mines_is_bounded_by_the_players() {
     assert_eq!(c.verdict_on(&["spies"]), Verdict::Competent, "no probe on spies was played");
 }
 
+/// A hole no single probe sees: a player that attacks only an army 8
+/// strength points weaker than its own (`aggression = 8`) hardly ever
+/// attacks, so forbidding an attack changes little it does, and the gift
+/// and restriction probes call it competent. A best response tunes every
+/// key at once against copies of it (on seeds of its own), finds a player
+/// that wins more, and, played on the probes' seeds, beats it:
+/// "bounded by the players", on every topic, because a player that can be
+/// beaten so is no ground for any answer.
+#[test]
+fn a_best_response_finds_the_hole_no_single_probe_sees() {
+    let mut sc = empires::scenario::load_str(
+        include_str!("../../scenarios/duel.toml"),
+        &empires::scenario::Source::file("duel.toml"),
+    )
+    .unwrap();
+    let mut timid = sc.strategy("tuned").unwrap();
+    timid.aggression = 8.0;
+    sc.strategies.insert("timid".into(), timid.clone());
+    let single = probe::on_topics(&Settings::default(), Some(&["gold", "units"]));
+    let c = probe::check(&sc, "timid", single.clone(), Settings::default(), 23, 2000).unwrap();
+    assert_eq!(c.verdict(), Verdict::Competent, "{}", c.line());
+
+    let budget = probe::BestResponse::default();
+    let (br, played) = probe::best_response(&sc, "timid", 23, budget).unwrap();
+    assert_eq!(played, budget.campaigns(sc.players.len()), "the tuning plays what the bar plans");
+    assert_eq!(br.name, "best response (all keys, 40 × 15 × 1000 campaigns)");
+    let probe::Test::Play(player) = &br.test else { panic!("a best response plays a player") };
+    assert_ne!(**player, timid, "the best response moved from the start");
+
+    let mut probes = single;
+    probes.push(br);
+    let c = probe::check(&sc, "timid", probes, Settings::default(), 23, 2000).unwrap();
+    assert_eq!(c.verdict(), Verdict::Bounded, "{}", c.line());
+    let failed: Vec<&str> = c.failed().iter().map(|r| r.probe.name.as_str()).collect();
+    assert_eq!(failed, vec!["best response (all keys, 40 × 15 × 1000 campaigns)"], "{}", c.line());
+    assert_eq!(c.verdict_on(&["mine"]), Verdict::Bounded, "a best response bears on every answer");
+}
+
+/// A weighted player's best response is the only kind the probe tunes.
+#[test]
+fn the_probe_command_refuses_a_best_response_for_a_search() {
+    let out = bin().args(["probe", "--strategy", "search", "--best-response", "--campaigns", "4"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--best-response tunes a weighted player's keys; \"search\" is a Search player"), "{err}");
+}
+
 /// A gift with no place (a ship where no sea touches a capital: the duel
 /// island's capitals stand inland) changes no game and is left out of the
 /// test: it is no evidence either way.

@@ -119,6 +119,12 @@ impl Scenario {
         self.strategies.get(name).cloned()
     }
 
+    /// The strategy spec for a name, borrowed: building a campaign's
+    /// players reads it without the copy `strategy` makes.
+    pub fn strategy_ref(&self, name: &str) -> Option<&StrategySpec> {
+        self.strategies.get(name)
+    }
+
     /// The strategy spec for a name, or the error every command gives for
     /// an unknown one: the closest known name and the list.
     pub fn named_strategy(&self, name: &str) -> Result<StrategySpec, crate::error::Error> {

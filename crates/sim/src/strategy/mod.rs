@@ -62,8 +62,11 @@ impl Seats {
             .iter()
             .enumerate()
             .map(|(i, name)| {
-                let spec = sc.strategy(name).unwrap_or_default();
-                build(sc, &spec, seed::rng(campaign_seed, Stream::Strategy(i as u8)))
+                let rng = seed::rng(campaign_seed, Stream::Strategy(i as u8));
+                match sc.strategy_ref(name) {
+                    Some(spec) => build(sc, spec, rng),
+                    None => build(sc, &StrategySpec::default(), rng),
+                }
             })
             .collect();
         Seats { seats, taken: vec![[0; ACTION_KIND_COUNT]; names.len()] }

@@ -32,9 +32,13 @@
 //! straits the default island's `tuned` passed every probe while a player
 //! that bought an engine first and besieged at any margin won 71% against
 //! it (docs/players.md): forbidding units alone, or lowering the siege
-//! margin alone, changed nothing it gained from. A best response (`tune
-//! --against NAME`) is the test for such holes; it is too dear to run for
-//! every answer, so the check leaves it to the player's author.
+//! margin alone, changed nothing it gained from. A best response is the
+//! test for such holes, and a weighted player can ask for one as a probe of
+//! its own (`best_response`, `probe --best-response`): every key of the
+//! player is tuned at once against copies of it, on seeds of its own, and
+//! the player found is played in the probed slot on the probes' seeds, where
+//! it must not win more than the tolerance. It costs a tuning, so a study
+//! does not run it for every answer.
 
 use crate::error::Error;
 use crate::rules::setup::Gift;
@@ -61,14 +65,20 @@ impl Default for Settings {
 }
 
 /// What a probe does to the probed player.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Test {
     Gift(Gift),
     Forbid(Vec<ActionKind>),
+    /// The probed slot plays this player instead (a best response).
+    Play(Box<StrategySpec>),
 }
 
+/// The topic of a probe that bears on every answer: a best response that
+/// beats the player shows it can be beaten whatever the answer is about.
+pub const ANY_TOPIC: &str = "any";
+
 /// One probe of the family.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Probe {
     /// `gift: 500 gold`, `no mine`.
     pub name: String,
@@ -91,6 +101,86 @@ impl Probe {
     pub fn is_gift(&self) -> bool {
         matches!(self.test, Test::Gift(_))
     }
+
+    /// The best-response probe: `player` in the probed slot; `how` says
+    /// how it was found.
+    pub fn best_response(player: StrategySpec, how: &str) -> Probe {
+        Probe { name: format!("best response ({how})"), test: Test::Play(Box::new(player)), topics: &[ANY_TOPIC] }
+    }
+
+    /// Whether an answer about `topics` rests on this probe.
+    fn bears_on(&self, topics: &[&str]) -> bool {
+        self.topics.iter().any(|t| *t == ANY_TOPIC || topics.contains(t))
+    }
+}
+
+/// The budget of the best-response probe's tuning.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BestResponse {
+    pub generations: u32,
+    /// Campaigns an evaluation plays (rounded up to a multiple of the seats).
+    pub per_eval: u64,
+    pub sigma: f64,
+}
+
+impl Default for BestResponse {
+    fn default() -> Self {
+        BestResponse { generations: 40, per_eval: 1000, sigma: 0.2 }
+    }
+}
+
+impl BestResponse {
+    /// Campaigns an evaluation plays on `seats` seats.
+    fn per_eval(&self, seats: usize) -> u64 {
+        let seats = seats.max(1) as u64;
+        self.per_eval.max(1).div_ceil(seats) * seats
+    }
+
+    /// The campaigns its tuning plays on `seats` seats (every generation's
+    /// candidates and mean, and the start), for a progress bar.
+    pub fn campaigns(&self, seats: usize) -> u64 {
+        let population = crate::strength::tune::default_population(crate::scenario::knobs::KNOBS.len()) as u64;
+        (self.generations as u64 * (population + 1) + 1) * self.per_eval(seats)
+    }
+}
+
+/// Tune every key of the weighted player `name` of `sc` at once against
+/// copies of it (CMA-ES, `strength::tune`), on seeds drawn from `master`
+/// but never those the probes play, and return the player it finds (the
+/// best on the tuning's reference campaigns), the probe that plays it,
+/// and the campaigns the tuning played. No gift and no repair: the point
+/// is the strongest exploit the budget finds, not a player that passes
+/// the check.
+pub fn best_response(sc: &Scenario, name: &str, master: u64, budget: BestResponse) -> Result<(Probe, u64), Error> {
+    use crate::strength::tune::{self, Field, Flow, Problem};
+    let keys: Vec<String> = crate::scenario::knobs::KNOBS.iter().map(|k| k.key.to_string()).collect();
+    let per_eval = budget.per_eval(sc.players.len());
+    let population = tune::default_population(keys.len());
+    let settings = tune::Settings {
+        start: name.to_string(),
+        field: Field::Fixed(vec![name.to_string()]),
+        keys,
+        per_eval,
+        generations: budget.generations,
+        population,
+        sigma: budget.sigma,
+        // Its own seeds: the tuning's masters are mixed from this one, so
+        // no campaign it played is one the probe plays on `master`.
+        seed: crate::seed::mix2(master, 0x6272_5f70_726f_6265),
+        vary: Vec::new(),
+        variants: 0,
+        gift_gold: 0,
+    };
+    let p = Problem::new(sc, settings)?;
+    let rec = tune::tune(&p, None, |_| Flow::Continue)?;
+    let played = (rec.generations.len() as u64 * (population as u64 + 1) + 1) * per_eval;
+    // The best point on the reference campaigns (the start or a
+    // generation's mean), not the last mean: with no clear way up, the
+    // mean drifts on noise to a worse player, which would make the probe
+    // test nothing.
+    let player = p.best_by_reference(&rec);
+    let how = format!("all keys, {} × {} × {} campaigns", budget.generations, population, per_eval);
+    Ok((Probe::best_response(player, &how), played))
 }
 
 /// The whole family: five gifts, then one restriction per purchase, per
@@ -248,7 +338,7 @@ impl Competence {
     /// The failed probes on any of `topics`: an answer about them is
     /// bounded by the players.
     pub fn bounded_on(&self, topics: &[&str]) -> Vec<&Row> {
-        self.rows.iter().filter(|r| r.fails && r.probe.topics.iter().any(|t| topics.contains(t))).collect()
+        self.rows.iter().filter(|r| r.fails && r.probe.bears_on(topics)).collect()
     }
 
     /// `competent` or `bounded by the players`, for an answer about
@@ -327,6 +417,7 @@ fn lineup(sc: &Scenario, spec: &StrategySpec, field: &StrategySpec, test: Option
             }
         }
         Some(Test::Gift(g)) => gift = Some(*g),
+        Some(Test::Play(player)) => specs[0] = (**player).clone(),
         None => {}
     }
     let l = Lineup::new(sc, &specs).map_err(Error::from)?;
