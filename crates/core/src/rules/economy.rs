@@ -3,7 +3,7 @@
 
 use super::action::{Action, Item};
 use super::event::Event;
-use super::state::{Army, PlayerId, Ship, Slot, Spy, State};
+use super::state::{Army, Bits, PlayerId, Ship, Slot, Spy, State};
 use super::{Dice, Engine, Log};
 use crate::map::{HexId, Terrain};
 use crate::scenario::BuildingKind;
@@ -16,13 +16,12 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let map = self.map();
         for oi in 0..st.order.len() {
             let p = st.order[oi];
-            // Walked by index: the loop writes the state it walks.
-            let row = st.banners().row(p).len();
-            for w in 0..row {
-                let mut bits = st.banners().row(p)[w];
-                while bits != 0 {
-                    let h = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
+            // A word of the row at a time, copied: the loop writes the
+            // state the row lives in (payday changes no banner).
+            for w in 0..st.banners().row(p).len() {
+                let word = st.banners().row(p)[w];
+                for b in Bits::new(std::slice::from_ref(&word)) {
+                    let h = w * 64 + b as usize;
                     let hs = st.hexes[h];
                     if hs.main != Some(BuildingKind::Mine) {
                         continue;

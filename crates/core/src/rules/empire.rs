@@ -4,7 +4,7 @@
 use super::action::Action;
 use super::event::{Event, SpendKind};
 use super::setup::place_city;
-use super::state::{NOBODY, Owner, PlayerId, State};
+use super::state::{Bits, NOBODY, Owner, PlayerId, State};
 use super::{Dice, Engine, Log, Rules};
 use crate::map::HexId;
 use crate::scenario::{BattleResult, BuildingKind, TieBreak};
@@ -317,12 +317,9 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let own = st.banners().row(p);
         for w in 0..own.len() {
             let near_w = self.next_to_spender[w];
-            let mut bits = own[w] | near_w;
-            while bits != 0 {
-                let b = bits.trailing_zeros();
-                bits &= bits - 1;
+            for b in Bits::new(&[own[w] | near_w]) {
                 let near = near_w >> b & 1 == 1;
-                let hex = (w * 64) as HexId + b as HexId;
+                let hex = (w * 64) as HexId + b;
                 let hs = &st.hexes[hex as usize];
                 if !map.terrain[hex as usize].is_land() {
                     continue;
