@@ -206,7 +206,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         a.name,
         a.strategy,
         p.settings.field.describe(),
-        (generations as u64 * (population as u64 + 1) + 1) * per_eval,
+        tune::campaigns(generations as u64, population, per_eval),
         a.master.seed
     );
 
@@ -266,8 +266,8 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     let eval_master = a.eval_seed.unwrap_or_else(|| held_out_master(a.master.seed));
     let rows = long.run(|| evaluate(&p, &tuned, eval_master, a.eval_campaigns).map_err(CliError::from))?;
     long.finish();
-    let played = (rec.generations.len() as u64 * (population as u64 + 1) + 1) * per_eval
-        + rows.len() as u64 * 2 * a.eval_campaigns;
+    let played =
+        tune::campaigns(rec.generations.len() as u64, population, per_eval) + rows.len() as u64 * 2 * a.eval_campaigns;
     let summary = rs::Summary {
         name: a.name.clone(),
         command: command.clone(),

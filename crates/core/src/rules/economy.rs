@@ -3,7 +3,7 @@
 
 use super::action::{Action, Item};
 use super::event::Event;
-use super::state::{Army, Bits, PlayerId, Ship, Slot, Spy, State};
+use super::state::{Army, PlayerId, Ship, Slot, Spy, State};
 use super::{Dice, Engine, Log};
 use crate::map::{HexId, Terrain};
 use crate::scenario::BuildingKind;
@@ -16,28 +16,25 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         let map = self.map();
         for oi in 0..st.order.len() {
             let p = st.order[oi];
-            // A word of the row at a time, copied: the loop writes the
-            // state the row lives in (payday changes no banner).
-            for w in 0..st.banners().row(p).len() {
-                let word = st.banners().row(p)[w];
-                for b in Bits::new(std::slice::from_ref(&word)) {
-                    let h = w * 64 + b as usize;
-                    let hs = st.hexes[h];
-                    if hs.main != Some(BuildingKind::Mine) {
-                        continue;
-                    }
-                    let Some(expr) = *sc.economy.mine.get(map.terrain[h]) else { continue };
-                    if hs.sabotaged {
-                        st.hexes[h].sabotaged = false;
-                        self.emit(|| Event::Payday { player: p, hex: h as HexId, faces: 0, gold: 0, sabotaged: true });
-                        continue;
-                    }
-                    let (faces, gold) = self.dice.roll_expr(&expr);
-                    let pl = &mut st.players[p as usize];
-                    pl.gold += gold;
-                    pl.tally.gold_mines += gold;
-                    self.emit(|| Event::Payday { player: p, hex: h as HexId, faces, gold, sabotaged: false });
+            // Disjoint fields: the walk reads the banners while payday
+            // writes sabotage marks and gold (it changes no banner).
+            let (banners, hexes, players) = (&st.banners, &mut st.hexes, &mut st.players);
+            for hex in banners.hexes(p) {
+                let h = hex as usize;
+                if hexes[h].main != Some(BuildingKind::Mine) {
+                    continue;
                 }
+                let Some(expr) = *sc.economy.mine.get(map.terrain[h]) else { continue };
+                if hexes[h].sabotaged {
+                    hexes[h].sabotaged = false;
+                    self.emit(|| Event::Payday { player: p, hex, faces: 0, gold: 0, sabotaged: true });
+                    continue;
+                }
+                let (faces, gold) = self.dice.roll_expr(&expr);
+                let pl = &mut players[p as usize];
+                pl.gold += gold;
+                pl.tally.gold_mines += gold;
+                self.emit(|| Event::Payday { player: p, hex, faces, gold, sabotaged: false });
             }
         }
     }

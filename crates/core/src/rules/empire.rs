@@ -250,8 +250,10 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
             }
         };
         st.banners().hexes(p).for_each(&mut mark);
+        // Cities it controls without its banner (federated, G-19); those
+        // under its banner were marked with the row.
         for c in &st.cities {
-            if c.controller.is(p) && st.controls(p, c.hex) {
+            if c.controller.is(p) && !st.hexes[c.hex as usize].owner().is(p) && st.controls(p, c.hex) {
                 mark(c.hex);
             }
         }

@@ -136,11 +136,14 @@ impl BestResponse {
         self.per_eval.max(1).div_ceil(seats) * seats
     }
 
-    /// The campaigns its tuning plays on `seats` seats (every generation's
-    /// candidates and mean, and the start), for a progress bar.
+    /// CMA-ES's default population over every key, which it tunes.
+    fn population() -> usize {
+        crate::strength::tune::default_population(crate::scenario::knobs::KNOBS.len())
+    }
+
+    /// The campaigns its tuning plays on `seats` seats, for a progress bar.
     pub fn campaigns(&self, seats: usize) -> u64 {
-        let population = crate::strength::tune::default_population(crate::scenario::knobs::KNOBS.len()) as u64;
-        (self.generations as u64 * (population + 1) + 1) * self.per_eval(seats)
+        crate::strength::tune::campaigns(self.generations as u64, Self::population(), self.per_eval(seats))
     }
 }
 
@@ -155,7 +158,7 @@ pub fn best_response(sc: &Scenario, name: &str, master: u64, budget: BestRespons
     use crate::strength::tune::{self, Field, Flow, Problem};
     let keys: Vec<String> = crate::scenario::knobs::KNOBS.iter().map(|k| k.key.to_string()).collect();
     let per_eval = budget.per_eval(sc.players.len());
-    let population = tune::default_population(keys.len());
+    let population = BestResponse::population();
     let settings = tune::Settings {
         start: name.to_string(),
         field: Field::Fixed(vec![name.to_string()]),
@@ -173,7 +176,7 @@ pub fn best_response(sc: &Scenario, name: &str, master: u64, budget: BestRespons
     };
     let p = Problem::new(sc, settings)?;
     let rec = tune::tune(&p, None, |_| Flow::Continue)?;
-    let played = (rec.generations.len() as u64 * (population as u64 + 1) + 1) * per_eval;
+    let played = tune::campaigns(rec.generations.len() as u64, population, per_eval);
     // The best point on the reference campaigns (the start or a
     // generation's mean), not the last mean: with no clear way up, the
     // mean drifts on noise to a worse player, which would make the probe

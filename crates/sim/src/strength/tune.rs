@@ -208,6 +208,13 @@ pub fn default_population(dim: usize) -> usize {
     4 + (3.0 * (dim as f64).ln()).floor() as usize
 }
 
+/// The campaigns a tuning of `generations` plays: each generation its
+/// `population` candidates and its mean, and the start once, `per_eval`
+/// campaigns each.
+pub fn campaigns(generations: u64, population: usize, per_eval: u64) -> u64 {
+    (generations * (population as u64 + 1) + 1) * per_eval
+}
+
 /// A tuning problem: the scenario, the start, the space and the field.
 pub struct Problem<'a> {
     pub sc: &'a Scenario,

@@ -282,12 +282,12 @@ fn best_response(
 pub fn tuning_planned(sc: &Scenario, budget: &Budget) -> u64 {
     // The start's `tune_keep` may leave fewer keys; this is an upper bound.
     let keys = crate::scenario::knobs::KNOBS.len();
-    let population = budget.population.unwrap_or_else(|| tune::default_population(keys)) as u64;
+    let population = budget.population.unwrap_or_else(|| tune::default_population(keys));
     let seats = sc.players.len().max(1) as u64;
     let per_eval = budget.per_eval.div_ceil(seats) * seats;
     // Then `keep_unexercised`'s reference games and one trial per key, and
     // `repair_gift`'s first probe (its repairs, when needed, run past the bar).
-    (budget.generations as u64 * (population + 1) + 1) * per_eval
+    tune::campaigns(budget.generations as u64, population, per_eval)
         + (keys as u64 + 1) * per_eval
         + 2 * repair_campaigns(budget)
 }
@@ -329,7 +329,7 @@ pub fn tune_from(
     };
     let p = Problem::new(&sc, settings)?;
     let rec = tune::tune(&p, None, |_| Flow::Continue)?;
-    let played = (rec.generations.len() as u64 * (population as u64 + 1) + 1) * per_eval;
+    let played = tune::campaigns(rec.generations.len() as u64, population, per_eval);
     let tuned = p.best_by_reference(&rec);
     let kept = keep_unexercised(&sc, start, tuned, &p.settings.field, tune::reference_master(seed), per_eval)?;
     let repair = repair_campaigns(budget);
