@@ -133,12 +133,19 @@ impl<T: Copy> Grid<T> {
         Grid { q0: -radius.max(1), r0: -radius.max(1), side, cells: vec![blank; (side * side) as usize], blank }
     }
 
+    /// The cell of `(q, r)`, if the square covers it. The offsets are
+    /// taken modulo 2^32, so one unsigned comparison per axis rejects both
+    /// sides: the origin is never above 0 (the square surrounds it), so a
+    /// cell left of or above the square wraps to 2^31 or more, past any
+    /// side.
+    #[inline]
     fn index(&self, (q, r): (i32, i32)) -> Option<usize> {
-        let (x, y) = (q as i64 - self.q0 as i64, r as i64 - self.r0 as i64);
-        let side = self.side as i64;
-        (x >= 0 && y >= 0 && x < side && y < side).then(|| (y * side + x) as usize)
+        let (x, y) = (q.wrapping_sub(self.q0) as u32, r.wrapping_sub(self.r0) as u32);
+        let side = self.side as u32;
+        (x < side && y < side).then(|| y as usize * side as usize + x as usize)
     }
 
+    #[inline]
     fn get(&self, c: (i32, i32)) -> T {
         self.index(c).map_or(self.blank, |i| self.cells[i])
     }
@@ -150,6 +157,12 @@ impl<T: Copy> Grid<T> {
         if let Some(i) = self.index(c) {
             self.cells[i] = v;
         }
+    }
+
+    /// The coordinates of cell `i`.
+    fn coord(&self, i: usize) -> (i32, i32) {
+        let side = self.side as usize;
+        (self.q0 + (i % side) as i32, self.r0 + (i / side) as i32)
     }
 
     /// Double the side, keeping the old square in the middle.
@@ -177,97 +190,192 @@ fn try_generate(
     rng: &mut Pcg64Mcg,
 ) -> Option<Map> {
     let land_target = spec.land.max(1) as usize;
-    let mut order: Vec<(i32, i32)> = Vec::with_capacity(land_target);
     // Dense tables over the coordinates: a tile lookup is an index, not a
     // hash. They start around the expected island and grow if it sprawls.
     let start = (land_target as f64).sqrt() as i32 + spec.sea_ring as i32 + 2;
     let mut placed: Grid<bool> = Grid::new(start, false);
+    let order = lay_tiles(land_target, start, &mut placed, rng)?;
     let mut terrain: Grid<Option<Terrain>> = Grid::new(start, None);
-
-    // 1-2: lay tiles. Candidates are empty cells touching placed tiles; from the
-    // third tile on, only those touching at least two. `touching` counts the
-    // placed neighbours of every empty cell next to the land, kept sorted by
-    // coordinates so the candidate order, and so the map, is deterministic.
-    // (A sorted vector of a few dozen cells: a BTreeMap cost a fifth of a
-    // campaign's map in iteration alone.)
-    let mut touching: Vec<((i32, i32), u8)> = Vec::with_capacity(64);
-    let mut cands: Vec<(i32, i32)> = Vec::with_capacity(64);
-    let place = |c: (i32, i32), placed: &mut Grid<bool>, touching: &mut Vec<((i32, i32), u8)>| {
-        placed.set(c, true);
-        if let Ok(i) = touching.binary_search_by_key(&c, |t| t.0) {
-            touching.remove(i);
-        }
-        for n in neighbors(c) {
-            if !placed.get(n) {
-                match touching.binary_search_by_key(&n, |t| t.0) {
-                    Ok(i) => touching[i].1 += 1,
-                    Err(i) => touching.insert(i, (n, 1)),
-                }
+    let mountains = (spec.mountains as usize).min(land_target);
+    let rivers = Rivers::new(&order[..mountains], start, &mut terrain);
+    rivers.run(spec, land_target, &order, &placed, &mut terrain, rng);
+    fill_the_rest(spec, land_target, &order, &mut terrain, rng);
+    for c in sea_ring(&order, spec.sea_ring, &mut placed) {
+        terrain.set(c, Some(Terrain::Sea));
+    }
+    // The land hexes, then the sea, each by row and then column: the
+    // table's own order, so listing them needs no sort.
+    let mut hexes: Vec<((i32, i32), Terrain)> = Vec::with_capacity(terrain.cells.len());
+    for sea in [false, true] {
+        for (i, t) in terrain.cells.iter().enumerate() {
+            if let Some(t) = *t
+                && (t == Terrain::Sea) == sea
+            {
+                hexes.push((terrain.coord(i), t));
             }
         }
-    };
+    }
+    let mut map = Map::from_hexes(hexes, Placements::default());
+    let (caps, neutral) = spread_cities(&map, spec, players, min_dist, capital_terrain, rng)?;
+    map.placements.capitals = caps;
+    map.placements.neutral_cities = neutral;
+    Some(map)
+}
+
+/// Steps 1-2: lay `land_target` tiles, the first at the origin. Candidates
+/// are empty cells touching placed tiles; from the third tile on, only
+/// those touching at least two. The candidates are taken in coordinate
+/// order, so the map is deterministic. `None` when no cell qualifies.
+fn lay_tiles(land_target: usize, start: i32, placed: &mut Grid<bool>, rng: &mut Pcg64Mcg) -> Option<Vec<(i32, i32)>> {
+    let mut order: Vec<(i32, i32)> = Vec::with_capacity(land_target);
+    let mut frontier =
+        Frontier { one: Vec::with_capacity(64), two: Vec::with_capacity(64), touching: Grid::new(start, 0) };
     order.push((0, 0));
-    place((0, 0), &mut placed, &mut touching);
+    frontier.place((0, 0), placed);
     while order.len() < land_target {
-        let need = if order.len() < 2 { 1 } else { 2 };
-        cands.clear();
-        cands.extend(touching.iter().filter(|&&(_, k)| k >= need).map(|&(c, _)| c));
+        let cands = if order.len() < 2 { &frontier.one } else { &frontier.two };
         if cands.is_empty() {
             return None;
         }
         let pick = cands[rng.random_range(0..cands.len())];
-        place(pick, &mut placed, &mut touching);
+        frontier.place(pick, placed);
         order.push(pick);
     }
-    let mountains = (spec.mountains as usize).min(land_target);
-    for &c in order.iter().take(mountains) {
-        terrain.set(c, Some(Terrain::Mountain));
+    Some(order)
+}
+
+/// The empty cells next to the land while tiles are laid, each list
+/// sorted by coordinates (the candidates' order). A count is an index, and
+/// a sorted list is searched only when a cell joins or leaves it: scanning
+/// the cells for their counts at every tile, a search per neighbour per
+/// tile, and a BTreeMap before that each cost most of a campaign's map.
+struct Frontier {
+    /// The cells touching at least one placed tile.
+    one: Vec<(i32, i32)>,
+    /// The cells touching at least two: the candidates from the third tile on.
+    two: Vec<(i32, i32)>,
+    /// How many placed tiles each cell touches.
+    touching: Grid<u8>,
+}
+
+impl Frontier {
+    fn place(&mut self, c: (i32, i32), placed: &mut Grid<bool>) {
+        placed.set(c, true);
+        for list in [&mut self.one, &mut self.two] {
+            if let Ok(i) = list.binary_search(&c) {
+                list.remove(i);
+            }
+        }
+        for n in neighbors(c) {
+            if !placed.get(n) {
+                let k = self.touching.get(n);
+                let list = match k {
+                    0 => Some(&mut self.one),
+                    1 => Some(&mut self.two),
+                    _ => None,
+                };
+                if let Some(list) = list
+                    && let Err(i) = list.binary_search(&n)
+                {
+                    list.insert(i, n);
+                }
+                self.touching.set(n, k + 1);
+            }
+        }
+    }
+}
+
+/// Step 3: rivers. Each walks from a hex next to a mountain (or a river) to
+/// a neighbour no nearer the mountains, until it reaches the coast.
+struct Rivers {
+    mountains: Vec<(i32, i32)>,
+    /// Cells next to a mountain or a river: where a river may start. Kept
+    /// as rivers are laid, where listing the sources rescanned every
+    /// land tile's neighbours per river.
+    by_water: Grid<bool>,
+}
+
+impl Rivers {
+    /// The first tiles laid are the mountains (step 1).
+    fn new(mountains: &[(i32, i32)], start: i32, terrain: &mut Grid<Option<Terrain>>) -> Rivers {
+        let mut rivers = Rivers { mountains: mountains.to_vec(), by_water: Grid::new(start, false) };
+        for &c in mountains {
+            rivers.mark(c, Terrain::Mountain, terrain);
+        }
+        rivers
     }
 
-    // 3: rivers. Walk from a hex next to a mountain (or a river) to the
-    // neighbour farthest from the mountains, until it reaches marsh or the coast.
-    let river_target = (spec.river_share * land_target as f64).round() as usize;
-    let mountain_cells: Vec<(i32, i32)> = order.iter().take(mountains).copied().collect();
-    let dist_to_mountain = |c: (i32, i32)| mountain_cells.iter().map(|&m| axial_distance(c, m)).min().unwrap_or(0);
-    let is_edge = |c: (i32, i32), placed: &Grid<bool>| neighbors(c).any(|n| !placed.get(n));
-    let mut rivers = 0usize;
-    let mut guard = 0;
-    while rivers < river_target && guard < 64 {
-        guard += 1;
-        let sources: Vec<(i32, i32)> = order
-            .iter()
-            .copied()
-            .filter(|&c| {
-                terrain.get(c).is_none()
-                    && neighbors(c).any(|n| matches!(terrain.get(n), Some(Terrain::Mountain | Terrain::River)))
-            })
-            .collect();
-        if sources.is_empty() {
-            break;
-        }
-        let mut cur = sources[rng.random_range(0..sources.len())];
-        loop {
-            terrain.set(cur, Some(Terrain::River));
-            rivers += 1;
-            if rivers >= river_target || is_edge(cur, &placed) {
-                break;
-            }
-            let d = dist_to_mountain(cur);
-            let mut next: Vec<(i32, i32)> = neighbors(cur)
-                .filter(|&n| placed.get(n) && terrain.get(n).is_none() && dist_to_mountain(n) >= d)
-                .collect();
-            if next.is_empty() {
-                break;
-            }
-            next.sort_unstable();
-            cur = next[rng.random_range(0..next.len())];
+    fn mark(&mut self, c: (i32, i32), t: Terrain, terrain: &mut Grid<Option<Terrain>>) {
+        terrain.set(c, Some(t));
+        for n in neighbors(c) {
+            self.by_water.set(n, true);
         }
     }
-    // A river that stops inland ends in marsh, which the rule allows.
+
+    fn dist_to_mountain(&self, c: (i32, i32)) -> u32 {
+        self.mountains.iter().map(|&m| axial_distance(c, m)).min().unwrap_or(0)
+    }
+
+    fn run(
+        mut self,
+        spec: &GenerateSpec,
+        land_target: usize,
+        order: &[(i32, i32)],
+        placed: &Grid<bool>,
+        terrain: &mut Grid<Option<Terrain>>,
+        rng: &mut Pcg64Mcg,
+    ) {
+        let river_target = (spec.river_share * land_target as f64).round() as usize;
+        let is_edge = |c: (i32, i32)| neighbors(c).any(|n| !placed.get(n));
+        let mut rivers = 0usize;
+        let mut guard = 0;
+        let mut sources: Vec<(i32, i32)> = Vec::with_capacity(order.len());
+        while rivers < river_target && guard < 64 {
+            guard += 1;
+            sources.clear();
+            sources.extend(order.iter().copied().filter(|&c| terrain.get(c).is_none() && self.by_water.get(c)));
+            if sources.is_empty() {
+                break;
+            }
+            let mut cur = sources[rng.random_range(0..sources.len())];
+            loop {
+                self.mark(cur, Terrain::River, terrain);
+                rivers += 1;
+                if rivers >= river_target || is_edge(cur) {
+                    break;
+                }
+                let d = self.dist_to_mountain(cur);
+                let mut next = [(0, 0); 6];
+                let mut k = 0;
+                for n in neighbors(cur) {
+                    if placed.get(n) && terrain.get(n).is_none() && self.dist_to_mountain(n) >= d {
+                        next[k] = n;
+                        k += 1;
+                    }
+                }
+                if k == 0 {
+                    break;
+                }
+                next[..k].sort_unstable();
+                cur = next[rng.random_range(0..k)];
+            }
+        }
+    }
+}
+
+/// Step 4: the land left is marsh, forest or plains by the scenario's
+/// shares, dealt in a shuffled order. A river that stops inland ends in
+/// marsh or wherever this puts it, which the rule allows.
+fn fill_the_rest(
+    spec: &GenerateSpec,
+    land_target: usize,
+    order: &[(i32, i32)],
+    terrain: &mut Grid<Option<Terrain>>,
+    rng: &mut Pcg64Mcg,
+) {
     let marsh_target = (spec.marsh_share * land_target as f64).round() as usize;
     let forest_target = (spec.forest_share * land_target as f64).round() as usize;
     let mut rest: Vec<(i32, i32)> = order.iter().copied().filter(|&c| terrain.get(c).is_none()).collect();
-    // Shuffle deterministically.
     shuffle(&mut rest, rng);
     let mut it = rest.into_iter();
     for c in it.by_ref().take(marsh_target) {
@@ -279,70 +387,84 @@ fn try_generate(
     for c in it {
         terrain.set(c, Some(Terrain::Plains));
     }
+}
 
-    // 5: sea ring.
+/// Step 5: `width` rings of sea around the land, ring by ring, in no
+/// particular order. `placed` marks every cell already in the map (land
+/// or an earlier ring), so a ring never walks back inward.
+fn sea_ring(order: &[(i32, i32)], width: u32, placed: &mut Grid<bool>) -> Vec<(i32, i32)> {
     let mut sea: Vec<(i32, i32)> = Vec::new();
-    // From here `placed` marks every cell already in the map (land or an
-    // earlier ring), so a ring never walks back inward.
-    let mut frontier: Vec<(i32, i32)> = order.clone();
-    for _ in 0..spec.sea_ring.max(1) {
-        let mut ring: Vec<(i32, i32)> = Vec::new();
-        for &c in &frontier {
+    // The ring walked outward from: the land, then `sea[from..to]`.
+    let (mut from, mut to) = (0, 0);
+    for ring in 0..width.max(1) {
+        let start = sea.len();
+        let inner = if ring == 0 { order.len() } else { to - from };
+        for k in 0..inner {
+            let c = if ring == 0 { order[k] } else { sea[from + k] };
             for n in neighbors(c) {
                 if !placed.get(n) {
                     placed.set(n, true);
-                    ring.push(n);
+                    sea.push(n);
                 }
             }
         }
-        ring.sort_unstable();
-        sea.extend_from_slice(&ring);
-        frontier = ring;
+        (from, to) = (start, sea.len());
     }
+    sea
+}
 
-    let mut hexes: Vec<((i32, i32), Terrain)> = // Every land cell has its terrain by now (step 4 gave the rest one).
-        order.iter().map(|&c| (c, terrain.get(c).unwrap_or(Terrain::Plains))).collect();
-    hexes.sort_unstable_by_key(|h| (h.0.1, h.0.0));
-    let mut sea_hexes: Vec<((i32, i32), Terrain)> = sea.into_iter().map(|c| (c, Terrain::Sea)).collect();
-    sea_hexes.sort_unstable_by_key(|h| (h.0.1, h.0.0));
-    hexes.extend(sea_hexes);
-    let mut map = Map::from_hexes(hexes, Placements::default());
-
-    // 6: capitals, farthest-point spread; then neutral cities away from them.
+/// Step 6: capitals by farthest-point spread (the first at random, each
+/// later one the eligible hex farthest from those before, ties to the
+/// lowest id), then neutral cities the same way, away from every city.
+/// `None` when the capitals do not fit `min_dist` apart or the neutral
+/// cities 2 apart.
+fn spread_cities(
+    map: &Map,
+    spec: &GenerateSpec,
+    players: usize,
+    min_dist: u32,
+    capital_terrain: CapitalTerrain,
+    rng: &mut Pcg64Mcg,
+) -> Option<(Vec<HexId>, Vec<HexId>)> {
     let eligible: Vec<HexId> =
         (0..map.len() as HexId).filter(|&h| capital_terrain.contains(map.terrain[h as usize])).collect();
     if eligible.len() < players {
         return None;
     }
-    let mut caps: Vec<HexId> = vec![eligible[rng.random_range(0..eligible.len())]];
+    // The distance from each eligible hex to the nearest city chosen so
+    // far, brought down as each is chosen (the minimum over all of them,
+    // as rescanning them for every hex gave).
+    let mut nearest: Vec<u32> = vec![u32::MAX; eligible.len()];
+    let mut taken: Vec<bool> = vec![false; eligible.len()];
+    let choose = |k: usize, nearest: &mut Vec<u32>, taken: &mut Vec<bool>| {
+        taken[k] = true;
+        let c = eligible[k];
+        for (d, &h) in nearest.iter_mut().zip(&eligible) {
+            *d = (*d).min(map.distance(c, h));
+        }
+        c
+    };
+    let farthest = |nearest: &[u32], taken: &[bool]| {
+        (0..eligible.len()).filter(|&k| !taken[k]).max_by_key(|&k| (nearest[k], std::cmp::Reverse(eligible[k])))
+    };
+    let first = rng.random_range(0..eligible.len());
+    let mut caps: Vec<HexId> = vec![choose(first, &mut nearest, &mut taken)];
     while caps.len() < players {
-        let best = eligible
-            .iter()
-            .copied()
-            .filter(|h| !caps.contains(h))
-            .map(|h| (caps.iter().map(|&c| map.distance(c, h)).min().unwrap_or(0), h))
-            .max_by_key(|&(d, h)| (d, std::cmp::Reverse(h)))?;
-        if best.0 < min_dist {
+        let k = farthest(&nearest, &taken)?;
+        if nearest[k] < min_dist {
             return None;
         }
-        caps.push(best.1);
+        caps.push(choose(k, &mut nearest, &mut taken));
     }
     let mut neutral = Vec::new();
     for _ in 0..spec.neutral_cities {
-        let best = eligible
-            .iter()
-            .copied()
-            .filter(|h| !caps.contains(h) && !neutral.contains(h))
-            .map(|h| (caps.iter().chain(&neutral).map(|&c| map.distance(c, h)).min().unwrap_or(0), h))
-            .max_by_key(|&(d, h)| (d, std::cmp::Reverse(h)))?;
-        if best.0 < 2 {
+        let k = farthest(&nearest, &taken)?;
+        if nearest[k] < 2 {
             return None;
         }
-        neutral.push(best.1);
+        neutral.push(choose(k, &mut nearest, &mut taken));
     }
-    map.placements.capitals = caps;
-    map.placements.neutral_cities = neutral;
-    Some(map)
+    Some((caps, neutral))
 }
 
 #[cfg(test)]
@@ -388,6 +510,75 @@ mod tests {
         assert_eq!([g.get((0, 0)), g.get((1, -1)), g.get((40, -75)), g.get((-300, 9))], [1, 2, 3, 4]);
         assert_eq!(g.get((2, 2)), 0);
         assert_eq!(g.get((i32::MAX, i32::MIN)), 0);
+    }
+
+    /// G-23 laid by the plain definition: scan every empty cell next to
+    /// the land, in coordinate order, for those touching enough tiles.
+    fn lay_tiles_by_definition(land_target: usize, rng: &mut Pcg64Mcg) -> Option<Vec<(i32, i32)>> {
+        let mut order = vec![(0, 0)];
+        while order.len() < land_target {
+            let need = if order.len() < 2 { 1 } else { 2 };
+            let mut cands: Vec<(i32, i32)> = order
+                .iter()
+                .flat_map(|&c| neighbors(c))
+                .filter(|n| !order.contains(n))
+                .filter(|&n| neighbors(n).filter(|m| order.contains(m)).count() >= need)
+                .collect();
+            cands.sort_unstable();
+            cands.dedup();
+            if cands.is_empty() {
+                return None;
+            }
+            order.push(cands[rng.random_range(0..cands.len())]);
+        }
+        Some(order)
+    }
+
+    #[test]
+    fn g23_tiles_are_laid_as_the_plain_definition_lays_them() {
+        for seed in 0..200u128 {
+            for land in [1, 2, 3, 48, 120] {
+                let (mut a, mut b) = (Pcg64Mcg::new(seed | 1), Pcg64Mcg::new(seed | 1));
+                let mut placed = Grid::new(2, false);
+                let fast = lay_tiles(land, 2, &mut placed, &mut a);
+                assert_eq!(fast, lay_tiles_by_definition(land, &mut b), "seed {seed}, {land} tiles");
+                // Every tile laid is marked placed, and nothing else.
+                let order = fast.unwrap();
+                assert_eq!(placed.cells.iter().filter(|&&p| p).count(), order.len());
+                assert!(order.iter().all(|&c| placed.get(c)));
+            }
+        }
+    }
+
+    /// Step 6 by the plain definition: each city the hex farthest from
+    /// every city chosen before, rescanned for each.
+    #[test]
+    fn g24_cities_spread_as_the_plain_definition_spreads_them() {
+        let spec = GenerateSpec { neutral_cities: 3, land: 70, ..GenerateSpec::default() };
+        for seed in 0..100 {
+            let Ok(m) = generate(&spec, 4, 3, city_terrain(), seed) else { continue };
+            let eligible: Vec<HexId> =
+                (0..m.len() as HexId).filter(|&h| city_terrain().contains(m.terrain[h as usize])).collect();
+            let mut sorted_caps = m.placements.capitals.clone();
+            sorted_caps.sort_unstable();
+            // The map's capitals are those of the spread, dealt to the seats.
+            let (_, picked) = generate_with_pick_order(&spec, 4, 3, city_terrain(), seed).unwrap();
+            let mut cities = vec![picked[0]];
+            for _ in 1..4 + 3 {
+                let best = eligible
+                    .iter()
+                    .copied()
+                    .filter(|h| !cities.contains(h))
+                    .max_by_key(|&h| (cities.iter().map(|&c| m.distance(c, h)).min().unwrap(), std::cmp::Reverse(h)))
+                    .unwrap();
+                cities.push(best);
+            }
+            assert_eq!(&cities[..4], &picked[..], "seed {seed}");
+            assert_eq!(&cities[4..], &m.placements.neutral_cities[..], "seed {seed}");
+            let mut want = picked.clone();
+            want.sort_unstable();
+            assert_eq!(sorted_caps, want);
+        }
     }
 
     #[test]

@@ -34,6 +34,47 @@ pub struct Weighted {
     scores: Vec<f64>,
 }
 
+/// What every option of one decision reads of the state, worked out once
+/// per decision instead of once per option (each count is a pass over a
+/// piece list, and a recruit or spend decision has dozens of options).
+#[derive(Clone, Copy, Default)]
+struct Shared {
+    /// The player's units, spies and ships (recruit decisions).
+    units: i32,
+    spies: usize,
+    ships: usize,
+    /// What more gold is worth to a player already holding some (spend).
+    glut: f64,
+    /// The share of the campaign still to come after this season's
+    /// spending: 11/12 in the first season of 12, 0 in the last (spend).
+    left: f64,
+    /// A pillage's mean, at least 1: the yardstick of a mine's yield.
+    pillage: f64,
+}
+
+impl Shared {
+    fn of(w: &StrategySpec, r: Rules<'_>, st: &State, me: PlayerId, d: Decision) -> Shared {
+        match d {
+            Decision::Recruit => Shared {
+                units: st.armies.iter().filter(|a| a.alive && a.owner == me).map(|a| a.units).sum(),
+                spies: st.spies.iter().filter(|s| s.alive && s.owner == me).count(),
+                ships: st.ships.iter().filter(|s| s.alive && s.owner == me).count(),
+                ..Shared::default()
+            },
+            Decision::Spend => {
+                let seasons = r.sc.campaign.seasons.max(1);
+                Shared {
+                    glut: 1.0 / (1.0 + w.gold_glut * st.players[me as usize].gold.max(0) as f64 / 100.0),
+                    left: seasons.saturating_sub(st.season) as f64 / seasons as f64,
+                    pillage: r.sc.economy.pillage.mean().max(1.0),
+                    ..Shared::default()
+                }
+            }
+            _ => Shared::default(),
+        }
+    }
+}
+
 /// Append the coordinates of the rivals' hexes (the players whose bit is
 /// set in `rivals`) that `keep` accepts: walked from the banner sets the
 /// state keeps, so only held hexes are looked at, not the whole map. The
@@ -257,6 +298,12 @@ impl Goals {
         gq.clear();
         gr.clear();
         let n = st.hexes.len();
+        // Room for every goal the set can have at once, so the columns
+        // never grow mid-listing (growing them a few times a campaign per
+        // set per player cost about 2% of a run).
+        let most = n + st.armies.len() + st.cities.len() + st.ships.len();
+        gq.reserve(most);
+        gr.reserve(most);
         let union = &mut self.union;
         // One arm per set, each naming its set, so the test inlined into
         // the walk is that set's alone. A spy's target on a city hex is
@@ -335,6 +382,8 @@ impl Weighted {
     ) {
         self.goals.forget();
         out.clear();
+        out.reserve(options.len());
+        let shared = Shared::of(&self.w, r, st, me, d);
         for a in options {
             // `Done` scores exactly 0 and draws no jitter. (A pattern, not
             // `==`: the derived comparison of two actions was not inlined
@@ -344,8 +393,10 @@ impl Weighted {
                     out.push(0.0);
                     continue;
                 }
-                (Decision::Recruit, Action::Recruit { hex, item }) => self.recruit_score(r, st, me, *hex, *item),
-                (Decision::Spend, _) => self.spend_score(r, st, me, a),
+                (Decision::Recruit, Action::Recruit { hex, item }) => {
+                    self.recruit_score(r, st, me, &shared, *hex, *item)
+                }
+                (Decision::Spend, _) => self.spend_score(r, st, &shared, a),
                 _ => self.act_score(r, st, me, a),
             };
             let j = self.jitter();
@@ -353,7 +404,7 @@ impl Weighted {
         }
     }
 
-    fn recruit_score(&self, r: Rules<'_>, st: &State, me: PlayerId, hex: HexId, item: Item) -> f64 {
+    fn recruit_score(&self, r: Rules<'_>, st: &State, me: PlayerId, sh: &Shared, hex: HexId, item: Item) -> f64 {
         let pl = &st.players[me as usize];
         let cost = match item {
             Item::Unit => r.sc.recruit.unit,
@@ -365,10 +416,9 @@ impl Weighted {
             return -1.0;
         }
         let army = st.hexes[hex as usize].army;
-        let my_units: i32 = st.armies.iter().filter(|a| a.alive && a.owner == me).map(|a| a.units).sum();
         match item {
             Item::Unit => {
-                let u = self.w.unit / (1.0 + my_units as f64 / self.w.unit_saturation);
+                let u = self.w.unit / (1.0 + sh.units as f64 / self.w.unit_saturation);
                 // The options offer a unit only on an empty hex or one where the player's army stands.
                 if army.is_empty() { u * self.w.unit_alone } else { u }
             }
@@ -381,14 +431,8 @@ impl Weighted {
                     self.w.engine * self.w.engine_extra
                 }
             }
-            Item::Spy => {
-                let n = st.spies.iter().filter(|s| s.alive && s.owner == me).count();
-                self.w.spy / (1.0 + n as f64)
-            }
-            Item::Ship => {
-                let n = st.ships.iter().filter(|s| s.alive && s.owner == me).count();
-                self.w.ship / (1.0 + n as f64)
-            }
+            Item::Spy => self.w.spy / (1.0 + sh.spies as f64),
+            Item::Ship => self.w.ship / (1.0 + sh.ships as f64),
         }
     }
 
@@ -522,14 +566,9 @@ impl Weighted {
         }
     }
 
-    fn spend_score(&self, r: Rules<'_>, st: &State, me: PlayerId, a: &Action) -> f64 {
+    fn spend_score(&self, r: Rules<'_>, st: &State, sh: &Shared, a: &Action) -> f64 {
         let terrain = |h: HexId| r.map.terrain[h as usize];
-        // What more gold is worth to a player already holding some.
-        let glut = 1.0 / (1.0 + self.w.gold_glut * st.players[me as usize].gold.max(0) as f64 / 100.0);
-        // The share of the campaign still to come after this season's
-        // spending: 11/12 in the first season of 12, 0 in the last.
-        let seasons = r.sc.campaign.seasons.max(1);
-        let left = seasons.saturating_sub(st.season) as f64 / seasons as f64;
+        let (glut, left) = (sh.glut, sh.left);
         let w = &self.w;
         match *a {
             Action::Pillage => (w.pillage + w.pillage_slope * left) * glut,
@@ -549,7 +588,7 @@ impl Weighted {
                         // Scaled by the yield of this terrain against what
                         // one pillage brings, the other use of an EP.
                         let y = r.sc.economy.mine.get(terrain(hex)).map_or(0.0, |d| d.mean());
-                        (w.mine + w.mine_slope * left) * y / r.sc.economy.pillage.mean().max(1.0) * glut
+                        (w.mine + w.mine_slope * left) * y / sh.pillage * glut
                     }
                     BuildingKind::Port => w.port + w.port_slope * left,
                     BuildingKind::Tower => w.tower + w.tower_slope * left,
