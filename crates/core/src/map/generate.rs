@@ -150,7 +150,19 @@ impl<T: Copy> Grid<T> {
         self.index(c).map_or(self.blank, |i| self.cells[i])
     }
 
+    #[inline]
     fn set(&mut self, c: (i32, i32), v: T) {
+        match self.index(c) {
+            Some(i) => self.cells[i] = v,
+            None => self.set_outside(c, v),
+        }
+    }
+
+    /// `set` of a cell the square does not cover yet: rare, so kept out
+    /// of line.
+    #[cold]
+    #[inline(never)]
+    fn set_outside(&mut self, c: (i32, i32), v: T) {
         while self.index(c).is_none() {
             self.grow();
         }
@@ -237,7 +249,7 @@ fn lay_tiles(land_target: usize, start: i32, placed: &mut Grid<bool>, rng: &mut 
         if cands.is_empty() {
             return None;
         }
-        let pick = cands[rng.random_range(0..cands.len())];
+        let pick = Frontier::cell(cands[rng.random_range(0..cands.len())]);
         frontier.place(pick, placed);
         order.push(pick);
     }
@@ -250,19 +262,32 @@ fn lay_tiles(land_target: usize, start: i32, placed: &mut Grid<bool>, rng: &mut 
 /// the cells for their counts at every tile, a search per neighbour per
 /// tile, and a BTreeMap before that each cost most of a campaign's map.
 struct Frontier {
-    /// The cells touching at least one placed tile.
-    one: Vec<(i32, i32)>,
+    /// The cells touching at least one placed tile, by `key`.
+    one: Vec<u64>,
     /// The cells touching at least two: the candidates from the third tile on.
-    two: Vec<(i32, i32)>,
+    two: Vec<u64>,
     /// How many placed tiles each cell touches.
     touching: Grid<u8>,
 }
 
 impl Frontier {
+    /// A cell as one integer ordered as its coordinates are, `q` first:
+    /// flipping the sign bit turns `i32` order into `u32` order. The
+    /// searches then compare one word, not a pair.
+    fn key((q, r): (i32, i32)) -> u64 {
+        (u64::from(q as u32 ^ 0x8000_0000) << 32) | u64::from(r as u32 ^ 0x8000_0000)
+    }
+
+    fn cell(k: u64) -> (i32, i32) {
+        (((k >> 32) as u32 ^ 0x8000_0000) as i32, (k as u32 ^ 0x8000_0000) as i32)
+    }
+
     fn place(&mut self, c: (i32, i32), placed: &mut Grid<bool>) {
         placed.set(c, true);
-        for list in [&mut self.one, &mut self.two] {
-            if let Ok(i) = list.binary_search(&c) {
+        // A cell is on the lists its count reaches (the origin on none).
+        let (key, k) = (Frontier::key(c), self.touching.get(c));
+        for list in [&mut self.one, &mut self.two].into_iter().take(k.min(2) as usize) {
+            if let Ok(i) = list.binary_search(&key) {
                 list.remove(i);
             }
         }
@@ -274,10 +299,11 @@ impl Frontier {
                     1 => Some(&mut self.two),
                     _ => None,
                 };
+                let key = Frontier::key(n);
                 if let Some(list) = list
-                    && let Err(i) = list.binary_search(&n)
+                    && let Err(i) = list.binary_search(&key)
                 {
-                    list.insert(i, n);
+                    list.insert(i, key);
                 }
                 self.touching.set(n, k + 1);
             }
@@ -510,6 +536,18 @@ mod tests {
         assert_eq!([g.get((0, 0)), g.get((1, -1)), g.get((40, -75)), g.get((-300, 9))], [1, 2, 3, 4]);
         assert_eq!(g.get((2, 2)), 0);
         assert_eq!(g.get((i32::MAX, i32::MIN)), 0);
+    }
+
+    #[test]
+    fn a_frontier_key_orders_cells_as_their_coordinates_and_gives_them_back() {
+        let vals = [i32::MIN, i32::MIN + 1, -70_000, -2, -1, 0, 1, 2, 65_536, i32::MAX - 1, i32::MAX];
+        let cells: Vec<(i32, i32)> = vals.iter().flat_map(|&q| vals.iter().map(move |&r| (q, r))).collect();
+        for &a in &cells {
+            assert_eq!(Frontier::cell(Frontier::key(a)), a);
+            for &b in &cells {
+                assert_eq!(Frontier::key(a).cmp(&Frontier::key(b)), a.cmp(&b), "{a:?} against {b:?}");
+            }
+        }
     }
 
     /// G-23 laid by the plain definition: scan every empty cell next to
