@@ -27,7 +27,7 @@ pub trait Strategy: Send {
 pub fn build(sc: &Scenario, spec: &StrategySpec, rng: Pcg64Mcg) -> Box<dyn Strategy> {
     let inner: Box<dyn Strategy> = match spec.kind {
         StrategyKind::Random => Box::new(random::RandomStrategy::new(rng)),
-        StrategyKind::Weighted => Box::new(weighted::Weighted::new(spec.clone(), rng)),
+        StrategyKind::Weighted => Box::new(weighted::Weighted::of(spec, rng)),
         StrategyKind::Lookahead => Box::new(lookahead::Lookahead::new(sc, spec, rng)),
         StrategyKind::Search => Box::new(search::Search::new(sc, spec, rng)),
     };

@@ -89,7 +89,7 @@ pub(super) fn searcher(
 ) -> (super::weighted::Weighted, Vec<Box<dyn Strategy>>) {
     use rand::RngExt;
     let base = sc.strategy(&spec.base).unwrap_or_default();
-    let own = super::weighted::Weighted::new(spec.clone(), Pcg64Mcg::new(rng.random::<u128>()));
+    let own = super::weighted::Weighted::of(spec, Pcg64Mcg::new(rng.random::<u128>()));
     let crowd = (0..sc.players.len()).map(|_| super::build(sc, &base, Pcg64Mcg::new(rng.random::<u128>()))).collect();
     (own, crowd)
 }
