@@ -239,22 +239,27 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
 
     /// Mark in `self.next_to_spender` the hexes next to one `p` controls
     /// (G-19): its banners and the cities it holds influence over.
+    ///
+    /// The part from the banners is kept per player (`NextToBanners`) and
+    /// brought up to date from what the row gained since: within a
+    /// spending phase a player only gains hexes, so most listings mark the
+    /// neighbours of one new hex, where marking the whole row each time
+    /// was the largest line of spending.
     fn mark_next_to_own(&mut self, st: &State, p: PlayerId) {
         let map = self.map();
+        let row = st.banners().row(p);
+        if self.next_to_banners.len() <= p as usize {
+            self.next_to_banners.resize_with(p as usize + 1, NextToBanners::default);
+        }
+        self.next_to_banners[p as usize].update(map, row);
         let near = &mut self.next_to_spender;
         near.clear();
-        near.resize(st.banners().row(p).len(), 0);
-        let mut mark = |h: HexId| {
-            for &n in map.neighbors[h as usize].iter().filter(|&&n| n != crate::map::NO_HEX) {
-                near[n as usize / 64] |= 1 << (n % 64);
-            }
-        };
-        st.banners().hexes(p).for_each(&mut mark);
+        near.extend_from_slice(&self.next_to_banners[p as usize].near);
         // Cities it controls without its banner (federated, G-19); those
         // under its banner were marked with the row.
         for c in &st.cities {
             if c.controller.is(p) && !st.hexes[c.hex as usize].owner().is(p) && st.controls(p, c.hex) {
-                mark(c.hex);
+                mark_neighbours(map, near, c.hex);
             }
         }
     }
@@ -455,5 +460,76 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
             return Some(if stalled { Stalled } else { SeasonLimit });
         }
         None
+    }
+}
+
+/// Set in `near` the bit of every neighbour of `h`.
+fn mark_neighbours(map: &crate::map::Map, near: &mut [u64], h: HexId) {
+    for &n in map.neighbors[h as usize].iter().filter(|&&n| n != crate::map::NO_HEX) {
+        near[n as usize / 64] |= 1 << (n % 64);
+    }
+}
+
+/// One player's hexes next to its banners, and the banner row they were
+/// marked from: a pure function of the map and the row, so it is kept
+/// for as long as the engine plays on one map.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NextToBanners {
+    row: Vec<u64>,
+    near: Vec<u64>,
+}
+
+impl NextToBanners {
+    /// Bring the marks up to `row`: the neighbours of the hexes it gained
+    /// are added; a hex lost means marking again from nothing (a mark may
+    /// have come from that hex alone).
+    fn update(&mut self, map: &crate::map::Map, row: &[u64]) {
+        let lost = self.row.len() != row.len() || self.row.iter().zip(row).any(|(old, new)| old & !new != 0);
+        if lost {
+            self.row.clear();
+            self.row.resize(row.len(), 0);
+            self.near.clear();
+            self.near.resize(row.len(), 0);
+        }
+        for (w, (old, &new)) in self.row.iter_mut().zip(row).enumerate() {
+            for b in Bits::new(&[new & !*old]) {
+                mark_neighbours(map, &mut self.near, (w * 64) as HexId + b);
+            }
+            *old = new;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::RngExt;
+    use rand_pcg::Pcg64Mcg;
+
+    /// Kept up to date through gains and losses, the marks are those made
+    /// from nothing for every row.
+    #[test]
+    fn g19_the_hexes_next_to_a_players_banners_are_kept_as_they_are_marked_afresh() {
+        let sc = crate::scenario::Scenario::default();
+        let map = crate::rules::setup::make_map(&sc, 3).unwrap();
+        let words = map.len().div_ceil(64);
+        let mut rng = Pcg64Mcg::new(11);
+        let mut kept = NextToBanners::default();
+        let mut row = vec![0u64; words];
+        for step in 0..2_000 {
+            // Mostly gains, now and then a loss, as campaigns go.
+            let h = rng.random_range(0..map.len());
+            if rng.random_range(0..4) == 0 {
+                row[h / 64] &= !(1 << (h % 64));
+            } else {
+                row[h / 64] |= 1 << (h % 64);
+            }
+            kept.update(&map, &row);
+            let mut fresh = vec![0u64; words];
+            for h in Bits::new(&row) {
+                mark_neighbours(&map, &mut fresh, h);
+            }
+            assert_eq!(kept.near, fresh, "step {step}");
+        }
     }
 }

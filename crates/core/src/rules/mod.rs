@@ -103,6 +103,9 @@ pub struct Engine<'a, D, L> {
     reach: Vec<(crate::map::HexId, i32)>,
     /// Reused: a bit per hex next to a hex the spending player controls.
     next_to_spender: Vec<u64>,
+    /// Per player, the hexes next to its banners, kept as its row changes
+    /// (`empire::NextToBanners`).
+    next_to_banners: Vec<empire::NextToBanners>,
 }
 
 impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
@@ -114,6 +117,7 @@ impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
             buf: Vec::with_capacity(128),
             reach: Vec::with_capacity(64),
             next_to_spender: Vec::with_capacity(rules.map.len().div_ceil(64)),
+            next_to_banners: Vec::new(),
         }
     }
 
