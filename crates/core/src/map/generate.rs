@@ -212,12 +212,13 @@ fn try_generate(
     let rivers = Rivers::new(&order[..mountains], start, &mut terrain);
     rivers.run(spec, land_target, &order, &placed, &mut terrain, rng);
     fill_the_rest(spec, land_target, &order, &mut terrain, rng);
-    for c in sea_ring(&order, spec.sea_ring, &mut placed) {
+    let sea = sea_ring(&order, spec.sea_ring, &mut placed);
+    for &c in &sea {
         terrain.set(c, Some(Terrain::Sea));
     }
     // The land hexes, then the sea, each by row and then column: the
     // table's own order, so listing them needs no sort.
-    let mut hexes: Vec<((i32, i32), Terrain)> = Vec::with_capacity(terrain.cells.len());
+    let mut hexes: Vec<((i32, i32), Terrain)> = Vec::with_capacity(order.len() + sea.len());
     for sea in [false, true] {
         for (i, t) in terrain.cells.iter().enumerate() {
             if let Some(t) = *t
@@ -313,18 +314,19 @@ impl Frontier {
 
 /// Step 3: rivers. Each walks from a hex next to a mountain (or a river) to
 /// a neighbour no nearer the mountains, until it reaches the coast.
-struct Rivers {
-    mountains: Vec<(i32, i32)>,
+struct Rivers<'a> {
+    /// The mountain tiles: the first tiles laid.
+    mountains: &'a [(i32, i32)],
     /// Cells next to a mountain or a river: where a river may start. Kept
     /// as rivers are laid, where listing the sources rescanned every
     /// land tile's neighbours per river.
     by_water: Grid<bool>,
 }
 
-impl Rivers {
+impl<'a> Rivers<'a> {
     /// The first tiles laid are the mountains (step 1).
-    fn new(mountains: &[(i32, i32)], start: i32, terrain: &mut Grid<Option<Terrain>>) -> Rivers {
-        let mut rivers = Rivers { mountains: mountains.to_vec(), by_water: Grid::new(start, false) };
+    fn new(mountains: &'a [(i32, i32)], start: i32, terrain: &mut Grid<Option<Terrain>>) -> Rivers<'a> {
+        let mut rivers = Rivers { mountains, by_water: Grid::new(start, false) };
         for &c in mountains {
             rivers.mark(c, Terrain::Mountain, terrain);
         }
