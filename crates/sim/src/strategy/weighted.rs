@@ -673,3 +673,97 @@ impl Strategy for Weighted {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::setup::{initial_state, make_map};
+    use crate::rules::{NoLog, RngDice};
+    use crate::scenario::{Scenario, Source, load_str};
+    use crate::sim::drive::{Driver, Players};
+
+    const ALL: [Set; SETS] = [Set::Army, Set::ArmySiege, Set::Ship, Set::Spy, Set::Enemy];
+
+    /// The goals of `set` by their plain definition, asked of one hex.
+    fn goal_by_definition(r: Rules<'_>, st: &State, me: PlayerId, set: Set, h: HexId) -> bool {
+        let hs = &st.hexes[h as usize];
+        let rival = |o: PlayerId| o != NOBODY && r.rivals(me, o);
+        let rival_hex = hs.owner().get().is_some_and(rival);
+        let rival_army = hs.army.get().is_some_and(|a| st.armies[a].alive && rival(st.armies[a].owner));
+        let city = hs.city.get().map(|c| &st.cities[c]);
+        match set {
+            Set::Enemy => rival_hex,
+            Set::Army => rival_hex || rival_army,
+            Set::ArmySiege => rival_hex || rival_army || city.is_some_and(|c| c.controller.get().is_none_or(rival)),
+            Set::Ship => {
+                (rival_hex && hs.extra.is_some())
+                    || (r.map.terrain[h as usize] == Terrain::Sea && rival(st.ship_owner_at(h)))
+            }
+            Set::Spy => {
+                let target = city.map_or(hs.owner(), |c| c.controller);
+                target.get().is_some_and(rival) && (hs.main.is_some() || hs.extra.is_some()) && hs.army.is_empty()
+            }
+        }
+    }
+
+    /// Weighted players that, after every action-phase choice, check what
+    /// the chooser's kept goals say of every hex against the definition.
+    struct Checked {
+        seats: Vec<Weighted>,
+        asked: usize,
+    }
+
+    impl Players for Checked {
+        fn choose(&mut self, r: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
+            let i = self.seats[p as usize].choose(r, st, p, d, options);
+            if d != Decision::Act {
+                return i;
+            }
+            let g = &mut self.seats[p as usize].goals;
+            for set in ALL {
+                let goals: Vec<HexId> =
+                    (0..r.map.len() as HexId).filter(|&h| goal_by_definition(r, st, p, set, h)).collect();
+                for h in 0..r.map.len() as HexId {
+                    let want = goals.iter().map(|&x| r.map.distance(h, x)).min().unwrap_or(999);
+                    let at = format!("season {}, player {p}, hex {h}", st.season);
+                    assert_eq!(g.at_goal(r, st, p, set, h), want == 0, "{at}");
+                    assert_eq!(g.near_dist(r, st, p, set, h), want, "{at}");
+                    assert_eq!(g.dist(r, st, p, set, h), want, "{at}");
+                }
+                self.asked += 1;
+            }
+            i
+        }
+    }
+
+    /// Listed once a decision, answered 0 or 1 from a hex's neighbours
+    /// and remembered within the decision, a weighted player's goals and
+    /// distances are those of the plain definition at every action-phase
+    /// decision, campaign after campaign (the same players on a new map).
+    #[test]
+    fn a_weighted_players_goal_distances_are_those_of_the_plain_definition() {
+        for file in ["default.toml", "archipelago.toml", "straits.toml"] {
+            let path = format!("{}/../../scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let sc: Scenario = load_str(&text, &Source::file(&path)).unwrap_or_else(|e| panic!("{e}"));
+            let mut seats: Vec<Weighted> = (0..sc.players.len())
+                .map(|p| {
+                    let spec = sc.strategy(&sc.players[p].strategy).unwrap_or_default();
+                    Weighted::of(&spec, Pcg64Mcg::new(p as u128 + 7))
+                })
+                .collect();
+            let mut asked = 0;
+            for campaign in 0..2u64 {
+                let map = make_map(&sc, 100 + campaign).unwrap();
+                let r = Rules::new(&sc, &map);
+                let mut st = initial_state(r);
+                let mut d =
+                    Driver::new(r, RngDice(Pcg64Mcg::new(campaign as u128)), Checked { seats, asked: 0 }, NoLog);
+                d.play_campaign(&mut st);
+                asked += d.players.asked;
+                seats = d.players.seats;
+            }
+            assert!(asked > 100, "{file}: only {asked} sets checked");
+        }
+    }
+}
