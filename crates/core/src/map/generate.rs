@@ -241,72 +241,126 @@ fn try_generate(
 /// order, so the map is deterministic. `None` when no cell qualifies.
 fn lay_tiles(land_target: usize, start: i32, placed: &mut Grid<bool>, rng: &mut Pcg64Mcg) -> Option<Vec<(i32, i32)>> {
     let mut order: Vec<(i32, i32)> = Vec::with_capacity(land_target);
-    let mut frontier =
-        Frontier { one: Vec::with_capacity(64), two: Vec::with_capacity(64), touching: Grid::new(start, 0) };
+    let mut frontier = Frontier::new(start);
     order.push((0, 0));
     frontier.place((0, 0), placed);
     while order.len() < land_target {
-        let cands = if order.len() < 2 { &frontier.one } else { &frontier.two };
-        if cands.is_empty() {
+        let set = if order.len() < 2 { 0 } else { 1 };
+        if frontier.counts[set] == 0 {
             return None;
         }
-        let pick = Frontier::cell(cands[rng.random_range(0..cands.len())]);
+        let pick = frontier.nth(set, rng.random_range(0..frontier.counts[set]));
         frontier.place(pick, placed);
         order.push(pick);
     }
     Some(order)
 }
 
-/// The empty cells next to the land while tiles are laid, each list
-/// sorted by coordinates (the candidates' order). A count is an index, and
-/// a sorted list is searched only when a cell joins or leaves it: scanning
-/// the cells for their counts at every tile, a search per neighbour per
-/// tile, and a BTreeMap before that each cost most of a campaign's map.
+/// The empty cells next to the land while tiles are laid, as two sets of
+/// bits over the square of `touching`, a bit per cell in coordinate order
+/// (`q`, then `r`: the candidates' order). A cell joins or leaves a set by
+/// one bit, and the candidate drawn is found by counting bits a word at a
+/// time. Scanning the cells for their counts at every tile, a search per
+/// neighbour per tile, a BTreeMap and sorted lists before that each cost
+/// most of a campaign's map.
 struct Frontier {
-    /// The cells touching at least one placed tile, by `key`.
-    one: Vec<u64>,
-    /// The cells touching at least two: the candidates from the third tile on.
-    two: Vec<u64>,
+    /// Bit `set` of each cell touching more than `set` placed tiles: set
+    /// 0 holds the candidates of the second tile, set 1 those of the third
+    /// tile on.
+    sets: [Vec<u64>; 2],
+    /// How many cells each set holds.
+    counts: [usize; 2],
     /// How many placed tiles each cell touches.
     touching: Grid<u8>,
 }
 
 impl Frontier {
-    /// A cell as one integer ordered as its coordinates are, `q` first:
-    /// flipping the sign bit turns `i32` order into `u32` order. The
-    /// searches then compare one word, not a pair.
-    fn key((q, r): (i32, i32)) -> u64 {
-        (u64::from(q as u32 ^ 0x8000_0000) << 32) | u64::from(r as u32 ^ 0x8000_0000)
+    fn new(start: i32) -> Frontier {
+        let touching = Grid::new(start, 0);
+        let words = ((touching.side * touching.side) as usize).div_ceil(64);
+        Frontier { sets: [vec![0; words], vec![0; words]], counts: [0, 0], touching }
     }
 
-    fn cell(k: u64) -> (i32, i32) {
-        (((k >> 32) as u32 ^ 0x8000_0000) as i32, (k as u32 ^ 0x8000_0000) as i32)
+    /// The bit of cell `c`, which the square covers.
+    #[inline]
+    fn bit(&self, (q, r): (i32, i32)) -> usize {
+        let g = &self.touching;
+        (q - g.q0) as usize * g.side as usize + (r - g.r0) as usize
+    }
+
+    #[inline]
+    fn join(&mut self, set: usize, c: (i32, i32)) {
+        let b = self.bit(c);
+        let w = &mut self.sets[set][b / 64];
+        if *w & (1 << (b % 64)) == 0 {
+            *w |= 1 << (b % 64);
+            self.counts[set] += 1;
+        }
+    }
+
+    #[inline]
+    fn leave(&mut self, set: usize, c: (i32, i32)) {
+        let b = self.bit(c);
+        let w = &mut self.sets[set][b / 64];
+        if *w & (1 << (b % 64)) != 0 {
+            *w &= !(1 << (b % 64));
+            self.counts[set] -= 1;
+        }
+    }
+
+    /// The `i`th cell of `set` in coordinate order (`i` below its count).
+    fn nth(&self, set: usize, mut i: usize) -> (i32, i32) {
+        let g = &self.touching;
+        for (k, &w) in self.sets[set].iter().enumerate() {
+            let n = w.count_ones() as usize;
+            if i < n {
+                let mut w = w;
+                for _ in 0..i {
+                    w &= w - 1;
+                }
+                let b = k * 64 + w.trailing_zeros() as usize;
+                let side = g.side as usize;
+                return (g.q0 + (b / side) as i32, g.r0 + (b % side) as i32);
+            }
+            i -= n;
+        }
+        unreachable!("a frontier set holds fewer cells than its count")
     }
 
     fn place(&mut self, c: (i32, i32), placed: &mut Grid<bool>) {
         placed.set(c, true);
-        // A cell is on the lists its count reaches (the origin on none).
-        let (key, k) = (Frontier::key(c), self.touching.get(c));
-        for list in [&mut self.one, &mut self.two].into_iter().take(k.min(2) as usize) {
-            if let Ok(i) = list.binary_search(&key) {
-                list.remove(i);
-            }
+        // A cell is in the sets its count reaches (the origin in none).
+        let k = self.touching.get(c) as usize;
+        for set in 0..k.min(2) {
+            self.leave(set, c);
         }
         for n in neighbors(c) {
             if !placed.get(n) {
                 let k = self.touching.get(n);
-                let list = match k {
-                    0 => Some(&mut self.one),
-                    1 => Some(&mut self.two),
-                    _ => None,
-                };
-                let key = Frontier::key(n);
-                if let Some(list) = list
-                    && let Err(i) = list.binary_search(&key)
-                {
-                    list.insert(i, key);
-                }
+                let side = self.touching.side;
                 self.touching.set(n, k + 1);
+                if self.touching.side != side {
+                    // The square grew: every bit moved (rare).
+                    self.mark_afresh(placed);
+                } else if k < 2 {
+                    self.join(k as usize, n);
+                }
+            }
+        }
+    }
+
+    /// Both sets worked out from the counts, after the square grew.
+    #[cold]
+    fn mark_afresh(&mut self, placed: &Grid<bool>) {
+        let words = ((self.touching.side * self.touching.side) as usize).div_ceil(64);
+        self.sets = [vec![0; words], vec![0; words]];
+        self.counts = [0, 0];
+        for i in 0..self.touching.cells.len() {
+            let (c, k) = (self.touching.coord(i), self.touching.cells[i]);
+            if !placed.get(c) {
+                for set in 0..(k as usize).min(2) {
+                    self.join(set, c);
+                }
             }
         }
     }
@@ -538,18 +592,6 @@ mod tests {
         assert_eq!([g.get((0, 0)), g.get((1, -1)), g.get((40, -75)), g.get((-300, 9))], [1, 2, 3, 4]);
         assert_eq!(g.get((2, 2)), 0);
         assert_eq!(g.get((i32::MAX, i32::MIN)), 0);
-    }
-
-    #[test]
-    fn a_frontier_key_orders_cells_as_their_coordinates_and_gives_them_back() {
-        let vals = [i32::MIN, i32::MIN + 1, -70_000, -2, -1, 0, 1, 2, 65_536, i32::MAX - 1, i32::MAX];
-        let cells: Vec<(i32, i32)> = vals.iter().flat_map(|&q| vals.iter().map(move |&r| (q, r))).collect();
-        for &a in &cells {
-            assert_eq!(Frontier::cell(Frontier::key(a)), a);
-            for &b in &cells {
-                assert_eq!(Frontier::key(a).cmp(&Frontier::key(b)), a.cmp(&b), "{a:?} against {b:?}");
-            }
-        }
     }
 
     /// G-23 laid by the plain definition: scan every empty cell next to

@@ -718,6 +718,12 @@ mod tests {
 
     const ALL: [Set; SETS] = [Set::Army, Set::ArmySiege, Set::Ship, Set::Spy, Set::Enemy];
 
+    fn shipped(file: &str) -> Scenario {
+        let path = format!("{}/../../scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        load_str(&text, &Source::file(&path)).unwrap_or_else(|e| panic!("{e}"))
+    }
+
     /// The goals of `set` by their plain definition, asked of one hex.
     fn goal_by_definition(r: Rules<'_>, st: &State, me: PlayerId, set: Set, h: HexId) -> bool {
         let hs = &st.hexes[h as usize];
@@ -741,7 +747,7 @@ mod tests {
     }
 
     /// Weighted players that, after every action-phase choice, check what
-    /// the chooser's kept goals say of every hex against the definition.
+    /// the chooser's goals say of every hex against the definition.
     struct Checked {
         seats: Vec<Weighted>,
         asked: usize,
@@ -777,9 +783,7 @@ mod tests {
     #[test]
     fn a_weighted_players_goal_distances_are_those_of_the_plain_definition() {
         for file in ["default.toml", "archipelago.toml", "straits.toml"] {
-            let path = format!("{}/../../scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
-            let text = std::fs::read_to_string(&path).unwrap();
-            let sc: Scenario = load_str(&text, &Source::file(&path)).unwrap_or_else(|e| panic!("{e}"));
+            let sc = shipped(file);
             let mut seats: Vec<Weighted> = (0..sc.players.len())
                 .map(|p| {
                     let spec = sc.strategy(&sc.players[p].strategy).unwrap_or_default();
@@ -802,15 +806,10 @@ mod tests {
     }
 
     /// A campaign's players built on the buffers of players dropped before
-    /// them, who played other campaigns on another map, play the campaign
-    /// they play on new buffers.
+    /// them, who played other campaigns on another map (the straits'
+    /// corsairs), play the campaign they play on new buffers.
     #[test]
     fn a_weighted_player_plays_the_same_on_another_players_buffers() {
-        let shipped = |file: &str| {
-            let path = format!("{}/../../scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
-            let text = std::fs::read_to_string(&path).unwrap();
-            load_str(&text, &Source::file(&path)).unwrap_or_else(|e| panic!("{e}"))
-        };
         let play = |sc: &Scenario, seed: u64| {
             let map = make_map(sc, seed).unwrap();
             let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
