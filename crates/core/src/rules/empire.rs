@@ -477,23 +477,47 @@ fn mark_neighbours(map: &crate::map::Map, near: &mut [u64], h: HexId) {
 pub(crate) struct NextToBanners {
     row: Vec<u64>,
     near: Vec<u64>,
+    /// Per hex, how many hexes of `row` it is next to: a hex keeps its
+    /// mark while one is left, so a lost banner costs its six neighbours,
+    /// where marking again from nothing cost the whole row. A search's
+    /// rollouts lose many banners at once each time one starts again from
+    /// the decision's state.
+    count: Vec<u8>,
 }
 
 impl NextToBanners {
-    /// Bring the marks up to `row`: the neighbours of the hexes it gained
-    /// are added; a hex lost means marking again from nothing (a mark may
-    /// have come from that hex alone).
+    /// Bring the marks up to `row`: the neighbours of each hex gained
+    /// count one more, those of each hex lost one fewer.
     fn update(&mut self, map: &crate::map::Map, row: &[u64]) {
-        let lost = self.row.len() != row.len() || self.row.iter().zip(row).any(|(old, new)| old & !new != 0);
-        if lost {
+        if self.row.len() != row.len() || self.count.len() != map.len() {
             self.row.clear();
             self.row.resize(row.len(), 0);
             self.near.clear();
             self.near.resize(row.len(), 0);
+            self.count.clear();
+            self.count.resize(map.len(), 0);
         }
         for (w, (old, &new)) in self.row.iter_mut().zip(row).enumerate() {
+            if *old == new {
+                continue;
+            }
             for b in Bits::new(&[new & !*old]) {
-                mark_neighbours(map, &mut self.near, (w * 64) as HexId + b);
+                for &n in map.neighbors[w * 64 + b as usize].iter().filter(|&&n| n != crate::map::NO_HEX) {
+                    let c = &mut self.count[n as usize];
+                    *c += 1;
+                    if *c == 1 {
+                        self.near[n as usize / 64] |= 1 << (n % 64);
+                    }
+                }
+            }
+            for b in Bits::new(&[*old & !new]) {
+                for &n in map.neighbors[w * 64 + b as usize].iter().filter(|&&n| n != crate::map::NO_HEX) {
+                    let c = &mut self.count[n as usize];
+                    *c -= 1;
+                    if *c == 0 {
+                        self.near[n as usize / 64] &= !(1 << (n % 64));
+                    }
+                }
             }
             *old = new;
         }
@@ -516,13 +540,17 @@ mod tests {
         let mut rng = Pcg64Mcg::new(11);
         let mut kept = NextToBanners::default();
         let mut row = vec![0u64; words];
-        for step in 0..2_000 {
-            // Mostly gains, now and then a loss, as campaigns go.
+        let mut saved = row.clone();
+        for step in 0..4_000 {
+            // Mostly gains, now and then a loss, as campaigns go; and now
+            // and then a jump back to an earlier row, many banners at
+            // once, as a search's rollouts start again from its decision.
             let h = rng.random_range(0..map.len());
-            if rng.random_range(0..4) == 0 {
-                row[h / 64] &= !(1 << (h % 64));
-            } else {
-                row[h / 64] |= 1 << (h % 64);
+            match rng.random_range(0..40) {
+                0 => std::mem::swap(&mut row, &mut saved),
+                1 => saved.clone_from(&row),
+                2..10 => row[h / 64] &= !(1 << (h % 64)),
+                _ => row[h / 64] |= 1 << (h % 64),
             }
             kept.update(&map, &row);
             let mut fresh = vec![0u64; words];

@@ -29,7 +29,7 @@
 //! candidates is not drowned in dice noise.
 
 use super::Strategy;
-use super::rollout::{LookAt, is_attack, margin, play_out, searcher};
+use super::rollout::{LookAt, Rollouts, is_attack, margin, searcher};
 use super::weighted::Weighted;
 use crate::rules::{Action, Decision, PlayerId, Rules, State};
 use crate::scenario::{Scenario, StrategySpec};
@@ -49,6 +49,8 @@ pub struct Lookahead {
     scores: Vec<f64>,
     cands: Vec<usize>,
     seeds: Vec<u128>,
+    /// The copy every rollout plays on, kept for its vectors.
+    copy: Option<State>,
 }
 
 impl Lookahead {
@@ -67,6 +69,7 @@ impl Lookahead {
             scores: Vec::new(),
             cands: Vec::new(),
             seeds: Vec::new(),
+            copy: None,
         }
     }
 
@@ -106,13 +109,6 @@ impl Lookahead {
         }
         self.scores = scores;
     }
-
-    /// Play `a` and the rest of the horizon on a copy of the state; my empire
-    /// size minus my strongest rival's at the end.
-    fn rollout(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, a: Action, seed: u128) -> f64 {
-        let s = play_out(r, st, d, a, seed, &mut self.crowd, self.horizon);
-        margin(r, &s, me)
-    }
 }
 
 impl Strategy for Lookahead {
@@ -130,10 +126,17 @@ impl Strategy for Lookahead {
         let seeds = std::mem::take(&mut self.seeds);
         let mut best = cands[0];
         let mut best_value = f64::NEG_INFINITY;
+        let mut copy = self.copy.take().unwrap_or_else(|| st.clone());
+        let mut rollouts = Rollouts::new(r, &mut self.crowd);
         // Best-ranked first, and only a strictly better mean replaces it, so
-        // ties go to the weights' choice.
+        // ties go to the weights' choice. A rollout's value: my empire size
+        // minus my strongest rival's where it stops.
         for &c in &cands {
-            let total: f64 = seeds.iter().map(|&seed| self.rollout(r, st, me, d, options[c], seed)).sum();
+            let mut total = 0.0;
+            for &seed in &seeds {
+                rollouts.play(st, d, options[c], seed, self.horizon, &mut copy);
+                total += margin(r, &copy, me);
+            }
             let mean = total / seeds.len() as f64;
             if mean > best_value {
                 best_value = mean;
@@ -142,6 +145,7 @@ impl Strategy for Lookahead {
         }
         self.cands = cands;
         self.seeds = seeds;
+        self.copy = Some(copy);
         best
     }
 }

@@ -44,7 +44,7 @@
 //! come from the strategy's own stream.
 
 use super::Strategy;
-use super::rollout::{LookAt, margin_of, play_out, searcher};
+use super::rollout::{LookAt, Rollouts, margin_of, searcher};
 use super::weighted::Weighted;
 use crate::rules::empire::sizes;
 use crate::rules::{Action, Decision, PlayerId, Rules, State};
@@ -75,6 +75,8 @@ pub struct Search {
     /// (option index, Gumbel key, value sum, rollouts) per candidate.
     cands: Vec<Candidate>,
     seeds: Vec<u128>,
+    /// The copy every rollout plays on, kept for its vectors.
+    copy: Option<State>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -115,6 +117,16 @@ pub fn outcome(r: Rules<'_>, st: &State, me: PlayerId, margin_weight: f64) -> f6
     win + margin_weight * m / land
 }
 
+/// A rollout's worth to `me`: at the campaign's end (or without a learned
+/// `value`) its `outcome`; cut short by the horizon, the learned value's
+/// win probability at its last state.
+fn worth(value: &[f64], margin_weight: f64, r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
+    if value.len() != crate::scenario::VALUE_FEATURES || st.ended.is_some() {
+        return outcome(r, st, me, margin_weight);
+    }
+    super::value::win_probability(value, &super::value::features(r, st, me))
+}
+
 /// Turn logits into those of the mixture `(1 − e) · softmax + e · uniform`:
 /// the log of each option's mixed probability. Gumbel top-k on them samples
 /// without replacement from the mixture, so every option keeps at least
@@ -148,17 +160,8 @@ impl Search {
             scores: Vec::new(),
             cands: Vec::new(),
             seeds: Vec::new(),
+            copy: None,
         }
-    }
-
-    /// A rollout's worth to `me`: at the campaign's end (or without a
-    /// learned value) its `outcome`; cut short by the horizon, the learned
-    /// value's win probability at its last state.
-    fn worth(&self, r: Rules<'_>, st: &State, me: PlayerId) -> f64 {
-        if self.value.len() != crate::scenario::VALUE_FEATURES || st.ended.is_some() {
-            return outcome(r, st, me, self.margin_weight);
-        }
-        super::value::win_probability(&self.value, &super::value::features(r, st, me))
     }
 
     /// A standard Gumbel draw from the strategy's stream.
@@ -229,6 +232,8 @@ impl Strategy for Search {
         let mut alive = self.cands.len();
         let mut cands = std::mem::take(&mut self.cands);
         let mut seeds = std::mem::take(&mut self.seeds);
+        let mut copy = self.copy.take().unwrap_or_else(|| st.clone());
+        let mut rollouts = Rollouts::new(r, &mut self.crowd);
         while alive > 1 {
             let per = (self.budget as usize / (alive * rounds as usize)).max(1);
             seeds.clear();
@@ -238,8 +243,8 @@ impl Strategy for Search {
             }
             for c in cands[..alive].iter_mut() {
                 for &seed in &seeds {
-                    let s = play_out(r, st, d, options[c.option], seed, &mut self.crowd, self.horizon);
-                    c.sum += self.worth(r, &s, me);
+                    rollouts.play(st, d, options[c.option], seed, self.horizon, &mut copy);
+                    c.sum += worth(&self.value, self.margin_weight, r, &copy, me);
                     c.n += 1;
                 }
             }
@@ -250,6 +255,7 @@ impl Strategy for Search {
         let best = cands[0].option;
         self.cands = cands;
         self.seeds = seeds;
+        self.copy = Some(copy);
         best
     }
 }
