@@ -4,10 +4,10 @@
 use super::action::Action;
 use super::event::{Event, SpendKind};
 use super::setup::place_city;
-use super::state::{Bits, NOBODY, Owner, PlayerId, State};
+use super::state::{Bits, HexState, NOBODY, Owner, PlayerId, State};
 use super::{Dice, Engine, Log, Rules};
-use crate::map::HexId;
-use crate::scenario::{BattleResult, BuildingKind, TieBreak};
+use crate::map::{HexId, Terrain};
+use crate::scenario::{BattleResult, BuildingKind, BuildingSpec, TieBreak};
 
 /// What G-03 and G-02 rank players by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -276,18 +276,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         if spec.coastal_only && !map.coastal[h as usize] {
             return false;
         }
-        if kind.is_main() {
-            // A city is a city of document 003 too (G-16): it is never replaced.
-            if hs.main == Some(BuildingKind::City) || hs.main == Some(kind) {
-                return false;
-            }
-            match spec.requires {
-                Some(r) => hs.main == Some(r),
-                None => true,
-            }
-        } else {
-            hs.extra != Some(kind) && spec.requires.is_none_or(|r| hs.extra == Some(r))
-        }
+        fits(spec, kind, hs)
     }
 
     /// Everything `p` can buy with its EP right now, into `self.buf`: the
@@ -305,17 +294,26 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         if sc.costs.pillage <= ep {
             self.buf.push(Action::Pillage);
         }
-        // What `p` can afford is the same for every hex of this listing:
-        // worked out once here rather than once per hex `p` owns.
-        let mut afford = [BuildingKind::Castle; BuildingKind::ALL.len()];
-        let mut n_afford = 0;
-        for kind in BuildingKind::ALL {
-            if sc.building(kind).cost <= ep {
-                afford[n_afford] = kind;
-                n_afford += 1;
+        // `can_build`'s half that holds for every hex of this listing (what
+        // `p` can afford, on which terrain, on a coast or not), worked out
+        // once here: per coast and terrain, the kinds as bits in
+        // `BuildingKind::ALL` order, so a hex `p` owns only asks what
+        // stands on it (`fits`) of the kinds its terrain takes.
+        let mut kinds = [[0u8; Terrain::ALL.len()]; 2];
+        for (k, kind) in BuildingKind::ALL.into_iter().enumerate() {
+            let spec = sc.building(kind);
+            if spec.cost > ep {
+                continue;
+            }
+            for t in Terrain::ALL {
+                if spec.terrain.contains(t) {
+                    kinds[1][t as usize] |= 1 << k;
+                    if !spec.coastal_only {
+                        kinds[0][t as usize] |= 1 << k;
+                    }
+                }
             }
         }
-        let afford = &afford[..n_afford];
         // E-07: the owners `p` may conquer from: rivals beaten this season.
         let conquerable = u32::from(st.players[p as usize].beaten & self.rules.rivals_of(p));
         // Only a hex `p` holds or one next to a hex it controls can be
@@ -337,8 +335,11 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                         self.buf.push(Action::Capture(hex));
                     }
                 } else if hs.owner().is(p) {
-                    for &kind in afford {
-                        if self.can_build(st, p, hex, kind) {
+                    let mut m = kinds[map.coastal[hex as usize] as usize][map.terrain[hex as usize] as usize];
+                    while m != 0 {
+                        let kind = BuildingKind::ALL[m.trailing_zeros() as usize];
+                        m &= m - 1;
+                        if fits(sc.building(kind), kind, hs) {
                             self.buf.push(Action::Build { hex, kind });
                         }
                     }
@@ -470,6 +471,25 @@ fn mark_neighbours(map: &crate::map::Map, near: &mut [u64], h: HexId) {
     }
 }
 
+/// Whether `kind` may go on a hex `p` owns where the terrain takes it,
+/// given what stands there (E-12..E-15, G-16, G-22): `can_build`'s half
+/// that changes as the campaign goes.
+#[inline(always)]
+fn fits(spec: &BuildingSpec, kind: BuildingKind, hs: &HexState) -> bool {
+    if kind.is_main() {
+        // A city is a city of document 003 too (G-16): it is never replaced.
+        if hs.main == Some(BuildingKind::City) || hs.main == Some(kind) {
+            return false;
+        }
+        match spec.requires {
+            Some(r) => hs.main == Some(r),
+            None => true,
+        }
+    } else {
+        hs.extra != Some(kind) && spec.requires.is_none_or(|r| hs.extra == Some(r))
+    }
+}
+
 /// One player's hexes next to its banners, and the banner row they were
 /// marked from: a pure function of the map and the row, so it is kept
 /// for as long as the engine plays on one map.
@@ -529,6 +549,59 @@ mod tests {
     use super::*;
     use rand::RngExt;
     use rand_pcg::Pcg64Mcg;
+
+    /// The builds a spending decision lists are those `can_build` (the
+    /// rule as written, hex by hex) allows: every hex the spender holds in
+    /// map order, every kind it can afford in `BuildingKind::ALL` order.
+    /// Checked at every spending decision of random campaigns on the
+    /// default rules and on a map with coasts and rivers for ports and
+    /// bridges, so the listing's table of kinds per terrain and coast
+    /// cannot drift from the rule.
+    #[test]
+    fn e12_the_builds_listed_are_those_the_rule_allows() {
+        use crate::rules::{Action, Decision, NoLog, RngDice, Rules};
+        let path = format!("{}/../../scenarios/straits.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let straits = crate::scenario::load_str(&text, &crate::scenario::Source::file(&path)).unwrap();
+        let mut kinds_listed = [0usize; BuildingKind::ALL.len()];
+        for sc in [crate::scenario::Scenario::default(), straits] {
+            for seed in 0..4u64 {
+                let map = crate::rules::setup::make_map(&sc, seed).unwrap();
+                let r = Rules::new(&sc, &map);
+                let mut st = crate::rules::setup::initial_state(r);
+                let mut eng = Engine::new(r, RngDice(Pcg64Mcg::new(seed as u128)), NoLog);
+                let mut pick = Pcg64Mcg::new(seed as u128 + 100);
+                while st.ended.is_none() {
+                    while let Some((p, d)) = eng.next_decision(&mut st) {
+                        let options = eng.options().to_vec();
+                        if d == Decision::Spend {
+                            let ep = st.players[p as usize].ep;
+                            let want: Vec<Action> = (0..map.len() as HexId)
+                                .flat_map(|hex| BuildingKind::ALL.into_iter().map(move |kind| (hex, kind)))
+                                .filter(|&(hex, kind)| {
+                                    map.terrain[hex as usize].is_land()
+                                        && sc.building(kind).cost <= ep
+                                        && eng.can_build(&st, p, hex, kind)
+                                })
+                                .map(|(hex, kind)| Action::Build { hex, kind })
+                                .collect();
+                            let listed: Vec<Action> =
+                                options.iter().copied().filter(|a| matches!(a, Action::Build { .. })).collect();
+                            assert_eq!(listed, want, "season {}, player {p}, seed {seed}", st.season);
+                            for a in &listed {
+                                if let Action::Build { kind, .. } = a {
+                                    kinds_listed[*kind as usize] += 1;
+                                }
+                            }
+                        }
+                        let i = pick.random_range(0..options.len());
+                        eng.apply(&mut st, options[i]);
+                    }
+                }
+            }
+        }
+        assert!(kinds_listed.iter().all(|&n| n > 0), "every kind listed somewhere: {kinds_listed:?}");
+    }
 
     /// Kept up to date through gains and losses, the marks are those made
     /// from nothing for every row.
