@@ -294,26 +294,14 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         if sc.costs.pillage <= ep {
             self.buf.push(Action::Pillage);
         }
-        // `can_build`'s half that holds for every hex of this listing (what
-        // `p` can afford, on which terrain, on a coast or not), worked out
-        // once here: per coast and terrain, the kinds as bits in
-        // `BuildingKind::ALL` order, so a hex `p` owns only asks what
-        // stands on it (`fits`) of the kinds its terrain takes.
-        let mut kinds = [[0u8; Terrain::ALL.len()]; 2];
-        for (k, kind) in BuildingKind::ALL.into_iter().enumerate() {
-            let spec = sc.building(kind);
-            if spec.cost > ep {
-                continue;
-            }
-            for t in Terrain::ALL {
-                if spec.terrain.contains(t) {
-                    kinds[1][t as usize] |= 1 << k;
-                    if !spec.coastal_only {
-                        kinds[0][t as usize] |= 1 << k;
-                    }
-                }
-            }
-        }
+        // What `p` can afford, as bits in `BuildingKind::ALL` order; with
+        // the kinds a hex's terrain and coast take (`build_on`), a hex `p`
+        // owns asks only what stands on it (`fits`) of the rest.
+        let afford = BuildingKind::ALL
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, kind)| sc.building(kind).cost <= ep)
+            .fold(0u8, |m, (k, _)| m | 1 << k);
         // E-07: the owners `p` may conquer from: rivals beaten this season.
         let conquerable = u32::from(st.players[p as usize].beaten & self.rules.rivals_of(p));
         // Only a hex `p` holds or one next to a hex it controls can be
@@ -335,7 +323,8 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                         self.buf.push(Action::Capture(hex));
                     }
                 } else if hs.owner().is(p) {
-                    let mut m = kinds[map.coastal[hex as usize] as usize][map.terrain[hex as usize] as usize];
+                    let mut m =
+                        afford & self.build_on[map.coastal[hex as usize] as usize][map.terrain[hex as usize] as usize];
                     while m != 0 {
                         let kind = BuildingKind::ALL[m.trailing_zeros() as usize];
                         m &= m - 1;
@@ -469,6 +458,25 @@ fn mark_neighbours(map: &crate::map::Map, near: &mut [u64], h: HexId) {
     for &n in map.neighbors[h as usize].iter().filter(|&&n| n != crate::map::NO_HEX) {
         near[n as usize / 64] |= 1 << (n % 64);
     }
+}
+
+/// Per coast (0: inland, 1: on the coast) and terrain, the building kinds
+/// the scenario allows there, as bits in `BuildingKind::ALL` order: the
+/// half of `can_build` that never changes in a campaign, worked out once
+/// per engine where asking it of every hex and kind of every spending
+/// listing was the largest line of spending.
+pub(super) fn build_on(sc: &crate::scenario::Scenario) -> [[u8; Terrain::ALL.len()]; 2] {
+    let mut on = [[0u8; Terrain::ALL.len()]; 2];
+    for (k, kind) in BuildingKind::ALL.into_iter().enumerate() {
+        let spec = sc.building(kind);
+        for t in Terrain::ALL.into_iter().filter(|&t| spec.terrain.contains(t)) {
+            on[1][t as usize] |= 1 << k;
+            if !spec.coastal_only {
+                on[0][t as usize] |= 1 << k;
+            }
+        }
+    }
+    on
 }
 
 /// Whether `kind` may go on a hex `p` owns where the terrain takes it,

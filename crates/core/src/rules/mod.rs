@@ -106,6 +106,8 @@ pub struct Engine<'a, D, L> {
     /// Per player, the hexes next to its banners, kept as its row changes
     /// (`empire::NextToBanners`).
     next_to_banners: Vec<empire::NextToBanners>,
+    /// The building kinds each coast and terrain take (`empire::build_on`).
+    build_on: [[u8; crate::map::Terrain::ALL.len()]; 2],
 }
 
 impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
@@ -118,6 +120,7 @@ impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
             reach: Vec::with_capacity(64),
             next_to_spender: Vec::with_capacity(rules.map.len().div_ceil(64)),
             next_to_banners: Vec::new(),
+            build_on: empire::build_on(rules.sc),
         }
     }
 
