@@ -24,13 +24,17 @@ pub struct Size {
 /// G-03: empire size of every player, from the hexes each holds.
 pub fn sizes(r: Rules<'_>, st: &State) -> Vec<Size> {
     let mut out = vec![Size::default(); st.players.len()];
+    // The kinds that count, as bits by kind: asked once here, not of
+    // every building of every hex.
+    let counts =
+        BuildingKind::ALL.into_iter().filter(|&b| r.sc.building(b).counts_in_size).fold(0u8, |m, b| m | 1 << b as u8);
+    let counted = |b: Option<BuildingKind>| b.is_some_and(|b| counts >> b as u8 & 1 == 1);
     for (p, s) in out.iter_mut().enumerate() {
         for h in st.banners().hexes(p as PlayerId) {
             let hs = &st.hexes[h as usize];
             s.hexes += 1;
             s.size += 1;
-            let counted = [hs.main, hs.extra].into_iter().flatten().any(|b| r.sc.building(b).counts_in_size);
-            if counted {
+            if counted(hs.main) || counted(hs.extra) {
                 s.size += 1;
             }
             if let Some(m) = hs.main {
@@ -302,6 +306,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
             .enumerate()
             .filter(|&(_, kind)| sc.building(kind).cost <= ep)
             .fold(0u8, |m, (k, _)| m | 1 << k);
+        let specs = BuildingKind::ALL.map(|kind| sc.building(kind));
         // E-07: the owners `p` may conquer from: rivals beaten this season.
         let conquerable = u32::from(st.players[p as usize].beaten & self.rules.rivals_of(p));
         // Only a hex `p` holds or one next to a hex it controls can be
@@ -326,9 +331,10 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                     let mut m =
                         afford & self.build_on[map.coastal[hex as usize] as usize][map.terrain[hex as usize] as usize];
                     while m != 0 {
-                        let kind = BuildingKind::ALL[m.trailing_zeros() as usize];
+                        let k = m.trailing_zeros() as usize;
                         m &= m - 1;
-                        if fits(sc.building(kind), kind, hs) {
+                        let kind = BuildingKind::ALL[k];
+                        if fits(specs[k], kind, hs) {
                             self.buf.push(Action::Build { hex, kind });
                         }
                     }
