@@ -23,7 +23,15 @@ pub struct Size {
 
 /// G-03: empire size of every player, from the hexes each holds.
 pub fn sizes(r: Rules<'_>, st: &State) -> Vec<Size> {
-    let mut out = vec![Size::default(); st.players.len()];
+    let mut out = Vec::new();
+    sizes_into(r, st, &mut out);
+    out
+}
+
+/// `sizes` into `out`, reusing its room.
+pub fn sizes_into(r: Rules<'_>, st: &State, out: &mut Vec<Size>) {
+    out.clear();
+    out.resize(st.players.len(), Size::default());
     // The kinds that count, as bits by kind: asked once here, not of
     // every building of every hex.
     let counts =
@@ -46,7 +54,6 @@ pub fn sizes(r: Rules<'_>, st: &State) -> Vec<Size> {
             }
         }
     }
-    out
 }
 
 /// E-01 / E-02: the EP one battle's `result` gives player `p`: the
@@ -86,9 +93,20 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// Players ranked largest empire first (G-02, G-03), with the scenario's
     /// tie-breaks. A tie-break die is rolled only for players still tied.
     pub fn ranking(&mut self, st: &State, include_eliminated: bool) -> Vec<Standing> {
-        let sizes = sizes(self.rules, st);
-        let mut ps: Vec<PlayerId> =
-            (0..st.players.len() as u8).filter(|&p| include_eliminated || !st.players[p as usize].eliminated).collect();
+        let mut out = Vec::new();
+        self.rank_into(st, include_eliminated, &mut out);
+        out
+    }
+
+    /// `ranking` into `out`, on the engine's own buffers: every season's
+    /// order asks it, and its small vectors were a tenth of a search's
+    /// allocations (its rollouts start many seasons).
+    fn rank_into(&mut self, st: &State, include_eliminated: bool, out: &mut Vec<Standing>) {
+        let mut sizes = std::mem::take(&mut self.sizes);
+        let mut ps = std::mem::take(&mut self.seats);
+        sizes_into(self.rules, st, &mut sizes);
+        ps.clear();
+        ps.extend((0..st.players.len() as u8).filter(|&p| include_eliminated || !st.players[p as usize].eliminated));
         let tb = &self.sc().campaign.tiebreak;
         let key = |p: PlayerId| {
             let s = sizes[p as usize];
@@ -114,7 +132,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         };
         ps.sort_by(|&a, &b| key(b).cmp(&key(a)).then(a.cmp(&b)));
         let use_die = tb.contains(&TieBreak::Die);
-        let mut out: Vec<Standing> = Vec::with_capacity(ps.len());
+        out.clear();
         let mut i = 0;
         while i < ps.len() {
             let mut j = i + 1;
@@ -130,7 +148,8 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
             }
             i = j;
         }
-        out
+        self.sizes = sizes;
+        self.seats = ps;
     }
 
     /// The die tie-break (G-02, G-03) as a roll-off: each tied player rolls
@@ -164,7 +183,8 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// E-04 / G-03 / G-04: the order for this season, smallest empire first,
     /// fixed for the whole season.
     pub fn set_order(&mut self, st: &mut State) {
-        let ranking = self.ranking(st, false);
+        let mut ranking = std::mem::take(&mut self.ranked);
+        self.rank_into(st, false, &mut ranking);
         st.order.clear();
         st.order.extend(ranking.iter().rev().map(|s| s.player));
         if L::ENABLED {
@@ -172,6 +192,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                 self.log.push(Event::Order { pos: pos as u8, player: s.player, size: s.size.size });
             }
         }
+        self.ranked = ranking;
     }
 
     /// E-01 / E-02: record one battle's result for a player.
@@ -432,22 +453,25 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         use super::EndReason::*;
         let sc = self.sc();
         let land = self.map().land_count as f64;
-        let mut alive: Vec<PlayerId> = Vec::with_capacity(st.players.len());
-        let counts = st.hex_counts();
-        for (p, &h) in counts.iter().enumerate() {
+        // The players holding hexes, as bits by seat (a scenario has at
+        // most `MAX_PLAYERS`, fewer than 64).
+        let mut alive = 0u64;
+        for p in 0..st.players.len() {
+            let h = st.hexes_of(p as PlayerId);
             if h > 0 {
-                alive.push(p as u8);
+                alive |= 1 << p;
             }
             if land > 0.0 && h as f64 >= sc.campaign.land_share_to_win * land {
                 return Some(Domination);
             }
         }
-        if alive.is_empty() {
+        if alive == 0 {
             return Some(AllEliminated);
         }
+        let seats = || Bits::new(std::slice::from_ref(&alive));
         if sc.campaign.end_when_last_standing
             && st.players.len() > 1
-            && alive.iter().all(|&a| alive.iter().all(|&b| !self.rules.rivals(a, b)))
+            && seats().all(|a| seats().all(|b| !self.rules.rivals(a as PlayerId, b as PlayerId)))
         {
             return Some(LastStanding);
         }

@@ -108,6 +108,11 @@ pub struct Engine<'a, D, L> {
     next_to_banners: Vec<empire::NextToBanners>,
     /// The building kinds each coast and terrain take (`empire::build_on`).
     build_on: [[u8; crate::map::Terrain::ALL.len()]; 2],
+    /// Reused by every season's order (`empire::rank_into`): the sizes,
+    /// the seats ranked and the standings.
+    sizes: Vec<empire::Size>,
+    seats: Vec<PlayerId>,
+    ranked: Vec<empire::Standing>,
 }
 
 impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
@@ -121,6 +126,9 @@ impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
             next_to_spender: Vec::with_capacity(rules.map.len().div_ceil(64)),
             next_to_banners: Vec::new(),
             build_on: empire::build_on(rules.sc),
+            sizes: Vec::new(),
+            seats: Vec::new(),
+            ranked: Vec::new(),
         }
     }
 

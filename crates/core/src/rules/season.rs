@@ -2,7 +2,7 @@
 
 use super::empire::Standing;
 use super::event::Event;
-use super::state::{EndReason, Owner, State, Step};
+use super::state::{EndReason, Owner, PlayerId, State, Step};
 use super::{Dice, Engine, Log};
 use crate::scenario::BuildingKind;
 
@@ -131,10 +131,10 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         });
         st.quiet_seasons = if print == st.map_print { st.quiet_seasons + 1 } else { 0 };
         st.map_print = print;
-        // Counted once: eliminating a player takes its pieces and cities,
-        // never a banner, so the counts hold through the loop.
-        let counts = st.hex_counts();
-        for (p, &held) in counts.iter().enumerate() {
+        // Eliminating a player takes its pieces and cities, never a
+        // banner, so each count is the one the season ended with.
+        for p in 0..st.players.len() {
+            let held = st.hexes_of(p as PlayerId);
             let pl = &mut st.players[p];
             pl.battle_ep = 0;
             pl.battles = 0;

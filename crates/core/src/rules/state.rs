@@ -653,12 +653,6 @@ impl State {
     pub fn hexes_of(&self, p: PlayerId) -> u32 {
         self.banners.count(p)
     }
-
-    /// The hexes of every player (`hexes_of` of each): the end of every
-    /// season asks it.
-    pub fn hex_counts(&self) -> Vec<u32> {
-        (0..self.players.len()).map(|p| self.banners.count(p as PlayerId)).collect()
-    }
 }
 
 /// Reference to a piece, for events.
