@@ -99,8 +99,8 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     }
 
     /// `ranking` into `out`, on the engine's own buffers: every season's
-    /// order asks it, and its small vectors were a tenth of a search's
-    /// allocations (its rollouts start many seasons).
+    /// order asks it (a search's rollouts start many seasons), and it
+    /// allocated its three small vectors afresh each time.
     fn rank_into(&mut self, st: &State, include_eliminated: bool, out: &mut Vec<Standing>) {
         let mut sizes = std::mem::take(&mut self.sizes);
         let mut ps = std::mem::take(&mut self.seats);
@@ -266,10 +266,10 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// (G-19): its banners and the cities it holds influence over.
     ///
     /// The part from the banners is kept per player (`NextToBanners`) and
-    /// brought up to date from what the row gained since: within a
-    /// spending phase a player only gains hexes, so most listings mark the
-    /// neighbours of one new hex, where marking the whole row each time
-    /// was the largest line of spending.
+    /// brought up to date from what the row gained and lost since: within
+    /// a spending phase a player only gains hexes, so most listings mark
+    /// the neighbours of one new hex, where marking the whole row each
+    /// time was the largest line of spending.
     fn mark_next_to_own(&mut self, st: &State, p: PlayerId) {
         let map = self.map();
         let row = st.banners().row(p);

@@ -97,9 +97,10 @@ pub(super) fn searcher(
 /// The rollouts of one decision, played on one engine. Its option lists
 /// and its marks next to each player's banners serve every rollout (the
 /// marks follow from the map and the banners alone, whatever state they
-/// were last brought up to), where a new engine per rollout spent a
-/// tenth of a search allocating and freeing. Made in a player's `choose`
-/// and dropped with it, so it never plays on another map.
+/// were last brought up to), where a new engine and a new copy per
+/// rollout cost about 5% of a search's instructions, mostly allocating
+/// and freeing. Made in a player's `choose` and dropped with it, so it
+/// never plays on another map.
 pub(super) struct Rollouts<'a, 'c> {
     driver: Driver<'a, RngDice, Crowd<'c>, NoLog>,
 }
