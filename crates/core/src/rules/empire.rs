@@ -161,8 +161,20 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         if ps.len() < 2 || rounds == 0 {
             return;
         }
-        let mut rolls: Vec<(i32, PlayerId)> = ps.iter().map(|&p| (self.die(), p)).collect();
-        for &(die, player) in &rolls {
+        // On the stack for any seat count a scenario allows: a season's
+        // order rolls off ties often, a search's rollouts many times.
+        let mut stack = [(0, 0); super::MAX_SEATS];
+        let mut heap = Vec::new();
+        let rolls: &mut [(i32, PlayerId)] = if ps.len() <= stack.len() {
+            &mut stack[..ps.len()]
+        } else {
+            heap.resize(ps.len(), (0, 0));
+            &mut heap
+        };
+        for (roll, &p) in rolls.iter_mut().zip(ps.iter()) {
+            *roll = (self.die(), p);
+        }
+        for &(die, player) in rolls.iter() {
             self.emit(|| Event::TieBreak { player, die });
         }
         rolls.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -218,27 +230,24 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
 
     /// G-01 step 5: E-01..E-03 and G-11.
     pub fn earn_ep(&mut self, st: &mut State) {
-        let no_battle = self.sc().ep.no_battle;
-        // E-02 read as "the team's battles are every member's": each member
-        // counts the battles of its living teammates with its own.
-        let shared: Vec<(i32, i32)> = (0..st.players.len())
-            .map(|p| {
-                let own = (st.players[p].battle_ep, st.players[p].battles);
-                match self.sc().team_of(p).filter(|_| self.sc().ep.team_shares_battles) {
-                    None => own,
-                    Some(t) => (0..st.players.len())
-                        .filter(|&q| !st.players[q].eliminated && self.sc().team_of(q) == Some(t))
-                        .fold((0, 0), |(s, n), q| (s + st.players[q].battle_ep, n + st.players[q].battles)),
-                }
-            })
-            .collect();
+        let sc = self.sc();
+        let no_battle = sc.ep.no_battle;
         for p in 0..st.players.len() {
-            let pl = &mut st.players[p];
-            if pl.eliminated {
-                pl.ep = 0;
+            if st.players[p].eliminated {
+                st.players[p].ep = 0;
                 continue;
             }
-            let (battle_ep, battles) = shared[p];
+            // E-02 read as "the team's battles are every member's": each
+            // member counts the battles of its living teammates with its
+            // own. This loop sets only EP, so what it reads here is the
+            // season's, whichever player is paid first.
+            let (battle_ep, battles) = match sc.team_of(p).filter(|_| sc.ep.team_shares_battles) {
+                None => (st.players[p].battle_ep, st.players[p].battles),
+                Some(t) => (0..st.players.len())
+                    .filter(|&q| !st.players[q].eliminated && sc.team_of(q) == Some(t))
+                    .fold((0, 0), |(s, n), q| (s + st.players[q].battle_ep, n + st.players[q].battles)),
+            };
+            let pl = &mut st.players[p];
             // E-03: the average, rounded down (EP per battle are never negative).
             let earned = if battles > 0 { battle_ep / battles } else { no_battle };
             // A gift is spent or lost like any EP (E-05), but is not earned.

@@ -50,6 +50,9 @@ struct Shared {
     left: f64,
     /// A pillage's mean, at least 1: the yardstick of a mine's yield.
     pillage: f64,
+    /// A mine's mean yield on each terrain (0 where none pays): the same
+    /// for every mine a spending decision offers.
+    mine_yield: [f64; Terrain::ALL.len()],
 }
 
 impl Shared {
@@ -67,6 +70,7 @@ impl Shared {
                     glut: 1.0 / (1.0 + w.gold_glut * st.players[me as usize].gold.max(0) as f64 / 100.0),
                     left: seasons.saturating_sub(st.season) as f64 / seasons as f64,
                     pillage: r.sc.economy.pillage.mean().max(1.0),
+                    mine_yield: Terrain::ALL.map(|t| r.sc.economy.mine.get(t).map_or(0.0, |d| d.mean())),
                     ..Shared::default()
                 }
             }
@@ -609,7 +613,7 @@ impl Weighted {
                     BuildingKind::Mine => {
                         // Scaled by the yield of this terrain against what
                         // one pillage brings, the other use of an EP.
-                        let y = r.sc.economy.mine.get(terrain(hex)).map_or(0.0, |d| d.mean());
+                        let y = sh.mine_yield[terrain(hex) as usize];
                         (w.mine + w.mine_slope * left) * y / sh.pillage * glut
                     }
                     BuildingKind::Port => w.port + w.port_slope * left,
