@@ -11,7 +11,9 @@
 // The layers beneath, under the names the whole program uses. The crates
 // enforce the layering; these re-exports keep one set of paths for code,
 // tests and benchmarks alike.
-pub use empires_sim::{analysis, balance, error, map, rules, scenario, seed, sim, stats, strategy, strength, study};
+pub use empires_sim::{
+    analysis, balance, error, map, rules, scenario, seed, sim, stats, strategy, strength, study, text,
+};
 
 pub mod build_info;
 pub mod cli;

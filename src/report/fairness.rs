@@ -55,7 +55,7 @@ pub fn city_cost_rows(sc: &Scenario) -> Vec<Vec<String>> {
         rows.push(vec![
             pv.to_string(),
             format!("{units} units"),
-            format!("{:.1}%", 100.0 * falls),
+            crate::text::pct(falls),
             format!("{units_spent:.3}"),
             format!("{per_pv:.3}"),
             worth_ep.to_string(),

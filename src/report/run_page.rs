@@ -160,7 +160,7 @@ fn group_rows(lines: &[GroupLine], key: &str) -> Vec<Vec<String>> {
         rows.push(vec![
             l.key.clone(),
             l.rows.to_string(),
-            format!("{:.1}%", 100.0 * l.win_rate),
+            crate::text::pct(l.win_rate),
             format!("{:.1}%–{:.1}%", 100.0 * l.win_low, 100.0 * l.win_high),
             format!("{:.2}", l.mean_rank),
             format!("{:.2}", l.mean_size),

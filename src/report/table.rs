@@ -4,11 +4,9 @@
 
 use std::fmt::Write;
 
-/// A share as a percent with one decimal: `12.3%`. (`verdict::pct` gives
-/// a small share the digits it needs instead.)
-pub fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
+/// A share as a percent with one decimal (`crate::text`, where every
+/// percent format lives).
+pub use crate::text::pct;
 
 /// A square table of shares (row against column) as aligned text: whole
 /// percents, `-` where there is no value (the diagonal).

@@ -11,6 +11,7 @@ use crate::rules::CombatKind;
 use crate::study::compare::{Comparison, Row};
 use crate::study::metrics::{CombatStat, Metric};
 use crate::study::sweep::Sweep;
+use crate::text::pct_small;
 
 /// The opening words of question 3's answer.
 pub const LEAD: &str = "Question 3, did the change shift the balance?";
@@ -177,13 +178,6 @@ pub fn sweep_answer(s: &Sweep) -> String {
 /// The opening words of question 1's answer.
 pub const MINE_LEAD: &str = "Question 1, is a mine worth more than a pillage (both 1 EP), and from which season on?";
 
-/// A small percentage with the digits it needs: 12.3%, 1.2%, 0.12%, 0.012%.
-pub fn pct(x: f64) -> String {
-    let p = 100.0 * x;
-    let digits = if p == 0.0 || p >= 1.0 { 1 } else { (1.0 - p.log10().floor()) as usize };
-    format!("{p:.digits$}%")
-}
-
 /// "a river mine (70 a payday) beats it when built in seasons 1 to 10,
 /// ties in season 11 and pays less in season 12": every season, exactly.
 fn mine_seasons(x: &crate::study::mine_pillage::Exact, terrain: &str, y: f64, q: f64) -> String {
@@ -281,7 +275,7 @@ pub fn mine_answer(e: &crate::study::mine_pillage::Experiment) -> String {
     let (q, at) = match &e.loss {
         Some(l) => {
             let (lo, hi) = l.interval();
-            let rate = format!("{} [{}, {}]", pct(l.rate()), pct(lo), pct(hi));
+            let rate = format!("{} [{}, {}]", pct_small(l.rate()), pct_small(lo), pct_small(hi));
             (l.rate(), format!("at the measured {rate} chance a season of losing the hex ({} players)", l.players))
         }
         None => (0.0, "if the hex is never lost".to_string()),

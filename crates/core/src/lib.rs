@@ -20,3 +20,4 @@ pub mod map;
 pub mod rules;
 pub mod scenario;
 pub mod seed;
+pub mod text;

@@ -137,13 +137,8 @@ impl Correction {
             Correction::Holm => ("Holm-adjusted", "family-wise error"),
             Correction::BenjaminiHochberg => ("Benjamini–Hochberg-adjusted", "false discovery rate"),
         };
-        format!("verdicts: {name}, {rate} {} over {tests} {what}", percent(alpha))
+        format!("verdicts: {name}, {rate} {} over {tests} {what}", crate::text::pct_level(alpha))
     }
-}
-
-fn percent(a: f64) -> String {
-    let s = format!("{:.2}", 100.0 * a);
-    format!("{}%", s.trim_end_matches('0').trim_end_matches('.'))
 }
 
 fn sorted(p: &[f64]) -> (Vec<usize>, Vec<f64>) {

@@ -6,6 +6,7 @@
 use super::combat::{Cell, Table};
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
+use crate::text::pct;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finding {
@@ -15,10 +16,6 @@ pub struct Finding {
     pub text: String,
     /// The headline number, when there is one (a probability or a difference).
     pub value: Option<f64>,
-}
-
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
 }
 
 fn p(n: u64, den: u64) -> f64 {
