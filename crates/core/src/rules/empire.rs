@@ -331,12 +331,8 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         // What `p` can afford, as bits in `BuildingKind::ALL` order; with
         // the kinds a hex's terrain and coast take (`build_on`), a hex `p`
         // owns asks only what stands on it (`fits`) of the rest.
-        let afford = BuildingKind::ALL
-            .into_iter()
-            .enumerate()
-            .filter(|&(_, kind)| sc.building(kind).cost <= ep)
-            .fold(0u8, |m, (k, _)| m | 1 << k);
         let specs = BuildingKind::ALL.map(|kind| sc.building(kind));
+        let afford = specs.iter().enumerate().filter(|(_, s)| s.cost <= ep).fold(0u8, |m, (k, _)| m | 1 << k);
         // E-07: the owners `p` may conquer from: rivals beaten this season.
         let conquerable = u32::from(st.players[p as usize].beaten & self.rules.rivals_of(p));
         // Only a hex `p` holds or one next to a hex it controls can be

@@ -83,3 +83,12 @@ impl Players for Seats {
         i
     }
 }
+
+/// A scenario shipped in `scenarios/`, loaded as a user's file is: the
+/// players' unit tests play the shipped rule sets and players.
+#[cfg(test)]
+pub(crate) fn shipped(file: &str) -> Scenario {
+    let path = format!("{}/../../scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    crate::scenario::load_str(&text, &crate::scenario::Source::file(&path)).unwrap_or_else(|e| panic!("{e}"))
+}

@@ -166,14 +166,7 @@ pub(super) fn margin_of(r: Rules<'_>, sz: &[crate::rules::empire::Size], me: Pla
 mod tests {
     use super::*;
     use crate::rules::setup::{initial_state, make_map};
-    use crate::scenario::{Scenario, Source, load_str};
-    use crate::strategy::{Seats, build};
-
-    fn straits() -> Scenario {
-        let path = format!("{}/../../scenarios/straits.toml", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap();
-        load_str(&text, &Source::file(&path)).unwrap_or_else(|e| panic!("{e}"))
-    }
+    use crate::strategy::{Seats, build, shipped};
 
     /// Rollouts played one after another on one engine and one copy end
     /// where each ends alone, on a new engine and a new copy: nothing one
@@ -183,7 +176,7 @@ mod tests {
     /// defender's bid among them (the attacker's bid is guessed there).
     #[test]
     fn rollouts_on_one_engine_and_one_copy_end_where_each_ends_alone() {
-        let sc = straits();
+        let sc = shipped("straits.toml");
         let map = make_map(&sc, 9).unwrap();
         let r = Rules::new(&sc, &map);
         let mut st = initial_state(r);

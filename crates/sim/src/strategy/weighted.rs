@@ -717,16 +717,11 @@ mod tests {
     use super::*;
     use crate::rules::setup::{initial_state, make_map};
     use crate::rules::{NoLog, RngDice};
-    use crate::scenario::{Scenario, Source, load_str};
+    use crate::scenario::Scenario;
     use crate::sim::drive::{Driver, Players};
+    use crate::strategy::shipped;
 
     const ALL: [Set; SETS] = [Set::Army, Set::ArmySiege, Set::Ship, Set::Spy, Set::Enemy];
-
-    fn shipped(file: &str) -> Scenario {
-        let path = format!("{}/../../scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap();
-        load_str(&text, &Source::file(&path)).unwrap_or_else(|e| panic!("{e}"))
-    }
 
     /// The goals of `set` by their plain definition, asked of one hex.
     fn goal_by_definition(r: Rules<'_>, st: &State, me: PlayerId, set: Set, h: HexId) -> bool {
