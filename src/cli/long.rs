@@ -176,6 +176,14 @@ impl Long {
         self.bar.reset_eta();
     }
 
+    /// The work grew by `n` campaigns once known (a held-out evaluation
+    /// whose size the search decides).
+    pub fn grow(&self, n: u64) {
+        if let Some(len) = self.bar.length() {
+            self.bar.set_length(len + n);
+        }
+    }
+
     /// A line on standard error above the bar (unless `--quiet`), for a
     /// search's steps.
     pub fn println(&self, line: String) {

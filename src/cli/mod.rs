@@ -37,6 +37,7 @@ mod run_dir;
 mod shard;
 mod strength;
 mod study;
+mod styles;
 pub mod synopsis;
 mod tables;
 mod validate;
@@ -79,6 +80,8 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Tune a weighted strategy's keys with CMA-ES against a field (or itself).
     Tune(strength::TuneArgs),
+    /// A map of the viable styles: the strongest player found for each kind of play (MAP-Elites, CMA-ME).
+    Styles(styles::StylesArgs),
     /// Is a strategy near a local optimum? Every one-key deviant plays against it.
     Deviate(strength::DeviateArgs),
     /// Can a strategy use what it is given? Gifts must not cost it, restrictions must not help it.
@@ -236,6 +239,7 @@ fn dispatch() -> i32 {
         Command::Tables(a) => tables::run(a),
         Command::Validate(a) => validate::run(a),
         Command::Tune(a) => strength::tune_cmd(a),
+        Command::Styles(a) => styles::styles_cmd(a),
         Command::Deviate(a) => strength::deviate_cmd(a),
         Command::Probe(a) => probe::run(a),
         Command::Value(a) => value::run(a),

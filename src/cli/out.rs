@@ -82,6 +82,8 @@ folders! {
         result)";
     ValueFolder: "Output directory (default: reports/value/STRATEGY-<key>, the key naming every flag that changes the \
         result)";
+    StylesFolder: "Output directory (default: reports/styles/<scenario>-<key>, the key naming every flag that changes \
+        the result)";
     LadderFolder: "Output directory (default: reports/ladder/<scenario>-<key>, the key naming every flag that changes \
         the result)";
     MetagameFolder: "Output directory (default: reports/metagame/<scenario>-<key>, the key naming every flag that \

@@ -9,8 +9,10 @@ use super::out::{DeviateFolder, LadderFolder, MetagameFolder, Out, Request, Tune
 use super::shard::ShardArgs;
 use crate::report::files::write_file;
 use crate::report::strength as rs;
+use crate::strength::climb::{self, Climb, Length, Plan, Regime, Start};
 use crate::strength::tune::{
-    self, Field, Flow, Problem, Record, Settings, default_population, evaluate, evaluation_rows, held_out_master,
+    self, Field, Flow, Objective, Problem, Record, Settings, default_population, evaluate, evaluation_rows,
+    held_out_master, select_master,
 };
 use crate::strength::{deviation, ladder, metagame};
 use clap::Args;
@@ -31,12 +33,37 @@ pub struct TuneArgs {
     /// The keys to tune (K1,K2,...), or `all` numeric keys.
     #[arg(long, default_value = "all")]
     pub keys: String,
-    /// Campaigns to spend in all; sets the number of generations.
+    /// Campaigns to spend in all, shared equally among the restarts; sets
+    /// the number of generations.
     #[arg(long, default_value_t = 240_000, conflicts_with = "generations")]
     pub budget: u64,
-    /// Generations, instead of --budget.
+    /// Generations of each restart, instead of --budget.
     #[arg(long)]
     pub generations: Option<u32>,
+    /// What the search maximises: `share` (the tuned player's share of the
+    /// final empire sizes, which moves with every hex even where it never
+    /// wins), `rank` (rank points, 1 first to 0 last) or `wins`. The
+    /// figures reported are win rates whatever it is.
+    #[arg(long, default_value = "share", value_parser = parse_objective)]
+    pub objective: Objective,
+    /// CMA-ES runs, each from the next of --starts in turn (the population
+    /// grows by --regime with each pass over them); the result is chosen
+    /// among all of them on seeds none played.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub restarts: u32,
+    /// Where the restarts start (A,B,...): weighted strategies, or `random`
+    /// (a point drawn over the keys' ranges). Default: --strategy.
+    #[arg(long)]
+    pub starts: Option<String>,
+    /// How the population grows from one pass over --starts to the next:
+    /// `ipop` doubles it; `bipop` alternates those passes with small ones
+    /// of a small step size (Hansen 2009).
+    #[arg(long, default_value = "ipop", value_parser = parse_regime)]
+    pub regime: Regime,
+    /// Campaigns each finalist (the start, and each restart's best and last
+    /// means) plays against the field on the selection seed.
+    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::count::<2>)]
+    pub select_campaigns: u64,
     /// Campaigns per candidate (a multiple of the seat count).
     #[arg(long, default_value_t = 500, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns_per_eval: u64,
@@ -117,9 +144,22 @@ impl ResultKey for TuneArgs {
             .neutral_out()
             .neutral("install", blank::NONE)
             .neutral("long", blank::LONG)
-            .added("gift_gold", &self.gift_gold, &0);
+            .added("gift_gold", &self.gift_gold, &0)
+            .added("objective", &self.objective, &Objective::Wins)
+            .added("restarts", &self.restarts, &1)
+            .added("starts", &self.starts, &None)
+            .added("regime", &self.regime, &Regime::Ipop)
+            .added("select_campaigns", &self.select_campaigns, &2000);
         format!("tune {shape}")
     }
+}
+
+fn parse_objective(s: &str) -> Result<Objective, String> {
+    Objective::parse(s).map_err(|e| e.message().to_string())
+}
+
+fn parse_regime(s: &str) -> Result<Regime, String> {
+    Regime::parse(s).map_err(|e| e.message().to_string())
 }
 
 fn list(s: &str) -> Vec<String> {
@@ -148,29 +188,41 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     let field = if a.against == "self" { Field::SelfPlay } else { Field::Fixed(list(&a.against)) };
     let population = a.population.unwrap_or_else(|| default_population(keys.len()));
     let per_eval = a.campaigns_per_eval;
+    let starts: Vec<Start> = match &a.starts {
+        None => vec![Start::Named(a.strategy.clone())],
+        Some(s) => list(s).iter().map(|x| Start::parse(x)).collect(),
+    };
+    if starts.is_empty() {
+        return Err(CliError::input("--starts: name at least one start (a weighted strategy, or random)"));
+    }
     // Each generation plays its candidates and measures its mean; the start
-    // is measured once.
-    let generations = match a.generations {
-        Some(g) => g,
-        None => {
-            let per_gen = (population as u64 + 1) * per_eval.max(1);
-            (a.budget.saturating_sub(per_eval) / per_gen).max(1) as u32
-        }
+    // is measured once. The budget is shared equally among the restarts.
+    let length = match a.generations {
+        Some(g) => Length::Generations(g),
+        None => Length::Campaigns(a.budget / a.restarts as u64),
     };
     let settings = Settings {
         start: a.strategy.clone(),
         field,
         keys,
         per_eval,
-        generations,
+        generations: match length {
+            Length::Generations(g) => g,
+            Length::Campaigns(c) => climb::generations_for(c, population, per_eval),
+        },
         population,
         sigma: a.sigma,
         seed: a.master.seed,
         vary: a.vary.clone(),
         variants: if a.vary.is_empty() { 0 } else { a.variants },
         gift_gold: a.gift_gold,
+        objective: a.objective,
+        start_at: None,
     };
-    let p = Problem::new(&sc, settings)?;
+    let main = Problem::new(&sc, settings.clone())?;
+    let plan = Plan { starts, restarts: a.restarts, regime: a.regime, length };
+    let runs = climb::schedule(&settings, &plan)?;
+    let problems = climb::problems(&sc, &runs).map_err(|e| e.at("--starts"))?;
     if a.eval_campaigns < 2 {
         return Err(CliError::input("--eval-campaigns must be at least 2 for an interval"));
     }
@@ -186,62 +238,87 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     };
     let out = a.out.resolve("tune", &a.name, &request)?;
     let record_path = out.join("record.json");
-    let previous: Option<Record> = match a.long.resume.then(|| std::fs::read_to_string(&record_path)) {
+    let previous: Option<Climb> = match a.long.resume.then(|| std::fs::read_to_string(&record_path)) {
         None => None,
-        Some(Ok(text)) => Some(
-            serde_json::from_str(&text)
-                .map_err(|e| CliError::input(format!("{}: not a tuning record: {e}", record_path.display())))?,
-        ),
+        Some(Ok(text)) => {
+            Some(read_climb(&text).map_err(|e| CliError::input(format!("{}: {e}", record_path.display())))?)
+        }
         // Stopped inside the first generation: no generation is recorded
         // yet, but its finished candidates are kept in OUT/cells.
         Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
         Some(Err(e)) => return Err(CliError::input(format!("{}: cannot read: {e}", record_path.display()))),
     };
-    let command =
-        rs::tune_command(&p, a.scenario.scenario.as_ref().and_then(|f| f.to_str()), &a.scenario.set.set, &a.name);
-    let dim = p.space.dim();
-    sayln!(
-        "tune {} from {} against {}: {dim} keys, {generations} generations × {population} candidates × {per_eval} \
-         campaigns = {} campaigns (seed {})",
-        a.name,
-        a.strategy,
-        p.settings.field.describe(),
-        tune::campaigns(generations as u64, population, per_eval),
-        a.master.seed
+    let command = rs::tune_command(
+        &main,
+        &plan,
+        a.scenario.scenario.as_ref().and_then(|f| f.to_str()),
+        &a.scenario.set.set,
+        &a.name,
+        a.select_campaigns,
     );
+    let dim = main.space.dim();
+    let tuning: u64 = runs.iter().map(climb::campaigns_of).sum();
+    if runs.len() == 1 {
+        sayln!(
+            "tune {} from {} against {}: {dim} keys, {} generations × {population} candidates × {per_eval} \
+             campaigns = {tuning} campaigns, maximising {} (seed {})",
+            a.name,
+            a.strategy,
+            main.settings.field.describe(),
+            runs[0].generations,
+            a.objective.words(),
+            a.master.seed
+        );
+    } else {
+        sayln!(
+            "tune {} against {}: {dim} keys, {} restarts ({}) from {}, {tuning} campaigns, maximising {} (seed {})",
+            a.name,
+            main.settings.field.describe(),
+            runs.len(),
+            a.regime.name(),
+            plan.starts.iter().map(|s| s.name().to_string()).collect::<Vec<_>>().join(", "),
+            a.objective.words(),
+            a.master.seed
+        );
+    }
 
-    let resumed = previous.as_ref().map_or(0, |r| r.generations.len());
-    let per_generation = (population as u64 + 1) * per_eval;
-    let eval_rows = evaluation_rows(&p);
-    let planned = per_eval + generations as u64 * per_generation + eval_rows * 2 * a.eval_campaigns;
+    let eval_rows = evaluation_rows(&main);
+    // The selection's finalists are at most the start and two a restart.
+    let selecting = (1 + 2 * runs.len() as u64) * a.select_campaigns;
+    let planned = tuning + selecting + eval_rows * 2 * a.eval_campaigns;
     let long = Long::start(a.threads, a.long, planned, &out)?;
-    if resumed > 0 {
-        long.skip(per_eval + resumed as u64 * per_generation);
+    if let Some(prev) = &previous {
+        let done: u64 = prev
+            .restarts
+            .iter()
+            .zip(&runs)
+            .map(|(r, s)| s.per_eval + r.generations.len() as u64 * (s.population as u64 + 1) * s.per_eval)
+            .sum();
+        long.skip(done);
     }
     let mut write_err: Option<CliError> = None;
     let mut best_mean = f64::NEG_INFINITY;
-    let rec = long.run(|| {
-        tune::tune(&p, previous, |rec| {
+    let result = long.run(|| {
+        climb::climb(&problems, previous, |r, c| {
+            let rec = c.restarts.last().expect("called after a generation");
+            let s = &runs[r];
             let g = rec.generations.last().expect("called after a generation");
-            let rate = g.reference_wins as f64 / per_eval as f64;
+            let rate = g.reference_wins as f64 / s.per_eval as f64;
             best_mean = best_mean.max(rate);
             long.message(format!(
-                "gen {}/{generations}  best candidate {:.1}%  mean vs reference {:.1}% (best {:.1}%)  σ {:.3}",
+                "{}gen {}/{}  best candidate {:.1}%  mean vs reference {:.1}% (best {:.1}%)  σ {:.3}",
+                if runs.len() > 1 { format!("restart {}/{} ", r + 1, runs.len()) } else { String::new() },
                 rec.generations.len(),
-                100.0 * g.candidates.first().map_or(0.0, |c| c.wins as f64 / per_eval as f64),
+                s.generations,
+                100.0 * g.candidates.first().map_or(0.0, |c| c.wins as f64 / s.per_eval as f64),
                 100.0 * rate,
                 100.0 * best_mean,
                 g.sigma
             ));
             // The record and history are rewritten after every generation,
             // so an interrupted run loses at most the generation in flight.
-            let json = serde_json::to_string(rec).expect("a record serialises");
-            if let Err(e) = write_file(&record_path, json.as_bytes()) {
-                write_err = Some(e.into());
-                return Flow::Stop;
-            }
-            if let Err(e) = rs::write_history(&p, rec, &out) {
-                write_err = Some(CliError::io(format!("{}: {e}", out.display())));
+            if let Err(e) = write_climb(&record_path, &problems, c, &out) {
+                write_err = Some(e);
                 return Flow::Stop;
             }
             // Ctrl-C between generations: the watch the pool entered says so.
@@ -252,22 +329,35 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     if let Some(e) = write_err {
         return Err(e);
     }
-    let rec = rec?;
-    if rec.generations.len() < generations as usize && rec.stopped.is_none() {
-        return Err(long.interrupted(&format!("after {} of {generations} generations", rec.generations.len())));
+    let done = result?;
+    if !done.complete(&runs) {
+        let r = done.restarts.len().max(1) - 1;
+        let g = done.restarts.last().map_or(0, |rec| rec.generations.len());
+        return Err(long.interrupted(&format!(
+            "in restart {} of {}, after {g} of {} generations",
+            r + 1,
+            runs.len(),
+            runs[r].generations
+        )));
     }
-    if resumed >= rec.generations.len() {
-        // Nothing new was played: still write the files (a resume of a finished run).
-        rs::write_history(&p, &rec, &out).map_err(|e| CliError::io(e.to_string()))?;
-        write_file(&record_path, serde_json::to_string(&rec).expect("a record serialises").as_bytes())?;
-    }
+    // Written again whole (a resume of a finished run plays nothing new).
+    write_climb(&record_path, &problems, &done, &out)?;
 
-    let (values, tuned) = p.result(&rec);
+    let sel_master = select_master(a.master.seed);
+    let choice =
+        long.run(|| climb::choose(&main, &problems, &done, sel_master, a.select_campaigns).map_err(CliError::from))?;
+    let tuned = choice.spec().clone();
     let eval_master = a.eval_seed.unwrap_or_else(|| held_out_master(a.master.seed));
-    let rows = long.run(|| evaluate(&p, &tuned, eval_master, a.eval_campaigns).map_err(CliError::from))?;
+    let rows = long.run(|| evaluate(&main, &tuned, eval_master, a.eval_campaigns).map_err(CliError::from))?;
     long.finish();
-    let played =
-        tune::campaigns(rec.generations.len() as u64, population, per_eval) + rows.len() as u64 * 2 * a.eval_campaigns;
+    let played = done
+        .restarts
+        .iter()
+        .zip(&runs)
+        .map(|(r, s)| tune::campaigns(r.generations.len() as u64, s.population, s.per_eval))
+        .sum::<u64>()
+        + choice.entrants.len() as u64 * choice.campaigns
+        + rows.len() as u64 * 2 * a.eval_campaigns;
     let summary = rs::Summary {
         name: a.name.clone(),
         command: command.clone(),
@@ -277,7 +367,8 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         eval_campaigns: a.eval_campaigns,
         rows,
     };
-    let text = rs::evaluation_text(&p, &rec, &summary);
+    let runs_of: Vec<(&Problem<'_>, &Record)> = problems.iter().zip(&done.restarts).collect();
+    let text = rs::evaluation_text(&main, &runs_of, &choice, &summary);
     say!("{text}");
     let mut header = vec![format!("Made by: {command}")];
     if let Some(r) = summary.rows.first() {
@@ -289,9 +380,19 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
             rs::rate_ci(r.start.by_slot[0], r.start.campaigns)
         ));
     }
+    header.push(format!("Chosen on master seed {sel_master}: {}.", choice.entrants[choice.chosen].label));
     header
         .push("Install it with `empires tune ... --install FILE`, or append it to a scenario file, to play it.".into());
-    let table = rs::strategy_toml(&p, &values, &a.name, &header);
+    // The chosen point's own problem writes it: its start is the one its
+    // keys move from (a named restart's start, or the run's start).
+    let (from, values) = match &choice.picks[choice.chosen] {
+        climb::Pick { restart: Some(r), u: Some(u) } => {
+            let p = &problems[*r];
+            (p, p.space.rounded(&p.space.values(u)))
+        }
+        _ => (&main, main.space.rounded(&main.space.values(&main.space.coords(&main.start)))),
+    };
+    let table = rs::strategy_toml(from, &values, &a.name, &header);
     write_file(&out.join("strategy.toml"), table.as_bytes())?;
     if let Some((file, text)) = &install {
         let (new, replaced) =
@@ -314,7 +415,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         );
     }
     write_file(&out.join("evaluation.txt"), text.as_bytes())?;
-    let files = rs::tune_page(&p, &rec, &summary, &values, &out)
+    let files = rs::tune_page(&main, &runs_of, &choice, &summary, from, &values, &out)
         .map_err(|e| CliError::io(format!("{}: {e}", out.display())))?;
     sayln!(
         "wrote strategy.toml, history.parquet, record.json, evaluation.txt, index.html and {} chart files to {}",
@@ -322,6 +423,25 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         out.display()
     );
     Ok(())
+}
+
+/// A tuning record: a climb, or a single run's record as `tune` wrote it
+/// before restarts existed (its one restart).
+fn read_climb(text: &str) -> Result<Climb, String> {
+    if let Ok(c) = serde_json::from_str::<Climb>(text) {
+        return Ok(c);
+    }
+    serde_json::from_str::<Record>(text)
+        .map(|r| Climb { restarts: vec![r] })
+        .map_err(|e| format!("not a tuning record: {e}"))
+}
+
+/// `record.json` and `history.parquet` for the climb so far.
+fn write_climb(record: &Path, problems: &[Problem<'_>], c: &Climb, out: &Path) -> Result<(), CliError> {
+    let json = serde_json::to_string(c).expect("a record serialises");
+    write_file(record, json.as_bytes())?;
+    let runs: Vec<(&Problem<'_>, &Record)> = problems.iter().zip(&c.restarts).collect();
+    rs::write_history(&runs, out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))
 }
 
 #[derive(Args, Debug, Clone)]

@@ -20,6 +20,7 @@ pub mod replay_page;
 pub mod run_page;
 pub mod strength;
 pub mod study;
+pub mod styles;
 pub mod summary;
 pub mod table;
 pub mod tables;

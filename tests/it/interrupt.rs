@@ -286,6 +286,35 @@ fn tune_resumes_from_a_later_generation() {
     interrupt_and_resume_when("tune-later", TUNE, |d| d.join("record.json").exists());
 }
 
+/// Stopped after some of its generations are recorded: `--resume` replays
+/// them (the emitters draw the same candidates and restart where they
+/// restarted) and plays on to the map an uninterrupted run draws.
+#[test]
+fn styles_resumes_from_a_later_generation() {
+    interrupt_and_resume_when(
+        "styles",
+        &[
+            "styles",
+            "--starts",
+            "balanced,warlord",
+            "--keys",
+            "attack,mine,pillage",
+            "--generations",
+            "40",
+            "--campaigns-per-eval",
+            "80",
+            "--emitters",
+            "2",
+            "--population",
+            "6",
+            "--eval-campaigns",
+            "40",
+            "--quiet",
+        ],
+        |d| d.join("record.json").exists(),
+    );
+}
+
 #[test]
 fn timeless_hides_only_wall_times() {
     assert_eq!(timeless("1,000 campaigns played in 12.5 s\n"), "1,000 campaigns played in T s\n");
@@ -375,6 +404,8 @@ fn every_stopped_computation_returns_the_interruption_class() {
             vary: Vec::new(),
             variants: 0,
             gift_gold: 0,
+            objective: tune::Objective::Wins,
+            start_at: None,
         },
     )
     .unwrap();

@@ -37,5 +37,6 @@ mod standalone;
 mod strategies;
 mod strength;
 mod studies;
+mod styles;
 mod tables;
 mod value;

@@ -3,19 +3,19 @@
 use crate::play_cli::bin;
 use empires::scenario::{Scenario, Source, StrategySpec, load_str};
 use empires::sim::lineup::Lineup;
-use empires::strength::tune::{Field, Flow, Problem, Record, Settings, evaluate, held_out_master, tune};
+use empires::strength::tune::{Field, Flow, Objective, Problem, Record, Settings, evaluate, held_out_master, tune};
 use empires::strength::{deviation, ladder, metagame};
 use std::path::PathBuf;
 
-const DUEL: &str = include_str!("../../scenarios/duel.toml");
+pub(crate) const DUEL: &str = include_str!("../../scenarios/duel.toml");
 
 /// The duel, with `lazy`: a balanced player who never captures a hex.
-fn duel() -> Scenario {
+pub(crate) fn duel() -> Scenario {
     let text = format!("{DUEL}\n[strategies.lazy]\ncapture = 0.0\nmine_site = 0.0\n");
     load_str(&text, &Source::file("duel+lazy.toml")).unwrap()
 }
 
-fn pool(threads: usize) -> rayon::ThreadPool {
+pub(crate) fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
 }
 
@@ -59,6 +59,8 @@ fn settings(field: Field, keys: &[&str], generations: u32) -> Settings {
         vary: Vec::new(),
         variants: 0,
         gift_gold: 0,
+        objective: Objective::Wins,
+        start_at: None,
     }
 }
 
@@ -225,6 +227,8 @@ fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
         "campaign.seasons=8",
         "--gift-gold",
         "300",
+        "--select-campaigns",
+        "40",
         "--quiet",
         "--out",
         out.to_str().unwrap(),
@@ -233,6 +237,12 @@ fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let text = String::from_utf8_lossy(&run.stdout).to_string();
     assert!(text.contains("held-out evaluation: 40 campaigns per row"), "{text}");
+    // The held-out table names the player by --name, and the selection
+    // played the start first.
+    let head = text.lines().find(|l| l.trim_start().starts_with("against ")).expect("the held-out table");
+    let words: Vec<&str> = head.split_whitespace().collect();
+    assert_eq!(words, ["against", "keen", "lazy", "(the", "start)"], "{text}");
+    assert!(text.contains("selection: the start and each restart's best and last means"), "{text}");
     for f in ["strategy.toml", "history.parquet", "record.json", "evaluation.txt", "index.html", "convergence.svg"] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
@@ -259,8 +269,22 @@ fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
     let cols: Vec<String> = df.get_column_names().iter().map(|c| c.to_string()).collect();
     assert_eq!(
         cols,
-        ["generation", "role", "candidate", "campaigns", "wins", "fitness", "sigma", "capture", "conquer"]
+        [
+            "restart",
+            "generation",
+            "role",
+            "candidate",
+            "campaigns",
+            "wins",
+            "objective",
+            "fitness",
+            "sigma",
+            "capture",
+            "conquer"
+        ]
     );
+    // The default objective is the dense one, and the command says so.
+    assert!(table.contains(" --objective share"), "{table}");
     // A resume of a finished run plays nothing new and gives the same table.
     let again = bin().args(args).arg("--resume").output().unwrap();
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
@@ -280,6 +304,10 @@ fn the_tune_and_deviate_commands_refuse_bad_flags() {
         (vec!["tune", "--campaigns-per-eval", "3", "--quiet"], "multiple of the 4 seats"),
         (vec!["tune", "--against", "nobody", "--quiet"], "unknown strategy"),
         (vec!["tune", "--name", "a b", "--quiet"], "--name"),
+        (vec!["tune", "--objective", "gold", "--quiet"], "not an objective"),
+        (vec!["tune", "--regime", "pop", "--quiet"], "not a restart regime"),
+        (vec!["tune", "--starts", "warlord,nobody", "--restarts", "2", "--quiet"], "unknown strategy"),
+        (vec!["tune", "--restarts", "0", "--quiet"], "--restarts"),
         (vec!["deviate", "--strategy", "nobody"], "unknown strategy"),
         (vec!["deviate", "--factor", "1"], "above 1"),
         (vec!["deviate", "--keys", "kind"], "can deviate"),
@@ -668,4 +696,124 @@ fn a_best_response_that_wastes_a_gold_gift_has_the_key_that_wastes_it_set_back()
     // A player within the tolerance is left as it is, after one probe.
     let fine = repair_gift(&sc, &start, start.clone(), &Field::SelfPlay, 11, 1000).unwrap();
     assert!(fine.keys.is_empty() && fine.spec == start && fine.played == 2000, "{fine:?}");
+}
+
+/// A lineup's finish gives each slot its share of the final sizes and its
+/// rank points, read from the seats the rotation put the slots in: the
+/// same numbers as the campaign played with those strategies seated.
+#[test]
+fn a_lineups_finish_is_each_slots_share_of_the_final_sizes_and_its_rank() {
+    let sc = Scenario::embedded_default();
+    let names = ["balanced", "miner", "pillager", "warlord"];
+    let specs: Vec<StrategySpec> = names.map(|n| sc.strategy(n).unwrap()).to_vec();
+    let l = Lineup::new(&sc, &specs).unwrap();
+    let finishes = pool(2).install(|| l.finishes(3, 0..8).unwrap());
+    assert_eq!(finishes, pool(1).install(|| l.finishes(3, 0..8).unwrap()));
+    for (i, f) in finishes.iter().enumerate() {
+        let i = i as u64;
+        assert_eq!(f.winner, l.winner(3, i).unwrap());
+        let seated: Vec<&str> = empires::sim::runner::seat_strategies(&sc, i, true);
+        let cs = empires::seed::campaign_seed(3, i);
+        let map = empires::rules::setup::make_map(&sc, cs).unwrap();
+        let (_, out) = empires::sim::play_on_map_as(&sc, &map, cs, &seated, empires::rules::NoLog).unwrap();
+        let total: u32 = out.standings.iter().map(|s| s.size.size).sum();
+        assert!(total > 0);
+        for s in &out.standings {
+            let slot = names.iter().position(|n| *n == seated[s.player as usize]).unwrap();
+            assert_eq!(f.share[slot], s.size.size as f64 / total as f64, "campaign {i} slot {slot}");
+            assert_eq!(f.points[slot], (4 - s.rank as usize) as f64 / 3.0, "campaign {i} slot {slot}");
+        }
+        assert_eq!(f.points[f.winner], 1.0);
+    }
+}
+
+/// With a dense objective every candidate's score is its summed share of
+/// the final sizes, its wins are still counted, and a player who never
+/// captures learns to: the share it reaches on the reference campaigns
+/// and on held-out ones rises above its start's.
+#[test]
+fn tune_on_the_size_share_scores_each_candidate_by_its_share_and_climbs() {
+    let sc = duel();
+    let s =
+        Settings { objective: Objective::Share, ..settings(Field::Fixed(vec!["balanced".into()]), &["capture"], 6) };
+    let p = Problem::new(&sc, s).unwrap();
+    let rec = pool(2).install(|| tune(&p, None, |_| Flow::Continue)).unwrap();
+    assert_eq!(rec, pool(1).install(|| tune(&p, None, |_| Flow::Continue)).unwrap());
+    // One candidate scored again by hand, on its generation's campaigns.
+    let g = &rec.generations[2];
+    let c = &g.candidates[1];
+    let balanced = sc.strategy("balanced").unwrap();
+    let l = Lineup::new(&sc, &[p.spec_at(&c.u), balanced]).unwrap();
+    let fin = l.finishes(empires::strength::tune::generation_master(11, 2), 0..40).unwrap();
+    assert_eq!(c.score, fin.iter().map(|f| f.share[0]).sum::<f64>());
+    assert_eq!(c.wins, fin.iter().filter(|f| f.winner == 0).count() as u64);
+    // Ranked by share, best first.
+    assert!(g.candidates.windows(2).all(|w| w[0].score >= w[1].score));
+    let (best, _) = p.best_reference_point(&rec);
+    let best = rec.generations.iter().find(|x| Some(x.index) == best).expect("a generation beat the start");
+    assert!(best.reference_score > rec.start_reference_score + 0.05 * 40.0);
+    let spec = p.best_by_reference(&rec);
+    assert!(spec.capture >= 1.0, "capture {}", spec.capture);
+}
+
+/// A climb restarts CMA-ES from each start in turn and chooses among the
+/// start and every restart's finalists on seeds none of them played: the
+/// result never wins less than the start there, the same whatever the
+/// threads, and a climb stopped in its second restart resumes to the same
+/// end.
+#[test]
+fn a_climb_chooses_among_its_restarts_never_below_its_start() {
+    use empires::strength::climb::{self, Climb, Length, Plan, Regime, Start};
+    let sc = duel();
+    let base = Settings {
+        objective: Objective::Share,
+        ..settings(Field::Fixed(vec!["balanced".into()]), &["capture", "attack"], 2)
+    };
+    let plan = Plan {
+        starts: vec![Start::Named("lazy".into()), Start::Random, Start::Named("warlord".into())],
+        restarts: 3,
+        regime: Regime::Ipop,
+        length: Length::Generations(2),
+    };
+    let runs = climb::schedule(&base, &plan).unwrap();
+    assert_eq!(runs[0], base, "restart 0 is the plain run");
+    assert_eq!(runs[2].start, "warlord");
+    assert!(runs[1].start_at.as_ref().is_some_and(|u| u.len() == 2 && u.iter().all(|x| (0.0..=1.0).contains(x))));
+    let problems = climb::problems(&sc, &runs).unwrap();
+    let main = Problem::new(&sc, base.clone()).unwrap();
+    let whole = pool(2).install(|| climb::climb(&problems, None, |_, _| Flow::Continue)).unwrap();
+    assert!(whole.complete(&runs));
+    assert_eq!(whole, pool(1).install(|| climb::climb(&problems, None, |_, _| Flow::Continue)).unwrap());
+    // Stopped after restart 1's first generation, then resumed.
+    let part = pool(2)
+        .install(|| climb::climb(&problems, None, |r, _| if r == 1 { Flow::Stop } else { Flow::Continue }))
+        .unwrap();
+    assert_eq!(part.restarts.len(), 2);
+    assert_eq!(part.restarts[1].generations.len(), 1);
+    let json = serde_json::to_string(&part).unwrap();
+    let back: Climb = serde_json::from_str(&json).unwrap();
+    let mut played = 0;
+    let resumed = pool(2)
+        .install(|| {
+            climb::climb(&problems, Some(back), |_, _| {
+                played += 1;
+                Flow::Continue
+            })
+        })
+        .unwrap();
+    assert_eq!(played, 3, "restart 1's second generation and restart 2's two");
+    assert_eq!(resumed, whole);
+    // The choice: the start first, then each restart's finalists.
+    let choice = pool(2).install(|| climb::choose(&main, &problems, &whole, 77, 80)).unwrap();
+    assert_eq!(choice.entrants[0].spec, main.start);
+    assert_eq!(choice.picks[0].restart, None);
+    assert_eq!(choice.entrants.len(), climb::entrants_of(&problems, &whole));
+    assert!(choice.picks[1..].iter().all(|p| p.restart.is_some()));
+    let won = |i: usize| choice.entrants[i].tally.wins.by_slot[0];
+    assert!(choice.entrants.iter().enumerate().all(|(i, _)| won(choice.chosen) >= won(i)));
+    assert!(won(choice.chosen) >= won(0));
+    // Each entrant's tally is its lineup's on the selection seed.
+    let e = &choice.entrants[choice.chosen];
+    let l = Lineup::new(&sc, &[e.spec.clone(), sc.strategy("balanced").unwrap()]).unwrap();
+    assert_eq!(e.tally.wins, l.wins(77, 0..80).unwrap());
 }

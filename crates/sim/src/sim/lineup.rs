@@ -70,6 +70,85 @@ pub fn fingerprint(st: &crate::rules::State) -> u64 {
     h.0.finish()
 }
 
+/// How campaign `i` of a lineup ended for each slot, as a tuning scores
+/// it: who won, and each slot's share of the final empire sizes and its
+/// rank points. Win rates are flat where a field wins everything (every
+/// candidate wins about 0), so a search that follows them alone wanders;
+/// a share of the sizes moves with every hex a candidate holds.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Finish {
+    pub winner: usize,
+    /// `share[k]`: slot `k`'s final size over the sum of every player's
+    /// (G-03 sizes; an even share when every empire is gone).
+    pub share: Vec<f64>,
+    /// `points[k]`: `(n − rank) / (n − 1)` for slot `k`'s final rank
+    /// (1 the winner, 0 the last; ties already broken by G-02's die).
+    pub points: Vec<f64>,
+    /// `did[k]`: what slot `k` did over the campaign (the style map's axes).
+    pub did: Vec<Behaviour>,
+}
+
+/// What one player did over one campaign, from its tallies and its final
+/// empire: the counts the style map's axes are made of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Behaviour {
+    /// Seasons the campaign lasted.
+    pub seasons: u32,
+    /// Army battles it started (every result of the scale).
+    pub battles: u32,
+    pub sieges: u32,
+    /// Naval combats it fought, won or lost.
+    pub naval: u32,
+    /// Castles (not cities) it held at the end.
+    pub castles: u32,
+    pub gold_spent: i64,
+    pub gold_mines: i64,
+    /// Gold from pillage and loot.
+    pub gold_raids: i64,
+}
+
+impl std::ops::AddAssign for Behaviour {
+    fn add_assign(&mut self, o: Behaviour) {
+        self.seasons += o.seasons;
+        self.battles += o.battles;
+        self.sieges += o.sieges;
+        self.naval += o.naval;
+        self.castles += o.castles;
+        self.gold_spent += o.gold_spent;
+        self.gold_mines += o.gold_mines;
+        self.gold_raids += o.gold_raids;
+    }
+}
+
+impl Finish {
+    fn of(st: &crate::rules::State, outcome: &crate::rules::season::Outcome, slot_of: &[usize]) -> Finish {
+        let n = slot_of.len();
+        let mut did = vec![Behaviour::default(); n];
+        let total: u32 = outcome.standings.iter().map(|s| s.size.size).sum();
+        let mut share = vec![1.0 / n as f64; n];
+        let mut points = vec![0.0; n];
+        for s in &outcome.standings {
+            let k = slot_of[s.player as usize];
+            if total > 0 {
+                share[k] = s.size.size as f64 / total as f64;
+            }
+            points[k] = (n - s.rank as usize) as f64 / (n - 1).max(1) as f64;
+            let t = &st.players[s.player as usize].tally;
+            did[k] = Behaviour {
+                seasons: outcome.seasons,
+                battles: t.army_results.iter().sum(),
+                sieges: t.sieges,
+                naval: t.naval_won + t.naval_lost,
+                castles: s.size.castles,
+                gold_spent: t.gold_spent,
+                gold_mines: t.gold_mines,
+                gold_raids: t.gold_pillage + t.gold_loot,
+            };
+        }
+        Finish { winner: slot_of[outcome.winner() as usize], share, points, did }
+    }
+}
+
 impl Wins {
     pub fn rate(&self, slot: usize) -> f64 {
         if self.campaigns == 0 { f64::NAN } else { self.by_slot[slot] as f64 / self.campaigns as f64 }
@@ -136,8 +215,32 @@ impl Lineup {
         &self,
         master: u64,
         i: u64,
-        mut after: impl FnMut(crate::rules::Rules<'_>, &crate::rules::State, &[usize]),
+        after: impl FnMut(crate::rules::Rules<'_>, &crate::rules::State, &[usize]),
     ) -> Result<(crate::rules::State, usize), SetupError> {
+        let (st, outcome, slot_of) = self.play_full(master, i, after)?;
+        Ok((st, slot_of[outcome.winner() as usize]))
+    }
+
+    /// How campaign `i` of master seed `master` ended for each slot (the
+    /// same game as `game` and `winner`).
+    pub fn finish(&self, master: u64, i: u64) -> Result<Finish, SetupError> {
+        let (st, outcome, slot_of) = self.play_full(master, i, |_, _, _| {})?;
+        Ok(Finish::of(&st, &outcome, &slot_of))
+    }
+
+    /// `finish` for every campaign of `range`, in campaign order (played in
+    /// parallel; the order and values do not depend on threads).
+    pub fn finishes(&self, master: u64, range: Range<u64>) -> Result<Vec<Finish>, SetupError> {
+        self.each("finishes", master, range, |i| self.finish(master, i))
+    }
+
+    /// Campaign `i`: its final state, its outcome, and the slot in each seat.
+    fn play_full(
+        &self,
+        master: u64,
+        i: u64,
+        mut after: impl FnMut(crate::rules::Rules<'_>, &crate::rules::State, &[usize]),
+    ) -> Result<(crate::rules::State, crate::rules::season::Outcome, Vec<usize>), SetupError> {
         let n = self.names.len();
         let cs = seed::campaign_seed(master, i);
         let shift = (i % n as u64) as usize;
@@ -156,7 +259,7 @@ impl Lineup {
         let slot_of: Vec<usize> = (0..n).map(|s| (s + shift) % n).collect();
         let (st, outcome) =
             play_on_map_watched(&self.sc, map, cs, &seated, &gifts, NoLog, |r, st| after(r, st, &slot_of))?;
-        Ok((st, slot_of[outcome.winner() as usize]))
+        Ok((st, outcome, slot_of))
     }
 
     /// Every campaign of `range`, in campaign order (played in parallel;

@@ -7,11 +7,13 @@
 //! writes the files and `report/` draws the pages.
 
 use crate::error::Error;
+pub mod climb;
 pub mod deviation;
 pub mod ladder;
 pub mod metagame;
 pub mod probe;
 pub mod space;
+pub mod styles;
 pub mod tune;
 pub mod value;
 

@@ -173,6 +173,10 @@ pub fn best_response(sc: &Scenario, name: &str, master: u64, budget: BestRespons
         vary: Vec::new(),
         variants: 0,
         gift_gold: 0,
+        // Win rates, as the probes it joins measure (a best response of
+        // the shipped checks, whose figures rest on them).
+        objective: tune::Objective::Wins,
+        start_at: None,
     };
     let p = Problem::new(sc, settings)?;
     let rec = tune::tune(&p, None, |_| Flow::Continue)?;

@@ -3,9 +3,18 @@
 //!
 //! - **Method.** Hansen's CMA-ES, from the `cmaes` crate, in the unit
 //!   coordinates of `space` (every key scaled to its range). The fitness of
-//!   a candidate is its share of wins in `per_eval` campaigns of the
+//!   a candidate is its mean `Objective` over `per_eval` campaigns of the
 //!   scenario's game, its seats rotated, less `space::penalty` when it lies
-//!   outside the ranges (it then plays at the nearest point inside).
+//!   outside the ranges (it then plays at the nearest point inside). The
+//!   objective is dense by default (the candidate's share of the final
+//!   empire sizes): against a field that wins everything every candidate
+//!   wins about nothing, and a win rate gives the search no direction; the
+//!   win rate stays the figure reported.
+//! - **The result** is chosen, not assumed: the start, the mean that did
+//!   best on the reference campaigns and the last mean play the field on a
+//!   selection seed no search played (`select`), and the one that wins most
+//!   there is kept, so a run never hands back a player below its start by
+//!   that measure. The held-out evaluation then plays yet other seeds.
 //! - **Common seeds.** Every candidate of generation `g` plays the same
 //!   campaigns (master seed `generation_master(seed, g)`), so the ranking
 //!   inside a generation is not lost in map and dice noise. Each generation
@@ -69,6 +78,50 @@ impl Field {
     }
 }
 
+/// What a candidate's fitness averages over its campaigns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Objective {
+    /// 1 for a win, 0 otherwise: what the held-out figures report, but
+    /// flat where every candidate loses nearly every campaign. The
+    /// default of a record written before objectives existed.
+    #[default]
+    Wins,
+    /// The tuned player's share of the final empire sizes (`Finish::share`):
+    /// every hex it holds at the end counts, won or lost.
+    Share,
+    /// Rank points, 1 for first place to 0 for last (`Finish::points`).
+    Rank,
+}
+
+impl Objective {
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Wins => "wins",
+            Objective::Share => "share",
+            Objective::Rank => "rank",
+        }
+    }
+
+    /// What the objective averages, in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Objective::Wins => "the win rate",
+            Objective::Share => "the mean share of the final empire sizes",
+            Objective::Rank => "the mean rank points (1 first, 0 last)",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Objective, Error> {
+        match s {
+            "wins" => Ok(Objective::Wins),
+            "share" => Ok(Objective::Share),
+            "rank" => Ok(Objective::Rank),
+            _ => Err(Error::input(format!("{s:?} is not an objective (wins, share, rank)"))),
+        }
+    }
+}
+
 /// Everything that decides a tuning run (what `--resume` must find unchanged).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
@@ -98,6 +151,15 @@ pub struct Settings {
     /// trade that play away. The held-out evaluation plays no gift.
     #[serde(default)]
     pub gift_gold: i32,
+    /// What the search maximises (the held-out figures are win rates
+    /// whatever it is).
+    #[serde(default)]
+    pub objective: Objective,
+    /// Where the search starts, in unit coordinates of `keys`, when not at
+    /// the start's own values (a random start of `climb`); the start's
+    /// other keys are kept.
+    #[serde(default)]
+    pub start_at: Option<Vec<f64>>,
 }
 
 /// One candidate of a generation.
@@ -106,6 +168,9 @@ pub struct Candidate {
     /// Unit coordinates, as the search sampled them.
     pub u: Vec<f64>,
     pub wins: u64,
+    /// The objective summed over its campaigns (the wins, for `Wins`).
+    #[serde(default)]
+    pub score: f64,
 }
 
 /// One finished generation.
@@ -120,6 +185,9 @@ pub struct Generation {
     /// Wins of that mean against the reference field, in `per_eval`
     /// campaigns of the reference seeds.
     pub reference_wins: u64,
+    /// Its objective summed over those campaigns.
+    #[serde(default)]
+    pub reference_score: f64,
 }
 
 /// A run so far: the record `--resume` continues.
@@ -128,6 +196,9 @@ pub struct Record {
     pub settings: Settings,
     /// Wins of the start against the reference field on the reference seeds.
     pub start_reference_wins: u64,
+    /// Its objective summed over those campaigns.
+    #[serde(default)]
+    pub start_reference_score: f64,
     pub generations: Vec<Generation>,
     /// Why the search stopped before its last generation, if it did.
     pub stopped: Option<String>,
@@ -138,6 +209,7 @@ const TAG_GENERATION: u64 = 0x636d_6165_7300_0002;
 const TAG_REFERENCE: u64 = 0x636d_6165_7300_0003;
 const TAG_HELD_OUT: u64 = 0x636d_6165_7300_0004;
 const TAG_VARIANT: u64 = 0x636d_6165_7300_0005;
+const TAG_SELECT: u64 = 0x636d_6165_7300_0006;
 
 /// The seed variant `v` of a set drawn from `seed` is drawn with.
 pub fn variant_seed(seed: u64, v: u32) -> u64 {
@@ -203,6 +275,12 @@ pub fn held_out_master(seed: u64) -> u64 {
     mix2(seed, TAG_HELD_OUT)
 }
 
+/// Master seed of the selection among a run's finalists: no search plays
+/// it, and the held-out evaluation plays another.
+pub fn select_master(seed: u64) -> u64 {
+    mix2(seed, TAG_SELECT)
+}
+
 /// CMA-ES's default population for `dim` keys (Hansen: 4 + ⌊3 ln n⌋).
 pub fn default_population(dim: usize) -> usize {
     4 + (3.0 * (dim as f64).ln()).floor() as usize
@@ -229,10 +307,26 @@ pub struct Problem<'a> {
     pub variants: Vec<Scenario>,
 }
 
+/// Wins and the objective's sum over some campaigns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    pub wins: Wins,
+    /// The objective of slot 0 summed over the campaigns, in campaign
+    /// order (the wins themselves for `Objective::Wins`).
+    pub score: f64,
+}
+
+impl Tally {
+    /// The objective's mean per campaign.
+    pub fn mean(&self) -> f64 {
+        if self.wins.campaigns == 0 { f64::NAN } else { self.score / self.wins.campaigns as f64 }
+    }
+}
+
 impl<'a> Problem<'a> {
     /// Check the settings against the scenario.
     pub fn new(sc: &'a Scenario, settings: Settings) -> Result<Problem<'a>, Error> {
-        let start = sc.named_strategy(&settings.start)?;
+        let mut start = sc.named_strategy(&settings.start)?;
         if start.kind != crate::scenario::StrategyKind::Weighted {
             return Err(Error::input(format!(
                 "{:?} is not a weighted strategy: only a weighted player's keys can be tuned",
@@ -240,6 +334,15 @@ impl<'a> Problem<'a> {
             )));
         }
         let space = Space::of(&settings.keys)?;
+        if let Some(u) = &settings.start_at {
+            if u.len() != space.dim() || !u.iter().all(|x| (0.0..=1.0).contains(x)) {
+                return Err(Error::input(format!(
+                    "a start point needs {} coordinates between 0 and 1 (found {u:?})",
+                    space.dim()
+                )));
+            }
+            start = space.apply(&start, &space.values(u));
+        }
         let seats = sc.players.len();
         if seats < 2 {
             return Err(Error::input("the scenario needs at least 2 seats to tune a player"));
@@ -309,6 +412,29 @@ impl<'a> Problem<'a> {
         self.wins_with(&self.variants, me, others, master, campaigns, self.settings.gift_gold)
     }
 
+    /// As `wins_against`, with the objective's sum: what the search sees.
+    pub fn tally_against(
+        &self,
+        me: &StrategySpec,
+        others: &[StrategySpec],
+        master: u64,
+        campaigns: u64,
+    ) -> Result<Tally, Error> {
+        self.played(&self.variants, me, others, master, campaigns, self.settings.gift_gold, self.settings.objective)
+    }
+
+    /// As `wins_on`, with the objective's sum.
+    pub fn tally_on(
+        &self,
+        variants: &[Scenario],
+        me: &StrategySpec,
+        others: &[StrategySpec],
+        master: u64,
+        campaigns: u64,
+    ) -> Result<Tally, Error> {
+        self.played(variants, me, others, master, campaigns, 0, self.settings.objective)
+    }
+
     /// As `wins_against`, on `variants`: variant `v` plays campaigns
     /// `0..campaigns / k` of `variant_seed(master, v)` (the scenario itself
     /// plays `0..campaigns` of `master`).
@@ -335,28 +461,65 @@ impl<'a> Problem<'a> {
         campaigns: u64,
         gold: i32,
     ) -> Result<Wins, Error> {
+        self.played(variants, me, others, master, campaigns, gold, Objective::Wins).map(|t| t.wins)
+    }
+
+    /// As `wins_with`, with `objective`'s sum.
+    #[allow(clippy::too_many_arguments)]
+    fn played(
+        &self,
+        variants: &[Scenario],
+        me: &StrategySpec,
+        others: &[StrategySpec],
+        master: u64,
+        campaigns: u64,
+        gold: i32,
+        objective: Objective,
+    ) -> Result<Tally, Error> {
         let seats = self.sc.players.len() as u64;
         let one = variants.len() == 1;
         let each = if one { campaigns } else { campaigns / variants.len() as u64 };
         let gifted = if gold > 0 { each / 4 / seats * seats } else { 0 };
-        let mut total = Wins { campaigns: 0, by_slot: vec![0; self.sc.players.len()] };
-        let mut add = |w: Wins| {
-            total.campaigns += w.campaigns;
-            for (t, x) in total.by_slot.iter_mut().zip(&w.by_slot) {
-                *t += x;
+        let mut total = Tally { wins: Wins { campaigns: 0, by_slot: vec![0; self.sc.players.len()] }, score: 0.0 };
+        // Wins alone play the lineup's `wins` (the pieces a resumed run
+        // kept before objectives existed are found again); the others
+        // read every slot's finish.
+        let mut play = |lineup: &Lineup, m: u64, range: std::ops::Range<u64>| -> Result<(), Error> {
+            total.wins.campaigns += range.end - range.start;
+            match objective {
+                Objective::Wins => {
+                    let w = lineup.wins(m, range).map_err(Error::from)?;
+                    for (t, x) in total.wins.by_slot.iter_mut().zip(&w.by_slot) {
+                        *t += x;
+                    }
+                    total.score += w.by_slot[0] as f64;
+                }
+                Objective::Share | Objective::Rank => {
+                    for f in lineup.finishes(m, range).map_err(Error::from)? {
+                        total.wins.by_slot[f.winner] += 1;
+                        total.score += if objective == Objective::Share { f.share[0] } else { f.points[0] };
+                    }
+                }
             }
+            Ok(())
         };
         for (v, sc) in variants.iter().enumerate() {
             // The scenario alone plays `master` itself, as it always has.
             let m = if one { master } else { variant_seed(master, v as u32) };
             let lineup = Self::lineup(sc, me, others)?;
-            add(lineup.wins(m, 0..each - gifted).map_err(Error::from)?);
+            play(&lineup, m, 0..each - gifted)?;
             if gifted > 0 {
                 let lineup = lineup.with_gift(0, crate::rules::setup::Gift::Gold(gold));
-                add(lineup.wins(m, each - gifted..each).map_err(Error::from)?);
+                play(&lineup, m, each - gifted..each)?;
             }
         }
         Ok(total)
+    }
+
+    /// What the search ranks a measurement by: the objective's sum (the
+    /// wins for `Wins`, also in a record that kept no score).
+    pub fn value(&self, wins: u64, score: f64) -> f64 {
+        if self.settings.objective == Objective::Wins { wins as f64 } else { score }
     }
 
     /// The reference field: the fixed field, or the start for self-play.
@@ -369,14 +532,43 @@ impl<'a> Problem<'a> {
     /// A best response uses it, so a short search can never hand back a
     /// player worse than the one it started from (by that measure).
     pub fn best_by_reference(&self, record: &Record) -> StrategySpec {
-        let mut best = (record.start_reference_wins, self.space.coords(&self.start));
+        self.spec_rounded(&self.best_reference_point(record).1)
+    }
+
+    /// The generation whose mean did best on the reference campaigns by
+    /// the objective (`None`: the start did), and its coordinates.
+    pub fn best_reference_point(&self, record: &Record) -> (Option<u32>, Vec<f64>) {
+        let mut best = (self.value(record.start_reference_wins, record.start_reference_score), None);
+        let mut u = self.space.coords(&self.start);
         for g in &record.generations {
-            if g.reference_wins > best.0 {
-                best = (g.reference_wins, g.mean.clone());
+            let v = self.value(g.reference_wins, g.reference_score);
+            if v > best.0 {
+                best = (v, Some(g.index));
+                u = g.mean.clone();
             }
         }
-        let values = self.space.rounded(&self.space.values(&best.1));
-        self.space.apply(&self.start, &values)
+        (best.1, u)
+    }
+
+    /// The spec at `u`, rounded as `strategy.toml` writes it.
+    pub fn spec_rounded(&self, u: &[f64]) -> StrategySpec {
+        self.space.apply(&self.start, &self.space.rounded(&self.space.values(u)))
+    }
+
+    /// The points a run hands to `select`: the mean that did best on the
+    /// reference campaigns, and the last mean when it is another point.
+    /// (The start is added by `select` itself.)
+    pub fn finalists(&self, record: &Record) -> Vec<Finalist> {
+        let mut out = Vec::new();
+        if let (Some(g), u) = self.best_reference_point(record) {
+            out.push(Finalist { label: format!("best mean (generation {g})"), u });
+        }
+        if let Some(last) = record.generations.last()
+            && out.first().is_none_or(|f| bits(&f.u) != bits(&last.mean))
+        {
+            out.push(Finalist { label: format!("last mean (generation {})", last.index), u: last.mean.clone() });
+        }
+        out
     }
 
     /// The tuned strategy: the last mean, rounded as `strategy.toml` writes it.
@@ -396,7 +588,7 @@ pub enum Flow {
 }
 
 /// State the objective reads while a generation's candidates play.
-struct Objective<'p, 'a> {
+struct Fitness<'p, 'a> {
     problem: &'p Problem<'a>,
     /// This generation's campaigns, opponents, and recorded fitness when replaying.
     now: RwLock<Now>,
@@ -408,18 +600,18 @@ struct Objective<'p, 'a> {
 struct Now {
     master: u64,
     opponents: Vec<StrategySpec>,
-    replay: Option<HashMap<Vec<u64>, u64>>,
+    replay: Option<HashMap<Vec<u64>, (u64, f64)>>,
 }
 
 fn bits(u: &[f64]) -> Vec<u64> {
     u.iter().map(|x| x.to_bits()).collect()
 }
 
-impl Objective<'_, '_> {
+impl Fitness<'_, '_> {
     fn eval(&self, x: &DVector<f64>) -> f64 {
         let u: Vec<f64> = x.iter().copied().collect();
         let now = self.now.read().unwrap_or_else(|e| e.into_inner());
-        let wins = match &now.replay {
+        let played = match &now.replay {
             Some(rec) => match rec.get(&bits(&u)) {
                 Some(&w) => Ok(w),
                 None => Err(Error::input(
@@ -430,14 +622,14 @@ impl Objective<'_, '_> {
             None => {
                 let me = self.problem.spec_at(&u);
                 self.problem
-                    .wins_against(&me, &now.opponents, now.master, self.problem.settings.per_eval)
-                    .map(|w| w.by_slot[0])
+                    .tally_against(&me, &now.opponents, now.master, self.problem.settings.per_eval)
+                    .map(|t| (t.wins.by_slot[0], t.score))
             }
         };
-        match wins {
-            Ok(w) => {
-                let fitness = w as f64 / self.problem.settings.per_eval as f64 - penalty(&u);
-                self.seen.lock().unwrap_or_else(|e| e.into_inner()).push(Candidate { u, wins: w });
+        match played {
+            Ok((w, score)) => {
+                let fitness = self.problem.value(w, score) / self.problem.settings.per_eval as f64 - penalty(&u);
+                self.seen.lock().unwrap_or_else(|e| e.into_inner()).push(Candidate { u, wins: w, score });
                 fitness
             }
             Err(e) => {
@@ -468,9 +660,14 @@ pub fn tune(
     let mut rec = match record.take() {
         Some(r) => r,
         None => {
-            let start_reference_wins =
-                p.wins_against(&p.start, &p.reference_field(), reference_master(s.seed), s.per_eval)?.by_slot[0];
-            Record { settings: s.clone(), start_reference_wins, generations: Vec::new(), stopped: None }
+            let t = p.tally_against(&p.start, &p.reference_field(), reference_master(s.seed), s.per_eval)?;
+            Record {
+                settings: s.clone(),
+                start_reference_wins: t.wins.by_slot[0],
+                start_reference_score: t.score,
+                generations: Vec::new(),
+                stopped: None,
+            }
         }
     };
     if rec.stopped.is_some() || done >= s.generations as usize {
@@ -478,8 +675,7 @@ pub fn tune(
     }
     let old: Vec<Generation> = std::mem::take(&mut rec.generations);
 
-    let obj =
-        Objective { problem: p, now: RwLock::new(Now::default()), seen: Mutex::default(), error: Mutex::default() };
+    let obj = Fitness { problem: p, now: RwLock::new(Now::default()), seen: Mutex::default(), error: Mutex::default() };
     let f = |x: &DVector<f64>| obj.eval(x);
     let mut cma = CMAESOptions::new(p.space.coords(&p.start), s.sigma)
         .mode(Mode::Maximize)
@@ -500,7 +696,7 @@ pub fn tune(
             now.opponents = if p.field.is_empty() { vec![p.spec_at(&mean_before)] } else { p.field.clone() };
             now.replay = old
                 .get(g as usize)
-                .map(|done| done.candidates.iter().map(|c| (bits(&c.u), c.wins)).collect::<HashMap<_, _>>());
+                .map(|done| done.candidates.iter().map(|c| (bits(&c.u), (c.wins, c.score))).collect::<HashMap<_, _>>());
         }
         obj.seen.lock().unwrap_or_else(|e| e.into_inner()).clear();
         let end = cma.next_parallel();
@@ -509,7 +705,7 @@ pub fn tune(
         }
         let mut candidates = std::mem::take(&mut *obj.seen.lock().unwrap_or_else(|e| e.into_inner()));
         candidates.sort_by(|a, b| {
-            b.wins.cmp(&a.wins).then_with(|| {
+            p.value(b.wins, b.score).total_cmp(&p.value(a.wins, a.score)).then_with(|| {
                 a.u.iter()
                     .zip(&b.u)
                     .map(|(x, y)| x.total_cmp(y))
@@ -529,10 +725,16 @@ pub fn tune(
                 prev.clone()
             }
             None => {
-                let reference_wins = p
-                    .wins_against(&p.spec_at(&mean), &p.reference_field(), reference_master(s.seed), s.per_eval)?
-                    .by_slot[0];
-                Generation { index: g, candidates, mean, sigma: cma.sigma(), reference_wins }
+                let t =
+                    p.tally_against(&p.spec_at(&mean), &p.reference_field(), reference_master(s.seed), s.per_eval)?;
+                Generation {
+                    index: g,
+                    candidates,
+                    mean,
+                    sigma: cma.sigma(),
+                    reference_wins: t.wins.by_slot[0],
+                    reference_score: t.score,
+                }
             }
         };
         let replayed = (g as usize) < old.len();
@@ -550,6 +752,56 @@ pub fn tune(
         }
     }
     Ok(rec)
+}
+
+/// A point a run puts forward for `select`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finalist {
+    /// Where it comes from, in words ("best mean (generation 12)").
+    pub label: String,
+    pub u: Vec<f64>,
+}
+
+/// One entrant of a selection, as it played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entrant {
+    pub label: String,
+    pub spec: StrategySpec,
+    /// Against the reference field on the selection campaigns.
+    pub tally: Tally,
+}
+
+/// Play each entrant against `p`'s reference field on campaigns
+/// `0..campaigns` of `master` (variants of its own with varied rules, as
+/// `evaluate` draws them), and return the index of the one that won most
+/// (ties: the larger objective, then the earlier entrant) with every
+/// entrant's result. The caller puts the start first, so a selection
+/// never prefers a point that did no better than it: the result of a run
+/// is never below its start on these campaigns.
+pub fn select(
+    p: &Problem<'_>,
+    entrants: Vec<(String, StrategySpec)>,
+    master: u64,
+    campaigns: u64,
+) -> Result<(usize, Vec<Entrant>), Error> {
+    let variants = draw_variants(p.sc, &p.params, p.variants.len() as u32, master)?;
+    let campaigns = campaigns.div_ceil(variants.len() as u64) * variants.len() as u64;
+    let field = p.reference_field();
+    let mut out = Vec::with_capacity(entrants.len());
+    for (label, spec) in entrants {
+        let tally = p.tally_on(&variants, &spec, &field, master, campaigns)?;
+        out.push(Entrant { label, spec, tally });
+    }
+    let mut best = 0;
+    for (i, e) in out.iter().enumerate().skip(1) {
+        let b = &out[best].tally;
+        let better = e.tally.wins.by_slot[0] > b.wins.by_slot[0]
+            || (e.tally.wins.by_slot[0] == b.wins.by_slot[0] && e.tally.score > b.score);
+        if better {
+            best = i;
+        }
+    }
+    Ok((best, out))
 }
 
 /// One line of the held-out evaluation.

@@ -326,6 +326,11 @@ pub fn tune_from(
         // The competence check's gold gift, so the player fitted is one the
         // check can call competent (`Settings::gift_gold`).
         gift_gold: crate::strength::probe::Settings::default().gold,
+        // Win rates: the best responses behind the studies' published
+        // figures were fitted so (a dense objective is `tune`'s and
+        // `climb`'s, docs/strength.md).
+        objective: tune::Objective::Wins,
+        start_at: None,
     };
     let p = Problem::new(&sc, settings)?;
     let rec = tune::tune(&p, None, |_| Flow::Continue)?;
