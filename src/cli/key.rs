@@ -125,6 +125,7 @@ mod tests {
             Command::Tables(a) => Some(a.key()),
             Command::Tune(a) => Some(a.key()),
             Command::Styles(a) => Some(a.key()),
+            Command::Psro(a) => Some(a.key()),
             Command::Deviate(a) => Some(a.key()),
             Command::Probe(a) => Some(a.key()),
             Command::Value(a) => Some(a.key()),
@@ -229,20 +230,20 @@ mod tests {
             "experiment restrict --forbid pillage --force mine --levels random,balanced --campaigns 4 --players balanced --fixed-seats",
             r#"restrict Restriction { forbid: [Pillage], force: [Mine] } "random,balanced" BestResponseArgs { best_response: false, generations: 20, campaigns_per_eval: 400, probe_campaigns: 1000, best_response_player: Weighted } [] StudyFlags { campaigns: 4, master: SeedArg { seed: 1 }, threads: ThreadsArg { threads: None }, out: None, overwrite: OverwriteArg { overwrite: false }, seats: SeatArgs { rotate_seats: false, fixed_seats: true }, players: Some("balanced"), long: LongArgs { quiet: false, resume: false } }"#,
         ),
-        // `tune`'s default objective became the size share (it was the win
-        // rate): a request that names none gained `objective: Share`, so a
-        // folder tuned on wins before is never resumed as a share run.
+        // `tune`'s default objective became rank points (it was the win
+        // rate): a request that names none gained `objective: Rank`, so a
+        // folder tuned on wins before is never resumed as a rank run.
         (
             "tune --generations 1 --campaigns-per-eval 8 --eval-campaigns 8 --keys mine",
-            r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "balanced", against: "self", keys: "mine", budget: 240000, generations: Some(1), campaigns_per_eval: 8, population: None, sigma: 0.2, vary: [], variants: 8, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: None, threads: ThreadsArg { threads: None }, name: "tuned", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false }, objective: Share }"#,
+            r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "balanced", against: "self", keys: "mine", budget: 240000, generations: Some(1), campaigns_per_eval: 8, population: None, sigma: 0.2, vary: [], variants: 8, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: None, threads: ThreadsArg { threads: None }, name: "tuned", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false }, objective: Rank }"#,
         ),
         (
             "tune --generations 1 --campaigns-per-eval 8 --eval-campaigns 8 --keys mine --gift-gold 500",
-            r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "balanced", against: "self", keys: "mine", budget: 240000, generations: Some(1), campaigns_per_eval: 8, population: None, sigma: 0.2, vary: [], variants: 8, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: None, threads: ThreadsArg { threads: None }, name: "tuned", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false }, gift_gold: 500, objective: Share }"#,
+            r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "balanced", against: "self", keys: "mine", budget: 240000, generations: Some(1), campaigns_per_eval: 8, population: None, sigma: 0.2, vary: [], variants: 8, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: None, threads: ThreadsArg { threads: None }, name: "tuned", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false }, gift_gold: 500, objective: Rank }"#,
         ),
         (
             "tune --budget 1000 --campaigns-per-eval 8 --eval-campaigns 8 --vary start.gold=100..800 --variants 2 --name t2 --against random --sigma 0.3 --population 3 --eval-seed 4 --strategy miner",
-            r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "miner", against: "random", keys: "all", budget: 1000, generations: None, campaigns_per_eval: 8, population: Some(3), sigma: 0.3, vary: ["start.gold=100..800"], variants: 2, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: Some(4), threads: ThreadsArg { threads: None }, name: "t2", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false }, objective: Share }"#,
+            r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "miner", against: "random", keys: "all", budget: 1000, generations: None, campaigns_per_eval: 8, population: Some(3), sigma: 0.3, vary: ["start.gold=100..800"], variants: 2, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: Some(4), threads: ThreadsArg { threads: None }, name: "t2", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false }, objective: Rank }"#,
         ),
         (
             "deviate --campaigns 4 --keys mine",
@@ -415,7 +416,7 @@ mod tests {
             ("run --campaigns 4 --quiet", "--csv"),
             ("compare --vary costs.capture=3 --campaigns 4 --quiet", "--best-response"),
             ("tune --generations 1 --campaigns-per-eval 8 --eval-campaigns 8 --keys mine", "--name other"),
-            ("tune --generations 1 --campaigns-per-eval 8 --eval-campaigns 8 --keys mine", "--objective rank"),
+            ("tune --generations 1 --campaigns-per-eval 8 --eval-campaigns 8 --keys mine", "--objective share"),
             ("tune --generations 1 --campaigns-per-eval 8 --eval-campaigns 8 --keys mine", "--restarts 2"),
             ("tune --generations 1 --campaigns-per-eval 8 --eval-campaigns 8 --keys mine", "--starts warlord"),
             ("tune --generations 1 --campaigns-per-eval 8 --eval-campaigns 8 --keys mine", "--regime bipop"),

@@ -31,6 +31,7 @@ mod out;
 mod play;
 mod probe;
 mod progress;
+mod psro;
 mod report;
 mod run;
 mod run_dir;
@@ -82,6 +83,8 @@ pub enum Command {
     Tune(strength::TuneArgs),
     /// A map of the viable styles: the strongest player found for each kind of play (MAP-Elites, CMA-ME).
     Styles(styles::StylesArgs),
+    /// An equilibrium over a population of players (PSRO): its mixture, and how far a best response exploits it.
+    Psro(psro::PsroArgs),
     /// Is a strategy near a local optimum? Every one-key deviant plays against it.
     Deviate(strength::DeviateArgs),
     /// Can a strategy use what it is given? Gifts must not cost it, restrictions must not help it.
@@ -240,6 +243,7 @@ fn dispatch() -> i32 {
         Command::Validate(a) => validate::run(a),
         Command::Tune(a) => strength::tune_cmd(a),
         Command::Styles(a) => styles::styles_cmd(a),
+        Command::Psro(a) => psro::psro_cmd(a),
         Command::Deviate(a) => strength::deviate_cmd(a),
         Command::Probe(a) => probe::run(a),
         Command::Value(a) => value::run(a),

@@ -84,6 +84,8 @@ folders! {
         result)";
     StylesFolder: "Output directory (default: reports/styles/<scenario>-<key>, the key naming every flag that changes \
         the result)";
+    PsroFolder: "Output directory (default: reports/psro/<scenario>-<key>, the key naming every flag that changes the \
+        result)";
     LadderFolder: "Output directory (default: reports/ladder/<scenario>-<key>, the key naming every flag that changes \
         the result)";
     MetagameFolder: "Output directory (default: reports/metagame/<scenario>-<key>, the key naming every flag that \

@@ -40,11 +40,11 @@ pub struct TuneArgs {
     /// Generations of each restart, instead of --budget.
     #[arg(long)]
     pub generations: Option<u32>,
-    /// What the search maximises: `share` (the tuned player's share of the
-    /// final empire sizes, which moves with every hex even where it never
-    /// wins), `rank` (rank points, 1 first to 0 last) or `wins`. The
+    /// What the search maximises: `rank` (rank points, 1 first to 0 last:
+    /// they move with every place gained even where the player never
+    /// wins), `share` (its share of the final empire sizes) or `wins`. The
     /// figures reported are win rates whatever it is.
-    #[arg(long, default_value = "share", value_parser = parse_objective)]
+    #[arg(long, default_value = "rank", value_parser = parse_objective)]
     pub objective: Objective,
     /// CMA-ES runs, each from the next of --starts in turn (the population
     /// grows by --regime with each pass over them); the result is chosen

@@ -55,9 +55,9 @@ pub struct StylesArgs {
     /// Each emitter's initial step size, as a share of each key's range.
     #[arg(long, default_value_t = 0.2)]
     pub sigma: f64,
-    /// What a cell's elite is the best at: `share` of the final sizes,
-    /// `rank` points or `wins` (the held-out figures are win rates).
-    #[arg(long, default_value = "share", value_parser = parse_objective)]
+    /// What a cell's elite is the best at: `rank` points, `share` of the
+    /// final sizes or `wins` (the held-out figures are win rates).
+    #[arg(long, default_value = "rank", value_parser = parse_objective)]
     pub objective: Objective,
     #[command(flatten)]
     pub master: SeedArg,

@@ -16,6 +16,7 @@ pub mod map_draw;
 pub mod merge;
 pub mod metagame;
 pub mod probe;
+pub mod psro;
 pub mod replay_page;
 pub mod run_page;
 pub mod strength;

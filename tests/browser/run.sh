@@ -4,7 +4,7 @@
 # Chromium (Debian's package, installed here when missing), and fails on
 # any console message, any image that did not load, or a replay frame the
 # page's script did not find. Every other page kind (compare, sweep,
-# experiments, ladder, metagame, deviate, tune, sensitivity, tables) is
+# experiments, ladder, metagame, deviate, tune, styles, sensitivity, tables) is
 # built small and must state its answer, load its images, log nothing and
 # keep every block inside the page. The screenshots are kept as test
 # artifacts in $CARGO_TARGET_DIR/test-artifacts/ (report-, replay-,
@@ -123,6 +123,7 @@ pages=(
     "deviate|deviate --strategy balanced --keys mine,pillage --campaigns 40"
     "probe|probe --strategy balanced --topics mine,pillage --campaigns 40"
     "tune|tune --keys capture,mine --generations 1 --population 3 --campaigns-per-eval 4 --eval-campaigns 8"
+    "styles|styles --starts balanced,warlord --keys attack,mine --generations 2 --campaigns-per-eval 8 --emitters 1 --population 3 --eval-campaigns 8"
     "sensitivity|(its metric has spaces: run below)"
     "tables|tables"
 )

@@ -315,6 +315,38 @@ fn styles_resumes_from_a_later_generation() {
     );
 }
 
+/// Stopped inside its first round: `--resume` plays the round again from
+/// the lineups it kept and ends where an uninterrupted run ends.
+#[test]
+fn psro_resumes_from_inside_a_round() {
+    interrupt_and_resume_when(
+        "psro",
+        &[
+            "psro",
+            "--population",
+            "tuned,balanced",
+            "--rounds",
+            "2",
+            "--meta-campaigns",
+            "40",
+            "--starts",
+            "warlord",
+            "--budget",
+            "6000",
+            "--campaigns-per-eval",
+            "40",
+            "--cma-population",
+            "4",
+            "--select-campaigns",
+            "40",
+            "--eval-campaigns",
+            "80",
+            "--quiet",
+        ],
+        |d| kept(d) > 0,
+    );
+}
+
 #[test]
 fn timeless_hides_only_wall_times() {
     assert_eq!(timeless("1,000 campaigns played in 12.5 s\n"), "1,000 campaigns played in T s\n");

@@ -25,6 +25,7 @@ mod probe;
 mod progress;
 mod properties;
 mod provenance;
+mod psro;
 mod readings;
 mod replay_page;
 mod report;

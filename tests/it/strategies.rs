@@ -767,3 +767,68 @@ fn g30_gold_glut_values_gold_less_when_it_is_held() {
     assert!((glutted[0] - plain[0] / (1.0 + 2.0 * 3.0)).abs() < 1e-12, "{plain:?} {glutted:?}");
     assert_eq!(glutted[1], plain[1], "a capture is not gold");
 }
+
+/// G-30, a mixture: each campaign the seat plays one member, drawn with
+/// chances proportional to the weights from the seat's own stream; a
+/// weight of 0 is never drawn, and the draws follow the weights.
+#[test]
+fn g30_a_mixture_draws_one_member_a_campaign_in_proportion_to_its_weights() {
+    let mut rng = Pcg64Mcg::new(11);
+    let mut counts = [0u32; 3];
+    for _ in 0..30_000 {
+        counts[empires::strategy::pick(&[1.0, 0.0, 3.0], 3, &mut rng)] += 1;
+    }
+    assert_eq!(counts[1], 0, "a weight of 0 is never drawn");
+    // 7,500 expected for the first: 5 standard deviations is 375.
+    assert!((counts[0] as i64 - 7_500).abs() < 375, "{counts:?}");
+    let mut rng = Pcg64Mcg::new(12);
+    let mut even = [0u32; 4];
+    for _ in 0..40_000 {
+        even[empires::strategy::pick(&[], 4, &mut rng)] += 1;
+    }
+    assert!(even.iter().all(|&c| (c as i64 - 10_000).abs() < 500), "{even:?}");
+    // Seated, a mixture plays its drawn member: with all the weight on
+    // `random`, every seat plays random's moves, which `balanced` (the
+    // other member) never would; the game is the same on every replay.
+    let text = "[strategies.mix]\nkind = \"mixture\"\nmembers = [\"turtle\", \"random\"]\nweights = [0.0, 2.0]\n";
+    let sc = load_str(text, &Source::file("mix.toml")).unwrap();
+    let mixed = sc.with_players("mix").unwrap();
+    let turtle = sc.with_players("turtle").unwrap();
+    let mut differ = 0;
+    for i in 0..6 {
+        let a = empires::sim::play_campaign(&mixed, 5, i, NoLog).unwrap();
+        let again = empires::sim::play_campaign(&mixed, 5, i, NoLog).unwrap();
+        assert_eq!(format!("{:?}", a.state), format!("{:?}", again.state));
+        let t = empires::sim::play_campaign(&turtle, 5, i, NoLog).unwrap();
+        differ += (format!("{:?}", a.state.players) != format!("{:?}", t.state.players)) as u32;
+    }
+    assert_eq!(differ, 6, "no campaign played turtle's game");
+}
+
+/// G-30: a mixture names known, non-mixture members with one weight each
+/// (or none), none negative, one above 0; members belong to mixtures only.
+#[test]
+fn g30_a_bad_mixture_is_refused_where_it_is_written() {
+    for (text, want) in [
+        ("[strategies.m]\nkind = \"mixture\"\n", "strategies.m.members: a mixture needs at least one member"),
+        ("[strategies.m]\nkind = \"mixture\"\nmembers = [\"tuned\", \"nobody\"]\n", "unknown strategy \"nobody\""),
+        (
+            "[strategies.m]\nkind = \"mixture\"\nmembers = [\"tuned\"]\n[strategies.n]\nkind = \"mixture\"\nmembers = [\"m\"]\n",
+            "mixtures do not nest",
+        ),
+        ("[strategies.m]\nkind = \"mixture\"\nmembers = [\"tuned\"]\nweights = [1.0, 2.0]\n", "1 members, 2 weights"),
+        (
+            "[strategies.m]\nkind = \"mixture\"\nmembers = [\"tuned\", \"miner\"]\nweights = [1.0, -2.0]\n",
+            "must be at least 0",
+        ),
+        (
+            "[strategies.m]\nkind = \"mixture\"\nmembers = [\"tuned\"]\nweights = [0.0]\n",
+            "at least one weight must be above 0",
+        ),
+        ("[strategies.m]\nmembers = [\"tuned\"]\n", "belong to a kind = \"mixture\" strategy"),
+    ] {
+        let e = load_str(text, &Source::file("m.toml")).unwrap_err().to_string();
+        assert!(e.contains(want), "{text}: {e}");
+        assert!(e.starts_with("m.toml:"), "{e}");
+    }
+}

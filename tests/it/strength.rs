@@ -284,7 +284,7 @@ fn the_tune_command_writes_a_loadable_strategy_and_its_history() {
         ]
     );
     // The default objective is the dense one, and the command says so.
-    assert!(table.contains(" --objective share"), "{table}");
+    assert!(table.contains(" --objective rank"), "{table}");
     // A resume of a finished run plays nothing new and gives the same table.
     let again = bin().args(args).arg("--resume").output().unwrap();
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));

@@ -335,6 +335,39 @@ fn unknown_strategy(s: &Scenario, name: &str) -> String {
     s.named_strategy(name).err().map(|e| e.to_string()).unwrap_or_default()
 }
 
+/// A mixture names known strategies that are not mixtures themselves (a
+/// draw per campaign, never a draw of draws), with one weight each or
+/// none, none negative, some above 0.
+fn mixture(s: &Scenario, key: &str, st: &super::StrategySpec, f: &mut Found) {
+    use super::StrategyKind;
+    if st.members.is_empty() {
+        f.push(p(&format!("{key}.members")), "a mixture needs at least one member");
+    }
+    for (i, m) in st.members.iter().enumerate() {
+        match s.strategies.get(m) {
+            None => f.push(pi(&format!("{key}.members"), i), unknown_strategy(s, m)),
+            Some(x) if x.kind == StrategyKind::Mixture => {
+                f.push(pi(&format!("{key}.members"), i), format!("{m:?} is a mixture itself: mixtures do not nest"))
+            }
+            Some(_) => {}
+        }
+    }
+    if !st.weights.is_empty() && st.weights.len() != st.members.len() {
+        f.push(
+            p(&format!("{key}.weights")),
+            format!("one weight per member: {} members, {} weights", st.members.len(), st.weights.len()),
+        );
+    }
+    for (i, w) in st.weights.iter().enumerate() {
+        if !(w.is_finite() && *w >= 0.0) {
+            f.push(pi(&format!("{key}.weights"), i), format!("must be at least 0 (found {w})"));
+        }
+    }
+    if !st.weights.is_empty() && st.weights.iter().all(|w| *w <= 0.0) {
+        f.push(p(&format!("{key}.weights")), "at least one weight must be above 0");
+    }
+}
+
 fn strategies(s: &Scenario, f: &mut Found) {
     use super::StrategyKind;
     for (name, st) in &s.strategies {
@@ -370,6 +403,11 @@ fn strategies(s: &Scenario, f: &mut Found) {
             if !k.contains(v) {
                 f.push(p(&format!("{key}.{}", k.key)), format!("must be from {} to {} (found {v})", k.lo, k.hi));
             }
+        }
+        if st.kind == StrategyKind::Mixture {
+            mixture(s, &key, st, f);
+        } else if !st.members.is_empty() || !st.weights.is_empty() {
+            f.push(p(&format!("{key}.members")), "members and weights belong to a kind = \"mixture\" strategy");
         }
         if matches!(st.kind, StrategyKind::Lookahead | StrategyKind::Search) {
             match s.strategies.get(&st.base) {

@@ -53,6 +53,10 @@ pub enum StrategyKind {
     /// halving, and keeps the one whose rollouts win most, played to the
     /// campaign's end (or `horizon` seasons).
     Search,
+    /// A mixed strategy: each campaign, the seat plays one of `members`,
+    /// drawn with probabilities proportional to `weights` from the seat's
+    /// own stream (an equilibrium of a population, `empires psro`).
+    Mixture,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -236,6 +240,13 @@ section! {
         /// valued by the win probability they give its last state, not by
         /// who leads there. Empty: who leads, plus a share of the margin.
         pub value: Vec<f64> = Vec::new(),
+
+        // Mixture only.
+        /// The strategies a mixture draws from, once per campaign.
+        pub members: Vec<String> = Vec::new(),
+        /// Each member's weight, in `members` order (empty: equal weights);
+        /// the chance of a member is its weight over their sum.
+        pub weights: Vec<f64> = Vec::new(),
 
         /// Restricted play (Jaffe et al. 2012): action kinds this player never
         /// takes, e.g. `["pillage"]`. Names are those of `ActionKind`.

@@ -34,7 +34,7 @@ pub struct Lineup {
 }
 
 /// Wins of each slot of a lineup over some campaigns.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Wins {
     pub campaigns: u64,
     /// `by_slot[k]`: campaigns won by slot `k`.

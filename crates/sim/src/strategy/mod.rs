@@ -24,18 +24,53 @@ pub trait Strategy: Send {
 
 /// Build a strategy from its spec with its own random stream. `sc` names
 /// the strategies a spec may refer to (a lookahead's `base`).
-pub fn build(sc: &Scenario, spec: &StrategySpec, rng: Pcg64Mcg) -> Box<dyn Strategy> {
+pub fn build(sc: &Scenario, spec: &StrategySpec, mut rng: Pcg64Mcg) -> Box<dyn Strategy> {
+    if spec.kind == StrategyKind::Mixture {
+        // The member is drawn once, from the seat's own stream, which the
+        // member then plays on: the engine's dice never see the draw.
+        let k = pick(&spec.weights, spec.members.len(), &mut rng);
+        let member = spec.members.get(k).and_then(|m| sc.strategy_ref(m)).cloned().unwrap_or_default();
+        let inner = build(sc, &member, rng);
+        return if spec.forbid.is_empty() && spec.force.is_empty() {
+            inner
+        } else {
+            Box::new(restrict::Restricted::new(inner, &spec.forbid, &spec.force))
+        };
+    }
     let inner: Box<dyn Strategy> = match spec.kind {
         StrategyKind::Random => Box::new(random::RandomStrategy::new(rng)),
         StrategyKind::Weighted => Box::new(weighted::Weighted::of(spec, rng)),
         StrategyKind::Lookahead => Box::new(lookahead::Lookahead::new(sc, spec, rng)),
         StrategyKind::Search => Box::new(search::Search::new(sc, spec, rng)),
+        StrategyKind::Mixture => unreachable!("drawn above"),
     };
     if spec.forbid.is_empty() && spec.force.is_empty() {
         inner
     } else {
         Box::new(restrict::Restricted::new(inner, &spec.forbid, &spec.force))
     }
+}
+
+/// A member index drawn with chances proportional to `weights` (equal
+/// chances when there are none), from one uniform draw of `rng`.
+pub fn pick(weights: &[f64], members: usize, rng: &mut Pcg64Mcg) -> usize {
+    use rand::RngExt;
+    let x: f64 = rng.random();
+    if weights.is_empty() {
+        return ((x * members as f64) as usize).min(members.saturating_sub(1));
+    }
+    let total: f64 = weights.iter().filter(|w| **w > 0.0).sum();
+    let mut acc = 0.0;
+    for (i, w) in weights.iter().enumerate() {
+        if *w > 0.0 {
+            acc += w / total;
+            if x < acc {
+                return i;
+            }
+        }
+    }
+    // Rounding left x at or above the last sum: the last member with weight.
+    weights.iter().rposition(|w| *w > 0.0).unwrap_or(0)
 }
 
 /// One strategy per seat: the `Players` the engine talks to.

@@ -386,6 +386,8 @@ impl Weighted {
             forbid: Vec::new(),
             force: Vec::new(),
             tune_keep: Vec::new(),
+            members: Vec::new(),
+            weights: Vec::new(),
             ..*spec
         };
         Weighted::new(w, rng)

@@ -92,7 +92,8 @@ impl Start {
 }
 
 /// How much each restart plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Length {
     /// These campaigns, shared into generations of its population.
     Campaigns(u64),
@@ -101,7 +102,7 @@ pub enum Length {
 }
 
 /// Every restart of a climb.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     pub starts: Vec<Start>,
     pub restarts: u32,

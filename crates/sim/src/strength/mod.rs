@@ -12,6 +12,7 @@ pub mod deviation;
 pub mod ladder;
 pub mod metagame;
 pub mod probe;
+pub mod psro;
 pub mod space;
 pub mod styles;
 pub mod tune;

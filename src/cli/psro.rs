@@ -1,0 +1,202 @@
+//! `empires psro`: flags, files and the progress bar around
+//! `strength::psro` (an equilibrium over a population, and its
+//! exploitability).
+
+use super::CliError;
+use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::key::{ResultKey, Shape, blank};
+use super::long::{Long, LongArgs};
+use super::out::{Out, PsroFolder, Request};
+use crate::report::files::write_file;
+use crate::report::psro as rp;
+use crate::strength::climb::{Length, Plan, Regime, Start};
+use crate::strength::psro::{self, Record, Settings};
+use crate::strength::tune::{Flow, Objective};
+use clap::Args;
+use std::time::Instant;
+
+#[derive(Args, Debug, Clone)]
+pub struct PsroArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// The population's first members (A,B,...: weighted strategies).
+    #[arg(long, default_value = "tuned")]
+    pub population: String,
+    /// Rounds: each adds the best response to the population's equilibrium.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub rounds: u32,
+    /// Campaigns per composition of the meta-game.
+    #[arg(long, default_value_t = 400, allow_negative_numbers = true, value_parser = super::args::count::<2>)]
+    pub meta_campaigns: u64,
+    /// Where the oracle's restarts start besides one from each member
+    /// (A,B,...: weighted strategies, or `random`).
+    #[arg(long, default_value = "warlord,pillager,miner,random")]
+    pub starts: String,
+    /// The oracle's restarts a round, at least one a member and a start.
+    #[arg(long, default_value_t = 0)]
+    pub restarts: u32,
+    /// How the oracle's population grows from one pass over its starts to
+    /// the next (`tune --regime`).
+    #[arg(long, default_value = "ipop", value_parser = parse_regime)]
+    pub regime: Regime,
+    /// Campaigns each of the oracle's restarts plays.
+    #[arg(long, default_value_t = 60_000)]
+    pub budget: u64,
+    /// Campaigns per candidate of the oracle (rounded up to the seats).
+    #[arg(long, default_value_t = 200, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
+    pub campaigns_per_eval: u64,
+    /// Candidates per generation of the oracle's CMA-ES.
+    #[arg(long, default_value_t = 15)]
+    pub cma_population: usize,
+    /// The oracle's initial step size, as a share of each key's range.
+    #[arg(long, default_value_t = 0.2)]
+    pub sigma: f64,
+    /// What the oracle maximises (`tune --objective`).
+    #[arg(long, default_value = "rank", value_parser = parse_objective)]
+    pub objective: Objective,
+    /// Campaigns each of the oracle's finalists plays in its selection.
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = super::args::count::<2>)]
+    pub select_campaigns: u64,
+    /// Campaigns of each round's held-out exploitability measurement.
+    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::count::<2>)]
+    pub eval_campaigns: u64,
+    #[command(flatten)]
+    pub master: SeedArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub out: Out<PsroFolder>,
+    /// `--resume` continues from the rounds recorded in the output folder
+    /// (record.json), and the round Ctrl-C stopped from its kept work.
+    #[command(flatten)]
+    pub long: LongArgs,
+}
+
+fn parse_objective(s: &str) -> Result<Objective, String> {
+    Objective::parse(s).map_err(|e| e.message().to_string())
+}
+
+fn parse_regime(s: &str) -> Result<Regime, String> {
+    Regime::parse(s).map_err(|e| e.message().to_string())
+}
+
+impl ResultKey for PsroArgs {
+    fn key(&self) -> String {
+        let shape = Shape::new("PsroArgs")
+            .group("scenario", self.scenario.shape())
+            .field("population", &self.population)
+            .field("rounds", &self.rounds)
+            .field("meta_campaigns", &self.meta_campaigns)
+            .field("starts", &self.starts)
+            .field("restarts", &self.restarts)
+            .field("regime", &self.regime)
+            .field("budget", &self.budget)
+            .field("campaigns_per_eval", &self.campaigns_per_eval)
+            .field("cma_population", &self.cma_population)
+            .field("sigma", &self.sigma)
+            .field("objective", &self.objective)
+            .field("select_campaigns", &self.select_campaigns)
+            .field("eval_campaigns", &self.eval_campaigns)
+            .group("master", self.master.shape())
+            .neutral("threads", blank::THREADS)
+            .neutral_out()
+            .neutral("long", blank::LONG);
+        format!("psro {shape}")
+    }
+}
+
+fn list(s: &str) -> Vec<String> {
+    s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
+}
+
+pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
+    let started = Instant::now();
+    let sc = a.scenario.load()?;
+    if !(a.sigma.is_finite() && a.sigma > 0.0 && a.sigma <= 1.0) {
+        return Err(CliError::input(format!("--sigma must be above 0 and at most 1 (found {})", a.sigma)));
+    }
+    if a.cma_population < 2 {
+        return Err(CliError::input("--cma-population must be at least 2"));
+    }
+    let starts: Vec<Start> = list(&a.starts).iter().map(|s| Start::parse(s)).collect();
+    for s in &starts {
+        if let Start::Named(n) = s {
+            sc.named_strategy(n).map_err(|e| e.at("--starts"))?;
+        }
+    }
+    let settings = Settings {
+        population: list(&a.population),
+        rounds: a.rounds,
+        meta_campaigns: a.meta_campaigns,
+        plan: Plan { starts, restarts: a.restarts, regime: a.regime, length: Length::Campaigns(a.budget) },
+        per_eval: a.campaigns_per_eval,
+        population_size: a.cma_population,
+        sigma: a.sigma,
+        objective: a.objective,
+        select_campaigns: a.select_campaigns,
+        eval_campaigns: a.eval_campaigns,
+        seed: a.master.seed,
+    };
+    psro::check(&sc, &settings).map_err(|e| e.at("--population"))?;
+    let request = Request::of(&a.key(), &[&sc]);
+    let out = a.out.resolve("psro", &sc.name, &request)?;
+    let record_path = out.join("record.json");
+    let previous: Option<Record> = match a.long.resume.then(|| std::fs::read_to_string(&record_path)) {
+        None => None,
+        Some(Ok(text)) => Some(
+            serde_json::from_str(&text)
+                .map_err(|e| CliError::input(format!("{}: not a PSRO record: {e}", record_path.display())))?,
+        ),
+        Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Some(Err(e)) => return Err(CliError::input(format!("{}: cannot read: {e}", record_path.display()))),
+    };
+    let planned = psro::planned(&sc, &settings);
+    sayln!(
+        "psro on {}: population {}, up to {} rounds (meta-game {} campaigns a composition; oracle: a restart from \
+         each member and from {}, {} campaigns each, maximising {}; exploitability on {} held-out campaigns), at \
+         most {planned} campaigns (seed {})",
+        sc.name,
+        settings.population.join(", "),
+        a.rounds,
+        a.meta_campaigns,
+        list(&a.starts).join(", "),
+        a.budget,
+        a.objective.words(),
+        a.eval_campaigns,
+        a.master.seed
+    );
+    let long = Long::start(a.threads, a.long, planned, &out)?;
+    let seats = sc.players.len();
+    let mut write_err: Option<CliError> = None;
+    let rec = long.run(|| {
+        psro::run(&sc, &settings, previous, |rec| {
+            let r = rec.rounds.last().expect("called after a round");
+            long.println(rp::round_line(rec.rounds.len() - 1, r, seats));
+            if let Err(e) =
+                write_file(&record_path, serde_json::to_string(rec).expect("a record serialises").as_bytes())
+            {
+                write_err = Some(e.into());
+                return Flow::Stop;
+            }
+            if crate::sim::watch::stopping() { Flow::Stop } else { Flow::Continue }
+        })
+        .map_err(CliError::from)
+    });
+    if let Some(e) = write_err {
+        return Err(e);
+    }
+    let rec = rec?;
+    let closed = rec.rounds.last().is_some_and(|r| !r.new);
+    if rec.rounds.len() < a.rounds as usize && !closed {
+        return Err(long.interrupted(&format!("after {} of {} rounds", rec.rounds.len(), a.rounds)));
+    }
+    long.finish();
+    write_file(&record_path, serde_json::to_string(&rec).expect("a record serialises").as_bytes())?;
+    let command = rp::command(&a.scenario.scenario, &a.scenario.set.set, &settings, a.budget, a.restarts);
+    let text = rp::text(&sc, &rec, &command, started.elapsed().as_secs_f64());
+    say!("{text}");
+    write_file(&out.join("psro.txt"), text.as_bytes())?;
+    write_file(&out.join("equilibrium.toml"), rp::equilibrium_toml(&sc, &rec, &command)?.as_bytes())?;
+    sayln!("wrote psro.txt, equilibrium.toml and record.json to {}", out.display());
+    Ok(())
+}

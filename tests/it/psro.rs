@@ -1,0 +1,132 @@
+//! PSRO (`empires psro`, docs/tuning.md): the meta-game over a population,
+//! its equilibrium, the oracle's response and its exploitability.
+
+use crate::play_cli::bin;
+use crate::strength::{DUEL, duel, pool};
+use empires::scenario::{Source, StrategyKind, load_str};
+use empires::sim::lineup::Lineup;
+use empires::strength::climb::{Length, Plan, Regime, Start};
+use empires::strength::psro::{self, MIXTURE, Settings};
+use empires::strength::tune::{Flow, Objective};
+
+fn settings() -> Settings {
+    Settings {
+        population: vec!["lazy".into(), "balanced".into()],
+        rounds: 2,
+        meta_campaigns: 20,
+        plan: Plan {
+            starts: vec![Start::Named("warlord".into())],
+            restarts: 0,
+            regime: Regime::Ipop,
+            length: Length::Generations(2),
+        },
+        per_eval: 20,
+        population_size: 4,
+        sigma: 0.3,
+        objective: Objective::Rank,
+        select_campaigns: 40,
+        eval_campaigns: 40,
+        seed: 5,
+    }
+}
+
+/// A run is a function of the settings and the seed: the same on 1 and 2
+/// threads, and a run stopped after its first round resumes to it.
+#[test]
+fn psro_is_the_same_for_any_thread_count_and_resumes_exactly() {
+    let sc = duel();
+    let whole = pool(2).install(|| psro::run(&sc, &settings(), None, |_| Flow::Continue)).unwrap();
+    assert!(!whole.rounds.is_empty());
+    assert_eq!(whole, pool(1).install(|| psro::run(&sc, &settings(), None, |_| Flow::Continue)).unwrap());
+    if whole.rounds.len() == 2 {
+        let first = pool(2).install(|| psro::run(&sc, &settings(), None, |_| Flow::Stop)).unwrap();
+        assert_eq!(first.rounds.len(), 1);
+        let back: psro::Record = serde_json::from_str(&serde_json::to_string(&first).unwrap()).unwrap();
+        let resumed = pool(2).install(|| psro::run(&sc, &settings(), Some(back), |_| Flow::Continue)).unwrap();
+        assert_eq!(resumed, whole);
+    }
+    let other = Settings { seed: 6, ..settings() };
+    assert!(psro::run(&sc, &other, Some(whole), |_| Flow::Continue).unwrap_err().message().contains("other settings"));
+}
+
+/// Each round: σ is a distribution over that round's members with no
+/// member gaining more than its regret over it in the meta-game; the
+/// response's held-out figure is its lineup against σ in the other seat on
+/// that round's held-out seed; a new response joins the next round.
+#[test]
+fn each_round_solves_its_meta_game_and_measures_its_response_against_the_mixture() {
+    let sc = duel();
+    let rec = pool(2).install(|| psro::run(&sc, &settings(), None, |_| Flow::Continue)).unwrap();
+    for (r, round) in rec.rounds.iter().enumerate() {
+        assert!((round.sigma.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert!(round.sigma.iter().all(|s| *s >= 0.0));
+        let avg: f64 = round.values.iter().zip(&round.sigma).map(|(v, s)| v * s).sum();
+        let best = round.values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        assert!((best - avg - round.regret).abs() < 1e-9, "the regret is the best member's gain");
+        let pop = rec.population(&sc).unwrap();
+        let members: Vec<_> = pop.iter().filter(|(n, _)| round.members.contains(n)).cloned().collect();
+        assert_eq!(members.len(), round.members.len());
+        let with = psro::scenario_with(&sc, &members, &round.sigma);
+        let mix = with.strategy(MIXTURE).unwrap();
+        assert_eq!(mix.kind, StrategyKind::Mixture);
+        let l = Lineup::new(&with, &[round.response.clone(), mix]).unwrap();
+        assert_eq!(round.held, l.wins(psro::held_out_master(5, r), 0..40).unwrap());
+        if r + 1 < rec.rounds.len() {
+            let next = &rec.rounds[r + 1].members;
+            assert_eq!(next.len(), round.members.len() + round.new as usize);
+        }
+    }
+    assert_eq!(rec.rounds[0].members, ["lazy", "balanced"]);
+    // `lazy` never captures: the equilibrium of the first round puts no
+    // more on it than on `balanced`.
+    assert!(rec.rounds[0].sigma[0] <= rec.rounds[0].sigma[1]);
+}
+
+#[test]
+fn bad_psro_settings_are_refused_with_a_reason() {
+    let sc = duel();
+    for (s, msg) in [
+        (Settings { population: vec![], ..settings() }, "at least one member"),
+        (Settings { population: vec!["tuned".into(), "tuned".into()], ..settings() }, "listed twice"),
+        (Settings { population: vec!["random".into()], ..settings() }, "not a weighted strategy"),
+        (Settings { rounds: 0, ..settings() }, "at least one round"),
+    ] {
+        assert!(psro::check(&sc, &s).unwrap_err().message().contains(msg), "{msg}");
+    }
+}
+
+/// The command prints each round and writes the population with its
+/// mixture as scenario text that loads and plays.
+#[test]
+fn the_psro_command_writes_an_equilibrium_that_plays() {
+    let dir = std::env::temp_dir().join(format!("empires-psro-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out");
+    let o = bin()
+        .args(["psro", "--scenario", "scenarios/duel.toml", "--population", "tuned,balanced", "--rounds", "2"])
+        .args(["--meta-campaigns", "20", "--starts", "warlord", "--budget", "400", "--campaigns-per-eval", "20"])
+        .args(["--cma-population", "4", "--select-campaigns", "20", "--eval-campaigns", "40", "--quiet", "--out"])
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(text.contains("The equilibrium of ") && text.contains("Its exploitability is at least"), "{text}");
+    assert!(text.contains("redo: empires psro --scenario scenarios/duel.toml --population tuned,balanced"), "{text}");
+    for f in ["psro.txt", "equilibrium.toml", "record.json"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let table = std::fs::read_to_string(out.join("equilibrium.toml")).unwrap();
+    let sc = load_str(&format!("{DUEL}\n{table}"), &Source::file("x.toml")).unwrap();
+    let eq = sc.strategy(MIXTURE).unwrap();
+    assert_eq!(eq.kind, StrategyKind::Mixture);
+    assert!(eq.members.iter().all(|m| sc.strategy(m).is_some()));
+    let all = sc.with_players(MIXTURE).unwrap();
+    assert!(empires::sim::play_campaign(&all, 1, 0, empires::rules::NoLog).is_ok());
+    let bad = bin().args(["psro", "--population", "random", "--quiet"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a weighted strategy"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
