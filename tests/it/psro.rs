@@ -45,6 +45,11 @@ fn psro_is_the_same_for_any_thread_count_and_resumes_exactly() {
         let resumed = pool(2).install(|| psro::run(&sc, &settings(), Some(back), |_| Flow::Continue)).unwrap();
         assert_eq!(resumed, whole);
     }
+    // More rounds go on from the record: the rounds it holds are kept.
+    let more = Settings { rounds: 3, ..settings() };
+    let longer = pool(2).install(|| psro::run(&sc, &more, Some(whole.clone()), |_| Flow::Continue)).unwrap();
+    assert_eq!(longer.rounds[..whole.rounds.len()], whole.rounds[..]);
+    assert_eq!(longer.settings.rounds, 3);
     let other = Settings { seed: 6, ..settings() };
     assert!(psro::run(&sc, &other, Some(whole), |_| Flow::Continue).unwrap_err().message().contains("other settings"));
 }

@@ -832,3 +832,19 @@ fn g30_a_bad_mixture_is_refused_where_it_is_written() {
         assert!(e.starts_with("m.toml:"), "{e}");
     }
 }
+
+/// G-30: a search may roll out with a mixture (each rollout seat plays a
+/// member drawn for the campaign), but not one whose members search.
+#[test]
+fn g30_a_search_rolls_out_with_a_mixture_of_players_that_do_not_search() {
+    let ok = "[strategies.mix]\nkind = \"mixture\"\nmembers = [\"tuned\", \"warlord\"]\n\
+              [strategies.s]\nkind = \"search\"\nextends = \"tuned\"\nbase = \"mix\"\nbudget = 8\ntop_k = 2\nhorizon = 1\n";
+    let sc = load_str(ok, &Source::file("s.toml")).unwrap();
+    let mut with_search = sc.with_players("tuned").unwrap();
+    with_search.players[0].strategy = "s".into();
+    assert!(empires::sim::play_campaign(&with_search, 3, 0, NoLog).is_ok());
+    let bad = "[strategies.mix]\nkind = \"mixture\"\nmembers = [\"tuned\", \"search\"]\n\
+               [strategies.s]\nkind = \"search\"\nextends = \"tuned\"\nbase = \"mix\"\n";
+    let e = load_str(bad, &Source::file("s.toml")).unwrap_err().to_string();
+    assert!(e.contains("strategies.s.base") && e.contains("looks ahead itself"), "{e}");
+}

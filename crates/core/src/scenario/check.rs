@@ -416,6 +416,24 @@ fn strategies(s: &Scenario, f: &mut Found) {
                     p(&format!("{key}.base")),
                     format!("the rollout strategy {:?} must not look ahead itself (rollouts would nest)", st.base),
                 ),
+                // A mixture's rollout players are its members: none may
+                // look ahead either.
+                Some(b)
+                    if b.kind == StrategyKind::Mixture
+                        && b.members.iter().any(|m| {
+                            s.strategies
+                                .get(m)
+                                .is_some_and(|x| matches!(x.kind, StrategyKind::Lookahead | StrategyKind::Search))
+                        }) =>
+                {
+                    f.push(
+                        p(&format!("{key}.base")),
+                        format!(
+                            "the rollout mixture {:?} has a member that looks ahead itself (rollouts would nest)",
+                            st.base
+                        ),
+                    )
+                }
                 Some(_) => {}
             }
             for (i, n) in st.look_at.iter().enumerate() {

@@ -218,7 +218,13 @@ pub fn run(
 ) -> Result<Record, Error> {
     check(sc, settings)?;
     let mut rec = match previous {
-        Some(r) if r.settings == *settings => r,
+        // More rounds go on from a finished run (the library's door; the
+        // command names its folder by every flag, `--rounds` too): every
+        // other setting must be the record's.
+        Some(mut r) if Settings { rounds: settings.rounds, ..r.settings.clone() } == *settings => {
+            r.settings.rounds = settings.rounds;
+            r
+        }
         Some(_) => {
             return Err(Error::input("the record was made with other settings; start again without --resume"));
         }
