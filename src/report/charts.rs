@@ -433,11 +433,14 @@ fn draw<DB: DrawingBackend>(c: &Chart, root: &DrawingArea<DB, Shift>) -> R {
             strip.draw(&Text::new(label(hi), (22, 0), font.clone())).map_err(e)?;
             strip.draw(&Text::new(label(lo), (22, sh as i32 - 12), font)).map_err(e)?;
             let root = &area;
+            // Room for the longest row label (a range such as "−0.75…−0.5"
+            // needs more than a number does), at about 8 pixels a letter.
+            let longest = ys.iter().map(|y| y.chars().count()).max().unwrap_or(0) as u32;
             let mut chart = ChartBuilder::on(root)
                 .caption(title, ("sans-serif", 22))
                 .margin(12)
                 .x_label_area_size(40)
-                .y_label_area_size(60)
+                .y_label_area_size((longest * 8 + 30).clamp(60, 160))
                 .build_cartesian_2d(0.0..xs.len() as f64, 0.0..ys.len() as f64)
                 .map_err(e)?;
             chart

@@ -279,8 +279,8 @@ pub fn page(
         "styles",
         &Chart::Heatmap {
             title: "Held-out win rate of each cell's strongest player".into(),
-            x_label: ax.words().into(),
-            y_label: ay.words().into(),
+            x_label: ax.short().into(),
+            y_label: ay.short().into(),
             xs: (0..nx).map(|i| ax.label(i, b)).collect(),
             ys: (0..ny).map(|i| ay.label(i, b)).collect(),
             rows: grid,

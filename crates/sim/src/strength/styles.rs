@@ -116,6 +116,14 @@ impl Axis {
         }
     }
 
+    /// What it measures in a few words, for a chart's axis.
+    pub fn short(self) -> &'static str {
+        match self {
+            Axis::Source => "gold source: −1 raids, +1 mines",
+            a => a.words(),
+        }
+    }
+
     /// The range the bins divide; a value beyond falls in an end bin.
     pub fn range(self) -> (f64, f64) {
         match self {
@@ -173,12 +181,13 @@ impl Axis {
         let (lo, hi) = self.range();
         let w = (hi - lo) / bins as f64;
         let (a, b) = (lo + w * i as f64, lo + w * (i + 1) as f64);
+        // A true minus sign, so "−1…−0.75" does not read as dashes.
         let num = |x: f64| {
             let s = format!("{x:.2}");
             let s = s.trim_end_matches('0').trim_end_matches('.');
-            if s == "-0" { "0".to_string() } else { s.to_string() }
+            if s == "-0" { "0".to_string() } else { s.replace('-', "−") }
         };
-        if i + 1 == bins { format!("≥{}", num(a)) } else { format!("{}–{}", num(a), num(b)) }
+        if i + 1 == bins { format!("≥{}", num(a)) } else { format!("{}…{}", num(a), num(b)) }
     }
 }
 
@@ -688,9 +697,10 @@ mod tests {
         assert_eq!(Axis::Source.cells(8), 9);
         assert_eq!(Axis::Battles.cells(8), 8);
         assert_eq!(Axis::Source.label(8, 8), "none");
-        assert_eq!(Axis::Source.label(0, 8), "-1–-0.75");
+        assert_eq!(Axis::Source.label(0, 8), "−1…−0.75");
+        assert_eq!(Axis::Source.label(4, 8), "0…0.25");
         assert_eq!(Axis::Battles.label(7, 8), "≥0.88");
-        assert_eq!(Axis::Battles.label(2, 8), "0.25–0.38");
+        assert_eq!(Axis::Battles.label(2, 8), "0.25…0.38");
     }
 
     #[test]
