@@ -124,7 +124,11 @@ fn the_psro_command_writes_an_equilibrium_that_plays() {
         assert!(out.join(f).is_file(), "{f} missing");
     }
     let table = std::fs::read_to_string(out.join("equilibrium.toml")).unwrap();
-    let sc = load_str(&format!("{DUEL}\n{table}"), &Source::file("x.toml")).unwrap();
+    // The shipped duel carries an equilibrium of its own: this one goes
+    // into the file without it.
+    let bare = DUEL.split("# The duel's equilibrium").next().unwrap();
+    assert!(bare.len() < DUEL.len());
+    let sc = load_str(&format!("{bare}\n{table}"), &Source::file("x.toml")).unwrap();
     let eq = sc.strategy(MIXTURE).unwrap();
     assert_eq!(eq.kind, StrategyKind::Mixture);
     assert!(eq.members.iter().all(|m| sc.strategy(m).is_some()));
@@ -134,4 +138,20 @@ fn the_psro_command_writes_an_equilibrium_that_plays() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a weighted strategy"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The straits and the duel ship the equilibrium `empires psro` found: a
+/// mixture over known members that every seat can play.
+#[test]
+fn the_shipped_scenarios_carry_a_playable_equilibrium() {
+    for file in ["scenarios/straits.toml", "scenarios/duel.toml"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let sc = load_str(&std::fs::read_to_string(&path).unwrap(), &Source::file(file)).unwrap();
+        let eq = sc.strategy(MIXTURE).unwrap();
+        assert_eq!(eq.kind, StrategyKind::Mixture, "{file}");
+        assert_eq!(eq.members.len(), eq.weights.len(), "{file}");
+        assert!(eq.members.iter().all(|m| sc.strategy(m).is_some_and(|s| s.kind == StrategyKind::Weighted)), "{file}");
+        let all = sc.with_players(MIXTURE).unwrap();
+        assert!(empires::sim::play_campaign(&all, 1, 0, empires::rules::NoLog).is_ok(), "{file}");
+    }
 }
