@@ -322,3 +322,18 @@ impl BestResponseArgs {
         }
     }
 }
+
+/// A comma-separated list of names (`A,B,...`), blanks dropped.
+pub fn list(s: &str) -> Vec<String> {
+    s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
+}
+
+/// `--objective`, as `tune`, `styles` and `psro` take it.
+pub fn parse_objective(s: &str) -> Result<crate::strength::tune::Objective, String> {
+    crate::strength::tune::Objective::parse(s).map_err(|e| e.message().to_string())
+}
+
+/// `--regime`, as `tune` and `psro` take it.
+pub fn parse_regime(s: &str) -> Result<crate::strength::climb::Regime, String> {
+    crate::strength::climb::Regime::parse(s).map_err(|e| e.message().to_string())
+}

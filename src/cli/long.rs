@@ -218,3 +218,21 @@ impl Drop for Long {
         }
     }
 }
+
+/// What a search stopped by Ctrl-C recorded in `path`, read with `parse`
+/// when `resume` asks for it: `None` without `--resume`, or when it
+/// stopped before recording anything (its kept pieces are in OUT/cells).
+pub fn read_record<T>(
+    resume: bool,
+    path: &Path,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<Option<T>, CliError> {
+    if !resume {
+        return Ok(None);
+    }
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse(&text).map(Some).map_err(|e| CliError::input(format!("{}: {e}", path.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(CliError::input(format!("{}: cannot read: {e}", path.display()))),
+    }
+}

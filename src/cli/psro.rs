@@ -3,9 +3,9 @@
 //! exploitability).
 
 use super::CliError;
-use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::args::{ScenarioArgs, SeedArg, ThreadsArg, list};
 use super::key::{ResultKey, Shape, blank};
-use super::long::{Long, LongArgs};
+use super::long::{Long, LongArgs, read_record};
 use super::out::{Out, PsroFolder, Request};
 use crate::report::files::write_file;
 use crate::report::psro as rp;
@@ -37,7 +37,7 @@ pub struct PsroArgs {
     pub restarts: u32,
     /// How the oracle's population grows from one pass over its starts to
     /// the next (`tune --regime`).
-    #[arg(long, default_value = "ipop", value_parser = parse_regime)]
+    #[arg(long, default_value = "ipop", value_parser = super::args::parse_regime)]
     pub regime: Regime,
     /// Campaigns each of the oracle's restarts plays.
     #[arg(long, default_value_t = 60_000)]
@@ -52,7 +52,7 @@ pub struct PsroArgs {
     #[arg(long, default_value_t = 0.2)]
     pub sigma: f64,
     /// What the oracle maximises (`tune --objective`).
-    #[arg(long, default_value = "rank", value_parser = parse_objective)]
+    #[arg(long, default_value = "rank", value_parser = super::args::parse_objective)]
     pub objective: Objective,
     /// Campaigns each of the oracle's finalists plays in its selection.
     #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = super::args::count::<2>)]
@@ -70,14 +70,6 @@ pub struct PsroArgs {
     /// (record.json), and the round Ctrl-C stopped from its kept work.
     #[command(flatten)]
     pub long: LongArgs,
-}
-
-fn parse_objective(s: &str) -> Result<Objective, String> {
-    Objective::parse(s).map_err(|e| e.message().to_string())
-}
-
-fn parse_regime(s: &str) -> Result<Regime, String> {
-    Regime::parse(s).map_err(|e| e.message().to_string())
 }
 
 impl ResultKey for PsroArgs {
@@ -103,10 +95,6 @@ impl ResultKey for PsroArgs {
             .neutral("long", blank::LONG);
         format!("psro {shape}")
     }
-}
-
-fn list(s: &str) -> Vec<String> {
-    s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
 }
 
 pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
@@ -141,15 +129,9 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
     let request = Request::of(&a.key(), &[&sc]);
     let out = a.out.resolve("psro", &sc.name, &request)?;
     let record_path = out.join("record.json");
-    let previous: Option<Record> = match a.long.resume.then(|| std::fs::read_to_string(&record_path)) {
-        None => None,
-        Some(Ok(text)) => Some(
-            serde_json::from_str(&text)
-                .map_err(|e| CliError::input(format!("{}: not a PSRO record: {e}", record_path.display())))?,
-        ),
-        Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Some(Err(e)) => return Err(CliError::input(format!("{}: cannot read: {e}", record_path.display()))),
-    };
+    let previous: Option<Record> = read_record(a.long.resume, &record_path, |text| {
+        serde_json::from_str(text).map_err(|e| format!("not a PSRO record: {e}"))
+    })?;
     let planned = psro::planned(&sc, &settings);
     sayln!(
         "psro on {}: population {}, up to {} rounds (meta-game {} campaigns a composition; oracle: a restart from \

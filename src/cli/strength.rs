@@ -2,9 +2,9 @@
 //! progress bar around `strength::{tune, deviation, ladder, metagame}`.
 
 use super::CliError;
-use super::args::{CompositionCampaigns, DeviantCampaigns, PairCampaigns, ScenarioArgs, SeedArg, ThreadsArg};
+use super::args::{CompositionCampaigns, DeviantCampaigns, PairCampaigns, ScenarioArgs, SeedArg, ThreadsArg, list};
 use super::key::{ResultKey, Shape, blank};
-use super::long::{Long, LongArgs};
+use super::long::{Long, LongArgs, read_record};
 use super::out::{DeviateFolder, LadderFolder, MetagameFolder, Out, Request, TuneFolder};
 use super::shard::ShardArgs;
 use crate::report::files::write_file;
@@ -44,7 +44,7 @@ pub struct TuneArgs {
     /// they move with every place gained even where the player never
     /// wins), `share` (its share of the final empire sizes) or `wins`. The
     /// figures reported are win rates whatever it is.
-    #[arg(long, default_value = "rank", value_parser = parse_objective)]
+    #[arg(long, default_value = "rank", value_parser = super::args::parse_objective)]
     pub objective: Objective,
     /// CMA-ES runs, each from the next of --starts in turn (the population
     /// grows by --regime with each pass over them); the result is chosen
@@ -58,7 +58,7 @@ pub struct TuneArgs {
     /// How the population grows from one pass over --starts to the next:
     /// `ipop` doubles it; `bipop` alternates those passes with small ones
     /// of a small step size (Hansen 2009).
-    #[arg(long, default_value = "ipop", value_parser = parse_regime)]
+    #[arg(long, default_value = "ipop", value_parser = super::args::parse_regime)]
     pub regime: Regime,
     /// Campaigns each finalist (the start, and each restart's best and last
     /// means) plays against the field on the selection seed.
@@ -154,18 +154,6 @@ impl ResultKey for TuneArgs {
     }
 }
 
-fn parse_objective(s: &str) -> Result<Objective, String> {
-    Objective::parse(s).map_err(|e| e.message().to_string())
-}
-
-fn parse_regime(s: &str) -> Result<Regime, String> {
-    Regime::parse(s).map_err(|e| e.message().to_string())
-}
-
-fn list(s: &str) -> Vec<String> {
-    s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
-}
-
 fn is_name(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
@@ -238,16 +226,9 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     };
     let out = a.out.resolve("tune", &a.name, &request)?;
     let record_path = out.join("record.json");
-    let previous: Option<Climb> = match a.long.resume.then(|| std::fs::read_to_string(&record_path)) {
-        None => None,
-        Some(Ok(text)) => {
-            Some(read_climb(&text).map_err(|e| CliError::input(format!("{}: {e}", record_path.display())))?)
-        }
-        // Stopped inside the first generation: no generation is recorded
-        // yet, but its finished candidates are kept in OUT/cells.
-        Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Some(Err(e)) => return Err(CliError::input(format!("{}: cannot read: {e}", record_path.display()))),
-    };
+    // Stopped inside the first generation, no generation is recorded yet,
+    // but its finished candidates are kept in OUT/cells.
+    let previous: Option<Climb> = read_record(a.long.resume, &record_path, read_climb)?;
     let command = rs::tune_command(
         &main,
         &plan,

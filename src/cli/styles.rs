@@ -2,9 +2,9 @@
 //! `strength::styles` (the map of viable styles).
 
 use super::CliError;
-use super::args::{ScenarioArgs, SeedArg, ThreadsArg};
+use super::args::{ScenarioArgs, SeedArg, ThreadsArg, list};
 use super::key::{ResultKey, Shape, blank};
-use super::long::{Long, LongArgs};
+use super::long::{Long, LongArgs, read_record};
 use super::out::{Out, Request, StylesFolder};
 use crate::report::files::write_file;
 use crate::report::styles as rs;
@@ -57,7 +57,7 @@ pub struct StylesArgs {
     pub sigma: f64,
     /// What a cell's elite is the best at: `rank` points, `share` of the
     /// final sizes or `wins` (the held-out figures are win rates).
-    #[arg(long, default_value = "rank", value_parser = parse_objective)]
+    #[arg(long, default_value = "rank", value_parser = super::args::parse_objective)]
     pub objective: Objective,
     #[command(flatten)]
     pub master: SeedArg,
@@ -76,10 +76,6 @@ pub struct StylesArgs {
     /// (record.json), and the generation Ctrl-C stopped from its kept work.
     #[command(flatten)]
     pub long: LongArgs,
-}
-
-fn parse_objective(s: &str) -> Result<Objective, String> {
-    Objective::parse(s).map_err(|e| e.message().to_string())
 }
 
 impl ResultKey for StylesArgs {
@@ -106,10 +102,6 @@ impl ResultKey for StylesArgs {
             .neutral("long", blank::LONG);
         format!("styles {shape}")
     }
-}
-
-fn list(s: &str) -> Vec<String> {
-    s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
 }
 
 pub fn styles_cmd(a: StylesArgs) -> Result<(), CliError> {
@@ -149,15 +141,9 @@ pub fn styles_cmd(a: StylesArgs) -> Result<(), CliError> {
     let request = Request::of(&a.key(), &[&sc]);
     let out = a.out.resolve("styles", &sc.name, &request)?;
     let record_path = out.join("record.json");
-    let previous: Option<Record> = match a.long.resume.then(|| std::fs::read_to_string(&record_path)) {
-        None => None,
-        Some(Ok(text)) => Some(
-            serde_json::from_str(&text)
-                .map_err(|e| CliError::input(format!("{}: not a style map's record: {e}", record_path.display())))?,
-        ),
-        Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Some(Err(e)) => return Err(CliError::input(format!("{}: cannot read: {e}", record_path.display()))),
-    };
+    let previous: Option<Record> = read_record(a.long.resume, &record_path, |text| {
+        serde_json::from_str(text).map_err(|e| format!("not a style map's record: {e}"))
+    })?;
     let search = styles::campaigns(&p.settings);
     sayln!(
         "styles of {} against {}: {} keys, axes {} × {}, {} emitters × {generations} generations × {population} \
