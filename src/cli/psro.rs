@@ -66,6 +66,12 @@ pub struct PsroArgs {
     pub threads: ThreadsArg,
     #[command(flatten)]
     pub out: Out<PsroFolder>,
+    /// Also write the population's new members and `[strategies.equilibrium]`
+    /// into this scenario file (replacing tables of those names; the rest of
+    /// the file is kept as it is). The file is checked with them in before
+    /// it is written.
+    #[arg(long, value_name = "FILE")]
+    pub install: Option<std::path::PathBuf>,
     /// `--resume` continues from the rounds recorded in the output folder
     /// (record.json), and the round Ctrl-C stopped from its kept work.
     #[command(flatten)]
@@ -92,7 +98,9 @@ impl ResultKey for PsroArgs {
             .group("master", self.master.shape())
             .neutral("threads", blank::THREADS)
             .neutral_out()
-            .neutral("long", blank::LONG);
+            .neutral("long", blank::LONG)
+            // The same tables written into another file: the same result.
+            .neutral("install", blank::NONE);
         format!("psro {shape}")
     }
 }
@@ -126,6 +134,15 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
         seed: a.master.seed,
     };
     psro::check(&sc, &settings).map_err(|e| e.at("--population"))?;
+    // Read before any round, so a missing file fails in a second.
+    let install = match &a.install {
+        None => None,
+        Some(f) => Some((
+            f,
+            std::fs::read_to_string(f)
+                .map_err(|e| CliError::input(format!("--install {}: cannot read the scenario: {e}", f.display())))?,
+        )),
+    };
     let request = Request::of(&a.key(), &[&sc]);
     let out = a.out.resolve("psro", &sc.name, &request)?;
     let record_path = out.join("record.json");
@@ -178,7 +195,31 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
     let text = rp::text(&sc, &rec, &command, started.elapsed().as_secs_f64());
     say!("{text}");
     write_file(&out.join("psro.txt"), text.as_bytes())?;
-    write_file(&out.join("equilibrium.toml"), rp::equilibrium_toml(&sc, &rec, &command)?.as_bytes())?;
+    let tables = rp::equilibrium_toml(&sc, &rec, &command)?;
+    write_file(&out.join("equilibrium.toml"), tables.as_bytes())?;
+    if let Some((file, text)) = install {
+        let mut text = text;
+        let mut said = Vec::new();
+        let names = rec.rounds.iter().enumerate().filter(|(_, r)| r.new).map(|(k, _)| psro::response_name(k));
+        for name in names.chain(std::iter::once(psro::MIXTURE.to_string())) {
+            let (new, replaced) = crate::report::strength::install(&text, &tables, &name)
+                .map_err(|e| e.at(format_args!("--install {}", file.display())))?;
+            said.push(format!("{} [strategies.{name}]", if replaced { "replaced" } else { "added" }));
+            text = new;
+        }
+        let source = crate::scenario::Source::file(file.display().to_string());
+        crate::scenario::load_with_overrides(&text, &source, &[]).map_err(|e| {
+            CliError::input(format!("--install {}: the file would not load with the tables in:\n{e}", file.display()))
+        })?;
+        write_file(file, text.as_bytes())?;
+        sayln!(
+            "{} in {}; play it with --scenario {} --players {}",
+            said.join(", "),
+            file.display(),
+            file.display(),
+            psro::MIXTURE
+        );
+    }
     sayln!("wrote psro.txt, equilibrium.toml and record.json to {}", out.display());
     Ok(())
 }

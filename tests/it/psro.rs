@@ -140,11 +140,11 @@ fn the_psro_command_writes_an_equilibrium_that_plays() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The straits and the duel ship the equilibrium `empires psro` found: a
-/// mixture over known members that every seat can play.
+/// The straits, the duel and the archipelago ship the equilibrium `empires
+/// psro` found: a mixture over known members that every seat can play.
 #[test]
 fn the_shipped_scenarios_carry_a_playable_equilibrium() {
-    for file in ["scenarios/straits.toml", "scenarios/duel.toml"] {
+    for file in ["scenarios/straits.toml", "scenarios/duel.toml", "scenarios/archipelago.toml"] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let sc = load_str(&std::fs::read_to_string(&path).unwrap(), &Source::file(file)).unwrap();
         let eq = sc.strategy(MIXTURE).unwrap();
@@ -154,4 +154,39 @@ fn the_shipped_scenarios_carry_a_playable_equilibrium() {
         let all = sc.with_players(MIXTURE).unwrap();
         assert!(empires::sim::play_campaign(&all, 1, 0, empires::rules::NoLog).is_ok(), "{file}");
     }
+}
+
+/// `--install FILE` writes the new members and the equilibrium into a
+/// scenario file, replacing the tables of those names (the shipped duel
+/// has an `equilibrium` already), and the file plays it.
+#[test]
+fn psro_install_replaces_the_equilibrium_in_a_scenario_file() {
+    let dir = std::env::temp_dir().join(format!("empires-psro-install-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("duel.toml");
+    std::fs::write(&file, DUEL).unwrap();
+    let o = bin()
+        .args(["psro", "--scenario"])
+        .arg(&file)
+        .args(["--population", "tuned,balanced", "--rounds", "1", "--meta-campaigns", "20", "--starts", "warlord"])
+        .args(["--budget", "400", "--campaigns-per-eval", "20", "--cma-population", "4", "--select-campaigns", "20"])
+        .args(["--eval-campaigns", "20", "--quiet", "--install"])
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(said.contains("replaced [strategies.equilibrium]"), "{said}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.matches("[strategies.equilibrium]").count(), 1, "{text}");
+    let sc = load_str(&text, &Source::file("duel.toml")).unwrap();
+    let eq = sc.strategy(MIXTURE).unwrap();
+    assert_eq!(eq.members[..2], ["tuned", "balanced"]);
+    assert!(empires::sim::play_campaign(&sc.with_players(MIXTURE).unwrap(), 2, 0, empires::rules::NoLog).is_ok());
+    let o = bin().args(["psro", "--install"]).arg(dir.join("missing.toml")).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
 }
