@@ -15,6 +15,7 @@ use super::args::ThreadsArg;
 use super::{CliError, exit};
 use super::{cells, interrupt, out, progress};
 use crate::sim::watch::Watch;
+use crate::strength::tune::Flow;
 use clap::Args;
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
@@ -235,4 +236,22 @@ pub fn read_record<T>(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(CliError::input(format!("{}: cannot read: {e}", path.display()))),
     }
+}
+
+/// Write a search's record to `path` as JSON (atomically).
+pub fn write_record<T: serde::Serialize>(path: &Path, record: &T) -> Result<(), CliError> {
+    let json = serde_json::to_string(record).expect("a record serialises");
+    crate::report::files::write_file(path, json.as_bytes()).map_err(CliError::from)
+}
+
+/// What a search is told after each of its steps, once `keep` has kept
+/// what it recorded: stop when keeping failed (the error goes to `err`,
+/// for the command to return) or Ctrl-C was pressed (the watch the pool
+/// entered says so), else go on.
+pub fn after_step(err: &mut Option<CliError>, keep: impl FnOnce() -> Result<(), CliError>) -> Flow {
+    if let Err(e) = keep() {
+        *err = Some(e);
+        return Flow::Stop;
+    }
+    if crate::sim::watch::stopping() { Flow::Stop } else { Flow::Continue }
 }

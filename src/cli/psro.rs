@@ -5,13 +5,13 @@
 use super::CliError;
 use super::args::{ScenarioArgs, SeedArg, ThreadsArg, list};
 use super::key::{ResultKey, Shape, blank};
-use super::long::{Long, LongArgs, read_record};
+use super::long::{Long, LongArgs, after_step, read_record, write_record};
 use super::out::{Out, PsroFolder, Request};
 use crate::report::files::write_file;
 use crate::report::psro as rp;
 use crate::strength::climb::{Length, Plan, Regime, Start};
 use crate::strength::psro::{self, Record, Settings};
-use crate::strength::tune::{Flow, Objective};
+use crate::strength::tune::Objective;
 use clap::Args;
 use std::time::Instant;
 
@@ -171,13 +171,7 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
         psro::run(&sc, &settings, previous, |rec| {
             let r = rec.rounds.last().expect("called after a round");
             long.println(rp::round_line(rec.rounds.len() - 1, r, seats));
-            if let Err(e) =
-                write_file(&record_path, serde_json::to_string(rec).expect("a record serialises").as_bytes())
-            {
-                write_err = Some(e.into());
-                return Flow::Stop;
-            }
-            if crate::sim::watch::stopping() { Flow::Stop } else { Flow::Continue }
+            after_step(&mut write_err, || write_record(&record_path, rec))
         })
         .map_err(CliError::from)
     });
@@ -190,7 +184,7 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
         return Err(long.interrupted(&format!("after {} of {} rounds", rec.rounds.len(), a.rounds)));
     }
     long.finish();
-    write_file(&record_path, serde_json::to_string(&rec).expect("a record serialises").as_bytes())?;
+    write_record(&record_path, &rec)?;
     let command = rp::command(&a.scenario.scenario, &a.scenario.set.set, &settings, a.budget, a.restarts);
     let text = rp::text(&sc, &rec, &command, started.elapsed().as_secs_f64());
     say!("{text}");

@@ -4,15 +4,15 @@
 use super::CliError;
 use super::args::{CompositionCampaigns, DeviantCampaigns, PairCampaigns, ScenarioArgs, SeedArg, ThreadsArg, list};
 use super::key::{ResultKey, Shape, blank};
-use super::long::{Long, LongArgs, read_record};
+use super::long::{Long, LongArgs, after_step, read_record, write_record};
 use super::out::{DeviateFolder, LadderFolder, MetagameFolder, Out, Request, TuneFolder};
 use super::shard::ShardArgs;
 use crate::report::files::write_file;
 use crate::report::strength as rs;
 use crate::strength::climb::{self, Climb, Length, Plan, Regime, Start};
 use crate::strength::tune::{
-    self, Field, Flow, Objective, Problem, Record, Settings, default_population, evaluate, evaluation_rows,
-    held_out_master, select_master,
+    self, Field, Objective, Problem, Record, Settings, default_population, evaluate, evaluation_rows, held_out_master,
+    select_master,
 };
 use crate::strength::{deviation, ladder, metagame};
 use clap::Args;
@@ -298,12 +298,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
             ));
             // The record and history are rewritten after every generation,
             // so an interrupted run loses at most the generation in flight.
-            if let Err(e) = write_climb(&record_path, &problems, c, &out) {
-                write_err = Some(e);
-                return Flow::Stop;
-            }
-            // Ctrl-C between generations: the watch the pool entered says so.
-            if crate::sim::watch::stopping() { Flow::Stop } else { Flow::Continue }
+            after_step(&mut write_err, || write_climb(&record_path, &problems, c, &out))
         })
         .map_err(CliError::from)
     });
@@ -419,8 +414,7 @@ fn read_climb(text: &str) -> Result<Climb, String> {
 
 /// `record.json` and `history.parquet` for the climb so far.
 fn write_climb(record: &Path, problems: &[Problem<'_>], c: &Climb, out: &Path) -> Result<(), CliError> {
-    let json = serde_json::to_string(c).expect("a record serialises");
-    write_file(record, json.as_bytes())?;
+    write_record(record, c)?;
     let runs: Vec<(&Problem<'_>, &Record)> = problems.iter().zip(&c.restarts).collect();
     rs::write_history(&runs, out).map_err(|e| CliError::io(format!("{}: {e}", out.display())))
 }

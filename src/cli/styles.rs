@@ -4,12 +4,12 @@
 use super::CliError;
 use super::args::{ScenarioArgs, SeedArg, ThreadsArg, list};
 use super::key::{ResultKey, Shape, blank};
-use super::long::{Long, LongArgs, read_record};
+use super::long::{Long, LongArgs, after_step, read_record, write_record};
 use super::out::{Out, Request, StylesFolder};
 use crate::report::files::write_file;
 use crate::report::styles as rs;
 use crate::strength::styles::{self, Axis, Record, Settings, Styles};
-use crate::strength::tune::{Flow, Objective, default_population};
+use crate::strength::tune::{Objective, default_population};
 use clap::Args;
 use std::time::Instant;
 
@@ -177,13 +177,7 @@ pub fn styles_cmd(a: StylesArgs) -> Result<(), CliError> {
                 g.improved,
                 if g.restarted { "  (restarted)" } else { "" }
             ));
-            if let Err(e) =
-                write_file(&record_path, serde_json::to_string(rec).expect("a record serialises").as_bytes())
-            {
-                write_err = Some(e.into());
-                return Flow::Stop;
-            }
-            if crate::sim::watch::stopping() { Flow::Stop } else { Flow::Continue }
+            after_step(&mut write_err, || write_record(&record_path, rec))
         })
         .map_err(CliError::from)
     });
@@ -194,7 +188,7 @@ pub fn styles_cmd(a: StylesArgs) -> Result<(), CliError> {
     if rec.generations.len() < generations as usize {
         return Err(long.interrupted(&format!("after {} of {generations} generations", rec.generations.len())));
     }
-    write_file(&record_path, serde_json::to_string(&rec).expect("a record serialises").as_bytes())?;
+    write_record(&record_path, &rec)?;
     let archive = p.archive(&rec);
     let eval_master = a.eval_seed.unwrap_or_else(|| styles::held_out_master(a.master.seed));
     long.grow(archive.cells.len() as u64 * a.eval_campaigns);

@@ -10,7 +10,7 @@ use super::table::{pct, share_matrix, text_table};
 use crate::error::Error;
 use crate::sim::lineup::Wins;
 use crate::stats::{format_p, wilson};
-use crate::strength::climb::{Choice, Plan, Regime, Start};
+use crate::strength::climb::{Choice, Length, Plan, Regime, Start};
 use crate::strength::deviation::{Deviant, Deviation};
 use crate::strength::ladder::{Group, Ladder};
 use crate::strength::tune::{EvalRow, Objective, Problem, Record};
@@ -126,13 +126,18 @@ pub fn tune_command(
             let _ = write!(c, " --set '{}'", kv.replace('\'', "'\\''"));
         }
     }
+    // Restarts sharing a budget play fewer generations as their population
+    // grows: the budget, not one restart's generations, redoes them.
+    let length = match plan.length {
+        Length::Campaigns(each) if plan.restarts > 1 => format!("--budget {}", each * plan.restarts as u64),
+        _ => format!("--generations {}", s.generations),
+    };
     let _ = write!(
         c,
-        " --strategy {} --against {} --keys {} --generations {} --population {} --campaigns-per-eval {} --sigma {} --seed {} --name {name}",
+        " --strategy {} --against {} --keys {} {length} --population {} --campaigns-per-eval {} --sigma {} --seed {} --name {name}",
         s.start,
         s.field.describe(),
         if s.keys.len() == crate::scenario::knobs::KNOBS.len() { "all".to_string() } else { s.keys.join(",") },
-        s.generations,
         s.population,
         s.per_eval,
         s.sigma,

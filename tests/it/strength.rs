@@ -817,3 +817,55 @@ fn a_climb_chooses_among_its_restarts_never_below_its_start() {
     let l = Lineup::new(&sc, &[e.spec.clone(), sc.strategy("balanced").unwrap()]).unwrap();
     assert_eq!(e.tally.wins, l.wins(77, 0..80).unwrap());
 }
+
+/// The command a climb writes above its table redoes it: its restarts
+/// share a budget (later passes have larger populations and fewer
+/// generations), so it names the budget, and playing it again gives the
+/// same table.
+#[test]
+fn a_climbs_redo_command_gives_the_same_strategy() {
+    let dir = tmp("redo");
+    let scen = dir.join("duel.toml");
+    std::fs::write(&scen, format!("{DUEL}\n[strategies.lazy]\ncapture = 0.0\n")).unwrap();
+    let run = |args: &[String], out: &str| {
+        let o = bin().args(args).arg("--quiet").arg("--out").arg(dir.join(out)).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(dir.join(out).join("strategy.toml")).unwrap()
+    };
+    let first: Vec<String> = [
+        "tune",
+        "--scenario",
+        scen.to_str().unwrap(),
+        "--strategy",
+        "lazy",
+        "--against",
+        "balanced",
+        "--keys",
+        "capture,attack",
+        "--restarts",
+        "3",
+        "--starts",
+        "lazy,random",
+        "--budget",
+        "1900",
+        "--population",
+        "3",
+        "--campaigns-per-eval",
+        "20",
+        "--select-campaigns",
+        "20",
+        "--eval-campaigns",
+        "20",
+    ]
+    .map(String::from)
+    .to_vec();
+    let table = run(&first, "a");
+    let made = table.lines().find_map(|l| l.strip_prefix("# Made by: empires ")).expect("the command");
+    // 1,900 shared by 3 restarts is 633 each: 1,899 in all.
+    assert!(made.contains(" --budget 1899 ") && !made.contains("--generations"), "{made}");
+    let again: Vec<String> =
+        made.split(' ').map(String::from).chain(["--eval-campaigns".into(), "20".into()]).collect();
+    let redone = run(&again, "b");
+    let body = |t: &str| t.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&redone), body(&table));
+}

@@ -434,11 +434,7 @@ impl<'a> Styles<'a> {
         let mut won = Vec::with_capacity(fin.len());
         for f in &fin {
             m.wins += (f.winner == 0) as u64;
-            m.score += match self.settings.objective {
-                Objective::Wins => (f.winner == 0) as u8 as f64,
-                Objective::Share => f.share[0],
-                Objective::Rank => f.points[0],
-            };
+            m.score += self.settings.objective.of(f, 0);
             m.did += f.did[0];
             won.push(f.winner == 0);
         }

@@ -115,6 +115,15 @@ impl Objective {
         }
     }
 
+    /// Slot `slot`'s objective in one campaign.
+    pub fn of(self, f: &crate::sim::lineup::Finish, slot: usize) -> f64 {
+        match self {
+            Objective::Wins => (f.winner == slot) as u8 as f64,
+            Objective::Share => f.share[slot],
+            Objective::Rank => f.points[slot],
+        }
+    }
+
     pub fn parse(s: &str) -> Result<Objective, Error> {
         match s {
             "wins" => Ok(Objective::Wins),
@@ -500,7 +509,7 @@ impl<'a> Problem<'a> {
                 Objective::Share | Objective::Rank => {
                     for f in lineup.finishes(m, range).map_err(Error::from)? {
                         total.wins.by_slot[f.winner] += 1;
-                        total.score += if objective == Objective::Share { f.share[0] } else { f.points[0] };
+                        total.score += objective.of(&f, 0);
                     }
                 }
             }
