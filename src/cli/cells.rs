@@ -25,17 +25,29 @@ pub struct Files {
     dir: PathBuf,
     salt: String,
     warned: AtomicBool,
+    /// `(I, K)`: the folder is shared by the K shards of one request, and
+    /// this process plays the pieces whose name falls to shard I.
+    shard: Option<(u64, u64)>,
 }
 
 impl Files {
     /// The pieces under `out/cells/` (created when the first is kept).
     pub fn new(out: &Path) -> Files {
-        Files { dir: out.join(DIR), salt: salt(), warned: AtomicBool::new(false) }
+        Files { dir: out.join(DIR), salt: salt(), warned: AtomicBool::new(false), shard: None }
+    }
+
+    /// The pieces under `out/cells/`, shared with the other shards of the
+    /// request: this process plays shard `i` of `k`'s and reads the rest.
+    pub fn shared(out: &Path, shard: Option<(u64, u64)>) -> Files {
+        Files { shard, ..Files::new(out) }
+    }
+
+    fn digest(&self, key: &str) -> [u8; 32] {
+        Sha256::digest(format!("{}\n{key}", self.salt).as_bytes()).into()
     }
 
     fn path(&self, key: &str) -> PathBuf {
-        let digest = Sha256::digest(format!("{}\n{key}", self.salt).as_bytes());
-        let name: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        let name: String = self.digest(key).iter().map(|b| format!("{b:02x}")).collect();
         self.dir.join(name)
     }
 }
@@ -76,6 +88,14 @@ impl Cells for Files {
             eprintln!("warning: {}: cannot keep finished work for --resume: {e}", self.dir.display());
         }
     }
+
+    /// A piece falls to the shard its name's first 8 bytes give, modulo
+    /// the shards: about one K-th each, whatever the computation.
+    fn mine(&self, key: &str) -> bool {
+        let Some((i, k)) = self.shard else { return true };
+        let d = self.digest(key);
+        u64::from_le_bytes(d[..8].try_into().expect("8 bytes")) % k == i
+    }
 }
 
 /// Remove the kept pieces under `out` (a fresh start, or a finished run).
@@ -103,5 +123,22 @@ mod tests {
         clear(&out);
         assert_eq!(f.get("a"), None);
         let _ = std::fs::remove_dir_all(&out);
+    }
+
+    /// Each piece falls to exactly one of the shards, and to none of the
+    /// others; unsharded, every piece is this process's.
+    #[test]
+    fn each_piece_falls_to_exactly_one_shard() {
+        let out = std::env::temp_dir().join("empires-cells-shards");
+        let shards: Vec<Files> = (0..3).map(|i| Files::shared(&out, Some((i, 3)))).collect();
+        let mut per = [0u32; 3];
+        for n in 0..300 {
+            let key = format!("lineup winners master 1 {n}");
+            let owners: Vec<usize> = (0..3).filter(|&i| shards[i].mine(&key)).collect();
+            assert_eq!(owners.len(), 1, "{key}: {owners:?}");
+            per[owners[0]] += 1;
+            assert!(Files::new(&out).mine(&key));
+        }
+        assert!(per.iter().all(|&c| c > 60), "{per:?}");
     }
 }

@@ -216,7 +216,7 @@ mod tests {
         ),
         (
             "experiment mine-vs-pillage --campaigns 4 --loss-campaigns 0 --readings-campaigns 0",
-            r#"mine-vs-pillage "tuned" 0 0 "tuned" BestResponseArgs { best_response: false, generations: 20, campaigns_per_eval: 400, probe_campaigns: 1000, best_response_player: Weighted } [] StudyFlags { campaigns: 4, master: SeedArg { seed: 1 }, threads: ThreadsArg { threads: None }, out: None, overwrite: OverwriteArg { overwrite: false }, seats: SeatArgs { rotate_seats: false, fixed_seats: false }, players: None, long: LongArgs { quiet: false, resume: false } }"#,
+            r#"mine-vs-pillage "equilibrium" 0 0 "equilibrium" BestResponseArgs { best_response: false, generations: 20, campaigns_per_eval: 400, probe_campaigns: 1000, best_response_player: Weighted } [] StudyFlags { campaigns: 4, master: SeedArg { seed: 1 }, threads: ThreadsArg { threads: None }, out: None, overwrite: OverwriteArg { overwrite: false }, seats: SeatArgs { rotate_seats: false, fixed_seats: false }, players: None, long: LongArgs { quiet: false, resume: false } }"#,
         ),
         (
             "experiment mine-vs-pillage --campaigns 4 --loss-from balanced --loss-campaigns 4 --readings-players balanced --readings-campaigns 2 --seed 5 --set costs.capture=3",

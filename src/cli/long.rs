@@ -97,12 +97,33 @@ pub struct Long {
     /// The command stopped for Ctrl-C (`interrupted`): its kept pieces
     /// stay for `--resume`.
     stopped: AtomicBool,
+    /// One shard of several sharing `out/cells/`: the pieces stay for the
+    /// others.
+    shared: bool,
 }
 
 impl Long {
     /// Start a command that plays `total` campaigns (an upper bound where
     /// a search may stop early) and writes into `out`.
     pub fn start(threads: ThreadsArg, flags: LongArgs, total: u64, out: &Path) -> Result<Long, CliError> {
+        Long::start_shard(threads, flags, total, out, None)
+    }
+
+    /// [`start`](Self::start) for shard `I` of `K` of one request, every
+    /// shard in the same `out` (a shared file system): each walks the
+    /// whole computation, plays the pieces that fall to it and reads the
+    /// others' from `out/cells/` as they appear, so all K end with the
+    /// same answer in about a K-th of the time. The kept pieces are the
+    /// shards' meeting place: a shard neither clears them when it starts
+    /// nor when it ends (the next unsharded run there without `--resume`
+    /// does).
+    pub fn start_shard(
+        threads: ThreadsArg,
+        flags: LongArgs,
+        total: u64,
+        out: &Path,
+        shard: Option<(u64, u64)>,
+    ) -> Result<Long, CliError> {
         interrupt::listen();
         if flags.resume
             && let Some(code) = out::completed(out)
@@ -117,7 +138,7 @@ impl Long {
                 ),
             });
         }
-        if !flags.resume {
+        if !flags.resume && shard.is_none() {
             cells::clear(out);
         }
         out::mark(out, None);
@@ -134,9 +155,16 @@ impl Long {
                 b.set_length(b.position());
             }
         };
-        let watch = Watch::new(tick, interrupt::requested, Some(Box::new(cells::Files::new(out))));
+        let watch = Watch::new(tick, interrupt::requested, Some(Box::new(cells::Files::shared(out, shard))));
         let pool = threads.pool(&watch)?;
-        Ok(Long { bar, pool, out: out.to_path_buf(), quiet: flags.quiet, stopped: AtomicBool::new(false) })
+        Ok(Long {
+            bar,
+            pool,
+            out: out.to_path_buf(),
+            quiet: flags.quiet,
+            stopped: AtomicBool::new(false),
+            shared: shard.is_some(),
+        })
     }
 
     /// Run `f` on the command's pool. An interruption it returns becomes
@@ -214,7 +242,7 @@ impl Drop for Long {
     fn drop(&mut self) {
         self.bar.finish_and_clear();
         // Kept pieces serve only a resume after Ctrl-C.
-        if !self.stopped.load(Ordering::SeqCst) {
+        if !self.stopped.load(Ordering::SeqCst) && !self.shared {
             cells::clear(&self.out);
         }
     }

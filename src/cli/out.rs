@@ -207,7 +207,19 @@ fn recorded(dir: &Path) -> Option<(String, String)> {
 /// in it.
 pub fn claim(dir: &Path, request: &Request, overwrite: bool) -> Result<(), CliError> {
     if dir.exists() && !overwrite {
-        match recorded(dir) {
+        // The shards of one request start together: one may have made the
+        // folder and be writing its record (a temporary file first) as
+        // another looks. A second's grace tells that from a stranger's
+        // folder.
+        let mut record = recorded(dir);
+        for _ in 0..20 {
+            if record.is_some() || std::fs::read_dir(dir).map(|mut d| d.next().is_none()).unwrap_or(true) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            record = recorded(dir);
+        }
+        match record {
             Some((key, _)) if key == request.key => {}
             Some((_, line)) => {
                 return Err(CliError::input(format!(

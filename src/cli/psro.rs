@@ -7,6 +7,7 @@ use super::args::{ScenarioArgs, SeedArg, ThreadsArg, list};
 use super::key::{ResultKey, Shape, blank};
 use super::long::{Long, LongArgs, after_step, read_record, write_record};
 use super::out::{Out, PsroFolder, Request};
+use super::shard::ShardArgs;
 use crate::report::files::write_file;
 use crate::report::psro as rp;
 use crate::strength::climb::{Length, Plan, Regime, Start};
@@ -72,6 +73,14 @@ pub struct PsroArgs {
     /// it is written.
     #[arg(long, value_name = "FILE")]
     pub install: Option<std::path::PathBuf>,
+    /// Play one shard of the work, every shard with the same flags and
+    /// `--out` on a shared file system (a Slurm job array: one task a
+    /// shard). Each shard walks every round, plays the pieces that fall to
+    /// it and reads the others' from OUT/cells/ as they appear, so all end
+    /// with the same files; a piece a shard has not delivered in 5 minutes
+    /// is played by whoever waits for it.
+    #[command(flatten)]
+    pub shards: ShardArgs,
     /// `--resume` continues from the rounds recorded in the output folder
     /// (record.json), and the round Ctrl-C stopped from its kept work.
     #[command(flatten)]
@@ -99,6 +108,8 @@ impl ResultKey for PsroArgs {
             .neutral("threads", blank::THREADS)
             .neutral_out()
             .neutral("long", blank::LONG)
+            // Every shard walks the whole request and ends with its answer.
+            .neutral("shards", blank::SHARDS)
             // The same tables written into another file: the same result.
             .neutral("install", blank::NONE);
         format!("psro {shape}")
@@ -164,7 +175,15 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
         a.eval_campaigns,
         a.master.seed
     );
-    let long = Long::start(a.threads, a.long, planned, &out)?;
+    let shard = a.shards.resolve()?;
+    if let Some((i, k)) = shard {
+        sayln!(
+            "shard {i} of {k}: plays its share of the pieces and reads the other shards' from {} (every shard runs \
+             this command with the same flags and --out)",
+            out.join(super::cells::DIR).display()
+        );
+    }
+    let long = Long::start_shard(a.threads, a.long, planned, &out, shard)?;
     let seats = sc.players.len();
     let mut write_err: Option<CliError> = None;
     let rec = long.run(|| {

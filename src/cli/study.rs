@@ -159,8 +159,9 @@ pub enum Experiment {
 pub struct MineVsPillageArgs {
     #[command(flatten)]
     scenario: ScenarioArgs,
-    /// The players whose play measures the chance of losing a mine's hex.
-    #[arg(long, default_value = "tuned")]
+    /// The players whose play measures the chance of losing a mine's hex
+    /// (default: the scenario's strong field, `equilibrium`).
+    #[arg(long, default_value = crate::strategy::STRONG)]
     loss_from: String,
     /// Campaigns of that measurement (0 leaves it out).
     #[arg(long, default_value_t = 500, allow_negative_numbers = true, value_parser = super::args::count::<0>)]
@@ -170,8 +171,9 @@ pub struct MineVsPillageArgs {
     /// (default: --campaigns; 0 leaves the table out).
     #[arg(long)]
     readings_campaigns: Option<u64>,
-    /// The strategy every seat plays in the readings table.
-    #[arg(long, default_value = "tuned")]
+    /// The strategy every seat plays in the readings table (default: the
+    /// scenario's strong field, `equilibrium`).
+    #[arg(long, default_value = crate::strategy::STRONG)]
     readings_players: String,
     #[command(flatten)]
     best: BestResponseArgs,

@@ -22,8 +22,9 @@ pub struct StylesArgs {
     /// keys (formation, siege outcome, keys not mapped).
     #[arg(long)]
     pub starts: Option<String>,
-    /// The opponents, filling the other seats in turn (A,B,...).
-    #[arg(long, default_value = "tuned")]
+    /// The opponents, filling the other seats in turn (A,B,...; default:
+    /// the scenario's strong field, `equilibrium`).
+    #[arg(long, default_value = crate::strategy::STRONG)]
     pub against: String,
     /// The keys the emitters move (K1,K2,...), or `all`: every numeric key
     /// but those a start keeps (`tune_keep`).

@@ -293,7 +293,7 @@ fn meta_mass(sc: &Scenario, m: &MetricSpec, strategy: &str, equilibrium: bool) -
 fn restriction_value(sc: &Scenario, m: &MetricSpec) -> Result<Measured, Error> {
     use crate::study::restrict::{Restriction, paired};
     let r = Restriction::new(m.forbid.clone(), m.force.clone())?;
-    let players = m.players.clone().unwrap_or_else(|| "tuned".into());
+    let players = m.players.clone().unwrap_or_else(|| crate::strategy::STRONG.into());
     let spec = sc.named_strategy(&players)?;
     let v = paired(sc, &players, &r.apply(&spec), &spec, m.seed, m.campaigns)?;
     Ok(Measured {

@@ -106,8 +106,9 @@ pub struct MetricSpec {
     /// strategies of the meta-game (docs/metagame.md).
     pub strategies: Option<Vec<String>>,
     /// With `restriction value`: the restriction (action kinds) and the
-    /// players (default `tuned`); the value is one restricted player's win
-    /// rate minus an unrestricted one's in the same seat, against copies.
+    /// players (default: the strong field, `equilibrium`); the value is one
+    /// restricted player's win rate minus an unrestricted one's in the same
+    /// seat, against copies.
     #[serde(default)]
     pub forbid: Vec<crate::scenario::ActionKind>,
     #[serde(default)]

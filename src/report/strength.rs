@@ -204,16 +204,27 @@ pub fn spec_toml(spec: &crate::scenario::StrategySpec, name: &str, header: &[Str
 /// `file_text` (a scenario file) with the `[strategies.NAME]` table of
 /// `strategy_toml` (as `strategy_toml` writes it, its comments kept) put
 /// in, replacing a table of that name: the new text, and whether one was
-/// replaced. The rest of the file keeps its layout and comments.
+/// replaced. The rest of the file keeps its layout and comments: a
+/// replaced table takes the old one's place, a new one goes at the end.
+/// (A table keeps the place it had in the text it came from, which put a
+/// population's first member between a file's first two `[[players]]`.)
 pub fn install(file_text: &str, strategy_toml: &str, name: &str) -> Result<(String, bool), Error> {
     let mut doc: toml_edit::DocumentMut = file_text.parse().map_err(|e| Error::input(format!("{e}")))?;
     let new: toml_edit::DocumentMut =
         strategy_toml.parse().map_err(|e| Error::internal(format!("the tuned table: {e}")))?;
-    let table = new
+    let mut table = new
         .get("strategies")
         .and_then(|s| s.get(name))
         .cloned()
         .ok_or_else(|| Error::input(format!("the tuned table has no [strategies.{name}]")))?;
+    let old_place = doc.get("strategies").and_then(|s| s.get(name)).and_then(|t| t.as_table()).map(|t| t.position());
+    let place = match old_place {
+        Some(p) => p,
+        None => Some(last_position(doc.as_table()).map_or(0, |p| p + 1)),
+    };
+    if let Some(t) = table.as_table_mut() {
+        t.set_position(place);
+    }
     let strategies = doc.entry("strategies").or_insert_with(|| {
         let mut t = toml_edit::Table::new();
         t.set_implicit(true);
@@ -223,6 +234,21 @@ pub fn install(file_text: &str, strategy_toml: &str, name: &str) -> Result<(Stri
         strategies.as_table_mut().ok_or_else(|| Error::input("`strategies` in the file is not a table"))?;
     let replaced = strategies.insert(name, table).is_some();
     Ok((doc.to_string(), replaced))
+}
+
+/// The last document position of any table in `t`, nested ones and
+/// arrays of tables included.
+fn last_position(t: &toml_edit::Table) -> Option<isize> {
+    let mut last = t.position();
+    for (_, item) in t.iter() {
+        let p = match item {
+            toml_edit::Item::Table(sub) => last_position(sub),
+            toml_edit::Item::ArrayOfTables(a) => a.iter().filter_map(last_position).max(),
+            _ => None,
+        };
+        last = last.max(p);
+    }
+    last
 }
 
 fn toml_float(v: f64) -> String {
@@ -935,4 +961,36 @@ pub fn ladder_page(l: &Ladder, text: &str, dir: &Path) -> Result<Vec<String>, Er
     let files = page.files();
     page.finish(dir)?;
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::install;
+
+    const FILE: &str = "name = \"x\"\n\n[[players]]\nname = \"A\"\n\n[[players]]\nname = \"B\"\n\n[map]\nrows = []\n\n\
+                        # old comment\n[strategies.eq]\nkind = \"weighted\"\n\n[campaign]\nseasons = 3\n";
+    const NEW: &str = "# header\n# of the file\n\n# round 1\n[strategies.psro_1]\nattack = 1.0\n\n# the mixture\n\
+                       [strategies.eq]\nkind = \"mixture\"\nmembers = [\"psro_1\"]\n";
+
+    /// A new table goes at the end of the file and a replaced one takes
+    /// the old one's place, whatever place each had in the text it came
+    /// from; every other table stays where it was.
+    #[test]
+    fn install_appends_new_tables_and_replaces_in_place() {
+        let (text, replaced) = install(FILE, NEW, "psro_1").unwrap();
+        assert!(!replaced);
+        let order = |t: &str| t.lines().filter(|l| l.starts_with('[')).map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            order(&text),
+            ["[[players]]", "[[players]]", "[map]", "[strategies.eq]", "[campaign]", "[strategies.psro_1]"]
+        );
+        let (text, replaced) = install(&text, NEW, "eq").unwrap();
+        assert!(replaced);
+        assert_eq!(
+            order(&text),
+            ["[[players]]", "[[players]]", "[map]", "[strategies.eq]", "[campaign]", "[strategies.psro_1]"]
+        );
+        assert!(text.contains("# the mixture\n[strategies.eq]\nkind = \"mixture\""), "{text}");
+        assert!(!text.contains("old comment"), "{text}");
+    }
 }

@@ -190,3 +190,47 @@ fn psro_install_replaces_the_equilibrium_in_a_scenario_file() {
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two shards of one request, run at once into one folder (a Slurm job
+/// array on a shared file system), each play their share of the pieces
+/// and read the other's: both end with the record an unsharded run
+/// writes, and the pieces stay in OUT/cells/ for each other.
+#[test]
+fn two_shards_of_psro_in_one_folder_write_the_unsharded_record() {
+    let dir = std::env::temp_dir().join(format!("empires-psro-shards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |out: &std::path::Path, shard: Option<&str>| {
+        let mut c = bin();
+        c.args(["psro", "--scenario", "scenarios/duel.toml", "--population", "tuned,balanced", "--rounds", "2"])
+            .args(["--meta-campaigns", "40", "--starts", "warlord", "--budget", "800", "--campaigns-per-eval"])
+            .args(["20", "--cma-population", "4", "--select-campaigns", "40", "--eval-campaigns", "40"])
+            .args(["--quiet", "--threads", "1", "--out"])
+            .arg(out)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if let Some(s) = shard {
+            c.args(["--shard", s]);
+        }
+        c
+    };
+    let whole = run(&dir.join("whole"), None).output().unwrap();
+    assert!(whole.status.success(), "{}", String::from_utf8_lossy(&whole.stderr));
+    let shared = dir.join("shared");
+    let mut a = run(&shared, Some("0/2")).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let b = run(&shared, Some("1/2")).output().unwrap();
+    let a_out = {
+        use std::io::Read;
+        let mut s = String::new();
+        a.stdout.take().unwrap().read_to_string(&mut s).unwrap();
+        s
+    };
+    assert!(a.wait().unwrap().success(), "{a_out}");
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    assert!(a_out.contains("shard 0 of 2: plays its share"), "{a_out}");
+    let record = |d: &std::path::Path| std::fs::read_to_string(d.join("record.json")).unwrap();
+    assert_eq!(record(&shared), record(&dir.join("whole")));
+    assert!(std::fs::read_dir(shared.join("cells")).unwrap().count() > 0, "the shards' pieces stay");
+    // The unsharded run cleared its own pieces at its end.
+    assert!(!dir.join("whole").join("cells").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -128,7 +128,7 @@ fn mine_vs_pillage_prints_a_row_for_each_reading() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("4. What the answer rests on"), "{text}");
-    assert!(text.contains("every seat tuned (30 campaigns a row and a column, master seed 1"), "{text}");
+    assert!(text.contains("every seat equilibrium (30 campaigns a row and a column, master seed 1"), "{text}");
     let table: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("4. What")).collect();
     for name in ["shipped", "G-03: size = hexes held", "G-11: peace pays 1 EP", "G-13: 3 recruits a hex", "all three"] {
         let row =

@@ -833,8 +833,50 @@ fn g30_a_bad_mixture_is_refused_where_it_is_written() {
     }
 }
 
+/// G-30: a mixture with one member of any chance draws nothing and plays
+/// exactly that member's games: the default island's `equilibrium` (the
+/// strong field studies seat by default) is `tuned`'s every game, and the
+/// straits' (all its weight on `psro_1`) is `psro_1`'s.
+#[test]
+fn g30_a_mixture_of_one_member_plays_exactly_that_members_games() {
+    let default = empires::scenario::Scenario::default();
+    let path = format!("{}/scenarios/straits.toml", env!("CARGO_MANIFEST_DIR"));
+    let straits = load_str(&std::fs::read_to_string(&path).unwrap(), &Source::file(&path)).unwrap();
+    for (sc, member) in [(&default, "tuned"), (&straits, "psro_1")] {
+        let eq = sc.with_players("equilibrium").unwrap();
+        let alone = sc.with_players(member).unwrap();
+        for i in 0..4 {
+            let a = empires::sim::play_campaign(&eq, 9, i, NoLog).unwrap();
+            let b = empires::sim::play_campaign(&alone, 9, i, NoLog).unwrap();
+            assert_eq!(format!("{:?}", a.state), format!("{:?}", b.state), "{} campaign {i}", sc.name);
+        }
+    }
+}
+
+/// G-30: a search's `prior` is a weighted player or a mixture of them (the
+/// policy its candidates are drawn from), and `explore_kinds` a share.
+#[test]
+fn g30_a_search_prior_is_weighted_players_and_explore_kinds_a_share() {
+    let search = "[strategies.s]\nkind = \"search\"\nextends = \"tuned\"\nbase = \"tuned\"\n";
+    let ok = format!("{search}prior = \"equilibrium\"\nexplore_kinds = 0.25\n");
+    assert_eq!(load_str(&ok, &Source::file("s.toml")).unwrap().strategy("s").unwrap().prior, "equilibrium");
+    for (extra, want) in [
+        ("prior = \"nobody\"\n", "strategies.s.prior: unknown strategy \"nobody\""),
+        ("prior = \"random\"\n", "must be a weighted player or a mixture of them"),
+        (
+            "prior = \"m\"\n[strategies.m]\nkind = \"mixture\"\nmembers = [\"tuned\", \"random\"]\n",
+            "member \"random\" that is not a weighted player",
+        ),
+        ("explore_kinds = 1.5\n", "strategies.s.explore_kinds: must be a share between 0 and 1"),
+    ] {
+        let e = load_str(&format!("{search}{extra}"), &Source::file("s.toml")).unwrap_err().to_string();
+        assert!(e.contains(want), "{extra}: {e}");
+        assert!(e.starts_with("s.toml:"), "{e}");
+    }
+}
+
 /// G-30: a search may roll out with a mixture (each rollout seat plays a
-/// member drawn for the campaign), but not one whose members search.
+/// member drawn anew for each rollout), but not one whose members search.
 #[test]
 fn g30_a_search_rolls_out_with_a_mixture_of_players_that_do_not_search() {
     let ok = "[strategies.mix]\nkind = \"mixture\"\nmembers = [\"tuned\", \"warlord\"]\n\

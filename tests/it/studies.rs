@@ -498,7 +498,7 @@ fn mine_loss_is_measured_from_play_the_same_on_any_thread_count() {
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(text.contains("measured: a hex a mine may stand on") && text.contains("(measured, tuned)"), "{text}");
+    assert!(text.contains("measured: a hex a mine may stand on") && text.contains("(measured, equilibrium)"), "{text}");
 }
 
 #[test]

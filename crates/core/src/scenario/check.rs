@@ -368,6 +368,25 @@ fn mixture(s: &Scenario, key: &str, st: &super::StrategySpec, f: &mut Found) {
     }
 }
 
+/// A search's `prior`: a weighted player, or a mixture of weighted
+/// players (their policies are what the candidates are drawn from; a
+/// random player or a searching one has no scores to draw from).
+fn prior(s: &Scenario, key: &str, name: &str, f: &mut Found) {
+    use super::StrategyKind;
+    let at = p(&format!("{key}.prior"));
+    let weighted = |n: &str| s.strategies.get(n).is_some_and(|x| x.kind == StrategyKind::Weighted);
+    match s.strategies.get(name) {
+        None => f.push(at, unknown_strategy(s, name)),
+        Some(x) if x.kind == StrategyKind::Weighted => {}
+        Some(x) if x.kind == StrategyKind::Mixture => {
+            if let Some(m) = x.members.iter().find(|m| !weighted(m)) {
+                f.push(at, format!("the prior mixture {name:?} has a member {m:?} that is not a weighted player"));
+            }
+        }
+        Some(_) => f.push(at, format!("the prior {name:?} must be a weighted player or a mixture of them")),
+    }
+}
+
 fn strategies(s: &Scenario, f: &mut Found) {
     use super::StrategyKind;
     for (name, st) in &s.strategies {
@@ -477,6 +496,15 @@ fn strategies(s: &Scenario, f: &mut Found) {
             }
             if !(0.0..=1.0).contains(&st.explore) {
                 f.push(p(&format!("{key}.explore")), format!("must be a share between 0 and 1 (found {})", st.explore));
+            }
+            if !(0.0..=1.0).contains(&st.explore_kinds) {
+                f.push(
+                    p(&format!("{key}.explore_kinds")),
+                    format!("must be a share between 0 and 1 (found {})", st.explore_kinds),
+                );
+            }
+            if st.kind == StrategyKind::Search && !st.prior.is_empty() {
+                prior(s, &key, &st.prior, f);
             }
             if !st.value.is_empty() && st.value.len() != super::VALUE_FEATURES {
                 f.push(

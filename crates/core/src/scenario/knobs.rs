@@ -245,14 +245,23 @@ mod tests {
     #[test]
     fn every_numeric_key_of_a_weighted_player_has_a_range() {
         let v = toml::Value::try_from(StrategySpec::default()).unwrap();
-        let lookahead_only =
-            ["rollouts", "horizon", "width", "budget", "top_k", "temperature", "explore", "margin_weight"];
+        let lookahead_only = [
+            "rollouts",
+            "horizon",
+            "width",
+            "budget",
+            "top_k",
+            "temperature",
+            "explore",
+            "explore_kinds",
+            "margin_weight",
+        ];
         for (key, value) in v.as_table().unwrap() {
             let numeric = matches!(value, toml::Value::Float(_) | toml::Value::Integer(_));
             if numeric && !lookahead_only.contains(&key.as_str()) {
                 assert!(knob(key).is_some(), "{key} has no range in KNOBS");
             }
-            if value.is_str() && !["kind", "base"].contains(&key.as_str()) {
+            if value.is_str() && !["kind", "base", "prior"].contains(&key.as_str()) {
                 assert!(CHOICES.contains(&key.as_str()), "{key} is a choice missing from CHOICES");
             }
         }

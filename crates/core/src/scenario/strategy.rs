@@ -230,6 +230,18 @@ section! {
         /// the best (a mine, to a player that never built one) keeps a real
         /// chance of being searched.
         pub explore: f64 = 0.0,
+        /// Share of the policy spread evenly over the kinds of action among
+        /// the options (move, attack, siege, mine, recruit, ...), then
+        /// evenly over each kind's options. Where forty moves and one mine
+        /// are legal, `explore` gives the mine 1/41 of its share and this
+        /// gives it half: every kind keeps a real chance however many
+        /// options another kind has.
+        pub explore_kinds: f64 = 0.0,
+        /// The strategy whose policy the candidates are sampled from: a
+        /// weighted player, or a mixture of weighted players whose
+        /// members' policies are averaged by weight (the population
+        /// `empires psro` found). Empty: the search's own weights.
+        pub prior: String = String::new(),
         /// What a rollout's size margin over the largest rival (as a share
         /// of the map's land) counts for next to a win, which counts 1:
         /// small (the default) judges mostly by who leads where the

@@ -35,7 +35,19 @@ pub trait Cells: Send + Sync {
     /// Keep `bytes` under `key` (a failure to keep it loses only the
     /// saving, so it is the store's to report).
     fn put(&self, key: &str, bytes: &[u8]);
+    /// Whether this process plays the piece under `key`. A store shared by
+    /// the shards of one request (each walking the same computation) says
+    /// no to the pieces another shard plays: `memo` then waits for them to
+    /// appear. Unsharded, every piece is this process's.
+    fn mine(&self, _key: &str) -> bool {
+        true
+    }
 }
+
+/// How long a piece another shard plays may take to appear before this
+/// process plays it itself: a shard that died (a node lost, a job killed)
+/// then costs time, never a hang, and the piece is the same either way.
+const PEER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(300);
 
 type Tick = Box<dyn Fn(u64) + Send + Sync>;
 type Stop = Box<dyn Fn() -> bool + Send + Sync>;
@@ -132,10 +144,27 @@ where
     let Some(store) = w.0.cells.as_deref() else { return compute() };
     let key = key();
     let config = bincode::config::standard();
-    if let Some(bytes) = store.get(&key) {
-        if let Ok((value, _)) = bincode::serde::decode_from_slice::<T, _>(&bytes, config) {
-            (w.0.tick)(campaigns);
-            return Ok(value);
+    let found = |store: &dyn Cells| {
+        let bytes = store.get(&key)?;
+        bincode::serde::decode_from_slice::<T, _>(&bytes, config).ok().map(|(v, _)| v)
+    };
+    if let Some(value) = found(store) {
+        (w.0.tick)(campaigns);
+        return Ok(value);
+    }
+    if !store.mine(&key) {
+        // Another shard plays it. While waiting, this worker runs pending
+        // work of the pool (this shard's own pieces among it), so two
+        // shards each waiting on the other's pieces never both stall.
+        let since = std::time::Instant::now();
+        while !(w.0.stop)() && since.elapsed() < PEER_PATIENCE {
+            if let Some(value) = found(store) {
+                (w.0.tick)(campaigns);
+                return Ok(value);
+            }
+            if !matches!(rayon::yield_now(), Some(rayon::Yield::Executed)) {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
         }
     }
     let value = compute()?;

@@ -18,8 +18,20 @@ use crate::seed::{self, Stream};
 use crate::sim::drive::Players;
 use rand_pcg::Pcg64Mcg;
 
+/// The strong field: what every study that rests on strong play seats
+/// by default. Every scenario knows it: the embedded archetypes define it
+/// as the default island's equilibrium (`tuned` alone, which `empires
+/// psro` found no response to), and a scenario refitted with `empires
+/// psro --install` carries its own.
+pub const STRONG: &str = "equilibrium";
+
 pub trait Strategy: Send {
     fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, decision: Decision, options: &[Action]) -> usize;
+
+    /// A searching player's rollout begins, with its own seed: a player
+    /// that draws who it is per game (a mixture in the rollouts, `Drawn`)
+    /// draws again from it. Every other player ignores it.
+    fn redraw(&mut self, _seed: u64) {}
 }
 
 /// Build a strategy from its spec with its own random stream. `sc` names
@@ -27,8 +39,16 @@ pub trait Strategy: Send {
 pub fn build(sc: &Scenario, spec: &StrategySpec, mut rng: Pcg64Mcg) -> Box<dyn Strategy> {
     if spec.kind == StrategyKind::Mixture {
         // The member is drawn once, from the seat's own stream, which the
-        // member then plays on: the engine's dice never see the draw.
-        let k = pick(&spec.weights, spec.members.len(), &mut rng);
+        // member then plays on: the engine's dice never see the draw. A
+        // mixture of one member draws nothing, so it plays exactly the
+        // games that member plays (the default island's equilibrium is
+        // `tuned` alone, and studies that default to it keep `tuned`'s
+        // figures).
+        let k = if Drawn::draws(spec) {
+            pick(&spec.weights, spec.members.len(), &mut rng)
+        } else {
+            spec.weights.iter().position(|w| *w > 0.0).unwrap_or(0)
+        };
         let member = spec.members.get(k).and_then(|m| sc.strategy_ref(m)).cloned().unwrap_or_default();
         let inner = build(sc, &member, rng);
         return if spec.forbid.is_empty() && spec.force.is_empty() {
@@ -48,6 +68,57 @@ pub fn build(sc: &Scenario, spec: &StrategySpec, mut rng: Pcg64Mcg) -> Box<dyn S
         inner
     } else {
         Box::new(restrict::Restricted::new(inner, &spec.forbid, &spec.force))
+    }
+}
+
+/// A mixture in a searching player's rollouts: every member built once,
+/// and the one that plays drawn anew at each rollout (`redraw`), so the
+/// rollouts sample the population rather than one member per campaign.
+pub struct Drawn {
+    members: Vec<Box<dyn Strategy>>,
+    weights: Vec<f64>,
+    at: usize,
+}
+
+impl Drawn {
+    /// Whether a mixture draws at all: more than one member has a chance.
+    pub fn draws(spec: &StrategySpec) -> bool {
+        if spec.weights.is_empty() {
+            spec.members.len() > 1
+        } else {
+            spec.weights.iter().filter(|w| **w > 0.0).count() > 1
+        }
+    }
+
+    /// Each member from its own stream drawn from `rng`, in `members`
+    /// order, with the mixture's restrictions around the whole.
+    pub fn boxed(sc: &Scenario, spec: &StrategySpec, mut rng: Pcg64Mcg) -> Box<dyn Strategy> {
+        use rand::RngExt;
+        let members = spec
+            .members
+            .iter()
+            .map(|m| {
+                let member = sc.strategy_ref(m).cloned().unwrap_or_default();
+                build(sc, &member, Pcg64Mcg::new(rng.random::<u128>()))
+            })
+            .collect();
+        let inner = Box::new(Drawn { members, weights: spec.weights.clone(), at: 0 });
+        if spec.forbid.is_empty() && spec.force.is_empty() {
+            inner
+        } else {
+            Box::new(restrict::Restricted::new(inner, &spec.forbid, &spec.force))
+        }
+    }
+}
+
+impl Strategy for Drawn {
+    fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
+        self.members[self.at].choose(r, st, me, d, options)
+    }
+
+    fn redraw(&mut self, seed: u64) {
+        let mut rng = Pcg64Mcg::new(((seed as u128) << 64) | seed as u128 | 1);
+        self.at = pick(&self.weights, self.members.len(), &mut rng);
     }
 }
 
@@ -126,4 +197,39 @@ pub(crate) fn shipped(file: &str) -> Scenario {
     let path = format!("{}/../../scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     crate::scenario::load_str(&text, &crate::scenario::Source::file(&path)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mixture in the rollouts draws its member anew from each rollout's
+    /// seed, in proportion to the weights (a weight of 0 never plays), and
+    /// the same seed always draws the same member.
+    #[test]
+    fn g30_a_drawn_mixture_redraws_per_rollout_in_proportion_to_its_weights() {
+        let sc = shipped("duel.toml");
+        let spec = StrategySpec {
+            kind: StrategyKind::Mixture,
+            members: vec!["tuned".into(), "random".into(), "warlord".into()],
+            weights: vec![1.0, 0.0, 3.0],
+            ..StrategySpec::default()
+        };
+        assert!(Drawn::draws(&spec));
+        let mut d = Drawn { members: Vec::new(), weights: spec.weights.clone(), at: 0 };
+        let _ = Drawn::boxed(&sc, &spec, Pcg64Mcg::new(3));
+        let mut counts = [0u32; 3];
+        for seed in 0..20_000u64 {
+            d.redraw(crate::seed::mix2(seed, 7));
+            counts[d.at] += 1;
+            let first = d.at;
+            d.redraw(crate::seed::mix2(seed, 7));
+            assert_eq!(d.at, first, "seed {seed}");
+        }
+        assert_eq!(counts[1], 0, "a weight of 0 never plays");
+        // 5,000 expected for the first: 5 standard deviations is 306.
+        assert!((counts[0] as i64 - 5_000).abs() < 306, "{counts:?}");
+        let one = StrategySpec { weights: vec![0.0, 0.0, 2.0], ..spec };
+        assert!(!Drawn::draws(&one), "one member with a chance: nothing to draw");
+    }
 }

@@ -52,4 +52,8 @@ impl Strategy for Restricted {
         }
         self.delegate(r, st, me, d, options)
     }
+
+    fn redraw(&mut self, seed: u64) {
+        self.inner.redraw(seed);
+    }
 }

@@ -82,6 +82,10 @@ impl Players for Crowd<'_> {
 /// A searching player's parts, drawn from its stream in this order: its
 /// own weights (`spec`), then one `spec.base` player per seat for the
 /// rollouts.
+///
+/// A mixture `base` gives every seat all its members, and each rollout
+/// draws one per seat anew (`Strategy::redraw`): the rollouts are played
+/// by the population, not by the one member a campaign's first draw gave.
 pub(super) fn searcher(
     sc: &crate::scenario::Scenario,
     spec: &crate::scenario::StrategySpec,
@@ -90,8 +94,48 @@ pub(super) fn searcher(
     use rand::RngExt;
     let base = sc.strategy(&spec.base).unwrap_or_default();
     let own = super::weighted::Weighted::of(spec, Pcg64Mcg::new(rng.random::<u128>()));
-    let crowd = (0..sc.players.len()).map(|_| super::build(sc, &base, Pcg64Mcg::new(rng.random::<u128>()))).collect();
+    let crowd = (0..sc.players.len())
+        .map(|_| {
+            let seat = Pcg64Mcg::new(rng.random::<u128>());
+            if base.kind == crate::scenario::StrategyKind::Mixture && super::Drawn::draws(&base) {
+                super::Drawn::boxed(sc, &base, seat)
+            } else {
+                super::build(sc, &base, seat)
+            }
+        })
+        .collect();
     (own, crowd)
+}
+
+/// A search's prior (`prior`): each member's weighted player and its
+/// chance, drawn from the searcher's stream after its other parts. A
+/// weighted prior is one member of chance 1; empty when `prior` is.
+pub(super) fn prior(
+    sc: &crate::scenario::Scenario,
+    spec: &crate::scenario::StrategySpec,
+    rng: &mut Pcg64Mcg,
+) -> Vec<(super::weighted::Weighted, f64)> {
+    use rand::RngExt;
+    let Some(p) = sc.strategy_ref(&spec.prior).filter(|_| !spec.prior.is_empty()) else {
+        return Vec::new();
+    };
+    let members: Vec<(&crate::scenario::StrategySpec, f64)> = if p.kind == crate::scenario::StrategyKind::Mixture {
+        let total: f64 =
+            if p.weights.is_empty() { p.members.len() as f64 } else { p.weights.iter().filter(|w| **w > 0.0).sum() };
+        p.members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m, p.weights.get(i).copied().unwrap_or(1.0).max(0.0) / total.max(f64::MIN_POSITIVE)))
+            .filter(|(_, w)| *w > 0.0)
+            .filter_map(|(m, w)| sc.strategy_ref(m).map(|s| (s, w)))
+            .collect()
+    } else {
+        vec![(p, 1.0)]
+    };
+    members
+        .into_iter()
+        .map(|(s, w)| (super::weighted::Weighted::of(s, Pcg64Mcg::new(rng.random::<u128>())), w))
+        .collect()
 }
 
 /// The rollouts of one decision, played on one engine. Its option lists
@@ -118,6 +162,9 @@ impl<'a, 'c> Rollouts<'a, 'c> {
     pub fn play(&mut self, st: &State, d: Decision, a: Action, seed: u128, horizon: Option<u32>, copy: &mut State) {
         let eng = &mut self.driver;
         eng.engine.dice = RngDice(Pcg64Mcg::new(seed));
+        for (i, p) in eng.players.crowd.iter_mut().enumerate() {
+            p.redraw(crate::seed::mix2(seed as u64 ^ (seed >> 64) as u64, i as u64));
+        }
         copy.clone_from(st);
         if let Decision::Bid { attacking: false, .. } = d {
             guess_attacker_bid(eng, copy);

@@ -9,14 +9,22 @@
 //!    it with the Gumbel top-k trick (Kool et al. 2019, as Gumbel MuZero,
 //!    Danihelka et al. 2022): every legal option has a chance, the weights
 //!    only say which are likely; `Done` is always a candidate where
-//!    stopping is an option;
+//!    stopping is an option. With a `prior` (a weighted player, or a
+//!    mixture of them such as the population `empires psro` found) the
+//!    policy is its members' softmaxes averaged by weight instead of the
+//!    own weights'; `explore` mixes in uniform over the options and
+//!    `explore_kinds` uniform over the kinds of action among them (then
+//!    over each kind's options), so a siege or a mine keeps a kind's share
+//!    of the draw however many moves there are;
 //! 2. shares `budget` rollouts among the candidates by sequential halving
 //!    (Karnin et al. 2013): each round gives every remaining candidate the
 //!    same number of rollouts on the same rollout dice (common random
 //!    numbers) and keeps the better half by mean value;
 //! 3. plays each rollout on a copy of the state with the candidate applied,
 //!    every player (itself included) following `base`, to the end of the
-//!    campaign (`horizon` 0) or for `horizon` seasons;
+//!    campaign (`horizon` 0) or for `horizon` seasons; a mixture `base`
+//!    draws each seat's member anew for every rollout, so the rollouts
+//!    sample the population;
 //! 4. values a rollout by its result for the player: 1 for the largest
 //!    empire (G-02), ½ for a tie for it, 0 otherwise, plus `margin_weight`
 //!    times its size margin over the largest rival (a share of the land),
@@ -65,6 +73,13 @@ pub struct Search {
     temperature: f64,
     /// Share of the policy spread evenly over the options (`explore`).
     explore: f64,
+    /// Share spread evenly over the options' kinds (`explore_kinds`).
+    explore_kinds: f64,
+    /// The prior's weighted players and their chances (`prior`); empty:
+    /// the policy is `own`'s.
+    prior: Vec<(Weighted, f64)>,
+    /// The prior's mixed probabilities, reused per decision.
+    mixed: Vec<f64>,
     /// A rollout's margin next to its win (`margin_weight`).
     margin_weight: f64,
     /// The learned value's coefficients (`value`); empty: `outcome`.
@@ -145,6 +160,7 @@ impl Search {
     /// (checked to exist and not to search itself).
     pub fn new(sc: &Scenario, spec: &StrategySpec, mut rng: Pcg64Mcg) -> Self {
         let (own, crowd) = searcher(sc, spec, &mut rng);
+        let prior = super::rollout::prior(sc, spec, &mut rng);
         Search {
             own,
             crowd,
@@ -153,6 +169,9 @@ impl Search {
             horizon: (spec.horizon > 0).then_some(spec.horizon),
             temperature: if spec.temperature > 0.0 { spec.temperature } else { 1.0 },
             explore: spec.explore.clamp(0.0, 1.0),
+            explore_kinds: spec.explore_kinds.clamp(0.0, 1.0),
+            prior,
+            mixed: Vec::new(),
             margin_weight: spec.margin_weight,
             value: spec.value.clone(),
             look: LookAt::of(&spec.look_at),
@@ -175,6 +194,9 @@ impl Search {
     /// choice inside an action, 1 for the weights' own answer and 0 for
     /// every other.
     fn logits(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) {
+        if !self.prior.is_empty() || self.explore_kinds > 0.0 {
+            return self.mixed_logits(r, st, me, d, options);
+        }
         let mut scores = std::mem::take(&mut self.scores);
         match d {
             Decision::Recruit | Decision::Act | Decision::Spend => {
@@ -193,6 +215,62 @@ impl Search {
             }
         }
         self.scores = scores;
+    }
+
+    /// The logits of the prior's mixture, `explore` and `explore_kinds`:
+    /// the log of each option's probability under
+    /// `(1 − k) · ((1 − e) · Σ wᵢ πᵢ + e · uniform) + k · uniform over kinds`,
+    /// where `πᵢ` is the softmax of member `i`'s scores over the
+    /// temperature at a turn's decision, and its own answer (all its
+    /// chance) inside an action.
+    fn mixed_logits(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) {
+        let n = options.len();
+        let mut p = std::mem::take(&mut self.mixed);
+        let mut scores = std::mem::take(&mut self.scores);
+        p.clear();
+        p.resize(n, 0.0);
+        let turn = matches!(d, Decision::Recruit | Decision::Act | Decision::Spend);
+        let mut add = |w: &mut Weighted, share: f64, scores: &mut Vec<f64>| {
+            if turn {
+                w.score_options(r, st, me, d, options, scores);
+                let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let z: f64 = scores.iter().map(|s| ((s - top) / self.temperature).exp()).sum();
+                for (pi, s) in p.iter_mut().zip(scores.iter()) {
+                    *pi += share * ((s - top) / self.temperature).exp() / z;
+                }
+            } else {
+                p[w.choose(r, st, me, d, options).min(n - 1)] += share;
+            }
+        };
+        if self.prior.is_empty() {
+            add(&mut self.own, 1.0, &mut scores);
+        } else {
+            for (w, share) in self.prior.iter_mut() {
+                add(w, *share, &mut scores);
+            }
+        }
+        if turn && self.explore > 0.0 {
+            for x in p.iter_mut() {
+                *x = (1.0 - self.explore) * *x + self.explore / n as f64;
+            }
+        }
+        if self.explore_kinds > 0.0 {
+            let mut per_kind = [0u32; crate::scenario::ACTION_KIND_COUNT];
+            for a in options {
+                per_kind[a.kind().index()] += 1;
+            }
+            let kinds = per_kind.iter().filter(|c| **c > 0).count() as f64;
+            for (x, a) in p.iter_mut().zip(options) {
+                let even = 1.0 / (kinds * per_kind[a.kind().index()] as f64);
+                *x = (1.0 - self.explore_kinds) * *x + self.explore_kinds * even;
+            }
+        }
+        scores.clear();
+        // An option no part of the mixture gives any chance keeps the
+        // lowest key rather than −∞, so the halving's ties stay ordered.
+        scores.extend(p.iter().map(|x| x.max(1e-300).ln()));
+        self.scores = scores;
+        self.mixed = p;
     }
 
     /// Sample the candidates: the `top_k` options by Gumbel key, plus
@@ -257,5 +335,143 @@ impl Strategy for Search {
         self.seeds = seeds;
         self.copy = Some(copy);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::setup::{initial_state, make_map};
+    use crate::rules::{NoLog, RngDice};
+    use crate::sim::drive::{Driver, Players};
+    use crate::strategy::{Seats, shipped};
+
+    /// The first few action-phase decisions of a straits campaign with
+    /// three kinds of option or more (every mechanic plays there).
+    fn act_decisions(sc: &Scenario) -> Vec<(State, Vec<Action>, PlayerId)> {
+        let map = make_map(sc, 5).unwrap();
+        let r = Rules::new(sc, &map);
+        let mut st = initial_state(r);
+        let mut d = Driver::new(r, RngDice(Pcg64Mcg::new(5)), Seats::for_campaign(sc, 5), NoLog);
+        let mut out = Vec::new();
+        while out.len() < 6 {
+            let Some((p, dec)) = d.engine.next_decision(&mut st) else { break };
+            let options = d.engine.options().to_vec();
+            let kinds: std::collections::BTreeSet<_> = options.iter().map(|a| a.kind()).collect();
+            if dec == Decision::Act && kinds.len() >= 3 {
+                out.push((st.clone(), options.clone(), p));
+            }
+            let i = d.players.choose(r, &st, p, dec, &options);
+            d.engine.apply(&mut st, options[i]);
+        }
+        assert!(out.len() >= 3, "{} decisions", out.len());
+        out
+    }
+
+    /// A search spec over `sc`'s `tuned` with the given prior and shares.
+    fn spec(prior: &str, explore: f64, explore_kinds: f64) -> StrategySpec {
+        StrategySpec {
+            kind: crate::scenario::StrategyKind::Search,
+            base: "tuned".into(),
+            prior: prior.into(),
+            explore,
+            explore_kinds,
+            jitter: 0.0,
+            ..StrategySpec::default()
+        }
+    }
+
+    /// Each option's probability under the search's policy.
+    fn probabilities(s: &mut Search, r: Rules<'_>, st: &State, me: PlayerId, options: &[Action]) -> Vec<f64> {
+        s.logits(r, st, me, Decision::Act, options);
+        s.scores.iter().map(|l| l.exp()).collect()
+    }
+
+    /// `explore_kinds = 1`: every kind among the options has the same
+    /// chance, shared evenly by its options, however many of them there
+    /// are (forty moves and one siege: the siege has a kind's share).
+    #[test]
+    fn explore_kinds_gives_every_kind_of_option_the_same_chance() {
+        let sc = shipped("straits.toml");
+        let map = make_map(&sc, 5).unwrap();
+        let r = Rules::new(&sc, &map);
+        let mut s = Search::new(&sc, &spec("", 0.0, 1.0), Pcg64Mcg::new(1));
+        for (st, options, me) in act_decisions(&sc) {
+            let p = probabilities(&mut s, r, &st, me, &options);
+            let mut per_kind = std::collections::BTreeMap::new();
+            for a in &options {
+                *per_kind.entry(a.kind()).or_insert(0usize) += 1;
+            }
+            for (a, x) in options.iter().zip(&p) {
+                let want = 1.0 / (per_kind.len() * per_kind[&a.kind()]) as f64;
+                assert!((x - want).abs() < 1e-12, "{a:?}: {x} against {want}");
+            }
+        }
+    }
+
+    /// A prior mixture's policy is its members' softmaxes averaged by
+    /// weight, then mixed with `explore` (uniform over options) and
+    /// `explore_kinds` (uniform over kinds), in that order.
+    #[test]
+    fn a_prior_mixture_averages_its_members_policies_by_weight() {
+        let mut sc = shipped("straits.toml");
+        for name in ["tuned", "warlord"] {
+            sc.strategies.get_mut(name).unwrap().jitter = 0.0;
+        }
+        sc.strategies.insert(
+            "mix".into(),
+            StrategySpec {
+                kind: crate::scenario::StrategyKind::Mixture,
+                members: vec!["tuned".into(), "warlord".into()],
+                weights: vec![3.0, 1.0],
+                ..StrategySpec::default()
+            },
+        );
+        let map = make_map(&sc, 5).unwrap();
+        let r = Rules::new(&sc, &map);
+        let (e, k) = (0.2, 0.1);
+        let mut s = Search::new(&sc, &spec("mix", e, k), Pcg64Mcg::new(1));
+        let softmax = |name: &str, st: &State, me: PlayerId, options: &[Action]| -> Vec<f64> {
+            let mut w = Weighted::of(sc.strategy_ref(name).unwrap(), Pcg64Mcg::new(9));
+            let mut sc_ = Vec::new();
+            w.score_options(r, st, me, Decision::Act, options, &mut sc_);
+            let top = sc_.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let z: f64 = sc_.iter().map(|x| (x - top).exp()).sum();
+            sc_.iter().map(|x| (x - top).exp() / z).collect()
+        };
+        for (st, options, me) in act_decisions(&sc) {
+            let p = probabilities(&mut s, r, &st, me, &options);
+            let (a, b) = (softmax("tuned", &st, me, &options), softmax("warlord", &st, me, &options));
+            let n = options.len() as f64;
+            let mut per_kind = std::collections::BTreeMap::new();
+            for o in &options {
+                *per_kind.entry(o.kind()).or_insert(0usize) += 1;
+            }
+            for i in 0..options.len() {
+                let prior = 0.75 * a[i] + 0.25 * b[i];
+                let even_kind = 1.0 / (per_kind.len() * per_kind[&options[i].kind()]) as f64;
+                let want = (1.0 - k) * ((1.0 - e) * prior + e / n) + k * even_kind;
+                assert!((p[i] - want).abs() < 1e-12, "option {i}: {} against {want}", p[i]);
+            }
+            assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        }
+    }
+
+    /// With neither a prior nor `explore_kinds`, the policy is the one the
+    /// shipped searches were measured with: the weights' scores over the
+    /// temperature, unchanged (their figures stand).
+    #[test]
+    fn without_prior_or_kinds_the_logits_are_the_weights_scores() {
+        let sc = shipped("straits.toml");
+        let map = make_map(&sc, 5).unwrap();
+        let r = Rules::new(&sc, &map);
+        let mut s = Search::new(&sc, &spec("", 0.0, 0.0), Pcg64Mcg::new(1));
+        for (st, options, me) in act_decisions(&sc) {
+            s.logits(r, &st, me, Decision::Act, &options);
+            let mut w = Weighted::of(&spec("", 0.0, 0.0), Pcg64Mcg::new(9));
+            let mut want = Vec::new();
+            w.score_options(r, &st, me, Decision::Act, &options, &mut want);
+            assert_eq!(s.scores, want);
+        }
     }
 }

@@ -381,6 +381,7 @@ impl Weighted {
         let w = StrategySpec {
             extends: None,
             base: String::new(),
+            prior: String::new(),
             look_at: Vec::new(),
             value: Vec::new(),
             forbid: Vec::new(),

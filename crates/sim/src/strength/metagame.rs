@@ -202,8 +202,19 @@ impl Game {
                     best = (s, r);
                 }
             }
-            if best.1 < 1e-6 {
+            if best.1 < EQ_REGRET {
                 break;
+            }
+        }
+        // The dynamics may orbit or crawl; the support enumeration finds
+        // an exact equilibrium wherever one lies strictly inside a support
+        // (every finite symmetric game has one).
+        if best.1 >= EQ_REGRET {
+            for s in self.equilibria(0).0 {
+                let r = self.regret(&s);
+                if r < best.1 {
+                    best = (s, r);
+                }
             }
         }
         best
@@ -491,8 +502,11 @@ fn replicate(g: &Game, mut s: Vec<f64>) -> (Vec<f64>, Vec<f64>) {
         for i in 0..k {
             avg[i] += s[i];
         }
-        // Settled: the rest of the run would only repeat this point.
-        if s.iter().zip(&before).all(|(a, b)| (a - b).abs() < 1e-13) {
+        // Settled: the rest of the run would only repeat this point. Not
+        // where a strategy near the floor still grows: its mass moves by
+        // less than any absolute step while it gains, and stopping there
+        // returned a point a pure strategy beat by 20 points.
+        if s.iter().zip(&before).all(|(a, b)| (a - b).abs() < 1e-13) && g.regret(&s) < EQ_REGRET {
             let done = (step + 1) as f64;
             let rest = (steps - step - 1) as f64;
             for i in 0..k {
@@ -871,6 +885,38 @@ mod tests {
         let (all, _) = g.equilibria(1);
         assert_eq!(all.len(), 1, "{all:?}");
         assert!(all[0].iter().all(|x| (x - 1.0 / 3.0).abs() < 1e-6), "{all:?}");
+    }
+
+    /// Random constant-sum duels of 3 to 6 strategies: the equilibrium
+    /// always has no regret. (Replicator dynamics alone once returned, on
+    /// a duel's PSRO population, a mix a pure strategy beat by 20 points.)
+    #[test]
+    fn the_equilibrium_of_any_duel_has_no_regret() {
+        let mut rng = crate::seed::rng(7, crate::seed::Stream::Map);
+        for case in 0..200 {
+            let k = 3 + case % 4;
+            let comps = multisets(k, 2)
+                .into_iter()
+                .map(|counts| {
+                    let mut wins = vec![0u64; k];
+                    let who: Vec<usize> = (0..k).filter(|&i| counts[i] > 0).collect();
+                    if who.len() == 1 {
+                        wins[who[0]] = 500;
+                    } else {
+                        // Lopsided games too: a share near 0 or 1 is where the
+                        // dynamics crawl.
+                        let a = (rng.random::<f64>().powi(3) * 1000.0) as u64;
+                        wins[who[0]] = a;
+                        wins[who[1]] = 1000 - a;
+                    }
+                    Composition { counts, campaigns: 1000, wins }
+                })
+                .collect();
+            let g = Game::new(k, 2, comps);
+            let (eq, regret) = g.equilibrium();
+            assert!(regret < EQ_REGRET, "case {case}: {eq:?} has regret {regret}");
+            assert!((eq.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        }
     }
 
     /// A strictly dominant strategy takes all the mass.

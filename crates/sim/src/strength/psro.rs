@@ -42,8 +42,9 @@ const TAG_META: u64 = 0x7073_726f_0000_0001;
 const TAG_ORACLE: u64 = 0x7073_726f_0000_0002;
 const TAG_HELD_OUT: u64 = 0x7073_726f_0000_0003;
 
-/// The name the mixture plays under in the population's scenario.
-pub const MIXTURE: &str = "equilibrium";
+/// The name the mixture plays under in the population's scenario: the
+/// strong field every study seats by default.
+pub const MIXTURE: &str = crate::strategy::STRONG;
 
 /// Everything that decides a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

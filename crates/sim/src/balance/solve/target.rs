@@ -26,11 +26,11 @@ pub const VALUE_OF: &str = "value of ";
 
 impl Side {
     /// A metric by name, or `value of [forbid K1,K2] [force K3] [against S]`
-    /// (the field defaults to `tuned`).
+    /// (the field defaults to the strong field, `equilibrium`).
     pub fn parse(s: &str, sc: &Scenario) -> Result<Side, Error> {
         let s = s.trim();
         let Some(rest) = s.strip_prefix(VALUE_OF) else { return crate::balance::metric_named(sc, s).map(Side::Metric) };
-        let (mut forbid, mut force, mut players) = (Vec::new(), Vec::new(), "tuned".to_string());
+        let (mut forbid, mut force, mut players) = (Vec::new(), Vec::new(), crate::strategy::STRONG.to_string());
         let words: Vec<&str> = rest.split_whitespace().collect();
         let mut i = 0;
         while i < words.len() {
@@ -181,7 +181,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             g.text(),
-            "value of forbid mine,pillage force castle against tuned = value of forbid mine against balanced"
+            "value of forbid mine,pillage force castle against equilibrium = value of forbid mine against balanced"
         );
         let g = Goal::parse("share of gold from mines = 0.5", &sc).unwrap();
         assert_eq!(g.rhs, Rhs::Value(0.5));
