@@ -175,15 +175,7 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
         a.eval_campaigns,
         a.master.seed
     );
-    let shard = a.shards.resolve()?;
-    if let Some((i, k)) = shard {
-        sayln!(
-            "shard {i} of {k}: plays its share of the pieces and reads the other shards' from {} (every shard runs \
-             this command with the same flags and --out)",
-            out.join(super::cells::DIR).display()
-        );
-    }
-    let long = Long::start_shard(a.threads, a.long, planned, &out, shard)?;
+    let long = Long::start_shard(a.threads, a.long, planned, &out, super::shard::said(a.shards, &out)?)?;
     let seats = sc.players.len();
     let mut write_err: Option<CliError> = None;
     let rec = long.run(|| {

@@ -26,6 +26,20 @@ impl ShardArgs {
     }
 }
 
+/// The shard of a command whose shards share one output folder (`psro`,
+/// `tune`, `styles`: `Long::start_shard`), said on standard output.
+pub fn said(args: ShardArgs, out: &std::path::Path) -> Result<Option<(u64, u64)>, CliError> {
+    let shard = args.resolve()?;
+    if let Some((i, k)) = shard {
+        sayln!(
+            "shard {i} of {k}: plays its share of the pieces and reads the other shards' from {} (every shard runs \
+             this command with the same flags and --out)",
+            out.join(super::cells::DIR).display()
+        );
+    }
+    Ok(shard)
+}
+
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (i, k) = s.split_once('/').ok_or_else(|| format!("expected I/K such as 0/4, got {s:?}"))?;
     let i: u64 = i.trim().parse().map_err(|_| format!("shard index {i:?} is not a whole number"))?;

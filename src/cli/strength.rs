@@ -114,6 +114,10 @@ pub struct TuneArgs {
     /// it is written.
     #[arg(long, value_name = "FILE")]
     pub install: Option<PathBuf>,
+    /// Play one shard of the work into a shared `--out` (`psro --shard`):
+    /// every shard walks the whole search and ends with its answer.
+    #[command(flatten)]
+    pub shards: ShardArgs,
     /// `--resume` continues the generations recorded in the output folder
     /// (record.json), and the generation Ctrl-C stopped from its kept work.
     #[command(flatten)]
@@ -144,6 +148,8 @@ impl ResultKey for TuneArgs {
             .neutral_out()
             .neutral("install", blank::NONE)
             .neutral("long", blank::LONG)
+            // `--shard` changes nothing, and came after keys were kept:
+            // unnamed, so folders made before keep their key.
             .added("gift_gold", &self.gift_gold, &0)
             .added("objective", &self.objective, &Objective::Wins)
             .added("restarts", &self.restarts, &1)
@@ -267,7 +273,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
     // The selection's finalists are at most the start and two a restart.
     let selecting = (1 + 2 * runs.len() as u64) * a.select_campaigns;
     let planned = tuning + selecting + eval_rows * 2 * a.eval_campaigns;
-    let long = Long::start(a.threads, a.long, planned, &out)?;
+    let long = Long::start_shard(a.threads, a.long, planned, &out, super::shard::said(a.shards, &out)?)?;
     if let Some(prev) = &previous {
         let done: u64 = prev
             .restarts

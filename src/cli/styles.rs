@@ -6,6 +6,7 @@ use super::args::{ScenarioArgs, SeedArg, ThreadsArg, list};
 use super::key::{ResultKey, Shape, blank};
 use super::long::{Long, LongArgs, after_step, read_record, write_record};
 use super::out::{Out, Request, StylesFolder};
+use super::shard::ShardArgs;
 use crate::report::files::write_file;
 use crate::report::styles as rs;
 use crate::strength::styles::{self, Axis, Record, Settings, Styles};
@@ -73,6 +74,10 @@ pub struct StylesArgs {
     pub threads: ThreadsArg,
     #[command(flatten)]
     pub out: Out<StylesFolder>,
+    /// Play one shard of the work into a shared `--out` (`psro --shard`):
+    /// every shard walks the whole search and ends with its answer.
+    #[command(flatten)]
+    pub shards: ShardArgs,
     /// `--resume` continues the generations recorded in the output folder
     /// (record.json), and the generation Ctrl-C stopped from its kept work.
     #[command(flatten)]
@@ -100,7 +105,8 @@ impl ResultKey for StylesArgs {
             .field("eval_seed", &self.eval_seed)
             .neutral("threads", blank::THREADS)
             .neutral_out()
-            .neutral("long", blank::LONG);
+            .neutral("long", blank::LONG)
+            .neutral("shards", blank::SHARDS);
         format!("styles {shape}")
     }
 }
@@ -160,7 +166,7 @@ pub fn styles_cmd(a: StylesArgs) -> Result<(), CliError> {
     );
     // The held-out evaluation's length is known only once the map is: the
     // bar counts the search, then grows by what the evaluation plays.
-    let long = Long::start(a.threads, a.long, search, &out)?;
+    let long = Long::start_shard(a.threads, a.long, search, &out, super::shard::said(a.shards, &out)?)?;
     if let Some(prev) = &previous {
         long.skip(
             p.settings.starts.len() as u64 * per_eval + prev.generations.len() as u64 * population as u64 * per_eval,

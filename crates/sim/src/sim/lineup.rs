@@ -305,18 +305,21 @@ impl Lineup {
         // The gifts and the scenario's whole text name the lineup: every
         // strategy, every rule.
         let name = format!("{:?} {:?}", self.gifts, self.sc);
+        let key = |r: &Range<u64>| format!("lineup {what} master {master} {r:?} {name}");
         let pieces = watch::pieces(range, PIECE);
-        let kept: Vec<Vec<T>> = pieces
-            .into_par_iter()
-            .map(|r| {
-                watch::memo(
-                    r.end - r.start,
-                    || format!("lineup {what} master {master} {r:?} {name}"),
-                    || play(r.clone()),
-                )
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(kept.into_iter().flatten().collect())
+        // This process's pieces first, then the others' (shards sharing
+        // the cells: by then most of those are found, not waited for).
+        let (mine, theirs): (Vec<_>, Vec<_>) = pieces.into_iter().enumerate().partition(|(_, r)| watch::mine(&key(r)));
+        let mut kept: Vec<(usize, Vec<T>)> = Vec::new();
+        for part in [mine, theirs] {
+            let done: Vec<(usize, Vec<T>)> = part
+                .into_par_iter()
+                .map(|(i, r)| watch::memo(r.end - r.start, || key(&r), || play(r.clone())).map(|v| (i, v)))
+                .collect::<Result<_, _>>()?;
+            kept.extend(done);
+        }
+        kept.sort_by_key(|(i, _)| *i);
+        Ok(kept.into_iter().flat_map(|(_, v)| v).collect())
     }
 
     /// Wins of each slot over campaigns `range` of `master`, in parallel;

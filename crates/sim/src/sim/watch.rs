@@ -44,10 +44,15 @@ pub trait Cells: Send + Sync {
     }
 }
 
-/// How long a piece another shard plays may take to appear before this
-/// process plays it itself: a shard that died (a node lost, a job killed)
-/// then costs time, never a hang, and the piece is the same either way.
-const PEER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(300);
+/// How long a piece another shard plays is waited for, per campaign it
+/// holds, beyond `PEER_GRACE`: a few times what this process takes to
+/// play one (`Inner::pace`). Then the waiter plays it itself. A wait never
+/// blocks for good: shards whose work-stealing reached their pieces in
+/// different orders, or a shard that died, cost time, never a hang, and
+/// the piece is the same either way. (Waiting without bound, two shards
+/// each waiting on a piece the other had not reached stalled a run.)
+const PEER_PATIENCE: f64 = 3.0;
+const PEER_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
 type Tick = Box<dyn Fn(u64) + Send + Sync>;
 type Stop = Box<dyn Fn() -> bool + Send + Sync>;
@@ -56,6 +61,10 @@ struct Inner {
     tick: Tick,
     stop: Stop,
     cells: Option<Box<dyn Cells>>,
+    /// Nanoseconds a campaign of the pieces this process played took, as
+    /// a running mean (0 before the first): how long a peer's piece is
+    /// worth waiting for.
+    pace: std::sync::atomic::AtomicU64,
 }
 
 /// A handle on one long computation's progress, stop flag and cells.
@@ -74,7 +83,12 @@ impl Watch {
         stop: impl Fn() -> bool + Send + Sync + 'static,
         cells: Option<Box<dyn Cells>>,
     ) -> Watch {
-        Watch(Arc::new(Inner { tick: Box::new(tick), stop: Box::new(stop), cells }))
+        Watch(Arc::new(Inner {
+            tick: Box::new(tick),
+            stop: Box::new(stop),
+            cells,
+            pace: std::sync::atomic::AtomicU64::new(0),
+        }))
     }
 
     /// A thread pool of `threads` workers (0: one per core) on every one
@@ -153,25 +167,45 @@ where
         return Ok(value);
     }
     if !store.mine(&key) {
-        // Another shard plays it. While waiting, this worker runs pending
-        // work of the pool (this shard's own pieces among it), so two
-        // shards each waiting on the other's pieces never both stall.
+        // Another shard plays it: wait a few times what playing it here
+        // would take, then play it. Meanwhile this worker plays pending
+        // work of the pool (this shard's own pieces, mostly), which is
+        // what makes shards faster than one process; a wait inside such
+        // work is bounded the same way, so nesting costs time, never a
+        // hang.
+        use std::sync::atomic::Ordering::Relaxed;
+        let pace = std::time::Duration::from_nanos(w.0.pace.load(Relaxed).saturating_mul(campaigns));
+        let patience = PEER_GRACE + pace.mul_f64(PEER_PATIENCE);
         let since = std::time::Instant::now();
-        while !(w.0.stop)() && since.elapsed() < PEER_PATIENCE {
+        while !(w.0.stop)() && since.elapsed() < patience {
             if let Some(value) = found(store) {
                 (w.0.tick)(campaigns);
                 return Ok(value);
             }
             if !matches!(rayon::yield_now(), Some(rayon::Yield::Executed)) {
-                std::thread::sleep(std::time::Duration::from_millis(5));
+                std::thread::sleep(std::time::Duration::from_millis(2));
             }
         }
     }
+    let started = std::time::Instant::now();
     let value = compute()?;
+    if campaigns > 0 {
+        use std::sync::atomic::Ordering::Relaxed;
+        let per = (started.elapsed().as_nanos() / campaigns as u128).min(u64::MAX as u128) as u64;
+        let old = w.0.pace.load(Relaxed);
+        w.0.pace.store(if old == 0 { per } else { (old * 3 + per) / 4 }, Relaxed);
+    }
     if let Ok(bytes) = bincode::serde::encode_to_vec(&value, config) {
         store.put(&key, &bytes);
     }
     Ok(value)
+}
+
+/// Whether this process plays the piece under `key` (always, unless its
+/// cells are shared by shards): callers play their own pieces first, so
+/// that by the time they reach the others' those are mostly found.
+pub fn mine(key: &str) -> bool {
+    with(|w| w.cells.as_ref().is_none_or(|c| c.mine(key))).unwrap_or(true)
 }
 
 /// `range` cut at the multiples of `size`: the pieces a kept computation
@@ -205,6 +239,54 @@ mod tests {
         fn put(&self, key: &str, bytes: &[u8]) {
             self.0.lock().unwrap().insert(key.into(), bytes.to_vec());
         }
+    }
+
+    /// A store shared with another shard, which plays the keys that start
+    /// with "theirs".
+    struct Shared(Arc<Memory>);
+    impl Cells for Shared {
+        fn get(&self, key: &str) -> Option<Vec<u8>> {
+            self.0.get(key)
+        }
+        fn put(&self, key: &str, bytes: &[u8]) {
+            self.0.put(key, bytes)
+        }
+        fn mine(&self, key: &str) -> bool {
+            !key.starts_with("theirs")
+        }
+    }
+
+    /// Another shard's piece is read when it is there, waited for while it
+    /// is not, and played here once the wait runs out (a shard that died
+    /// costs time, never a hang); this shard's own pieces are played and
+    /// kept at once.
+    #[test]
+    fn another_shards_piece_is_read_or_after_a_bounded_wait_played() {
+        let store = Arc::new(Memory::default());
+        let w = Watch::new(|_| {}, || false, Some(Box::new(Shared(store.clone()))));
+        let _in = w.enter();
+        assert!(!mine("theirs 1") && mine("mine 1"));
+        let config = bincode::config::standard();
+        store.put("theirs 1", &bincode::serde::encode_to_vec(41u64, config).unwrap());
+        let v: Result<u64, ()> = memo(1, || "theirs 1".into(), || unreachable!("found, not played"));
+        assert_eq!(v, Ok(41));
+        // Delivered while waited for.
+        let late = store.clone();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            late.put("theirs 2", &bincode::serde::encode_to_vec(42u64, config).unwrap());
+        });
+        let v: Result<u64, ()> = memo(1, || "theirs 2".into(), || Ok(0));
+        t.join().unwrap();
+        assert_eq!(v, Ok(42));
+        // Never delivered: played here after the grace.
+        let since = std::time::Instant::now();
+        let v: Result<u64, ()> = memo(1, || "theirs 3".into(), || Ok(43));
+        assert_eq!(v, Ok(43));
+        assert!(since.elapsed() >= PEER_GRACE, "it waited first");
+        let v: Result<u64, ()> = memo(1, || "mine 1".into(), || Ok(44));
+        assert_eq!(v, Ok(44));
+        assert!(store.get("mine 1").is_some() && store.get("theirs 3").is_some());
     }
 
     #[test]
