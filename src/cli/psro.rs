@@ -58,6 +58,11 @@ pub struct PsroArgs {
     /// Campaigns each of the oracle's finalists plays in its selection.
     #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = super::args::count::<2>)]
     pub select_campaigns: u64,
+    /// Campaigns of the oracle's style map a round (`styles` against the
+    /// mixture, from the members and the named starts; its best 3 elites
+    /// join the selection). 0: the restarts alone.
+    #[arg(long, default_value_t = 240_000)]
+    pub styles_budget: u64,
     /// Campaigns of each round's held-out exploitability measurement.
     #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = super::args::count::<2>)]
     pub eval_campaigns: u64,
@@ -104,6 +109,7 @@ impl ResultKey for PsroArgs {
             .field("objective", &self.objective)
             .field("select_campaigns", &self.select_campaigns)
             .field("eval_campaigns", &self.eval_campaigns)
+            .field("styles_budget", &self.styles_budget)
             .group("master", self.master.shape())
             .neutral("threads", blank::THREADS)
             .neutral_out()
@@ -143,6 +149,7 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
         select_campaigns: a.select_campaigns,
         eval_campaigns: a.eval_campaigns,
         seed: a.master.seed,
+        styles_budget: a.styles_budget,
     };
     psro::check(&sc, &settings).map_err(|e| e.at("--population"))?;
     // Read before any round, so a missing file fails in a second.
@@ -163,14 +170,15 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
     let planned = psro::planned(&sc, &settings);
     sayln!(
         "psro on {}: population {}, up to {} rounds (meta-game {} campaigns a composition; oracle: a restart from \
-         each member and from {}, {} campaigns each, maximising {}; exploitability on {} held-out campaigns), at \
-         most {planned} campaigns (seed {})",
+         each member and from {}, {} campaigns each, and a style map of {} campaigns, maximising {}; \
+         exploitability on {} held-out campaigns), at most {planned} campaigns (seed {})",
         sc.name,
         settings.population.join(", "),
         a.rounds,
         a.meta_campaigns,
         list(&a.starts).join(", "),
         a.budget,
+        a.styles_budget,
         a.objective.words(),
         a.eval_campaigns,
         a.master.seed

@@ -23,7 +23,7 @@ pub fn command(scenario: &Option<PathBuf>, sets: &[String], s: &Settings, budget
         c,
         " --population {} --rounds {} --meta-campaigns {} --starts {} --restarts {restarts} --regime {} --budget \
          {budget} --campaigns-per-eval {} --cma-population {} --sigma {} --objective {} --select-campaigns {} \
-         --eval-campaigns {} --seed {}",
+         --eval-campaigns {} --styles-budget {} --seed {}",
         s.population.join(","),
         s.rounds,
         s.meta_campaigns,
@@ -35,6 +35,7 @@ pub fn command(scenario: &Option<PathBuf>, sets: &[String], s: &Settings, budget
         s.objective.name(),
         s.select_campaigns,
         s.eval_campaigns,
+        s.styles_budget,
         s.seed
     );
     c
@@ -109,7 +110,7 @@ pub fn text(sc: &Scenario, rec: &Record, command: &str, seconds: f64) -> String 
             "The equilibrium of {} players on {} after {} rounds: {}. Its exploitability is at least {:+.1} points \
              [{:+.1}, {:+.1}]: the best response found wins {} against it in every other seat on {} held-out \
              campaigns, against the fair {} (a lower bound: only as strong as the oracle, restarts of CMA-ES from \
-             every member and from {}).",
+             every member and from {}{}).",
             last.members.len(),
             sc.name,
             rec.rounds.len(),
@@ -120,7 +121,12 @@ pub fn text(sc: &Scenario, rec: &Record, command: &str, seconds: f64) -> String 
             rate(last.held.by_slot[0], last.held.campaigns),
             last.held.campaigns,
             pct(1.0 / seats as f64),
-            rec.settings.plan.starts.iter().map(|s| s.name().to_string()).collect::<Vec<_>>().join(", ")
+            rec.settings.plan.starts.iter().map(|s| s.name().to_string()).collect::<Vec<_>>().join(", "),
+            if rec.settings.styles_budget > 0 {
+                format!(", and a style map of {} campaigns a round", rec.settings.styles_budget)
+            } else {
+                String::new()
+            }
         );
     }
     let _ = writeln!(out, "  {played} campaigns played in {seconds:.1} s");

@@ -251,7 +251,7 @@ fn every_command_exits_2_on_bad_input_and_3_on_an_unwritable_output() {
         vec!["tables", "--out", &o_],
         vec!["tune", "--budget", "4", "--quiet", "--out", &o_],
         vec!["styles", "--budget", "4", "--quiet", "--out", &o_],
-        vec!["psro", "--rounds", "1", "--budget", "4", "--quiet", "--out", &o_],
+        vec!["psro", "--rounds", "1", "--budget", "4", "--styles-budget", "0", "--quiet", "--out", &o_],
         [&["deviate", "--out", &o_][..], &quick].concat(),
         [&["probe", "--topics", "mine", "--out", &o_][..], &quick].concat(),
         vec!["value", "--campaigns", "4", "--held-out", "4", "--quiet", "--out", &o_],

@@ -341,6 +341,8 @@ fn psro_resumes_from_inside_a_round() {
             "40",
             "--eval-campaigns",
             "80",
+            "--styles-budget",
+            "400",
             "--quiet",
         ],
         |d| kept(d) > 0,

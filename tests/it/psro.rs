@@ -27,6 +27,7 @@ fn settings() -> Settings {
         select_campaigns: 40,
         eval_campaigns: 40,
         seed: 5,
+        styles_budget: 0,
     }
 }
 
@@ -111,7 +112,8 @@ fn the_psro_command_writes_an_equilibrium_that_plays() {
     let o = bin()
         .args(["psro", "--scenario", "scenarios/duel.toml", "--population", "tuned,balanced", "--rounds", "2"])
         .args(["--meta-campaigns", "20", "--starts", "warlord", "--budget", "400", "--campaigns-per-eval", "20"])
-        .args(["--cma-population", "4", "--select-campaigns", "20", "--eval-campaigns", "40", "--quiet", "--out"])
+        .args(["--cma-population", "4", "--select-campaigns", "20", "--eval-campaigns", "40", "--quiet"])
+        .args(["--styles-budget", "200", "--out"])
         .arg(&out)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -171,7 +173,7 @@ fn psro_install_replaces_the_equilibrium_in_a_scenario_file() {
         .arg(&file)
         .args(["--population", "tuned,balanced", "--rounds", "1", "--meta-campaigns", "20", "--starts", "warlord"])
         .args(["--budget", "400", "--campaigns-per-eval", "20", "--cma-population", "4", "--select-campaigns", "20"])
-        .args(["--eval-campaigns", "20", "--quiet", "--install"])
+        .args(["--eval-campaigns", "20", "--styles-budget", "200", "--quiet", "--install"])
         .arg(&file)
         .arg("--out")
         .arg(dir.join("out"))
@@ -205,7 +207,7 @@ fn two_shards_of_psro_in_one_folder_write_the_unsharded_record() {
         c.args(["psro", "--scenario", "scenarios/duel.toml", "--population", "tuned,balanced", "--rounds", "2"])
             .args(["--meta-campaigns", "40", "--starts", "warlord", "--budget", "800", "--campaigns-per-eval"])
             .args(["20", "--cma-population", "4", "--select-campaigns", "40", "--eval-campaigns", "40"])
-            .args(["--quiet", "--threads", "1", "--out"])
+            .args(["--styles-budget", "200", "--quiet", "--threads", "1", "--out"])
             .arg(out)
             .current_dir(env!("CARGO_MANIFEST_DIR"));
         if let Some(s) = shard {
@@ -233,4 +235,42 @@ fn two_shards_of_psro_in_one_folder_write_the_unsharded_record() {
     // The unsharded run cleared its own pieces at its end.
     assert!(!dir.join("whole").join("cells").exists());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The oracle's style map (`styles_budget`): it plays against σ from the
+/// members and the named starts, its campaigns are counted in the round,
+/// and a run with it is the same on 1 and 2 threads.
+#[test]
+fn the_oracles_style_map_plays_against_the_mixture_and_is_counted() {
+    let sc = duel();
+    let plain = settings();
+    let styled = Settings { styles_budget: 400, rounds: 1, ..settings() };
+    let a = pool(2).install(|| psro::run(&sc, &Settings { rounds: 1, ..plain.clone() }, None, |_| Flow::Continue));
+    let b = pool(2).install(|| psro::run(&sc, &styled, None, |_| Flow::Continue)).unwrap();
+    assert_eq!(b, pool(1).install(|| psro::run(&sc, &styled, None, |_| Flow::Continue)).unwrap());
+    let (a, b) = (&a.unwrap().rounds[0], &b.rounds[0]);
+    // The same meta-game and restarts; the map's search and its three
+    // best elites' selection on top.
+    let seats = 2;
+    let per_eval = plain.per_eval.div_ceil(seats) * seats;
+    let map = empires::strength::styles::campaigns(&empires::strength::styles::Settings {
+        starts: vec!["lazy".into(), "balanced".into(), "warlord".into()],
+        field: vec![MIXTURE.into()],
+        keys: Vec::new(),
+        axes: [empires::strength::styles::Axis::Battles, empires::strength::styles::Axis::Source],
+        bins: 8,
+        per_eval,
+        emitters: 5,
+        population: plain.population_size,
+        sigma: plain.sigma,
+        generations: empires::strength::styles::generations_for(400, 3, plain.population_size, per_eval),
+        objective: plain.objective,
+        seed: 0,
+    });
+    let select = b.campaigns_played - a.campaigns_played - map;
+    let entrants = select / plain.select_campaigns;
+    assert_eq!(select % plain.select_campaigns, 0, "{select}");
+    assert!((1..=psro::STYLE_ENTRANTS as u64).contains(&entrants), "{entrants} of the map's elites selected");
+    assert_eq!(a.sigma, b.sigma);
+    assert!(psro::planned(&sc, &styled) > psro::planned(&sc, &Settings { rounds: 1, ..plain }));
 }

@@ -930,3 +930,26 @@ fn sweep_answer_says_what_did_not_move_with_its_tables_plus_minus() {
     assert!(page.contains(&format!("<p class=\"answer\">{first}</p>")), "the page opens with the same line");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A best response starts from a weighted player: a mixture (the strong
+/// field) from its heaviest member, a weighted player from itself; a
+/// random or searching player is refused with a reason.
+#[test]
+fn a_best_response_starts_from_the_heaviest_member_of_the_strong_field() {
+    use empires::study::restrict::weighted_start;
+    let path = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
+    let duel =
+        empires::scenario::load_str(&std::fs::read_to_string(&path).unwrap(), &empires::scenario::Source::file(&path))
+            .unwrap();
+    let eq = duel.strategy("equilibrium").unwrap();
+    let heaviest = (0..eq.members.len()).max_by(|&a, &b| eq.weights[a].total_cmp(&eq.weights[b])).unwrap();
+    assert_eq!(weighted_start(&duel, &eq).unwrap(), duel.strategy(&eq.members[heaviest]).unwrap());
+    let default = Scenario::embedded_default();
+    let tuned = default.strategy("tuned").unwrap();
+    assert_eq!(weighted_start(&default, &default.strategy("equilibrium").unwrap()).unwrap(), tuned);
+    assert_eq!(weighted_start(&default, &tuned).unwrap(), tuned);
+    for name in ["random", "search"] {
+        let e = weighted_start(&default, &default.strategy(name).unwrap()).unwrap_err().to_string();
+        assert!(e.contains("cannot start from a"), "{name}: {e}");
+    }
+}

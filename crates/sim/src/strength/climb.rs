@@ -278,6 +278,19 @@ pub fn choose(
     master: u64,
     campaigns: u64,
 ) -> Result<Choice, Error> {
+    choose_with(main, problems, climb, Vec::new(), master, campaigns)
+}
+
+/// `choose`, with `extra` entrants (label and player: a style map's best
+/// elites) after the restarts' finalists.
+pub fn choose_with(
+    main: &Problem<'_>,
+    problems: &[Problem<'_>],
+    climb: &Climb,
+    extra: Vec<(String, StrategySpec)>,
+    master: u64,
+    campaigns: u64,
+) -> Result<Choice, Error> {
     let mut entrants = vec![(format!("{} (the start)", main.settings.start), main.start.clone())];
     let mut picks = vec![Pick { restart: None, u: None }];
     for (r, (p, rec)) in problems.iter().zip(&climb.restarts).enumerate() {
@@ -285,6 +298,10 @@ pub fn choose(
             entrants.push((format!("restart {r} from {}: {}", start_words(p), f.label), p.spec_rounded(&f.u)));
             picks.push(Pick { restart: Some(r), u: Some(f.u) });
         }
+    }
+    for e in extra {
+        entrants.push(e);
+        picks.push(Pick { restart: None, u: None });
     }
     let (chosen, entrants) = tune::select(main, entrants, master, campaigns)?;
     Ok(Choice { master, campaigns, chosen, entrants, picks })

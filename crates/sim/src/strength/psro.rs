@@ -13,9 +13,14 @@
 //! 3. **The oracle.** A best response to σ is fitted by `climb`: CMA-ES
 //!    restarts from the population's members and from other starts, every
 //!    opponent seat playing σ (a `kind = "mixture"` player that draws a
-//!    member each campaign), ranked by the objective, and chosen among the
-//!    finalists on a selection seed, the population's best member against
-//!    σ entering as the start, so the response is never below it there.
+//!    member each campaign), ranked by the objective; and by a style map
+//!    (`styles`: MAP-Elites searched by CMA-ME's emitters, against σ, from
+//!    the same starts), whose best elites found what the restarts missed
+//!    (on the duel a castle builder bred from one member beat the
+//!    restarts' equilibrium by 18 points). The response is chosen among
+//!    the restarts' finalists and the map's best elites on a selection
+//!    seed, the population's best member against σ entering as the
+//!    start, so the response is never below it there.
 //! 4. **Exploitability.** The response plays σ in every other seat on
 //!    held-out campaigns: its win rate less the fair share `1/seats` (what
 //!    σ wins against itself) is what σ gives away to it, with the Wilson
@@ -41,6 +46,7 @@ use std::collections::HashMap;
 const TAG_META: u64 = 0x7073_726f_0000_0001;
 const TAG_ORACLE: u64 = 0x7073_726f_0000_0002;
 const TAG_HELD_OUT: u64 = 0x7073_726f_0000_0003;
+const TAG_STYLES: u64 = 0x7073_726f_0000_0004;
 
 /// The name the mixture plays under in the population's scenario: the
 /// strong field every study seats by default.
@@ -65,7 +71,16 @@ pub struct Settings {
     /// Campaigns of the held-out exploitability measurement.
     pub eval_campaigns: u64,
     pub seed: u64,
+    /// Campaigns of the oracle's style map a round (`styles` against σ,
+    /// from the same starts): its best elites join the selection beside
+    /// the restarts' finalists. 0: restarts only (records made before the
+    /// map joined the oracle read so).
+    #[serde(default)]
+    pub styles_budget: u64,
 }
+
+/// The style map's best elites that join a round's selection.
+pub const STYLE_ENTRANTS: usize = 3;
 
 /// One round.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -325,8 +340,56 @@ pub fn run(
             .zip(&runs)
             .map(|(rr, s)| tune::campaigns(rr.generations.len() as u64, s.population, s.per_eval))
             .sum::<u64>();
+        // The style map against σ, from the same named starts.
+        let mut extra = Vec::new();
+        if settings.styles_budget > 0 {
+            let mut starts = names.clone();
+            for s in &settings.plan.starts {
+                if let climb::Start::Named(n) = s
+                    && !starts.contains(n)
+                    && sc_mix.strategy_ref(n).is_some_and(|x| x.kind == StrategyKind::Weighted)
+                {
+                    starts.push(n.clone());
+                }
+            }
+            let generations = super::styles::generations_for(
+                settings.styles_budget,
+                starts.len(),
+                settings.population_size,
+                per_eval,
+            );
+            let map = super::styles::Styles::new(
+                &sc_mix,
+                super::styles::Settings {
+                    starts,
+                    field: vec![MIXTURE.to_string()],
+                    keys: base_settings.keys.clone(),
+                    axes: [super::styles::Axis::Battles, super::styles::Axis::Source],
+                    bins: 8,
+                    per_eval,
+                    emitters: 5,
+                    population: settings.population_size,
+                    sigma: settings.sigma,
+                    generations,
+                    objective: settings.objective,
+                    seed: mix2(oracle_seed, TAG_STYLES),
+                },
+            )?;
+            let styled = super::styles::run(&map, None, |_| Flow::Continue)?;
+            campaigns_played += super::styles::campaigns(&map.settings);
+            let archive = map.archive(&styled);
+            let mut elites: Vec<_> = archive.cells.iter().collect();
+            elites.sort_by(|a, b| b.1.eval.measure.objective().total_cmp(&a.1.eval.measure.objective()));
+            for (cell, e) in elites.into_iter().take(STYLE_ENTRANTS) {
+                let from = &map.settings.starts[e.eval.base];
+                extra.push((
+                    format!("style map cell {cell:?} from {from} (generation {})", e.generation),
+                    map.spec_rounded(e.eval.base, &e.eval.u),
+                ));
+            }
+        }
         let select_master = mix2(oracle_seed, 0x7365_6c65_6374);
-        let choice = climb::choose(&main, &problems, &done, select_master, settings.select_campaigns)?;
+        let choice = climb::choose_with(&main, &problems, &done, extra, select_master, settings.select_campaigns)?;
         campaigns_played += choice.entrants.len() as u64 * choice.campaigns;
         let response = choice.spec().clone();
         // 4. Exploitability, held out.
@@ -367,7 +430,8 @@ pub fn planned(sc: &Scenario, s: &Settings) -> u64 {
             climb::Length::Campaigns(c) => c,
             climb::Length::Generations(g) => tune::campaigns(g as u64, s.population_size, per_eval),
         };
-        total += restarts * budget + (1 + 2 * restarts) * s.select_campaigns + s.eval_campaigns;
+        let styles = if s.styles_budget > 0 { s.styles_budget + STYLE_ENTRANTS as u64 * s.select_campaigns } else { 0 };
+        total += restarts * budget + (1 + 2 * restarts) * s.select_campaigns + s.eval_campaigns + styles;
     }
     total
 }

@@ -277,6 +277,32 @@ fn best_response(
     tune_from(sc, start, Field::Fixed(vec![field.to_string()]), seed, budget)
 }
 
+/// The weighted player a best response starts from: `start` itself, or,
+/// for a mixture (the strong field, `equilibrium`), its heaviest member
+/// (the first of equal weights). Tuning a mixture's own keys would move
+/// nothing it plays. A random or searching player has no weights to tune.
+pub fn weighted_start(sc: &Scenario, start: &StrategySpec) -> Result<StrategySpec, Error> {
+    use crate::scenario::StrategyKind;
+    match start.kind {
+        StrategyKind::Weighted => Ok(start.clone()),
+        StrategyKind::Mixture => {
+            let weight = |i: usize| start.weights.get(i).copied().unwrap_or(1.0);
+            let heaviest = (0..start.members.len())
+                .fold(None, |best: Option<usize>, i| match best {
+                    Some(b) if weight(b) >= weight(i) => Some(b),
+                    _ => Some(i),
+                })
+                .ok_or_else(|| Error::input("a best response cannot start from a mixture with no members"))?;
+            let member = sc.named_strategy(&start.members[heaviest])?;
+            weighted_start(sc, &member)
+        }
+        kind => Err(Error::input(format!(
+            "a best response tunes a weighted player's keys; it cannot start from a {kind:?} player (name a \
+             weighted one, or a mixture of them)"
+        ))),
+    }
+}
+
 /// The most campaigns `tune_from` plays under `sc` with `budget` (its
 /// search may converge sooner): a progress bar's length.
 pub fn tuning_planned(sc: &Scenario, budget: &Budget) -> u64 {
@@ -305,6 +331,7 @@ pub fn tune_from(
     seed: u64,
     budget: &Budget,
 ) -> Result<(StrategySpec, u64), Error> {
+    let start = &weighted_start(sc, start)?;
     let mut sc = sc.clone();
     let name = "best-response start".to_string();
     sc.strategies.insert(name.clone(), start.clone());
