@@ -82,8 +82,8 @@ pub struct PsroArgs {
     /// `--out` on a shared file system (a Slurm job array: one task a
     /// shard). Each shard walks every round, plays the pieces that fall to
     /// it and reads the others' from OUT/cells/ as they appear, so all end
-    /// with the same files; a piece a shard has not delivered in 5 minutes
-    /// is played by whoever waits for it.
+    /// with the same files; a piece not delivered within a few times what
+    /// it takes to play is played by whoever waits for it.
     #[command(flatten)]
     pub shards: ShardArgs,
     /// `--resume` continues from the rounds recorded in the output folder
