@@ -33,10 +33,10 @@ pub struct StylesArgs {
     pub keys: String,
     /// The map's two behaviour axes, X,Y: battles, source, spent, mines,
     /// raids, castles, sieges, ships (docs/tuning.md).
-    #[arg(long, default_value = "battles,source")]
+    #[arg(long, default_value = crate::strength::styles::AXES_FLAG)]
     pub axes: String,
     /// Bins along each axis (`source` has one more: no gold earned).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(2..=32))]
+    #[arg(long, default_value_t = crate::strength::styles::BINS as u32, value_parser = clap::value_parser!(u32).range(2..=32))]
     pub bins: u32,
     /// Campaigns to spend on the search (the starts once, then the
     /// emitters' generations); sets the number of generations.
@@ -49,7 +49,7 @@ pub struct StylesArgs {
     #[arg(long, default_value_t = 200, allow_negative_numbers = true, value_parser = super::args::count::<1>)]
     pub campaigns_per_eval: u64,
     /// CMA-ES emitters, taking turns.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, default_value_t = crate::strength::styles::EMITTERS as u32, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub emitters: u32,
     /// Candidates per emitter generation (default: CMA-ES's 4 + 3 ln(keys)).
     #[arg(long)]

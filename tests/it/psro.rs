@@ -2,7 +2,7 @@
 //! its equilibrium, the oracle's response and its exploitability.
 
 use crate::play_cli::bin;
-use crate::strength::{DUEL, duel, pool};
+use crate::strength::{DUEL, duel, pool, tmp};
 use empires::scenario::{Source, StrategyKind, load_str};
 use empires::sim::lineup::Lineup;
 use empires::strength::climb::{Length, Plan, Regime, Start};
@@ -105,9 +105,7 @@ fn bad_psro_settings_are_refused_with_a_reason() {
 /// mixture as scenario text that loads and plays.
 #[test]
 fn the_psro_command_writes_an_equilibrium_that_plays() {
-    let dir = std::env::temp_dir().join(format!("empires-psro-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmp("psro");
     let out = dir.join("out");
     let o = bin()
         .args(["psro", "--scenario", "scenarios/duel.toml", "--population", "tuned,balanced", "--rounds", "2"])
@@ -163,9 +161,7 @@ fn the_shipped_scenarios_carry_a_playable_equilibrium() {
 /// has an `equilibrium` already), and the file plays it.
 #[test]
 fn psro_install_replaces_the_equilibrium_in_a_scenario_file() {
-    let dir = std::env::temp_dir().join(format!("empires-psro-install-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmp("psro-install");
     let file = dir.join("duel.toml");
     std::fs::write(&file, DUEL).unwrap();
     let o = bin()
@@ -199,9 +195,7 @@ fn psro_install_replaces_the_equilibrium_in_a_scenario_file() {
 /// writes, and the pieces stay in OUT/cells/ for each other.
 #[test]
 fn two_shards_of_psro_in_one_folder_write_the_unsharded_record() {
-    let dir = std::env::temp_dir().join(format!("empires-psro-shards-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmp("psro-shards");
     let run = |out: &std::path::Path, shard: Option<&str>| {
         let mut c = bin();
         c.args(["psro", "--scenario", "scenarios/duel.toml", "--population", "tuned,balanced", "--rounds", "2"])
@@ -253,20 +247,8 @@ fn the_oracles_style_map_plays_against_the_mixture_and_is_counted() {
     // best elites' selection on top.
     let seats = 2;
     let per_eval = plain.per_eval.div_ceil(seats) * seats;
-    let map = empires::strength::styles::campaigns(&empires::strength::styles::Settings {
-        starts: vec!["lazy".into(), "balanced".into(), "warlord".into()],
-        field: vec![MIXTURE.into()],
-        keys: Vec::new(),
-        axes: [empires::strength::styles::Axis::Battles, empires::strength::styles::Axis::Source],
-        bins: 8,
-        per_eval,
-        emitters: 5,
-        population: plain.population_size,
-        sigma: plain.sigma,
-        generations: empires::strength::styles::generations_for(400, 3, plain.population_size, per_eval),
-        objective: plain.objective,
-        seed: 0,
-    });
+    let starts = vec!["lazy".into(), "balanced".into(), "warlord".into()];
+    let map = empires::strength::styles::campaigns(&psro::map_settings(&styled, starts, Vec::new(), per_eval, 0));
     let select = b.campaigns_played - a.campaigns_played - map;
     let entrants = select / plain.select_campaigns;
     assert_eq!(select % plain.select_campaigns, 0, "{select}");

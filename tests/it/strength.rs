@@ -19,7 +19,9 @@ pub(crate) fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
 }
 
-fn tmp(name: &str) -> PathBuf {
+/// A fresh folder for one test of the strength commands (tune, styles,
+/// psro, ...).
+pub(crate) fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("empires-strength-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();

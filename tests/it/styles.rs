@@ -2,7 +2,7 @@
 //! searched by CMA-ME's improvement emitters.
 
 use crate::play_cli::bin;
-use crate::strength::{DUEL, duel, pool};
+use crate::strength::{DUEL, duel, pool, tmp};
 use empires::scenario::{Source, load_str};
 use empires::strength::styles::{self, Axis, Settings, Styles, search_master};
 use empires::strength::tune::{Flow, Objective};
@@ -132,9 +132,7 @@ fn bad_map_settings_are_refused_with_a_reason() {
 /// parquet table and the page; bad axes exit 2.
 #[test]
 fn the_styles_command_writes_its_map_and_each_cells_player() {
-    let dir = std::env::temp_dir().join(format!("empires-styles-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmp("styles");
     let out = dir.join("out");
     let o = bin()
         .args(["styles", "--scenario", "scenarios/duel.toml", "--starts", "balanced,warlord", "--against", "tuned"])

@@ -305,16 +305,18 @@ impl Lineup {
         // The gifts and the scenario's whole text name the lineup: every
         // strategy, every rule.
         let name = format!("{:?} {:?}", self.gifts, self.sc);
-        let key = |r: &Range<u64>| format!("lineup {what} master {master} {r:?} {name}");
-        let pieces = watch::pieces(range, PIECE);
+        let pieces = watch::pieces(range, PIECE)
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| (i, format!("lineup {what} master {master} {r:?} {name}"), r));
         // This process's pieces first, then the others' (shards sharing
         // the cells: by then most of those are found, not waited for).
-        let (mine, theirs): (Vec<_>, Vec<_>) = pieces.into_iter().enumerate().partition(|(_, r)| watch::mine(&key(r)));
+        let (mine, theirs): (Vec<_>, Vec<_>) = pieces.partition(|(_, key, _)| watch::mine(key));
         let mut kept: Vec<(usize, Vec<T>)> = Vec::new();
         for part in [mine, theirs] {
             let done: Vec<(usize, Vec<T>)> = part
                 .into_par_iter()
-                .map(|(i, r)| watch::memo(r.end - r.start, || key(&r), || play(r.clone())).map(|v| (i, v)))
+                .map(|(i, key, r)| watch::memo(r.end - r.start, || key, || play(r.clone())).map(|v| (i, v)))
                 .collect::<Result<_, _>>()?;
             kept.extend(done);
         }

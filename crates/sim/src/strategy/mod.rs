@@ -47,7 +47,7 @@ pub fn build(sc: &Scenario, spec: &StrategySpec, mut rng: Pcg64Mcg) -> Box<dyn S
         let k = if Drawn::draws(spec) {
             pick(&spec.weights, spec.members.len(), &mut rng)
         } else {
-            spec.weights.iter().position(|w| *w > 0.0).unwrap_or(0)
+            chances(spec).iter().position(|c| *c > 0.0).unwrap_or(0)
         };
         let member = spec.members.get(k).and_then(|m| sc.strategy_ref(m)).cloned().unwrap_or_default();
         let inner = build(sc, &member, rng);
@@ -83,11 +83,7 @@ pub struct Drawn {
 impl Drawn {
     /// Whether a mixture draws at all: more than one member has a chance.
     pub fn draws(spec: &StrategySpec) -> bool {
-        if spec.weights.is_empty() {
-            spec.members.len() > 1
-        } else {
-            spec.weights.iter().filter(|w| **w > 0.0).count() > 1
-        }
+        chances(spec).iter().filter(|c| **c > 0.0).count() > 1
     }
 
     /// Each member from its own stream drawn from `rng`, in `members`
@@ -120,6 +116,19 @@ impl Strategy for Drawn {
         let mut rng = Pcg64Mcg::new(((seed as u128) << 64) | seed as u128 | 1);
         self.at = pick(&self.weights, self.members.len(), &mut rng);
     }
+}
+
+/// Each member's chance in a mixture: its weight over the sum of the
+/// positive ones (0 for a weight of 0 or below), or equal chances when
+/// there are no weights. What `pick` draws from, a search's `prior`
+/// averages by, and a best response starts from the heaviest of.
+pub fn chances(spec: &StrategySpec) -> Vec<f64> {
+    let n = spec.members.len();
+    if spec.weights.is_empty() {
+        return vec![1.0 / n.max(1) as f64; n];
+    }
+    let total: f64 = spec.weights.iter().filter(|w| **w > 0.0).sum();
+    (0..n).map(|i| spec.weights.get(i).copied().filter(|w| *w > 0.0).map_or(0.0, |w| w / total)).collect()
 }
 
 /// A member index drawn with chances proportional to `weights` (equal

@@ -120,12 +120,9 @@ pub(super) fn prior(
         return Vec::new();
     };
     let members: Vec<(&crate::scenario::StrategySpec, f64)> = if p.kind == crate::scenario::StrategyKind::Mixture {
-        let total: f64 =
-            if p.weights.is_empty() { p.members.len() as f64 } else { p.weights.iter().filter(|w| **w > 0.0).sum() };
         p.members
             .iter()
-            .enumerate()
-            .map(|(i, m)| (m, p.weights.get(i).copied().unwrap_or(1.0).max(0.0) / total.max(f64::MIN_POSITIVE)))
+            .zip(super::chances(p))
             .filter(|(_, w)| *w > 0.0)
             .filter_map(|(m, w)| sc.strategy_ref(m).map(|s| (s, w)))
             .collect()

@@ -234,9 +234,12 @@ impl Search {
             if turn {
                 w.score_options(r, st, me, d, options, scores);
                 let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let z: f64 = scores.iter().map(|s| ((s - top) / self.temperature).exp()).sum();
-                for (pi, s) in p.iter_mut().zip(scores.iter()) {
-                    *pi += share * ((s - top) / self.temperature).exp() / z;
+                for s in scores.iter_mut() {
+                    *s = ((*s - top) / self.temperature).exp();
+                }
+                let z: f64 = scores.iter().sum();
+                for (pi, e) in p.iter_mut().zip(scores.iter()) {
+                    *pi += share * e / z;
                 }
             } else {
                 p[w.choose(r, st, me, d, options).min(n - 1)] += share;

@@ -341,53 +341,12 @@ pub fn run(
             .map(|(rr, s)| tune::campaigns(rr.generations.len() as u64, s.population, s.per_eval))
             .sum::<u64>();
         // The style map against σ, from the same named starts.
-        let mut extra = Vec::new();
-        if settings.styles_budget > 0 {
-            let mut starts = names.clone();
-            for s in &settings.plan.starts {
-                if let climb::Start::Named(n) = s
-                    && !starts.contains(n)
-                    && sc_mix.strategy_ref(n).is_some_and(|x| x.kind == StrategyKind::Weighted)
-                {
-                    starts.push(n.clone());
-                }
-            }
-            let generations = super::styles::generations_for(
-                settings.styles_budget,
-                starts.len(),
-                settings.population_size,
-                per_eval,
-            );
-            let map = super::styles::Styles::new(
-                &sc_mix,
-                super::styles::Settings {
-                    starts,
-                    field: vec![MIXTURE.to_string()],
-                    keys: base_settings.keys.clone(),
-                    axes: [super::styles::Axis::Battles, super::styles::Axis::Source],
-                    bins: 8,
-                    per_eval,
-                    emitters: 5,
-                    population: settings.population_size,
-                    sigma: settings.sigma,
-                    generations,
-                    objective: settings.objective,
-                    seed: mix2(oracle_seed, TAG_STYLES),
-                },
-            )?;
-            let styled = super::styles::run(&map, None, |_| Flow::Continue)?;
-            campaigns_played += super::styles::campaigns(&map.settings);
-            let archive = map.archive(&styled);
-            let mut elites: Vec<_> = archive.cells.iter().collect();
-            elites.sort_by(|a, b| b.1.eval.measure.objective().total_cmp(&a.1.eval.measure.objective()));
-            for (cell, e) in elites.into_iter().take(STYLE_ENTRANTS) {
-                let from = &map.settings.starts[e.eval.base];
-                extra.push((
-                    format!("style map cell {cell:?} from {from} (generation {})", e.generation),
-                    map.spec_rounded(e.eval.base, &e.eval.u),
-                ));
-            }
-        }
+        let (extra, map_played) = if settings.styles_budget > 0 {
+            style_entrants(&sc_mix, &names, settings, &base_settings.keys, per_eval, oracle_seed)?
+        } else {
+            (Vec::new(), 0)
+        };
+        campaigns_played += map_played;
         let select_master = mix2(oracle_seed, 0x7365_6c65_6374);
         let choice = climb::choose_with(&main, &problems, &done, extra, select_master, settings.select_campaigns)?;
         campaigns_played += choice.entrants.len() as u64 * choice.campaigns;
@@ -413,6 +372,77 @@ pub fn run(
         }
     }
     Ok(rec)
+}
+
+/// The oracle's style map of a round: against σ (`MIXTURE`), from
+/// `starts`, over `keys`, on the map's default axes, bins and emitters,
+/// with the oracle's CMA-ES population and step, and as many generations
+/// as `styles_budget` buys.
+pub fn map_settings(
+    settings: &Settings,
+    starts: Vec<String>,
+    keys: Vec<String>,
+    per_eval: u64,
+    seed: u64,
+) -> super::styles::Settings {
+    let generations =
+        super::styles::generations_for(settings.styles_budget, starts.len(), settings.population_size, per_eval);
+    super::styles::Settings {
+        starts,
+        field: vec![MIXTURE.to_string()],
+        keys,
+        axes: super::styles::AXES,
+        bins: super::styles::BINS,
+        per_eval,
+        emitters: super::styles::EMITTERS,
+        population: settings.population_size,
+        sigma: settings.sigma,
+        generations,
+        objective: settings.objective,
+        seed,
+    }
+}
+
+/// The style map's best `STYLE_ENTRANTS` elites against σ (label and
+/// player), from the members `names` and the plan's named weighted
+/// starts, and the campaigns the map played.
+fn style_entrants(
+    sc_mix: &Scenario,
+    names: &[String],
+    settings: &Settings,
+    keys: &[String],
+    per_eval: u64,
+    oracle_seed: u64,
+) -> Result<(Vec<(String, StrategySpec)>, u64), Error> {
+    let mut starts = names.to_vec();
+    for s in &settings.plan.starts {
+        if let climb::Start::Named(n) = s
+            && !starts.contains(n)
+            && sc_mix.strategy_ref(n).is_some_and(|x| x.kind == StrategyKind::Weighted)
+        {
+            starts.push(n.clone());
+        }
+    }
+    let map = super::styles::Styles::new(
+        sc_mix,
+        map_settings(settings, starts, keys.to_vec(), per_eval, mix2(oracle_seed, TAG_STYLES)),
+    )?;
+    let styled = super::styles::run(&map, None, |_| Flow::Continue)?;
+    let archive = map.archive(&styled);
+    let mut elites: Vec<_> = archive.cells.iter().collect();
+    elites.sort_by(|a, b| b.1.eval.measure.objective().total_cmp(&a.1.eval.measure.objective()));
+    let extra = elites
+        .into_iter()
+        .take(STYLE_ENTRANTS)
+        .map(|(cell, e)| {
+            let from = &map.settings.starts[e.eval.base];
+            (
+                format!("style map cell {cell:?} from {from} (generation {})", e.generation),
+                map.spec_rounded(e.eval.base, &e.eval.u),
+            )
+        })
+        .collect();
+    Ok((extra, super::styles::campaigns(&map.settings)))
 }
 
 /// The campaigns a run plays at most: each round's meta-game (the

@@ -351,6 +351,14 @@ pub fn keys_of(starts: &[StrategySpec]) -> Vec<String> {
         .collect()
 }
 
+/// A map's default axes, bins per axis and emitters: `empires styles`'
+/// defaults and the ones PSRO's oracle maps with.
+pub const AXES: [Axis; 2] = [Axis::Battles, Axis::Source];
+/// `AXES` as `--axes` writes them (a test holds the two together).
+pub const AXES_FLAG: &str = "battles,source";
+pub const BINS: usize = 8;
+pub const EMITTERS: usize = 5;
+
 /// Master seed of the campaigns every point of the search plays.
 pub fn search_master(seed: u64) -> u64 {
     mix2(seed, TAG_SEARCH)
@@ -680,6 +688,13 @@ pub fn evaluate(p: &Styles<'_>, archive: &Archive, master: u64, campaigns: u64) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The map's default axes and `--axes`' default are one fact.
+    #[test]
+    fn the_default_axes_flag_names_the_default_axes() {
+        let named: Vec<Axis> = AXES_FLAG.split(',').map(|a| Axis::parse(a).unwrap()).collect();
+        assert_eq!(named, AXES);
+    }
 
     #[test]
     fn a_value_falls_in_its_bin_and_beyond_the_range_in_an_end_bin() {

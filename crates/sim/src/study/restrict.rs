@@ -286,12 +286,11 @@ pub fn weighted_start(sc: &Scenario, start: &StrategySpec) -> Result<StrategySpe
     match start.kind {
         StrategyKind::Weighted => Ok(start.clone()),
         StrategyKind::Mixture => {
-            let weight = |i: usize| start.weights.get(i).copied().unwrap_or(1.0);
-            let heaviest = (0..start.members.len())
-                .fold(None, |best: Option<usize>, i| match best {
-                    Some(b) if weight(b) >= weight(i) => Some(b),
-                    _ => Some(i),
-                })
+            let chance = crate::strategy::chances(start);
+            // The first of equal chances (`max_by` keeps the last it sees).
+            let heaviest = (0..chance.len())
+                .rev()
+                .max_by(|&a, &b| chance[a].total_cmp(&chance[b]))
                 .ok_or_else(|| Error::input("a best response cannot start from a mixture with no members"))?;
             let member = sc.named_strategy(&start.members[heaviest])?;
             weighted_start(sc, &member)
