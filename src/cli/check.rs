@@ -77,7 +77,14 @@ pub fn run(mut a: CheckArgs) -> Result<(), CliError> {
     let stored = gate::baseline::Stored::read(&sidecar)?;
     let out = {
         let sidecar_text = std::fs::read_to_string(&sidecar).unwrap_or_default();
-        let request = Request::new(&format!("{}\n{text}\n{sidecar_text}", a.key()), "");
+        // The scenario files the metrics play are part of the request: an
+        // edited default.toml is another check, never the last one's folder.
+        let mut played = String::new();
+        for m in &file.metric {
+            let p = gate::played(m, &dir).map_err(|e| e.at(format_args!("{name}: metric {:?}", m.name)))?;
+            played.push_str(&format!("{} {}\n", p.file, p.sha256));
+        }
+        let request = Request::new(&format!("{}\n{text}\n{sidecar_text}", a.key()), &played);
         let stem = file_path.file_stem().map_or("balance".into(), |s| s.to_string_lossy().to_string());
         a.out.resolve("check", &stem, &request)?
     };

@@ -205,14 +205,20 @@ pub fn load_scenario_varied(path: Option<&Path>, sets: &[String], vary: &[String
         .map(|s| scenario::parse_flagged("--set", s))
         .chain(vary.iter().map(|s| scenario::parse_flagged("--vary", s)))
         .collect::<Result<_, _>>()?;
-    match path {
-        None => Ok(scenario::load_flagged(scenario::DEFAULT_TOML, &Source::embedded("default.toml"), &overrides)?),
+    let mut sc = match path {
+        None => scenario::load_flagged(scenario::DEFAULT_TOML, &Source::embedded("default.toml"), &overrides)?,
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .map_err(|e| CliError::input(format!("{}: cannot read the scenario: {e}", p.display())))?;
-            Ok(scenario::load_flagged(&text, &Source::file(p.display().to_string()), &overrides)?)
+            scenario::load_flagged(&text, &Source::file(p.display().to_string()), &overrides)?
         }
+    };
+    // Every header and dataset that names the scenario names the variant
+    // played: `default` under `--set` is another game than `default`.
+    if !sets.is_empty() {
+        sc.name = format!("{} with {}", sc.name, sets.join(", "));
     }
+    Ok(sc)
 }
 
 /// Parse the arguments, run, and return the process exit code (`exit`).

@@ -162,7 +162,7 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
         )),
     };
     let request = Request::of(&a.key(), &[&sc]);
-    let out = a.out.resolve("psro", &sc.name, &request)?;
+    let out = a.out.resolve("psro", &a.scenario.file_name(), &request)?;
     let record_path = out.join("record.json");
     let previous: Option<Record> = read_record(a.long.resume, &record_path, |text| {
         serde_json::from_str(text).map_err(|e| format!("not a PSRO record: {e}"))
@@ -213,17 +213,40 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
     if let Some((file, text)) = install {
         let mut text = text;
         let mut said = Vec::new();
-        let names = rec.rounds.iter().enumerate().filter(|(_, r)| r.new).map(|(k, _)| psro::response_name(k));
-        for name in names.chain(std::iter::once(psro::MIXTURE.to_string())) {
+        let old_members = crate::report::strength::mixture_members(&text, psro::MIXTURE);
+        let names: Vec<String> =
+            rec.rounds.iter().enumerate().filter(|(_, r)| r.new).map(|(k, _)| psro::response_name(k)).collect();
+        for name in names.iter().cloned().chain(std::iter::once(psro::MIXTURE.to_string())) {
             let (new, replaced) = crate::report::strength::install(&text, &tables, &name)
                 .map_err(|e| e.at(format_args!("--install {}", file.display())))?;
             said.push(format!("{} [strategies.{name}]", if replaced { "replaced" } else { "added" }));
             text = new;
         }
         let source = crate::scenario::Source::file(file.display().to_string());
-        crate::scenario::load_with_overrides(&text, &source, &[]).map_err(|e| {
+        let loads = |text: &str| crate::scenario::load_with_overrides(text, &source, &[]);
+        loads(&text).map_err(|e| {
             CliError::input(format!("--install {}: the file would not load with the tables in:\n{e}", file.display()))
         })?;
+        // A response an earlier fit installed and this one did not find
+        // would stay in the file as a player nobody seats and the docs
+        // never name; it goes, unless something else in the file still
+        // plays it (then the file would not load without it).
+        for stale in old_members
+            .iter()
+            .filter(|m| psro::is_response_name(m) && !names.contains(m) && !settings.population.contains(m))
+        {
+            let Some(without) = crate::report::strength::uninstall(&text, stale)
+                .map_err(|e| e.at(format_args!("--install {}", file.display())))?
+            else {
+                continue;
+            };
+            if loads(&without).is_ok() {
+                said.push(format!("removed [strategies.{stale}] (the earlier fit's)"));
+                text = without;
+            } else {
+                said.push(format!("kept [strategies.{stale}] (the earlier fit's, still played in the file)"));
+            }
+        }
         write_file(file, text.as_bytes())?;
         sayln!(
             "{} in {}; play it with --scenario {} --players {}",

@@ -569,7 +569,7 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<(), CliError> {
     if a.bootstrap < 100 {
         return Err(CliError::input("--bootstrap must be at least 100 for a 95% interval"));
     }
-    let out = a.out.resolve("ladder", &sc.name, &Request::of(&a.key(), &[&sc]))?;
+    let out = a.out.resolve("ladder", &a.scenario.file_name(), &Request::of(&a.key(), &[&sc]))?;
     let campaigns = a.campaigns.n;
     let long = Long::start(a.threads, a.long, ladder::planned(names.len(), campaigns), &out)?;
     let l = long

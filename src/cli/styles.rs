@@ -146,7 +146,7 @@ pub fn styles_cmd(a: StylesArgs) -> Result<(), CliError> {
     };
     let p = Styles::new(&sc, settings)?;
     let request = Request::of(&a.key(), &[&sc]);
-    let out = a.out.resolve("styles", &sc.name, &request)?;
+    let out = a.out.resolve("styles", &a.scenario.file_name(), &request)?;
     let record_path = out.join("record.json");
     let previous: Option<Record> = read_record(a.long.resume, &record_path, |text| {
         serde_json::from_str(text).map_err(|e| format!("not a style map's record: {e}"))

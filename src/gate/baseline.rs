@@ -38,6 +38,11 @@ pub struct Run {
     pub mean: f64,
     /// Campaign `i`'s value; `null` where the metric had none.
     pub values: Vec<Option<f64>>,
+    /// SHA-256 of the scenario file the run played, so a check says when
+    /// its baseline came from another version of the file (older files
+    /// have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario_sha256: Option<String>,
 }
 
 /// `dir/balance.toml` → `dir/balance.baseline.json`.
@@ -69,8 +74,9 @@ impl Stored {
         t
     }
 
-    /// Keep `values` as the baseline run of `spec`.
-    pub fn insert(&mut self, spec: &MetricSpec, mean: f64, values: &[f64]) {
+    /// Keep `values` as the baseline run of `spec`, played on the scenario
+    /// file of hash `scenario_sha256`.
+    pub fn insert(&mut self, spec: &MetricSpec, mean: f64, values: &[f64], scenario_sha256: Option<String>) {
         self.format = FORMAT;
         self.metrics.insert(
             spec.name.clone(),
@@ -79,6 +85,7 @@ impl Stored {
                 campaigns: spec.campaigns,
                 mean,
                 values: values.iter().map(|v| v.is_finite().then_some(*v)).collect(),
+                scenario_sha256,
             },
         );
     }

@@ -38,11 +38,13 @@ pub struct Sample {
     /// `max seat deviation`): its bound test is Bonferroni-corrected over
     /// them. 1 for every other metric.
     pub worst_of: u32,
+    /// The scenario file played (`gate::measure_sample` names it).
+    pub played: Option<super::Played>,
 }
 
 impl From<Measured> for Sample {
     fn from(measured: Measured) -> Sample {
-        Sample { measured, values: Vec::new(), worst_of: 1 }
+        Sample { measured, values: Vec::new(), worst_of: 1, played: None }
     }
 }
 
@@ -132,7 +134,7 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
         (mean.low, mean.high)
     };
     let measured = Measured { value: mean.mean, se, low, high, exact: false, campaigns: mean.n };
-    Ok(Sample { measured, values, worst_of: 1 })
+    Ok(Sample { measured, values, worst_of: 1, played: None })
 }
 
 /// Wins per seat over the metric's campaigns (one winner per campaign).

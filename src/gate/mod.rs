@@ -40,19 +40,94 @@ use std::path::Path;
 /// Exact values agree to this.
 pub const EXACT: f64 = 1e-9;
 
-/// Load the scenario of a metric (relative to the balance file's folder).
+/// The file a metric names none of plays the balance file's folder's
+/// `default.toml` when there is one: a design team that copies
+/// `scenarios/` and edits its default gates the edit, not the binary's
+/// embedded copy.
+pub const FOLDER_DEFAULT: &str = "default.toml";
+
+/// Where a metric's scenario came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// The metric's `scenario =`.
+    Named,
+    /// The balance file's folder's `default.toml` (the metric names none).
+    Folder,
+    /// The default built into the binary (the metric names none and the
+    /// folder has no `default.toml`).
+    Embedded,
+}
+
+/// The scenario file a metric played, named on its line of the verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// Its path (the balance file's folder joined with the name), or
+    /// `default.toml (embedded)`.
+    pub file: String,
+    /// SHA-256 of the file's bytes, hex (before the metric's `set`).
+    pub sha256: String,
+    pub how: How,
+}
+
+impl Played {
+    /// `default.toml 1a2b3c4d`: the file's name and its hash's first 8
+    /// digits, what a table cell has room for.
+    pub fn short(&self) -> String {
+        let name =
+            std::path::Path::new(&self.file).file_name().map_or(self.file.clone(), |n| n.to_string_lossy().to_string());
+        let name = if self.how == How::Embedded { format!("{name} (embedded)") } else { name };
+        format!("{name} {}", &self.sha256[..8.min(self.sha256.len())])
+    }
+
+    /// Why this file: the line under the verdict table.
+    pub fn why(&self) -> &'static str {
+        match self.how {
+            How::Named => "named by the metric",
+            How::Folder => "the balance file's folder's default.toml: the metric names no scenario",
+            How::Embedded => {
+                "the default built into empires: the metric names no scenario and the balance file's folder has \
+                 no default.toml"
+            }
+        }
+    }
+}
+
+/// The text a metric's scenario is read from, its source for errors, and
+/// what the verdict says it played.
+fn scenario_text(m: &MetricSpec, dir: &Path) -> Result<(String, crate::scenario::Source, Played), Error> {
+    let read = |p: &Path, how: How| -> Result<_, Error> {
+        let t = std::fs::read_to_string(p).map_err(|e| Error::input(format!("{}: {e}", p.display())))?;
+        let played = Played { file: p.display().to_string(), sha256: crate::report::manifest::text_hash(&t), how };
+        Ok((t, crate::scenario::Source::file(p.display().to_string()), played))
+    };
+    match &m.scenario {
+        Some(f) => read(&dir.join(f), How::Named),
+        None if dir.join(FOLDER_DEFAULT).is_file() => read(&dir.join(FOLDER_DEFAULT), How::Folder),
+        None => {
+            let t = crate::scenario::DEFAULT_TOML.to_string();
+            let played = Played {
+                file: FOLDER_DEFAULT.to_string(),
+                sha256: crate::report::manifest::text_hash(&t),
+                how: How::Embedded,
+            };
+            Ok((t, crate::scenario::Source::embedded(FOLDER_DEFAULT), played))
+        }
+    }
+}
+
+/// The scenario file metric `m` plays (`scenario_of` reads the same).
+pub fn played(m: &MetricSpec, dir: &Path) -> Result<Played, Error> {
+    scenario_text(m, dir).map(|(_, _, p)| p)
+}
+
+/// Load the scenario of a metric: its `scenario =` (relative to the
+/// balance file's folder), else the folder's `default.toml`, else the
+/// embedded default; with the metric's `set` and `extra` overrides.
 pub fn scenario_of(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<crate::scenario::Scenario, Error> {
     let sets: Vec<String> = m.set.iter().chain(extra).cloned().collect();
     let overrides: Vec<(String, String)> =
         sets.iter().map(|s| crate::scenario::parse_override(s)).collect::<Result<_, _>>()?;
-    let (text, source) = match &m.scenario {
-        None => (crate::scenario::DEFAULT_TOML.to_string(), crate::scenario::Source::embedded("default.toml")),
-        Some(f) => {
-            let p = dir.join(f);
-            let t = std::fs::read_to_string(&p).map_err(|e| Error::input(format!("{}: {e}", p.display())))?;
-            (t, crate::scenario::Source::file(p.display().to_string()))
-        }
-    };
+    let (text, source, _) = scenario_text(m, dir)?;
     crate::scenario::load_with_overrides(&text, &source, &overrides).map_err(Error::from)
 }
 
@@ -94,17 +169,18 @@ pub fn measure_sample(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Resu
         None => Ok(sc),
     };
     let sc = seat(scenario_of(m, dir, &[])?)?;
+    let played = Some(played(m, dir)?);
     if let Some(t) = &m.table {
-        return measure::exact(&sc, t).map(Sample::from);
+        return measure::exact(&sc, t).map(|v| Sample { played, ..Sample::from(v) });
     }
     if let Some(sv) = &m.solve {
-        return measure::solved(&sc, m, sv).map(Sample::from);
+        return measure::solved(&sc, m, sv).map(|v| Sample { played, ..Sample::from(v) });
     }
     let variant = match &m.variant {
         Some(v) => Some(seat(scenario_of(m, dir, v)?)?),
         None => None,
     };
-    measure::monte_carlo(&sc, variant.as_ref(), m)
+    measure::monte_carlo(&sc, variant.as_ref(), m).map(|s| Sample { played, ..s })
 }
 
 /// How a Monte Carlo metric was tested.
@@ -150,6 +226,12 @@ pub struct Judged {
     /// campaign's stream (the unpaired figure).
     pub detectable_reshuffled: Option<f64>,
     pub pass: bool,
+    /// The scenario file it played (none when the sample was built
+    /// without one, as in unit tests of the judging).
+    pub played: Option<Played>,
+    /// The stored baseline run played another version of that file: its
+    /// hash.
+    pub baseline_sha256: Option<String>,
     /// For a failure: what moved and by how much.
     pub why: String,
     /// For a pass the data cannot confirm: the interval reaches past a bound.
@@ -170,7 +252,13 @@ pub fn judge(file: &BalanceFile, measured: Vec<Sample>, stored: &baseline::Store
     let mut worst_of = Vec::new();
     for (spec, s) in file.metric.iter().zip(measured) {
         worst_of.push(s.worst_of);
+        let baseline_sha256 = match (&s.played, stored.metrics.get(&spec.name)) {
+            (Some(p), Some(run)) if spec.baseline.is_some() => run.scenario_sha256.clone().filter(|h| *h != p.sha256),
+            _ => None,
+        };
         out.push(Judged {
+            played: s.played,
+            baseline_sha256,
             spec: spec.clone(),
             measured: s.measured,
             values: s.values,
@@ -365,7 +453,7 @@ pub fn update(text: &str, judged: &[Judged]) -> Result<String, Error> {
 pub fn stored(judged: &[Judged]) -> baseline::Stored {
     let mut s = baseline::Stored { format: baseline::FORMAT, ..Default::default() };
     for j in judged.iter().filter(|j| j.spec.baseline.is_some() && !j.measured.exact && !j.values.is_empty()) {
-        s.insert(&j.spec, j.measured.value, &j.values);
+        s.insert(&j.spec, j.measured.value, &j.values, j.played.as_ref().map(|p| p.sha256.clone()));
     }
     s
 }

@@ -29,9 +29,19 @@ pub fn settled_by_update(j: &Judged) -> bool {
 /// moved from its baseline is not a failure: its baseline is rewritten.
 pub fn text(file: &str, alpha: f64, judged: &[Judged], updating: bool) -> String {
     let mut rows = vec![
-        ["metric", "value", "95% interval", "bound or baseline", "test", "Holm p", "detects (80% power)", "verdict"]
-            .map(String::from)
-            .to_vec(),
+        [
+            "metric",
+            "scenario",
+            "value",
+            "95% interval",
+            "bound or baseline",
+            "test",
+            "Holm p",
+            "detects (80% power)",
+            "verdict",
+        ]
+        .map(String::from)
+        .to_vec(),
     ];
     for j in judged {
         let m = &j.measured;
@@ -67,6 +77,7 @@ pub fn text(file: &str, alpha: f64, judged: &[Judged], updating: bool) -> String
         };
         rows.push(vec![
             j.spec.name.clone(),
+            j.played.as_ref().map_or("—".into(), |p| p.short()),
             num(m.value),
             if m.exact { "exact".into() } else { format!("{}–{} (n={})", num(m.low), num(m.high), m.campaigns) },
             bound,
@@ -93,6 +104,28 @@ pub fn text(file: &str, alpha: f64, judged: &[Judged], updating: bool) -> String
             ""
         }
     );
+    // Each file once, in the order the metrics name them: which file, why
+    // that one, and its whole hash (`sha256sum FILE` shows the same).
+    let mut files: Vec<&super::Played> = Vec::new();
+    for p in judged.iter().filter_map(|j| j.played.as_ref()) {
+        if !files.contains(&p) {
+            files.push(p);
+        }
+    }
+    for p in files {
+        let _ = writeln!(out, "scenario {}: {} ({}), sha256 {}", p.short(), p.file, p.why(), p.sha256);
+    }
+    for j in judged {
+        if let (Some(old), Some(p)) = (&j.baseline_sha256, &j.played) {
+            let _ = writeln!(
+                out,
+                "  baseline of {}: measured on another version of {} (sha256 {}), so its change includes the edit",
+                j.spec.name,
+                p.file,
+                &old[..8.min(old.len())]
+            );
+        }
+    }
     let shares = [crate::study::metrics::Metric::MineShare, crate::study::metrics::Metric::PillageShare];
     out.push_str(&crate::report::study::metrics::definitions(
         shares.iter().filter(|m| judged.iter().any(|j| j.spec.quantity.as_deref() == Some(m.name().as_str()))),

@@ -14,6 +14,11 @@ pub fn scenario_hash(sc: &Scenario) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// SHA-256 of a text's bytes, hex.
+pub fn text_hash(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// SHA-256 of a file's bytes, hex; empty when it cannot be read.
 pub fn file_hash(path: &std::path::Path) -> String {
     use std::io::Read;

@@ -116,9 +116,11 @@ pub fn page(c: &Competence, text: &str, dir: &Path) -> Result<Vec<String>, Error
     let mut page = Page::new(&format!("empires probe: {} on {}", c.strategy, c.scenario));
     page.answer(&c.line());
     page.p("A gift probe hands the probed player a resource its copies do not get; a player can always leave a gift \
-         unused, so a competent one never does worse for it. A restriction probe forbids it one kind of action; a \
-         competent player takes an action only where it helps, so forbidding it never helps. Each figure is the \
-         probed player's win minus the baseline's (the strategy itself in that seat) on the same campaigns.");
+         unused, so one that uses gifts well never does worse for it. A restriction probe forbids it one kind of \
+         action; a player that takes an action only where it helps never gains when it is forbidden. Each figure is \
+         the probed player's win minus the baseline's (the strategy itself in that seat) on the same campaigns. The \
+         check finds over-use, not weakness: a player that ignores a resource passes it, so \"no over-use found\" \
+         says nothing of how strong the player is (its exploitability does: docs/strength.md).");
     page.pre(text.lines().take(3).collect::<Vec<_>>().join("\n").as_str());
     let bars: Vec<Bar> = c
         .rows
@@ -150,8 +152,8 @@ pub fn page(c: &Competence, text: &str, dir: &Path) -> Result<Vec<String>, Error
 }
 
 /// The verdicts of several strategies on `topics`, in one sentence for an
-/// answer: `players: tuned (weighted) competent; balanced (weighted)
-/// bounded by the players (fails no mine +3.1 points [1.2, 5.0])`.
+/// answer: `players: tuned (weighted) no over-use found; balanced
+/// (weighted) bounded by the players (fails no mine +3.1 points [1.2, 5.0])`.
 pub fn verdicts_on(cs: &[Competence], topics: &[&str]) -> String {
     let one = |c: &Competence| {
         let failed = c.bounded_on(topics);
@@ -161,7 +163,7 @@ pub fn verdicts_on(cs: &[Competence], topics: &[&str]) -> String {
         }
         s
     };
-    let basis = cs.first().map(|c| format!(" [competence check on {}: {}]", topics.join(", "), c.basis()));
+    let basis = cs.first().map(|c| format!(" [over-use check on {}: {}]", topics.join(", "), c.basis()));
     format!("players: {}{}", cs.iter().map(one).collect::<Vec<_>>().join("; "), basis.unwrap_or_default())
 }
 

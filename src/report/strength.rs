@@ -236,6 +236,26 @@ pub fn install(file_text: &str, strategy_toml: &str, name: &str) -> Result<(Stri
     Ok((doc.to_string(), replaced))
 }
 
+/// The members the file's `[strategies.MIXTURE]` mixture lists now, in
+/// order (empty when it has none): what a new install may leave behind.
+pub fn mixture_members(file_text: &str, mixture: &str) -> Vec<String> {
+    let Ok(doc) = file_text.parse::<toml_edit::DocumentMut>() else { return Vec::new() };
+    doc.get("strategies")
+        .and_then(|s| s.get(mixture))
+        .and_then(|t| t.get("members"))
+        .and_then(|m| m.as_array())
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+        .unwrap_or_default()
+}
+
+/// `file_text` without its `[strategies.NAME]` table (and the comment
+/// above it), or `None` when it has no such table.
+pub fn uninstall(file_text: &str, name: &str) -> Result<Option<String>, Error> {
+    let mut doc: toml_edit::DocumentMut = file_text.parse().map_err(|e| Error::input(format!("{e}")))?;
+    let removed = doc.get_mut("strategies").and_then(|s| s.as_table_mut()).and_then(|s| s.remove(name));
+    Ok(removed.map(|_| doc.to_string()))
+}
+
 /// The last document position of any table in `t`, nested ones and
 /// arrays of tables included.
 fn last_position(t: &toml_edit::Table) -> Option<isize> {
@@ -992,5 +1012,19 @@ mod tests {
         );
         assert!(text.contains("# the mixture\n[strategies.eq]\nkind = \"mixture\""), "{text}");
         assert!(!text.contains("old comment"), "{text}");
+    }
+
+    /// Removing a table takes its comment with it and leaves the rest;
+    /// the mixture's members are read in order.
+    #[test]
+    fn uninstall_removes_a_table_and_its_comment() {
+        let (text, _) = install(FILE, NEW, "psro_1").unwrap();
+        let (text, _) = install(&text, NEW, "eq").unwrap();
+        assert_eq!(super::mixture_members(&text, "eq"), ["psro_1"]);
+        assert!(super::mixture_members(FILE, "eq").is_empty());
+        let out = super::uninstall(&text, "psro_1").unwrap().expect("the table is there");
+        assert!(!out.contains("[strategies.psro_1]") && !out.contains("# round 1"), "{out}");
+        assert!(out.contains("[strategies.eq]") && out.contains("[campaign]"), "{out}");
+        assert_eq!(super::uninstall(&out, "psro_1").unwrap(), None);
     }
 }

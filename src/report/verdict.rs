@@ -243,9 +243,13 @@ fn solo_clause(e: &crate::study::mine_pillage::Experiment) -> String {
             } else if p < 0.05 {
                 "gains wins".to_string()
             } else {
+                // At the level Holm's first step gives one of the
+                // family's tests: the power the verdict has, not that of
+                // an unadjusted test.
+                let se = d.sd / (d.n.max(1) as f64).sqrt();
                 format!(
-                    "no detectable change (±{:.1} pts detectable at 80% power)",
-                    100.0 * crate::stats::min_detectable(d.sd, d.n)
+                    "no detectable change (±{:.1} pts detectable at 80% power, Holm's level)",
+                    100.0 * crate::stats::detectable_at(se, 0.05 / e.solo.len().max(1) as f64)
                 )
             };
             format!("{}: {} pts, {word}", s.name, super::study::mine_pillage::points(d))
@@ -302,10 +306,16 @@ pub fn mine_answer(e: &crate::study::mine_pillage::Experiment) -> String {
             moves.join("; ")
         ));
     }
+    if let Some(l) = crate::study::exercised::line(&e.baseline.coverage, e.campaigns) {
+        // The in-play figures above come from these campaigns: name what
+        // their players never did, so a "no effect" there is not read as
+        // the rules' answer.
+        out.push_str(&format!(" {l}."));
+    }
     if let Some(row) = e.readings.as_ref().and_then(|r| r.rows.first()).filter(|_| e.solo.is_empty()) {
         out.push_str(&format!(
             " A player made to build a mine first whenever it can: {} ({} pts, {} campaigns, {}).",
-            super::study::mine_pillage::reading_verdict(row),
+            super::study::mine_pillage::reading_verdict(row, e.readings.as_ref().map_or(1, |r| r.rows.len())),
             super::study::mine_pillage::points(&row.mines_first.diff),
             row.mines_first.diff.n,
             e.readings.as_ref().map_or("", |r| r.players.as_str())

@@ -364,7 +364,8 @@ fn solve_cli_two_targets_without_a_root_exits_1() {
 /// A restricted-play target: forbidding what the fixture's players never
 /// do changes no game, so the value is exactly 0 at every multiplier, and
 /// the target "value = 0" holds over the whole range (interval open at
-/// both ends).
+/// both ends). But a target whose gap is the same in every campaign says
+/// nothing: the held-out check rejects the solution as degenerate.
 #[test]
 fn solve_with_a_restriction_value_target() {
     let sc = miners();
@@ -375,8 +376,13 @@ fn solve_with_a_restriction_value_target() {
     assert!(s.found.evals.iter().all(|e| e.gap == [0.0] && e.gap_se == [0.0]), "{:?}", s.found.evals);
     let iv = s.found.interval.as_ref().unwrap()[0];
     assert_eq!((s.found.value[0], iv.lo, iv.hi), (1.0, 1.0, 9.0));
-    assert!(iv.open == [true, true] && s.confirm.met);
+    assert!(iv.open == [true, true]);
     assert!(s.confirm.vacuous, "the root's place is not confirmed: {:?}", s.confirm);
+    assert!(!s.confirm.met, "{:?}", s.confirm);
+    assert_eq!(
+        s.confirm.degenerate.as_deref(),
+        Some("value of forbid conquer against only_mines has the same gap in every held-out campaign")
+    );
 }
 
 /// Two keys and two targets with a known root on the fixture: gold from
@@ -503,13 +509,13 @@ fn solve_best_response_retunes_the_players_at_each_point() {
         text.contains("--best-response --generations 1 --campaigns-per-eval 10 --probe-campaigns 20"),
         "the redo line: {text}"
     );
-    assert!(text.contains("at the solved point, players: tuned (weighted), competence on duel: "), "{text}");
+    assert!(text.contains("at the solved point, players: tuned (weighted), over-use check on duel: "), "{text}");
     let json = std::fs::read_to_string(out.join("solve.json")).unwrap();
     assert!(json.contains("\"players\": \"players: tuned re-tuned"), "{json}");
-    assert!(json.contains("\"line\": \"players: tuned (weighted), competence on duel: "), "{json}");
+    assert!(json.contains("\"line\": \"players: tuned (weighted), over-use check on duel: "), "{json}");
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(
-        page.contains("At the solved point, players: tuned (weighted), competence on duel: "),
+        page.contains("At the solved point, players: tuned (weighted), over-use check on duel: "),
         "the answer says whose"
     );
     // The budget flags mean nothing without --best-response.
@@ -518,4 +524,33 @@ fn solve_best_response_retunes_the_players_at_each_point() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// A "solution" in which nothing happens is rejected: on the duel a capture
+/// costing 6 EP or so stops the game (every campaign ends tied at the top
+/// and the tie-break die picks the winner), so seat 0 wins half the time
+/// and the target reads as met. The held-out check says it is degenerate
+/// and why, in the terminal and in solve.json.
+#[test]
+fn solve_rejects_a_solution_whose_campaigns_all_tie() {
+    let out = std::env::temp_dir().join(format!("empires-solve-degenerate-{}", std::process::id()));
+    let o = bin()
+        .args(["solve", "--scenario", "scenarios/duel.toml", "--vary", "costs.capture=1..8"])
+        .args(["--target", "win rate: seat 0 = 0.5", "--campaigns", "2000", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("solution: costs.capture = 6"), "{text}");
+    assert!(
+        text.contains(
+            "the target is rejected at 2000 campaigns, as degenerate: 2000 of 2000 held-out campaigns end tied at \
+             the top and the tie-break die picks the winner"
+        ),
+        "{text}"
+    );
+    let json = std::fs::read_to_string(out.join("solve.json")).unwrap();
+    assert!(json.contains("as degenerate: 2000 of 2000"), "{json}");
+    let _ = std::fs::remove_dir_all(&out);
 }

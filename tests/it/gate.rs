@@ -350,7 +350,7 @@ fn stored_values_pair_only_with_their_own_run() {
     let f = parse(text, "b.toml").unwrap();
     let spec = &f.metric[0];
     let mut s = Stored::default();
-    s.insert(spec, 2.0, &[1.0, 2.0, 3.0]);
+    s.insert(spec, 2.0, &[1.0, 2.0, 3.0], None);
     assert_eq!(s.pairs(spec, 2.0, &[1.5, 2.0, f64::NAN]).unwrap(), vec![0.5, 0.0]);
     assert!(s.pairs(spec, 2.1, &[1.0, 2.0, 3.0]).unwrap_err().message().contains("is not the baseline"));
     assert!(s.pairs(spec, 2.0, &[1.0, 2.0]).unwrap_err().message().contains("the stored run is 3 campaigns on seed 1"));
@@ -469,4 +469,54 @@ fn the_projects_gate_carries_a_played_combat_metric() {
         .filter(|q| empires::balance::metric_named(&sc, q).is_ok_and(|x| x.needs_combats()))
         .collect();
     assert!(!combat.is_empty(), "no combat metric in scenarios/balance.toml");
+}
+
+/// A metric that names no scenario plays the balance file's folder's
+/// `default.toml` when there is one: a design team that copies
+/// `scenarios/` and edits the default gates its edit (here pillage yields
+/// 2D6x14 gold, not 2D6x10), and every line names the file and its hash.
+/// Without one it plays the embedded default, and says so.
+#[test]
+fn the_gate_plays_the_folders_default_toml() {
+    use empires::gate::{How, measure_sample};
+    let d = workdir("folder-default");
+    let text = "[[metric]]\nname = \"pillage share\"\ncampaigns = 300\nrotate_seats = true\n\
+                quantity = \"share of gold from pillage\"\nbaseline = 0.15\ntolerance = 1.0\n";
+    let f = parse(text, "balance.toml").unwrap();
+    let m = &f.metric[0];
+    let embedded = measure_sample(m, &d, None).unwrap();
+    let e = embedded.played.clone().unwrap();
+    assert_eq!((e.how, e.file.as_str()), (How::Embedded, "default.toml"));
+    // The same bytes in the folder: the same games, the same hash.
+    let default = empires::scenario::DEFAULT_TOML;
+    std::fs::write(d.join("default.toml"), default).unwrap();
+    let same = measure_sample(m, &d, None).unwrap();
+    let s = same.played.clone().unwrap();
+    assert_eq!((s.how, &s.sha256), (How::Folder, &e.sha256));
+    assert_eq!(same.measured, embedded.measured);
+    // The edit is played.
+    assert!(default.contains("pillage = \"2D6x10\""));
+    std::fs::write(d.join("default.toml"), default.replace("pillage = \"2D6x10\"", "pillage = \"2D6x14\"")).unwrap();
+    let edited = measure_sample(m, &d, None).unwrap();
+    assert_ne!(edited.played.as_ref().unwrap().sha256, e.sha256);
+    assert!(
+        edited.measured.value > embedded.measured.value,
+        "pillage at 2D6x14 {} against 2D6x10 {}",
+        edited.measured.value,
+        embedded.measured.value
+    );
+    // The command names the file on the metric's line and beneath the table.
+    std::fs::write(d.join("balance.toml"), text).unwrap();
+    let o = bin().arg("check").arg(d.join("balance.toml")).arg("--out").arg(d.join("out")).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let sha = &edited.played.as_ref().unwrap().sha256;
+    assert!(out.contains(&format!("default.toml {}", &sha[..8])), "{out}");
+    assert!(
+        out.contains(&format!(
+            "{} (the balance file's folder's default.toml: the metric names no scenario), sha256 {sha}",
+            d.join("default.toml").display()
+        )),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
 }

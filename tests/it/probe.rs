@@ -114,19 +114,17 @@ fn a_player_that_overbuilds_mines_is_bounded_by_the_players() {
     assert_eq!(c.verdict(), Verdict::Bounded, "{}", c.line());
     let failed: Vec<&str> = c.failed().iter().map(|r| r.probe.name.as_str()).collect();
     assert!(failed.contains(&"no mine"), "{}", c.line());
-    assert!(
-        c.line().starts_with(
-            "players: mine_mad (weighted), competence on default: bounded by the players: fails no mine +"
-        )
-    );
+    assert!(c.line().starts_with(
+        "players: mine_mad (weighted), over-use check on default: bounded by the players: fails no mine +"
+    ));
     assert_eq!(c.verdict_on(&["mine"]), Verdict::Bounded);
-    assert_eq!(c.verdict_on(&["spies"]), Verdict::Competent, "no probe on spies was played");
+    assert_eq!(c.verdict_on(&["spies"]), Verdict::Untested, "no probe on spies was played");
 }
 
 /// A hole no single probe sees: a player that attacks only an army 8
 /// strength points weaker than its own (`aggression = 8`) hardly ever
 /// attacks, so forbidding an attack changes little it does, and the gift
-/// and restriction probes call it competent. A best response tunes every
+/// and restriction probes find no over-use. A best response tunes every
 /// key at once against copies of it (on seeds of its own), finds a player
 /// that wins more, and, played on the probes' seeds, beats it:
 /// "bounded by the players", on every topic, because a player that can be
@@ -142,8 +140,9 @@ fn a_best_response_finds_the_hole_no_single_probe_sees() {
     timid.aggression = 8.0;
     sc.strategies.insert("timid".into(), timid.clone());
     let single = probe::on_topics(&Settings::default(), Some(&["gold", "units"]));
-    let c = probe::check(&sc, "timid", single.clone(), Settings::default(), 23, 2000).unwrap();
-    assert_eq!(c.verdict(), Verdict::Competent, "{}", c.line());
+    let c = probe::check(&sc, "timid", single.clone(), Settings::default(), 23, 4000).unwrap();
+    assert_eq!(c.verdict(), Verdict::NoOverUse, "{}", c.line());
+    assert!(c.line().contains("no over-use found: no gift costs it") && c.line().contains("not strength"));
 
     let budget = probe::BestResponse::default();
     let (br, played) = probe::best_response(&sc, "timid", 23, budget).unwrap();
@@ -191,7 +190,7 @@ fn a_gift_with_no_place_changes_no_game() {
     let c = probe::check(&sc, "balanced", probes, Settings::default(), 21, 24).unwrap();
     assert_eq!(c.rows[0].changed, 0);
     assert!(!c.rows[0].tested() && !c.rows[0].fails);
-    assert_eq!(c.verdict(), Verdict::Competent);
+    assert_eq!(c.verdict(), Verdict::Untested);
     assert!(c.line().contains("no probe changed a game"), "{}", c.line());
 }
 
@@ -209,7 +208,8 @@ fn the_probe_command_states_its_verdict_first_everywhere() {
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let first = said.lines().next().unwrap();
-    assert!(first.starts_with("players: balanced (weighted), competence on default: "), "{said}");
+    assert!(first.starts_with("players: balanced (weighted), over-use check on default: "), "{said}");
+    assert!(first.contains("found with 80% power at Holm's level"), "{first}");
     assert!(first.contains("probes × 40 campaigns, seed 1, the probed player in each seat in turn"), "{first}");
     let txt = std::fs::read_to_string(dir.join("probe.txt")).unwrap();
     assert_eq!(txt.lines().next(), Some(first));

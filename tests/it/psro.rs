@@ -158,7 +158,8 @@ fn the_shipped_scenarios_carry_a_playable_equilibrium() {
 
 /// `--install FILE` writes the new members and the equilibrium into a
 /// scenario file, replacing the tables of those names (the shipped duel
-/// has an `equilibrium` already), and the file plays it.
+/// has an `equilibrium` already) and removing the earlier fit's responses
+/// the new one does not list, and the file plays it.
 #[test]
 fn psro_install_replaces_the_equilibrium_in_a_scenario_file() {
     let dir = tmp("psro-install");
@@ -180,6 +181,11 @@ fn psro_install_replaces_the_equilibrium_in_a_scenario_file() {
     assert!(said.contains("replaced [strategies.equilibrium]"), "{said}");
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(text.matches("[strategies.equilibrium]").count(), 1, "{text}");
+    // The shipped fit's later responses are nobody's members now: they go.
+    for k in 2..=6 {
+        assert!(said.contains(&format!("removed [strategies.psro_{k}]")), "{said}");
+        assert!(!text.contains(&format!("[strategies.psro_{k}]")), "{text}");
+    }
     let sc = load_str(&text, &Source::file("duel.toml")).unwrap();
     let eq = sc.strategy(MIXTURE).unwrap();
     assert_eq!(eq.members[..2], ["tuned", "balanced"]);
@@ -255,4 +261,15 @@ fn the_oracles_style_map_plays_against_the_mixture_and_is_counted() {
     assert!((1..=psro::STYLE_ENTRANTS as u64).contains(&entrants), "{entrants} of the map's elites selected");
     assert_eq!(a.sigma, b.sigma);
     assert!(psro::planned(&sc, &styled) > psro::planned(&sc, &Settings { rounds: 1, ..plain }));
+}
+
+/// The names responses take, and only those, read as responses: `--install`
+/// removes an earlier fit's responses by this test.
+#[test]
+fn psro_response_names_are_recognised() {
+    assert!(psro::is_response_name(&psro::response_name(0)));
+    assert!(psro::is_response_name("psro_12"));
+    for not in ["psro_0", "psro_", "psro_x", "tuned", "psro_1a", "xpsro_1"] {
+        assert!(!psro::is_response_name(not), "{not}");
+    }
 }

@@ -146,7 +146,14 @@ fn a_search_best_response_plays_on_the_weights_tuned_under_the_variant() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("player family: search (the scenario's strategies.search keys"), "{text}");
-    assert!(text.contains("A: players: best response (search), competence on duel:"), "{text}");
+    // The header names the variant played, not the file's name alone.
+    assert!(
+        text.contains(
+            "A: players: best response (search), over-use check on duel with strategies.search.budget=4, \
+             strategies.search.horizon=1: "
+        ),
+        "{text}"
+    );
     // A restriction's best response compares weighted players: refused, not ignored.
     let o = bin()
         .args(["experiment", "restrict", "--forbid", "mine", "--campaigns", "4"])
@@ -225,7 +232,7 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("best response: every seat plays tuned re-tuned in self-play"), "{text}");
     for v in ["A", "B"] {
-        let want = format!("  {v}: players: best response (weighted), competence on duel: ");
+        let want = format!("  {v}: players: best response (weighted), over-use check on duel: ");
         assert!(text.contains(&want), "{want:?} in {text}");
     }
     assert!(text.contains("probes × 8 campaigns"), "{text}");
@@ -374,7 +381,7 @@ fn experiment_with_players_seats_one_restricted_player_against_copies() {
     assert!(text.contains("One tuned restricted against unrestricted tuned in every other seat"), "{text}");
     // The players' competence is said once, at the end of the answer line,
     // not again above the exact part.
-    assert_eq!(text.matches("[competence check on gold, mine, pillage:").count(), 1, "{text}");
+    assert_eq!(text.matches("[over-use check on gold, mine, pillage:").count(), 1, "{text}");
     assert!(text.lines().next().unwrap().contains("Players: tuned"), "{text}");
 }
 
@@ -518,7 +525,7 @@ fn mine_vs_pillage_best_response_values_each_restriction() {
     // Each best response is checked against the field it was tuned
     // against, on the probes its restriction rests on.
     assert_eq!(
-        text.matches("players: best response (weighted), competence on default against tuned: ").count(),
+        text.matches("players: best response (weighted), over-use check on default against tuned: ").count(),
         3,
         "{text}"
     );

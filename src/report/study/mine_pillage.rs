@@ -12,6 +12,7 @@ use crate::report::html::Page;
 use crate::report::table::text_table;
 use crate::stats::Mean;
 use crate::study::compare::Row;
+use crate::study::exercised;
 use crate::study::metrics::Metric;
 use crate::study::mine_pillage::{self, Exact, Experiment, LOSS_CHANCES, Readings, break_even, mine_gold};
 use std::fmt::Write;
@@ -143,6 +144,9 @@ pub fn experiment_text(e: &Experiment) -> String {
         shown.extend(rows);
     }
     out.push_str(&verdicts_note(&format!("  {}", e.verdicts)));
+    if let Some(l) = exercised::line(&e.baseline.coverage, e.campaigns) {
+        let _ = writeln!(out, "  {l}.");
+    }
     out.push_str(&reshuffled_note(&shown));
     if !e.solo.is_empty() {
         let _ = writeln!(out, "\n{}", solo_title(e));
@@ -185,14 +189,20 @@ pub fn points(m: &Mean) -> String {
 
 /// The verdict of the readings table's test: does building a mine first
 /// cost the player wins?
-pub fn reading_verdict(r: &crate::study::mine_pillage::ReadingRow) -> String {
+/// `tests`: the rows of the Holm family the row's test belongs to, whose
+/// first step sets the level its power is stated at.
+pub fn reading_verdict(r: &crate::study::mine_pillage::ReadingRow, tests: usize) -> String {
     let d = &r.mines_first.diff;
     if r.p_holm < 0.05 && d.mean < 0.0 {
         "a mine costs wins".into()
     } else if r.p_holm < 0.05 {
         "a mine gains wins".into()
     } else {
-        format!("no detectable cost (±{:.1} pts detectable)", 100.0 * crate::stats::min_detectable(d.sd, d.n))
+        let se = d.sd / (d.n.max(1) as f64).sqrt();
+        format!(
+            "no detectable cost (±{:.1} pts detectable at 80% power, Holm's level)",
+            100.0 * crate::stats::detectable_at(se, 0.05 / tests.max(1) as f64)
+        )
     }
 }
 
@@ -238,7 +248,7 @@ pub fn readings_rows(x: &Exact, r: &Readings) -> Vec<Vec<String>> {
             points(&row.no_mines.diff),
             points(&row.no_pillage.diff),
             points(&row.mines_first.diff),
-            reading_verdict(row),
+            reading_verdict(row, r.rows.len()),
         ]);
     }
     rows
@@ -273,13 +283,18 @@ fn readings_notes(r: &Readings) -> String {
          campaign (win rate points; seats always rotated here, whatever --fixed-seats says, since the restricted \
          player must sit in every seat). Below 0 the option (or the forced mine) costs wins. The \
          verdict tests mines first against 0 with Holm's correction over the {n} rows (family-wise error 5%); \
-         no detectable cost gives the smallest cost these campaigns detect at 80% power. \"mine beats a \
+         no detectable cost gives the smallest cost these campaigns detect at 80% power at the level Holm's first step gives one row (5% over the rows). \"mine beats a \
          pillage\": the exact break-even at the measured loss rate [at its 95% ends].",
         p = r.players,
         n = r.rows.len()
     );
     for row in &r.rows {
         let _ = writeln!(out, "  {}: {}", row.reading.name, row.reading.flags());
+    }
+    for row in &r.rows {
+        if let Some(l) = exercised::line(&row.observed.coverage, r.campaigns) {
+            let _ = writeln!(out, "  {}: {l}.", row.reading.name);
+        }
     }
     out
 }
@@ -367,6 +382,9 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error>
         seats_word(e.rotate_seats),
         verdicts_note(&e.verdicts)
     ));
+    if let Some(l) = exercised::line(&e.baseline.coverage, e.campaigns) {
+        page.p(&format!("{l}."));
+    }
     for (i, v) in e.variants.iter().enumerate() {
         page.chart(
             dir,
@@ -425,6 +443,20 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error>
     page.h2("Observed: where the gold came from");
     page.p(POOLED);
     page.table(&share_rows(e));
+    let gold: f64 = e.baseline.gold_by_strategy.values().flat_map(|g| g.iter()).sum();
+    if gold == 0.0 {
+        // Charts of nothing would read as "no gold moved" at a glance
+        // without saying why: say why, in their place.
+        page.p(&format!(
+            "No chart: in the baseline's {} campaigns no player earned gold from mines, pillage or loot. {}.",
+            e.campaigns,
+            exercised::line(&e.baseline.coverage, e.campaigns).unwrap_or_default()
+        ));
+        let mut files = page.files();
+        page.finish(dir)?;
+        files.push("index.html".into());
+        return Ok(files);
+    }
     let mut strategies: Vec<&String> = e.baseline.seasons.keys().map(|k| &k.0).collect();
     strategies.dedup();
     let mut series = Vec::new();

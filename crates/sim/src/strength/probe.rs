@@ -7,11 +7,11 @@
 //! - **Gift probes.** One player is handed a resource at the start (gold, a
 //!   unit, a spy, a ship, an EP; `setup::give`), its copies are not. A
 //!   player can always leave a gift unused and play the copies' game, so a
-//!   competent player never does worse for one. A gift that costs wins
+//!   player that uses gifts well never does worse for one. A gift that costs wins
 //!   shows a player that misuses it.
 //! - **Restriction probes.** One player is forbidden one kind of action (a
 //!   purchase, a recruit, a kind of combat; `strategy::restrict`). A
-//!   competent player chooses an action only where it helps, so forbidding
+//!   player that uses an action well chooses it only where it helps, so forbidding
 //!   it never helps. A restriction that wins more shows a player that
 //!   overuses that action.
 //!
@@ -21,11 +21,15 @@
 //! 95% interval. The harm (a gift's loss, a restriction's gain) is tested
 //! one-sided beyond a tolerance (1 win-rate point by default: a harm the
 //! check does not call a failure), and the p-values are adjusted with Holm
-//! over the probes that changed a game, so the chance that a competent
-//! player is called "bounded by the players" is at most α (5%). A probe
+//! over the probes that changed a game, so the chance that a player without
+//! over-use is called "bounded by the players" is at most α (5%). A probe
 //! that changed no game is no evidence and is left out of the family. Each
-//! probe states the harm it would find with 80% power, so "competent" says
-//! how large a failure it could have missed.
+//! probe states the harm it would find with 80% power (at Holm's first
+//! level), and "no over-use found" is withheld when that harm exceeds the
+//! power floor (5 points by default): the check then says it is too weak
+//! to tell. It tests over-use, never strength: a player that ignores a
+//! resource passes; a field's strength is its exploitability
+//! (`strength::psro`).
 //!
 //! What it cannot see: each probe changes one kind of action, so a player
 //! that passes can still lose to one that changes two things together. On
@@ -56,11 +60,15 @@ pub struct Settings {
     pub tolerance: f64,
     /// Family-wise error of "bounded by the players".
     pub alpha: f64,
+    /// The largest harm (win-rate share) the check may miss at 80% power
+    /// and still say "no over-use found"; above it the verdict is
+    /// withheld (`Verdict::Weak`).
+    pub power_floor: f64,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { gold: 500, tolerance: 0.01, alpha: 0.05 }
+        Settings { gold: 500, tolerance: 0.01, alpha: 0.05, power_floor: 0.05 }
     }
 }
 
@@ -191,7 +199,7 @@ pub fn best_response(sc: &Scenario, name: &str, master: u64, budget: BestRespons
 }
 
 /// The whole family: five gifts, then one restriction per purchase, per
-/// recruit and per kind of combat.
+/// recruit, per kind of combat and per kind of move.
 pub fn family(s: &Settings) -> Vec<Probe> {
     use ActionKind as K;
     vec![
@@ -217,6 +225,12 @@ pub fn family(s: &Settings) -> Vec<Probe> {
         Probe::forbid("siege", &[K::Siege], &["siege", "loot"]),
         Probe::forbid("naval combat", &[K::NavalAttack, K::CoastalAttack], &["naval", "ships", "loot"]),
         Probe::forbid("transport", &[K::Transport], &["naval"]),
+        // Moves: a player that marches (or sails) where it should stay
+        // loses to a copy that holds still; on the duel `tuned` won 2.3
+        // to 2.9 points more when it could not move its armies.
+        Probe::forbid("army move", &[K::MoveArmy], &["army", "units"]),
+        Probe::forbid("ship move", &[K::MoveShip], &["naval", "ships"]),
+        Probe::forbid("spy move", &[K::MoveSpy], &["spies"]),
         Probe::forbid("spy action", &[K::SpyAction, K::SpyDuel], &["spies"]),
     ]
 }
@@ -289,19 +303,57 @@ pub fn points(x: f64) -> String {
     if v == 0.0 { "0.0".into() } else { format!("{v:+.1}") }
 }
 
-/// The two verdict words.
+/// What the check found, in words that claim only that. The check tests
+/// over-use (a gift that costs wins, a restriction that helps), not
+/// strength: a player that ignores what it is given passes every probe, so
+/// no verdict calls a player strong or competent. How strong a field is,
+/// is its exploitability (`strength::psro`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    Competent,
+    /// No probe found over-use, and every tested probe would have found a
+    /// harm of `Settings::power_floor` with 80% power.
+    NoOverUse,
+    /// No probe failed, but some tested probe could miss a harm larger than
+    /// the floor: too few campaigns to say.
+    Weak,
+    /// No probe on it changed a game: the player never takes those actions
+    /// or never uses those gifts, so the check says nothing.
+    Untested,
+    /// A probe found over-use: answers on its topics are bounded by the
+    /// players.
     Bounded,
 }
 
 impl Verdict {
     pub fn words(self) -> &'static str {
         match self {
-            Verdict::Competent => "competent",
+            Verdict::NoOverUse => "no over-use found",
+            Verdict::Weak => "check too weak to tell",
+            Verdict::Untested => "not tested (no probe changed a game)",
             Verdict::Bounded => "bounded by the players",
         }
+    }
+
+    /// Whether an answer may lean on the players: only when the check
+    /// found no over-use with the power it states.
+    pub fn holds(self) -> bool {
+        self == Verdict::NoOverUse
+    }
+}
+
+/// The verdict of `rows` (the probes an answer rests on).
+fn verdict_of<'a>(rows: impl Iterator<Item = &'a Row> + Clone, s: &Settings) -> Verdict {
+    if rows.clone().any(|r| r.fails) {
+        return Verdict::Bounded;
+    }
+    let tested = rows.filter(|r| r.tested());
+    let weakest = tested.clone().map(|r| r.detectable).fold(f64::NAN, f64::max);
+    if tested.count() == 0 {
+        Verdict::Untested
+    } else if weakest > s.power_floor {
+        Verdict::Weak
+    } else {
+        Verdict::NoOverUse
     }
 }
 
@@ -326,7 +378,7 @@ pub struct Competence {
 
 impl Competence {
     pub fn verdict(&self) -> Verdict {
-        if self.rows.iter().any(|r| r.fails) { Verdict::Bounded } else { Verdict::Competent }
+        verdict_of(self.rows.iter(), &self.settings)
     }
 
     pub fn failed(&self) -> Vec<&Row> {
@@ -348,31 +400,46 @@ impl Competence {
         self.rows.iter().filter(|r| r.fails && r.probe.bears_on(topics)).collect()
     }
 
-    /// `competent` or `bounded by the players`, for an answer about
-    /// `topics`: only the probes on them count.
+    /// The verdict for an answer about `topics`: only the probes on them
+    /// count, for failure, for power and for having changed a game.
     pub fn verdict_on(&self, topics: &[&str]) -> Verdict {
-        if self.bounded_on(topics).is_empty() { Verdict::Competent } else { Verdict::Bounded }
+        verdict_of(self.rows.iter().filter(|r| r.probe.bears_on(topics)), &self.settings)
     }
 
     /// The verdict in one line, the same words everywhere it is printed:
-    /// `players: tuned (weighted), competence on default: bounded by the
+    /// `players: tuned (weighted), check on default: bounded by the
     /// players, fails gift: 500 gold −11.2 points [−12.5, −9.9] (23 probes ×
     /// 4000 campaigns, seed 7, ...)`.
     pub fn line(&self) -> String {
         let failed = self.failed();
+        let tol = format!(
+            "{} point{}",
+            trim(100.0 * self.settings.tolerance),
+            if self.settings.tolerance == 0.01 { "" } else { "s" }
+        );
+        let floor = trim(100.0 * self.settings.power_floor);
         let what = match self.verdict() {
-            Verdict::Competent => format!(
-                "competent: no gift costs it and no restriction helps it by more than {} point{}",
-                trim(100.0 * self.settings.tolerance),
-                if self.settings.tolerance == 0.01 { "" } else { "s" }
+            Verdict::NoOverUse => format!(
+                "{}: no gift costs it and no restriction helps it by more than {tol}; this tests over-use, not \
+                 strength (a player that ignores a resource passes it)",
+                Verdict::NoOverUse.words()
             ),
+            Verdict::Weak => format!(
+                "{}: no probe failed, but a probe could miss a harm above {floor} points (play more campaigns a \
+                 probe)",
+                Verdict::Weak.words()
+            ),
+            Verdict::Untested => {
+                format!("{}: it never takes the forbidden actions or uses the gifts", Verdict::Untested.words())
+            }
             Verdict::Bounded => format!(
-                "bounded by the players: fails {}",
+                "{}: fails {}",
+                Verdict::Bounded.words(),
                 failed.iter().map(|r| r.figure()).collect::<Vec<_>>().join("; ")
             ),
         };
         format!(
-            "players: {} ({}), competence on {}{}: {what} ({})",
+            "players: {} ({}), over-use check on {}{}: {what} ({})",
             self.strategy,
             self.family,
             self.scenario,
@@ -384,17 +451,32 @@ impl Competence {
     /// How the verdict was reached, for the line's parenthesis.
     pub fn basis(&self) -> String {
         let power = self.detectable();
+        let untested = self.rows.len() - self.tested();
         format!(
-            "{} probes × {} campaigns, seed {}, the probed player in each seat in turn; Holm, family-wise error {}%; {}",
+            "{} probes × {} campaigns, seed {}, the probed player in each seat in turn; Holm, family-wise error {}%; \
+             {}{}",
             self.tested(),
             self.campaigns,
             self.seed,
             trim(100.0 * self.settings.alpha),
-            if power.is_finite() {
-                format!("a harm of {:.1} points is found with 80% power", 100.0 * power)
+            if power >= 1.0 {
+                // A win-rate harm cannot pass 100 points: say what that means.
+                format!(
+                    "even a harm of 100 points could be missed at 80% power and Holm's level ({} needs at most {})",
+                    Verdict::NoOverUse.words(),
+                    trim(100.0 * self.settings.power_floor)
+                )
+            } else if power.is_finite() {
+                format!(
+                    "a harm of {:.1} points is found with 80% power at Holm's level ({} needs at most {})",
+                    100.0 * power,
+                    Verdict::NoOverUse.words(),
+                    trim(100.0 * self.settings.power_floor)
+                )
             } else {
                 "no probe changed a game".into()
-            }
+            },
+            if untested > 0 { format!("; {untested} probes changed no game and test nothing") } else { String::new() }
         )
     }
 }
@@ -586,6 +668,41 @@ mod tests {
         }
     }
 
+    /// "No over-use found" only with the power the floor asks: the same
+    /// clean probe on 40 campaigns could miss a harm above 5 points, so
+    /// the verdict is withheld; on 4,000 it is given. A family in which no
+    /// probe changed a game is untested, and one failure bounds it.
+    #[test]
+    fn the_verdict_is_withheld_below_the_power_floor() {
+        let s = Settings::default();
+        let clean = |n: usize| -> Row {
+            // One campaign in ten changed, half for, half against.
+            let d: Vec<f64> = (0..n)
+                .map(|i| match i % 20 {
+                    0 => 1.0,
+                    10 => -1.0,
+                    _ => 0.0,
+                })
+                .collect();
+            fake("no mine", false, &d)
+        };
+        let mut few = vec![clean(40)];
+        adjust(&mut few, s);
+        assert!(few[0].detectable > s.power_floor, "{}", few[0].detectable);
+        assert_eq!(verdict_of(few.iter(), &s), Verdict::Weak);
+        let mut many = vec![clean(4000)];
+        adjust(&mut many, s);
+        assert!(many[0].detectable < s.power_floor, "{}", many[0].detectable);
+        assert_eq!(verdict_of(many.iter(), &s), Verdict::NoOverUse);
+        let mut none = vec![fake("no mine", false, &[0.0; 100])];
+        adjust(&mut none, s);
+        assert_eq!(verdict_of(none.iter(), &s), Verdict::Untested);
+        let gain: Vec<f64> = (0..400).map(|i| if i < 80 { 1.0 } else { 0.0 }).collect();
+        let mut bad = vec![clean(4000), fake("no pillage", false, &gain)];
+        adjust(&mut bad, s);
+        assert_eq!(verdict_of(bad.iter(), &s), Verdict::Bounded);
+    }
+
     /// A gift that loses 20 points in 400 campaigns fails; one that gains
     /// passes; a restriction that gains fails, and a probe that changed no
     /// game is left out of the family.
@@ -654,6 +771,7 @@ mod tests {
         };
         assert_eq!(names(&[ActionKind::Mine]), vec!["gift: 500 gold", "no mine"]);
         assert_eq!(names(&[ActionKind::Siege]), vec!["no siege"]);
-        assert!(names(&[ActionKind::MoveArmy]).is_empty());
+        assert_eq!(names(&[ActionKind::MoveArmy]), vec!["gift: 1 unit", "no army move"]);
+        assert!(names(&[ActionKind::Bid]).is_empty());
     }
 }

@@ -157,6 +157,11 @@ pub fn response_name(r: usize) -> String {
     format!("psro_{}", r + 1)
 }
 
+/// Whether `name` is one `response_name` gives.
+pub fn is_response_name(name: &str) -> bool {
+    name.strip_prefix("psro_").is_some_and(|k| k.parse::<usize>().is_ok_and(|k| k >= 1))
+}
+
 /// `sc` with every member of `population` in it under its name, and the
 /// mixture `sigma` over them as `MIXTURE`.
 pub fn scenario_with(sc: &Scenario, population: &[(String, StrategySpec)], sigma: &[f64]) -> Scenario {

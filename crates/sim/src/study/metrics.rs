@@ -42,6 +42,9 @@ pub enum Metric {
     XpGained,
     /// Mean EP a player earned over the campaign (E-01..E-03, G-11).
     EpEarned,
+    /// 1 when the campaign ended tied at the top, so the tie-break die
+    /// picked its winner: a campaign in which the rules decided nothing.
+    TiedAtTop,
 }
 
 /// What a combat metric counts over one kind's combats in a campaign.
@@ -85,6 +88,7 @@ impl Metric {
             Metric::CitiesTaken => "siege: cities taken".into(),
             Metric::XpGained => "experience gained".into(),
             Metric::EpEarned => "EP earned a player".into(),
+            Metric::TiedAtTop => "tied at the top".into(),
         }
     }
 
@@ -139,6 +143,7 @@ impl Metric {
                 | Metric::MineShare
                 | Metric::PillageShare
                 | Metric::Combat(_, CombatStat::AttackerWins)
+                | Metric::TiedAtTop
         )
     }
 
@@ -179,6 +184,7 @@ impl Metric {
             Metric::CitiesTaken => rows.iter().map(|r| r.tally.cities_taken as f64).sum(),
             Metric::XpGained => rows.iter().map(|r| r.tally.xp_gained as f64).sum(),
             Metric::EpEarned => mean(&mut rows.iter().map(|r| r.tally.ep_earned as f64)),
+            Metric::TiedAtTop => rows.iter().any(|r| r.winner && r.tie) as u8 as f64,
             Metric::Combat(k, stat) => combat_value(*k, *stat, combats.iter().map(|c| Fought::of(&c.rec))),
         }
     }

@@ -191,14 +191,18 @@ pub struct Observed {
     /// Of the gold the players earned in a campaign (mines, pillage, loot),
     /// the share from mines; campaigns without gold are left out.
     pub mine_share: Mean,
+    /// What the players did, to say what they never did (`exercised`).
+    pub coverage: crate::sim::record::Coverage,
 }
 
 /// Play `campaigns` with every seat playing `players` and observe mines.
 pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Result<Observed, Error> {
     use rayon::prelude::*;
     let sc = sc.with_players(players)?;
-    // Per campaign: (held, lost, mines built a player, share of gold from mines).
-    let one = |i: u64| -> Result<(u64, u64, f64, f64), Error> {
+    // Per campaign: (held, lost, mines built a player, share of gold from
+    // mines, what the players did).
+    type Seen = (u64, u64, f64, f64, crate::sim::record::Coverage);
+    let one = |i: u64| -> Result<Seen, Error> {
         crate::sim::watch::check()?;
         let cs = crate::seed::campaign_seed(master, i);
         let map = crate::rules::setup::make_map(&sc, cs)?;
@@ -226,15 +230,18 @@ pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Res
             (m + p.tally.gold_mines, a + p.tally.gold_mines + p.tally.gold_pillage + p.tally.gold_loot)
         });
         let share = if all > 0 { mines as f64 / all as f64 } else { f64::NAN };
+        let mut cov = crate::sim::record::Coverage::default();
+        cov.add_campaign(&d.state, &names, &d.taken);
         crate::sim::watch::played(1);
-        Ok((held, lost, built as f64 / n, share))
+        Ok((held, lost, built as f64 / n, share, cov))
     };
     let play = |r: std::ops::Range<u64>| r.into_par_iter().map(one).collect::<Result<Vec<_>, Error>>();
-    let counts: Vec<(u64, u64, f64, f64)> = if crate::sim::watch::keeping() {
+    let counts: Vec<Seen> = if crate::sim::watch::keeping() {
         let name = format!("{sc:?}");
         let mut all = Vec::with_capacity(campaigns as usize);
         for r in crate::sim::watch::pieces(0..campaigns, crate::sim::lineup::PIECE) {
-            let key = || format!("observe mines master {master} {r:?} {name}");
+            // "with coverage": pieces kept before it held four fields.
+            let key = || format!("observe mines with coverage master {master} {r:?} {name}");
             all.extend(crate::sim::watch::memo(r.end - r.start, key, || play(r.clone()))?);
         }
         all
@@ -250,6 +257,10 @@ pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Res
         },
         mines: crate::stats::mean_interval(counts.iter().map(|c| c.2), 0.95),
         mine_share: crate::stats::mean_interval(counts.iter().map(|c| c.3), 0.95),
+        coverage: counts.iter().fold(crate::sim::record::Coverage::default(), |mut all, c| {
+            all.merge(&c.4);
+            all
+        }),
     })
 }
 

@@ -6,6 +6,7 @@
 
 pub mod combat_readings;
 pub mod compare;
+pub mod exercised;
 pub mod metrics;
 pub mod mine_pillage;
 pub mod restrict;

@@ -36,6 +36,10 @@ pub struct Confirm {
     /// located): the check says the targets are not rejected at the
     /// written value, not that the root lies there.
     pub vacuous: bool,
+    /// Why the held-out campaigns at the written value are no game to
+    /// balance (most end tied at the top, or a target's value no longer
+    /// varies): such a solution is rejected whatever its gap.
+    pub degenerate: Option<String>,
 }
 
 impl Confirm {
@@ -52,6 +56,9 @@ impl Confirm {
     /// target's gap alone, from its held-out noise).
     pub fn verdict(&self) -> String {
         let (n, targets) = (self.eval.campaigns, self.eval.gap.len());
+        if let Some(why) = &self.degenerate {
+            return format!("rejected at {n} campaigns, as degenerate: {why}");
+        }
         let power = z(0.95) + z(0.6);
         if targets == 1 {
             return if self.met {
@@ -93,5 +100,5 @@ pub fn confirm(found: &Root, play: impl FnOnce(&[f64]) -> Result<Eval, Error>, s
     }
     let chi2 = chi2_of(&e.gap, &cov);
     let vacuous = !found.identified || found.interval.iter().flatten().any(|iv| iv.open[0] || iv.open[1]);
-    Ok(Confirm { seed, met: chi2 <= chi2_95(e.gap.len()), eval: e, cov, chi2, widened, vacuous })
+    Ok(Confirm { seed, met: chi2 <= chi2_95(e.gap.len()), eval: e, cov, chi2, widened, vacuous, degenerate: None })
 }

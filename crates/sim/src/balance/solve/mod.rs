@@ -263,8 +263,12 @@ pub fn solve(
     let points = Points::new(base, params, &settings);
     let found = search(&points, params, goals, &settings, progress)?;
     let seed = holdout_seed(settings.master);
-    let confirm = confirm(&found, |x| play(&points, goals, &settings, x, seed), seed)?;
+    let mut confirm = confirm(&found, |x| play(&points, goals, &settings, x, seed), seed)?;
     let scenario = points.at(&found.value)?;
+    confirm.degenerate = degenerate(&scenario, goals, &confirm, &settings, seed)?;
+    if confirm.degenerate.is_some() {
+        confirm.met = false;
+    }
     let competence = settings.seating.check(&scenario, settings.master)?;
     Ok(Solution {
         params: params.to_vec(),
@@ -277,6 +281,38 @@ pub fn solve(
         scenario,
         competence,
     })
+}
+
+/// A solution's held-out campaigns decide more than this share by the
+/// tie-break die: the rules there stop the game (nobody captures, builds
+/// or conquers), and any seat-fairness target reads as met.
+pub const DEGENERATE_TIES: f64 = 0.5;
+
+/// Why the held-out campaigns at the solution are no game to balance: most
+/// end tied at the top, or a target's gap is the same in every campaign.
+fn degenerate(
+    sc: &Scenario,
+    goals: &[Goal],
+    c: &Confirm,
+    settings: &Settings,
+    seed: u64,
+) -> Result<Option<String>, Error> {
+    use crate::study::metrics::{Metric, measure};
+    let tied = measure(sc, seed, settings.campaigns, settings.rotate, &[Metric::TiedAtTop], false)
+        .map_err(crate::rules::setup::SetupError::into_error)?;
+    let n = tied.values.len();
+    let k = tied.values.iter().filter(|v| v[0] == 1.0).count();
+    if n > 0 && k as f64 > DEGENERATE_TIES * n as f64 {
+        return Ok(Some(format!(
+            "{k} of {n} held-out campaigns end tied at the top and the tie-break die picks the winner"
+        )));
+    }
+    for (g, se) in goals.iter().zip(&c.eval.gap_se) {
+        if *se == 0.0 {
+            return Ok(Some(format!("{} has the same gap in every held-out campaign", g.lhs.name())));
+        }
+    }
+    Ok(None)
 }
 
 /// The crossing of `goal` over `param` (no held-out check): a solve's root

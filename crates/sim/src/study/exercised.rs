@@ -1,0 +1,143 @@
+//! What an answer's players never did. Every answer read off played
+//! campaigns is an answer about what its players do: if nobody in them
+//! builds a mine, the campaigns say nothing about what a mine is worth in
+//! play, however many there were. This module names the rule parts the
+//! players never (or almost never) exercised, from the campaigns' mechanics
+//! coverage (`sim::record::Coverage`), so each such answer can say where it
+//! is silent.
+
+use crate::scenario::ActionKind;
+use crate::sim::record::Coverage;
+
+/// A part of the rules a designer asks about, and the action kinds that
+/// exercise it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// What a player does, as a verb phrase: `built a mine`.
+    pub did: &'static str,
+    /// The topic a probe or an answer names it by (`mine`, `pillage`, ...).
+    pub topic: &'static str,
+    pub kinds: &'static [ActionKind],
+}
+
+use ActionKind as K;
+
+/// Every part, in the order a line lists them: the economy, then war, then
+/// the sea and spies, then each purchase.
+pub const PARTS: &[Part] = &[
+    Part { did: "built a mine", topic: "mine", kinds: &[K::Mine] },
+    Part { did: "pillaged", topic: "pillage", kinds: &[K::Pillage] },
+    Part { did: "attacked an army", topic: "army", kinds: &[K::Attack] },
+    Part { did: "besieged a city", topic: "siege", kinds: &[K::Siege] },
+    Part { did: "conquered", topic: "conquest", kinds: &[K::Conquer, K::OutcomeConquer] },
+    Part { did: "fought at sea", topic: "naval", kinds: &[K::NavalAttack, K::CoastalAttack] },
+    Part { did: "transported an army", topic: "transport", kinds: &[K::Transport] },
+    Part { did: "used a spy", topic: "spies", kinds: &[K::SpyAction, K::SpyDuel] },
+    Part { did: "captured", topic: "capture", kinds: &[K::Capture] },
+    Part { did: "built a castle", topic: "castle", kinds: &[K::Castle] },
+    Part { did: "founded a city", topic: "city", kinds: &[K::City] },
+    Part { did: "built a port", topic: "port", kinds: &[K::Port] },
+    Part { did: "built a tower", topic: "tower", kinds: &[K::Tower] },
+    Part { did: "built a bridge", topic: "bridge", kinds: &[K::Bridge] },
+    Part { did: "recruited a unit", topic: "units", kinds: &[K::RecruitUnit] },
+    Part { did: "recruited a ship", topic: "ships", kinds: &[K::RecruitShip] },
+    Part { did: "recruited a spy", topic: "spies", kinds: &[K::RecruitSpy] },
+    Part { did: "recruited a siege engine", topic: "siege", kinds: &[K::RecruitEngine] },
+];
+
+/// "Almost never": fewer than one in this many player-campaigns. A part
+/// taken this rarely moves no measured mean a designer could read.
+pub const RARE_PER: u64 = 100;
+
+/// A part the players (almost) never exercised, with how often they did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unused {
+    pub part: Part,
+    /// Times it was taken, over every player of every campaign.
+    pub times: u64,
+}
+
+/// The parts `cov`'s players exercised fewer than once in `RARE_PER`
+/// player-campaigns, in `PARTS` order.
+pub fn unused(cov: &Coverage) -> Vec<Unused> {
+    let players: u64 = cov.by_strategy.values().map(|m| m.players).sum();
+    if players == 0 {
+        return Vec::new();
+    }
+    PARTS
+        .iter()
+        .map(|p| Unused {
+            part: *p,
+            times: cov.by_strategy.values().map(|m| p.kinds.iter().map(|k| m.action(*k)).sum::<u64>()).sum(),
+        })
+        .filter(|u| u.times * RARE_PER < players)
+        .collect()
+}
+
+/// The line an answer prints: `its players (tuned, 2,000 campaigns) never
+/// built a mine (0 times), pillaged (0) ...; the in-play part is silent
+/// there`, or `None` when they exercised every part.
+pub fn line(cov: &Coverage, campaigns: u64) -> Option<String> {
+    let u = unused(cov);
+    if u.is_empty() {
+        return None;
+    }
+    let who: Vec<&str> = cov.by_strategy.keys().map(String::as_str).collect();
+    let parts: Vec<String> = u.iter().map(|u| format!("{} ({})", u.part.did, u.times)).collect();
+    Some(format!(
+        "Never played: in its {campaigns} campaigns its players ({}) never or almost never (under once in {RARE_PER} \
+         player-campaigns; times in brackets) {}; what it says in play is silent on those",
+        who.join(", "),
+        parts.join(", ")
+    ))
+}
+
+/// Whether the players exercised none of `topics` (every part on them is
+/// unused): an answer about them has nothing in play to read.
+pub fn silent_on(cov: &Coverage, topics: &[&str]) -> bool {
+    let u = unused(cov);
+    let on: Vec<&Part> = PARTS.iter().filter(|p| topics.contains(&p.topic)).collect();
+    !on.is_empty() && on.iter().all(|p| u.iter().any(|x| x.part == **p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::record::Mechanics;
+
+    fn cov(players: u64, taken: &[(ActionKind, u64)]) -> Coverage {
+        let mut m = Mechanics::default();
+        m.players = players;
+        for (k, n) in taken {
+            m.actions[k.index()] = *n;
+        }
+        let mut c = Coverage::default();
+        c.by_strategy.insert("tuned".into(), m);
+        c
+    }
+
+    /// A part taken fewer than once in 100 player-campaigns is unused; one
+    /// taken once in 100 is not; conquests count both kinds.
+    #[test]
+    fn a_part_is_unused_below_once_in_a_hundred_player_campaigns() {
+        let everything: Vec<(ActionKind, u64)> = ActionKind::ALL.iter().map(|k| (*k, 10)).collect();
+        let mut taken = everything.clone();
+        taken.retain(|(k, _)| !matches!(k, K::Mine | K::Pillage | K::Conquer | K::OutcomeConquer));
+        taken.push((K::Mine, 0));
+        taken.push((K::Pillage, 9));
+        taken.push((K::OutcomeConquer, 10));
+        let c = cov(1000, &taken);
+        let u: Vec<(&str, u64)> = unused(&c).iter().map(|u| (u.part.did, u.times)).collect();
+        assert_eq!(u, [("built a mine", 0), ("pillaged", 9)]);
+        assert!(silent_on(&c, &["mine"]) && silent_on(&c, &["mine", "pillage"]));
+        assert!(!silent_on(&c, &["mine", "army"]) && !silent_on(&c, &["nothing"]));
+        assert_eq!(
+            line(&c, 250).unwrap(),
+            "Never played: in its 250 campaigns its players (tuned) never or almost never (under once in 100 \
+             player-campaigns; times in brackets) built a mine (0), pillaged (9); what it says in play is silent on \
+             those"
+        );
+        assert_eq!(line(&cov(1000, &everything), 250), None);
+        assert!(unused(&Coverage::default()).is_empty());
+    }
+}
