@@ -124,11 +124,17 @@ pub fn played(m: &MetricSpec, dir: &Path) -> Result<Played, Error> {
 /// balance file's folder), else the folder's `default.toml`, else the
 /// embedded default; with the metric's `set` and `extra` overrides.
 pub fn scenario_of(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<crate::scenario::Scenario, Error> {
+    scenario_played(m, dir, extra).map(|(sc, _)| sc)
+}
+
+/// `scenario_of` and the file it read, from one read.
+fn scenario_played(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<(crate::scenario::Scenario, Played), Error> {
     let sets: Vec<String> = m.set.iter().chain(extra).cloned().collect();
     let overrides: Vec<(String, String)> =
         sets.iter().map(|s| crate::scenario::parse_override(s)).collect::<Result<_, _>>()?;
-    let (text, source, _) = scenario_text(m, dir)?;
-    crate::scenario::load_with_overrides(&text, &source, &overrides).map_err(Error::from)
+    let (text, source, played) = scenario_text(m, dir)?;
+    let sc = crate::scenario::load_with_overrides(&text, &source, &overrides).map_err(Error::from)?;
+    Ok((sc, played))
 }
 
 /// Measure one metric; `players` makes every seat play that strategy
@@ -168,8 +174,8 @@ pub fn measure_sample(m: &MetricSpec, dir: &Path, players: Option<&str>) -> Resu
         Some(s) => sc.with_players(s),
         None => Ok(sc),
     };
-    let sc = seat(scenario_of(m, dir, &[])?)?;
-    let played = Some(played(m, dir)?);
+    let (sc, played) = scenario_played(m, dir, &[])?;
+    let (sc, played) = (seat(sc)?, Some(played));
     if let Some(t) = &m.table {
         return measure::exact(&sc, t).map(|v| Sample { played, ..Sample::from(v) });
     }

@@ -390,6 +390,15 @@ mod tests {
         s.scores.iter().map(|l| l.exp()).collect()
     }
 
+    /// How many of `options` are of each kind.
+    fn options_per_kind(options: &[Action]) -> std::collections::BTreeMap<crate::scenario::ActionKind, usize> {
+        let mut per_kind = std::collections::BTreeMap::new();
+        for a in options {
+            *per_kind.entry(a.kind()).or_insert(0usize) += 1;
+        }
+        per_kind
+    }
+
     /// `explore_kinds = 1`: every kind among the options has the same
     /// chance, shared evenly by its options, however many of them there
     /// are (forty moves and one siege: the siege has a kind's share).
@@ -401,10 +410,7 @@ mod tests {
         let mut s = Search::new(&sc, &spec("", 0.0, 1.0), Pcg64Mcg::new(1));
         for (st, options, me) in act_decisions(&sc) {
             let p = probabilities(&mut s, r, &st, me, &options);
-            let mut per_kind = std::collections::BTreeMap::new();
-            for a in &options {
-                *per_kind.entry(a.kind()).or_insert(0usize) += 1;
-            }
+            let per_kind = options_per_kind(&options);
             for (a, x) in options.iter().zip(&p) {
                 let want = 1.0 / (per_kind.len() * per_kind[&a.kind()]) as f64;
                 assert!((x - want).abs() < 1e-12, "{a:?}: {x} against {want}");
@@ -446,10 +452,7 @@ mod tests {
             let p = probabilities(&mut s, r, &st, me, &options);
             let (a, b) = (softmax("tuned", &st, me, &options), softmax("warlord", &st, me, &options));
             let n = options.len() as f64;
-            let mut per_kind = std::collections::BTreeMap::new();
-            for o in &options {
-                *per_kind.entry(o.kind()).or_insert(0usize) += 1;
-            }
+            let per_kind = options_per_kind(&options);
             for i in 0..options.len() {
                 let prior = 0.75 * a[i] + 0.25 * b[i];
                 let even_kind = 1.0 / (per_kind.len() * per_kind[&options[i].kind()]) as f64;

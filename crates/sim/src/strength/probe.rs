@@ -333,12 +333,6 @@ impl Verdict {
             Verdict::Bounded => "bounded by the players",
         }
     }
-
-    /// Whether an answer may lean on the players: only when the check
-    /// found no over-use with the power it states.
-    pub fn holds(self) -> bool {
-        self == Verdict::NoOverUse
-    }
 }
 
 /// The verdict of `rows` (the probes an answer rests on).

@@ -15,8 +15,6 @@ use crate::sim::record::Coverage;
 pub struct Part {
     /// What a player does, as a verb phrase: `built a mine`.
     pub did: &'static str,
-    /// The topic a probe or an answer names it by (`mine`, `pillage`, ...).
-    pub topic: &'static str,
     pub kinds: &'static [ActionKind],
 }
 
@@ -25,24 +23,24 @@ use ActionKind as K;
 /// Every part, in the order a line lists them: the economy, then war, then
 /// the sea and spies, then each purchase.
 pub const PARTS: &[Part] = &[
-    Part { did: "built a mine", topic: "mine", kinds: &[K::Mine] },
-    Part { did: "pillaged", topic: "pillage", kinds: &[K::Pillage] },
-    Part { did: "attacked an army", topic: "army", kinds: &[K::Attack] },
-    Part { did: "besieged a city", topic: "siege", kinds: &[K::Siege] },
-    Part { did: "conquered", topic: "conquest", kinds: &[K::Conquer, K::OutcomeConquer] },
-    Part { did: "fought at sea", topic: "naval", kinds: &[K::NavalAttack, K::CoastalAttack] },
-    Part { did: "transported an army", topic: "transport", kinds: &[K::Transport] },
-    Part { did: "used a spy", topic: "spies", kinds: &[K::SpyAction, K::SpyDuel] },
-    Part { did: "captured", topic: "capture", kinds: &[K::Capture] },
-    Part { did: "built a castle", topic: "castle", kinds: &[K::Castle] },
-    Part { did: "founded a city", topic: "city", kinds: &[K::City] },
-    Part { did: "built a port", topic: "port", kinds: &[K::Port] },
-    Part { did: "built a tower", topic: "tower", kinds: &[K::Tower] },
-    Part { did: "built a bridge", topic: "bridge", kinds: &[K::Bridge] },
-    Part { did: "recruited a unit", topic: "units", kinds: &[K::RecruitUnit] },
-    Part { did: "recruited a ship", topic: "ships", kinds: &[K::RecruitShip] },
-    Part { did: "recruited a spy", topic: "spies", kinds: &[K::RecruitSpy] },
-    Part { did: "recruited a siege engine", topic: "siege", kinds: &[K::RecruitEngine] },
+    Part { did: "built a mine", kinds: &[K::Mine] },
+    Part { did: "pillaged", kinds: &[K::Pillage] },
+    Part { did: "attacked an army", kinds: &[K::Attack] },
+    Part { did: "besieged a city", kinds: &[K::Siege] },
+    Part { did: "conquered", kinds: &[K::Conquer, K::OutcomeConquer] },
+    Part { did: "fought at sea", kinds: &[K::NavalAttack, K::CoastalAttack] },
+    Part { did: "transported an army", kinds: &[K::Transport] },
+    Part { did: "used a spy", kinds: &[K::SpyAction, K::SpyDuel] },
+    Part { did: "captured", kinds: &[K::Capture] },
+    Part { did: "built a castle", kinds: &[K::Castle] },
+    Part { did: "founded a city", kinds: &[K::City] },
+    Part { did: "built a port", kinds: &[K::Port] },
+    Part { did: "built a tower", kinds: &[K::Tower] },
+    Part { did: "built a bridge", kinds: &[K::Bridge] },
+    Part { did: "recruited a unit", kinds: &[K::RecruitUnit] },
+    Part { did: "recruited a ship", kinds: &[K::RecruitShip] },
+    Part { did: "recruited a spy", kinds: &[K::RecruitSpy] },
+    Part { did: "recruited a siege engine", kinds: &[K::RecruitEngine] },
 ];
 
 /// "Almost never": fewer than one in this many player-campaigns. A part
@@ -66,10 +64,7 @@ pub fn unused(cov: &Coverage) -> Vec<Unused> {
     }
     PARTS
         .iter()
-        .map(|p| Unused {
-            part: *p,
-            times: cov.by_strategy.values().map(|m| p.kinds.iter().map(|k| m.action(*k)).sum::<u64>()).sum(),
-        })
+        .map(|p| Unused { part: *p, times: p.kinds.iter().map(|k| cov.total(*k)).sum() })
         .filter(|u| u.times * RARE_PER < players)
         .collect()
 }
@@ -90,14 +85,6 @@ pub fn line(cov: &Coverage, campaigns: u64) -> Option<String> {
         who.join(", "),
         parts.join(", ")
     ))
-}
-
-/// Whether the players exercised none of `topics` (every part on them is
-/// unused): an answer about them has nothing in play to read.
-pub fn silent_on(cov: &Coverage, topics: &[&str]) -> bool {
-    let u = unused(cov);
-    let on: Vec<&Part> = PARTS.iter().filter(|p| topics.contains(&p.topic)).collect();
-    !on.is_empty() && on.iter().all(|p| u.iter().any(|x| x.part == **p))
 }
 
 #[cfg(test)]
@@ -129,8 +116,6 @@ mod tests {
         let c = cov(1000, &taken);
         let u: Vec<(&str, u64)> = unused(&c).iter().map(|u| (u.part.did, u.times)).collect();
         assert_eq!(u, [("built a mine", 0), ("pillaged", 9)]);
-        assert!(silent_on(&c, &["mine"]) && silent_on(&c, &["mine", "pillage"]));
-        assert!(!silent_on(&c, &["mine", "army"]) && !silent_on(&c, &["nothing"]));
         assert_eq!(
             line(&c, 250).unwrap(),
             "Never played: in its 250 campaigns its players (tuned) never or almost never (under once in 100 \
