@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::report::study;
 use crate::scenario::{ActionKind, Scenario};
 use crate::sim::runner::seating;
-use crate::study::{compare, mine_pillage, restrict, sweep};
+use crate::study::{compare, mine_pillage, restrict, sweep, worth};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -153,6 +153,32 @@ pub enum Experiment {
     /// What is an option worth? One restricted player against unrestricted
     /// copies at each strength level, and with --best-response both sides tuned.
     Restrict(RestrictArgs),
+    /// What is a resource worth? Gold, a unit, an EP and a mine-able hex,
+    /// given and taken, in win-rate points to the strongest candidate player.
+    Worth(WorthArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct WorthArgs {
+    #[command(flatten)]
+    scenario: ScenarioArgs,
+    /// The strategy in every other seat (default: the scenario's strong
+    /// field, `equilibrium`).
+    #[arg(long, default_value = crate::strategy::STRONG)]
+    field: String,
+    /// The players the resource is handed to, A,B,... (default: the field,
+    /// its mixture's members and `tuned`); the one that gains most on
+    /// selection seeds is measured again on the held-out seeds.
+    #[arg(long, value_delimiter = ',')]
+    candidates: Vec<String>,
+    #[command(flatten)]
+    flags: StudyFlags,
+}
+
+impl ResultKey for WorthArgs {
+    fn key(&self) -> String {
+        format!("worth {:?} {:?} {:?} {}", self.field, self.candidates, self.scenario.set.set, self.flags.shape())
+    }
 }
 
 #[derive(Args, Debug)]
@@ -163,9 +189,22 @@ pub struct MineVsPillageArgs {
     /// (default: the scenario's strong field, `equilibrium`).
     #[arg(long, default_value = crate::strategy::STRONG)]
     loss_from: String,
-    /// Campaigns of that measurement (0 leaves it out).
-    #[arg(long, default_value_t = 500, allow_negative_numbers = true, value_parser = super::args::count::<0>)]
-    loss_campaigns: u64,
+    /// Campaigns of that measurement (0 leaves it out). Default: the
+    /// readings table's shipped row, when it plays the same players
+    /// (--readings-players), so part 1 and part 4 quote one figure; else 500.
+    #[arg(long, allow_negative_numbers = true, value_parser = super::args::count::<0>)]
+    loss_campaigns: Option<u64>,
+    /// Also solve the exact part backwards: the mean yield a payday at which
+    /// a mine first matches a pillage at its Nth payday, at the measured
+    /// loss rate and its interval's ends, with a dice expression that gives it.
+    #[arg(long, value_parser = super::args::count::<1>)]
+    payback: Option<u64>,
+    /// Campaigns of each measurement of what gold, a unit, an EP and a
+    /// mine-able hex are worth to the strongest player (`experiment worth`,
+    /// against --readings-players), so the answer reads gold in win points
+    /// (default: --campaigns; 0 leaves it out).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::args::count::<0>)]
+    worth_campaigns: Option<u64>,
     /// Campaigns of each cell of the readings table: the answer under the
     /// shipped reading of G-03, G-11 and G-13 and under each alternative
     /// (default: --campaigns; 0 leaves the table out).
@@ -186,19 +225,33 @@ impl MineVsPillageArgs {
     fn readings_campaigns(&self) -> u64 {
         self.readings_campaigns.unwrap_or(self.flags.campaigns.n)
     }
+
+    /// Whether the loss rate is read off the readings' shipped row rather
+    /// than measured apart: the default, where that row plays the same
+    /// players on the same seeds.
+    fn loss_from_readings(&self) -> bool {
+        self.loss_campaigns.is_none() && self.readings_campaigns() > 0 && self.readings_players == self.loss_from
+    }
+
+    /// Campaigns the loss rate is measured on apart from the readings.
+    fn loss_campaigns(&self) -> u64 {
+        if self.loss_from_readings() { 0 } else { self.loss_campaigns.unwrap_or(500) }
+    }
 }
 
 impl ResultKey for MineVsPillageArgs {
     fn key(&self) -> String {
         format!(
-            "mine-vs-pillage {:?} {} {} {:?} {} {:?} {}",
+            "mine-vs-pillage {:?} {} {} {:?} {} {:?} {}{}",
             self.loss_from,
-            self.loss_campaigns,
+            if self.loss_from_readings() { "readings".to_string() } else { self.loss_campaigns().to_string() },
             self.readings_campaigns(),
             self.readings_players,
             self.best.shape(),
             self.scenario.set.set,
-            self.flags.shape()
+            self.flags.shape(),
+            self.payback.map_or(String::new(), |n| format!(" payback {n}"))
+                + &self.worth_campaigns.map_or(String::new(), |n| format!(" worth {n}"))
         )
     }
 }
@@ -240,6 +293,7 @@ impl ResultKey for Experiment {
         match self {
             Experiment::MineVsPillage(a) => a.key(),
             Experiment::Restrict(a) => a.key(),
+            Experiment::Worth(a) => a.key(),
         }
     }
 }
@@ -589,19 +643,23 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
     match e {
         Experiment::MineVsPillage(a) => {
             let readings_campaigns = a.readings_campaigns();
-            let MineVsPillageArgs { scenario, loss_from, loss_campaigns, readings_players, best, flags, .. } = a;
+            let worth_campaigns = a.worth_campaigns.unwrap_or(a.flags.campaigns.n);
+            let (loss_campaigns, loss_from_readings) = (a.loss_campaigns(), a.loss_from_readings());
+            let MineVsPillageArgs { scenario, loss_from, readings_players, best, flags, payback, .. } = a;
             flags.check()?;
-            if readings_campaigns == 1 {
-                return Err(CliError::input("--readings-campaigns must be 0 (no table) or at least 2 for an interval"));
+            if readings_campaigns == 1 || worth_campaigns == 1 {
+                return Err(CliError::input(
+                    "--readings-campaigns and --worth-campaigns must be 0 (left out) or at least 2 for an interval",
+                ));
             }
             let file = scenario.load()?;
             let out = flags.out_dir("mine-vs-pillage", &scenario.file_name(), key, &[&file])?;
             let sc: Scenario = flags.seat(file.clone())?;
             let seated = seating(&[&sc], flags.seats.flag());
-            if loss_campaigns > 0 {
+            if loss_campaigns > 0 || loss_from_readings {
                 file.named_strategy(&loss_from).map_err(|e| e.at("--loss-from"))?;
             }
-            if readings_campaigns > 0 {
+            if readings_campaigns > 0 || worth_campaigns > 0 {
                 file.named_strategy(&readings_players).map_err(|e| e.at("--readings-players"))?;
             }
             let budget = best.weighted_budget("experiment mine-vs-pillage")?;
@@ -610,6 +668,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let planned = mine_pillage::planned(&sc, campaigns)
                 + loss_campaigns
                 + mine_pillage::readings_planned(readings_campaigns)
+                + worth::planned(&file, worth::default_candidates(&file, &readings_players).len(), worth_campaigns)
                 + budget.as_ref().map_or(0, |b| {
                     restrictions.iter().map(|r| restrict::planned(&file, r, 1, campaigns, Some(b))).sum()
                 });
@@ -626,6 +685,17 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             if readings_campaigns > 0 {
                 x.readings = Some(long.run(|| {
                     mine_pillage::run_readings(&file, &readings_players, flags.master.seed, readings_campaigns)
+                        .map_err(CliError::from)
+                })?);
+            }
+            if loss_from_readings {
+                x.loss = x.readings.as_ref().and_then(|r| r.rows.first()).map(|row| row.observed.loss.clone());
+            }
+            x.payback = payback.map(|n| n as u32);
+            if worth_campaigns > 0 {
+                let candidates = worth::default_candidates(&file, &readings_players);
+                x.worth = Some(long.run(|| {
+                    worth::run(&file, &candidates, &readings_players, flags.master.seed, worth_campaigns)
                         .map_err(CliError::from)
                 })?);
             }
@@ -659,6 +729,30 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 }
                 Ok(files)
             })
+        }
+        Experiment::Worth(WorthArgs { scenario, field, candidates, flags }) => {
+            flags.check()?;
+            if flags.players.players.is_some() || flags.seats.fixed_seats {
+                return Err(CliError::input(
+                    "experiment worth seats --field in every other seat and --candidates in the probed one, seats \
+                     always rotated; --players and --fixed-seats do not apply",
+                ));
+            }
+            let sc: Scenario = scenario.load()?;
+            let out = flags.out_dir("worth", &scenario.file_name(), key, &[&sc])?;
+            sc.named_strategy(&field).map_err(|e| e.at("--field"))?;
+            let candidates = if candidates.is_empty() { worth::default_candidates(&sc, &field) } else { candidates };
+            for c in &candidates {
+                sc.named_strategy(c).map_err(|e| e.at("--candidates"))?;
+            }
+            let campaigns = flags.campaigns.n;
+            let long = flags.long(worth::planned(&sc, candidates.len(), campaigns), &out)?;
+            let w = long
+                .run(|| worth::run(&sc, &candidates, &field, flags.master.seed, campaigns).map_err(CliError::from))?;
+            long.finish();
+            sayln!("{}\n", crate::report::worth::answer(&sc, &w));
+            say!("{}", crate::report::worth::text(&w));
+            write_page(&out, |d| crate::report::worth::page(&sc, &w, d))
         }
         Experiment::Restrict(RestrictArgs { scenario, forbid, force, levels, best, flags }) => {
             flags.check()?;

@@ -27,6 +27,7 @@ pub mod table;
 pub mod tables;
 pub mod text;
 pub mod verdict;
+pub mod worth;
 
 use crate::map::{HexId, Map, NO_HEX};
 use crate::rules::{NOBODY, PlayerId};

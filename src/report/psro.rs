@@ -175,5 +175,11 @@ pub fn equilibrium_toml(sc: &Scenario, rec: &Record, command: &str) -> Result<St
     let _ = writeln!(out, "members = [{}]", names.join(", "));
     let w: Vec<String> = sigma.iter().map(|s| format!("{:.4}", s)).collect();
     let _ = writeln!(out, "weights = [{}]", w.join(", "));
+    if let Some(last) = rec.rounds.last() {
+        // The last round's response against the last σ, in points: what
+        // every answer resting on this field quotes.
+        let (e, lo, hi) = last.exploitability(sc.players.len());
+        let _ = writeln!(out, "exploitability = [{:.1}, {:.1}, {:.1}]", 100.0 * e, 100.0 * lo, 100.0 * hi);
+    }
     Ok(out)
 }

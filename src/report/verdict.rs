@@ -191,7 +191,15 @@ fn mine_seasons(x: &crate::study::mine_pillage::Exact, terrain: &str, y: f64, q:
         .into_iter()
         .flatten()
         .collect();
-    format!("a {terrain} mine ({y:.0} a payday) {}", parts.join(", "))
+    // The question asks from which season on: the first season from which
+    // a pillage is worth at least as much for every later season.
+    let from = c.iter().rposition(|o| *o == Greater).map_or(1, |i| i + 2);
+    let on = if from as u32 > x.seasons {
+        "never worth less than a pillage in this campaign".to_string()
+    } else {
+        format!("a pillage is worth at least as much from season {from} on")
+    };
+    format!("a {terrain} mine ({y:.0} a payday) {}: {on}", parts.join(", "))
 }
 
 /// What a restricted variant moved in play: the win rates it raised or
@@ -291,6 +299,16 @@ pub fn mine_answer(e: &crate::study::mine_pillage::Experiment) -> String {
         x.pillage,
         sites.join("; ")
     );
+    if let Some(p) = super::study::mine_pillage::payback_clause(e) {
+        out.push_str(&format!(" {p}."));
+    }
+    if let Some(w) = &e.worth {
+        // The gold above read in win points, at what gold is worth to the
+        // strongest player the tool has (part 5).
+        if let Some(q) = super::worth::mine_pillage_in_points_of(&e.exact, w) {
+            out.push_str(&format!(" {q} (part 5)."));
+        }
+    }
     if !e.solo.is_empty() {
         // Every seat plays one strategy: restricting every seat alike leaves
         // the game symmetric, so no win rate can move, and the answer in play

@@ -64,3 +64,49 @@ fn g30_a_search_seat_plays_the_same_campaign_through_the_game_api() {
     let sc = shipped("duel.toml");
     both_doors(&sc, seed::campaign_seed(42, 0), &["search", "tuned"]);
 }
+
+/// W-05 / G-30 restricted play, `hold_garrisons`: an army standing where
+/// its garrison defends it never moves or sails away, though it is offered
+/// such moves; the over-use check's "garrison everything" probe plays it.
+#[test]
+fn w05_an_army_that_holds_its_garrison_never_leaves_it() {
+    let text = "name = \"hold\"\n[[players]]\nname = \"p0\"\nstrategy = \"holder\"\n[[players]]\nname = \"p1\"\nstrategy = \"warlord\"\n[[players]]\nname = \"p2\"\n\
+                strategy = \"warlord\"\n[[players]]\nname = \"p3\"\nstrategy = \"warlord\"\n[strategies.holder]\n\
+                extends = \"warlord\"\nhold_garrisons = true\n";
+    let sc = load_str(text, &Source::file("hold.toml")).unwrap();
+    let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
+    let (mut offered, mut held) = (0, 0);
+    for i in 0..6 {
+        let cs = seed::campaign_seed(43, i);
+        let map = make_map(&sc, cs).unwrap();
+        let r = Rules::new(&sc, &map);
+        let mut g = Game::new(r, initial_state(r));
+        let mut dice = RngDice(seed::rng(cs, seed::Stream::Dice));
+        let mut seats = Seats::named(&sc, cs, &names);
+        while !g.is_terminal() {
+            let m = match g.node() {
+                Node::Chance { sides } => Move::Chance(dice.roll(sides)),
+                Node::Decision { player, decision } => {
+                    let leaves = |a: &empires::rules::Action| match *a {
+                        empires::rules::Action::MoveArmy { army, .. }
+                        | empires::rules::Action::Transport { army, .. } => {
+                            empires::rules::army::garrison_defence(r, g.state(), army as usize) > 0
+                        }
+                        _ => false,
+                    };
+                    let k = seats.choose(r, g.observation(player), player, decision, g.legal_actions());
+                    let a = g.legal_actions()[k];
+                    if player == 0 {
+                        offered += g.legal_actions().iter().any(|x| leaves(x)) as u32;
+                        assert!(!leaves(&a), "campaign {i}: {a:?} leaves a garrison");
+                        held += 1;
+                    }
+                    Move::Action(a)
+                }
+                Node::Terminal => unreachable!(),
+            };
+            g.play(m).unwrap();
+        }
+    }
+    assert!(held > 0 && offered > 0, "the restriction was tested: {offered} decisions offered a march out");
+}

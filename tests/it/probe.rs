@@ -224,3 +224,91 @@ fn the_probe_command_states_its_verdict_first_everywhere() {
     assert_eq!(o.status.code(), Some(empires::cli::exit::BAD_INPUT), "{err}");
     assert!(err.contains("--topics: \"dance\" is not a topic"), "{err}");
 }
+
+/// A resource's worth is asked both ways (`experiment worth`), so a gift
+/// can be negative: gold and units are taken, never below what the player
+/// has (an army keeps a unit), and a mine-able hex is planted next to the
+/// capital, the first free one in map order.
+#[test]
+fn negative_gifts_take_and_a_mine_able_hex_is_planted_next_to_the_capital() {
+    use empires::rules::Rules;
+    use empires::rules::setup::{give, initial_state};
+    let sc = Scenario::embedded_default();
+    let map = make_map(&sc, campaign_seed(3, 0)).unwrap();
+    let r = Rules::new(&sc, &map);
+    let st0 = initial_state(r);
+    let mut st = st0.clone();
+    assert_eq!(st.players[1].gold, 100);
+    assert!(!give(r, &mut st, 1, Gift::Gold(-101)), "more gold than it has");
+    assert!(give(r, &mut st, 1, Gift::Gold(-100)));
+    assert_eq!(st.players[1].gold, 0);
+    let army = st.armies.iter().position(|a| a.owner == 1).unwrap();
+    assert_eq!(st.armies[army].units, 3);
+    assert!(!give(r, &mut st, 1, Gift::Units(-3)), "an army keeps one unit");
+    assert!(give(r, &mut st, 1, Gift::Units(-1)));
+    assert_eq!(st.armies[army].units, 2);
+    assert!(give(r, &mut st, 1, Gift::Ep(-1)));
+    assert_eq!(st.players[1].ep_gift, -1);
+    assert!(!give(r, &mut st, 1, Gift::Spies(-1)), "nothing else is taken");
+    // The hex: for each player, the first unheld river or mountain hex next
+    // to its capital in map order, or no gift where there is none.
+    for p in 0..sc.players.len() as u8 {
+        let cap = map.placements.capitals[p as usize];
+        let want = map.adjacent(cap).find(|&h| {
+            sc.buildings.mine.terrain.contains(map.terrain[h as usize]) && st0.hexes[h as usize].owner().is_nobody()
+        });
+        let mut s = st0.clone();
+        assert_eq!(give(r, &mut s, p, Gift::MineableHexes(1)), want.is_some(), "player {p}");
+        if let Some(h) = want {
+            assert!(s.hexes[h as usize].owner().is(p));
+            assert_eq!(s.banners().count(p), st0.banners().count(p) + 1);
+        } else {
+            assert_eq!(s, st0);
+        }
+    }
+}
+
+/// E-05 with a negative gift: one EP fewer than the first season earns,
+/// never below none.
+#[test]
+fn e05_a_negative_ep_gift_takes_from_the_first_seasons_earnings() {
+    use empires::rules::setup::{give, initial_state};
+    use empires::rules::{NoLog, RngDice, Rules};
+    use empires::sim::drive::Driver;
+    let sc = Scenario::embedded_default();
+    let map = make_map(&sc, campaign_seed(3, 1)).unwrap();
+    let r = Rules::new(&sc, &map);
+    let mut st = initial_state(r);
+    give(r, &mut st, 0, Gift::Ep(-1));
+    let seats = empires::strategy::Seats::named(&sc, 5, &["balanced"; 4]);
+    let mut e = Driver::new(r, RngDice(empires::seed::rng(5, empires::seed::Stream::Dice)), seats, NoLog);
+    e.play_season(&mut st);
+    let t = st.players[0].tally;
+    let used = t.ep_capture + t.ep_conquer + t.ep_build + t.ep_pillage + t.ep_lost;
+    assert!(t.ep_earned >= 1, "a first season earns at least the peace EP");
+    assert_eq!(used, t.ep_earned - 1);
+}
+
+/// A mixture's stated exploitability is three numbers, low ≤ estimate ≤
+/// high, and only a mixture states one; the over-use line quotes it.
+#[test]
+fn a_mixtures_exploitability_is_checked_and_quoted_beside_the_check() {
+    use empires::scenario::load::{Source, load_str};
+    let base = "name = \"x\"\n[[players]]\nname = \"p0\"\nstrategy = \"eq\"\n[[players]]\nname = \"p1\"\nstrategy = \"eq\"\n[strategies.eq]\nkind = \"mixture\"\n\
+                members = [\"tuned\"]\n";
+    let bad = load_str(&format!("{base}exploitability = [1.0, 2.0, 3.0]\n"), &Source::file("x.toml"));
+    let err = bad.unwrap_err().to_string();
+    assert!(err.contains("strategies.eq.exploitability") && err.contains("low <= estimate <= high"), "{err}");
+    let ok = load_str(&format!("{base}exploitability = [0.3, -0.6, 1.3]\n"), &Source::file("x.toml")).unwrap();
+    let eq = ok.strategy("eq").unwrap();
+    assert_eq!(eq.stated_exploitability(), Some([0.3, -0.6, 1.3]));
+    let c = probe::check(&ok, "eq", probe::on_topics(&Settings::default(), Some(&["ep"])), Settings::default(), 3, 20)
+        .unwrap();
+    assert_eq!(c.exploitability, Some([0.3, -0.6, 1.3]));
+    assert!(c.strength().contains("beats it by +0.3 points [-0.6, +1.3]"), "{}", c.strength());
+    let lone = load_str(
+        "[[players]]\nname = \"p2\"\nstrategy = \"tuned\"\n[[players]]\nname = \"p3\"\nstrategy = \"tuned\"\n[strategies.w]\nexploitability = [0.0, 0.0, 0.0]\n",
+        &Source::file("y.toml"),
+    );
+    assert!(lone.unwrap_err().to_string().contains("belong to a kind = \"mixture\" strategy"));
+}

@@ -6,7 +6,7 @@ use empires::scenario::Scenario;
 use empires::scenario::knobs::KNOBS;
 use empires::sim::watch::Watch;
 use empires::strength::{deviation, ladder, metagame};
-use empires::study::{compare, mine_pillage, restrict, sweep};
+use empires::study::{compare, mine_pillage, restrict, sweep, worth};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -179,4 +179,20 @@ baseline = 0.4166666666666667
         assert_eq!(n, empires::gate::planned(m, &dir), "{}", m.name);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn worth_plays_what_it_plans() {
+    let sc = Scenario::embedded_default();
+    let asks = worth::asks(&sc).len() as u64;
+    let (w, n) = counted(|| worth::run(&sc, &names(&["balanced"]), "balanced", 3, 4));
+    w.unwrap();
+    assert_eq!(n, worth::planned(&sc, 1, 4));
+    assert_eq!(n, (asks + 1) * 4, "one candidate: its baseline and each ask");
+    // Several: the selection, then each ask and a baseline per chosen
+    // candidate; the plan counts a baseline for each, the most there can be.
+    let (w, n) = counted(|| worth::run(&sc, &names(&["balanced", "miner"]), "balanced", 3, 4));
+    w.unwrap();
+    let select = 2 * (asks + 1) * 4;
+    assert!(n >= select + (asks + 1) * 4 && n <= worth::planned(&sc, 2, 4), "{n}");
 }

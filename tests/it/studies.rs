@@ -329,6 +329,68 @@ fn e09_e15_mine_gold_by_hand() {
     assert_eq!(break_even(10.0, 70.0, 0.5, 100), None);
 }
 
+/// The loss rate's interval counts campaigns as the independent draws: a
+/// campaign's hex-seasons move together (a war takes several hexes), so a
+/// binomial interval over hex-seasons is too narrow.
+#[test]
+fn e09_e15_the_loss_rate_interval_is_clustered_by_campaign() {
+    use empires::study::mine_pillage::Loss;
+    // Ten campaigns of 100 hex-seasons, 50 lost in the first, none after:
+    // r = 0.05; Σ(lost − r·held)² = 45² + 9·5² = 2250; the ratio's variance
+    // 2250 / 9 / (10 · 100²) = 0.0025 against the binomial 0.05·0.95/1000.
+    let l = Loss::of("x", std::iter::once((100, 50)).chain(std::iter::repeat_n((100, 0), 9)));
+    assert_eq!((l.campaigns, l.held, l.lost), (10, 1000, 50));
+    assert!((l.design_effect() - 0.0025 / 4.75e-5).abs() < 1e-9, "{}", l.design_effect());
+    let n = 1000.0 / l.design_effect();
+    assert_eq!(l.interval(), empires::stats::wilson(0.05 * n, n, 0.95));
+    // None lost: the spread is unseen, so each campaign counts once (the
+    // largest design effect, 100) and the low end is 0 exactly.
+    let none = Loss::of("x", std::iter::repeat_n((100, 0), 10));
+    assert_eq!(none.design_effect(), 100.0);
+    let (lo, hi) = none.interval();
+    assert_eq!(lo, 0.0);
+    assert!((hi - 0.277_532_6).abs() < 1e-6, "{hi}");
+}
+
+/// `--payback N` solves the exact part backwards: a mine first matches a
+/// 70-gold pillage at its third payday (no risk) when its yield is from
+/// 70/3 to under 70/2; 2D6x4 (mean 28) is the nearest such multiplier.
+#[test]
+fn e09_e15_the_yield_that_pays_back_at_a_given_payday() {
+    use empires::scenario::DiceExpr;
+    use empires::study::mine_pillage::{break_even, dice_for_yield, yield_for_payback};
+    let (lo, hi) = yield_for_payback(70.0, 3, 0.0);
+    assert!((lo - 70.0 / 3.0).abs() < 1e-12 && (hi - 35.0).abs() < 1e-12, "{lo} {hi}");
+    assert_eq!(yield_for_payback(70.0, 1, 0.0), (70.0, f64::INFINITY));
+    // The bounds are what `break_even` reads: 3 paydays at the low end,
+    // 2 just at the high end.
+    assert_eq!(break_even(lo, 70.0, 0.0, 12), Some(3));
+    assert_eq!(break_even(hi, 70.0, 0.0, 12), Some(2));
+    // At a 10% loss a season: 70 / (0.9 + 0.81 + 0.729) to 70 / 1.71.
+    let (lo, hi) = yield_for_payback(70.0, 3, 0.1);
+    assert!((lo - 70.0 / 2.439).abs() < 1e-9 && (hi - 70.0 / 1.71).abs() < 1e-9, "{lo} {hi}");
+    let d = dice_for_yield(&DiceExpr::new(2, 6, 10), 70.0 / 3.0, 35.0).unwrap();
+    assert_eq!(d.to_string(), "2D6x4");
+    assert_eq!(dice_for_yield(&DiceExpr::new(3, 6, 10), 70.0 / 3.0, 35.0).unwrap().to_string(), "3D6x3");
+    // No multiplier of 3D6 (10.5 a step) lands in [22, 23).
+    assert_eq!(dice_for_yield(&DiceExpr::new(3, 6, 10), 22.0, 23.0), None);
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--campaigns", "20", "--readings-campaigns", "20"])
+        .args(["--readings-players", "balanced", "--loss-from", "balanced", "--payback", "3", "--quiet", "--out"])
+        .arg(tmp("mvp-payback"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let first = text.lines().next().unwrap();
+    assert!(first.contains("To first match a pillage only at its payday 3"), "{first}");
+    assert!(first.contains("e.g. economy.mine.river = 2D6x4, mean 28.0"), "{first}");
+    // From which season on: the answer says it in those words.
+    assert!(first.contains("a pillage is worth at least as much from season"), "{first}");
+    // One measurement of the loss rate: part 1 quotes part 4's shipped row.
+    assert!(text.contains("the same campaigns as part 4's shipped row"), "{text}");
+}
+
 #[test]
 fn experiment_mine_vs_pillage_has_its_three_parts() {
     let out = tmp("mvp");
@@ -959,4 +1021,48 @@ fn a_best_response_starts_from_the_heaviest_member_of_the_strong_field() {
         let e = weighted_start(&default, &default.strategy(name).unwrap()).unwrap_err().to_string();
         assert!(e.contains("cannot start from a"), "{name}: {e}");
     }
+}
+
+/// `experiment worth`: every ask, given and taken, measured on the
+/// candidate that gained most on selection seeds, again on held-out seeds;
+/// the same figures on any thread count.
+#[test]
+fn worth_measures_each_ask_on_the_strongest_candidate_held_out() {
+    use empires::rules::setup::Gift;
+    use empires::study::worth;
+    let sc = Scenario::embedded_default();
+    let cands = vec!["balanced".to_string(), "miner".to_string()];
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+    let s = pool(2).install(|| worth::run(&sc, &cands, "balanced", 3, 40).unwrap());
+    assert_eq!(s, pool(1).install(|| worth::run(&sc, &cands, "balanced", 3, 40).unwrap()));
+    assert_eq!(s.rows.len(), worth::asks(&sc).len());
+    assert_eq!(worth::asks(&sc)[..2], [Gift::Gold(100), Gift::Gold(-100)], "gold by one unit's price");
+    for w in &s.rows {
+        assert_eq!(w.diff.n, 40);
+        assert_eq!(w.selection.len(), 2);
+        // The candidate chosen is the one the selection seeds favoured.
+        let best = w.selection.iter().map(|(_, m)| m.mean).fold(f64::NEG_INFINITY, f64::max);
+        let chosen = w.selection.iter().find(|(c, _)| *c == w.player).unwrap();
+        assert_eq!(chosen.1.mean, best, "{:?}", w.gift);
+        // The held-out figure is that player's own paired difference.
+        assert!((w.diff.mean - (w.wins as f64 - w.base_wins as f64) / 40.0).abs() < 1e-12);
+    }
+    assert_ne!(s.selection_seed, s.seed);
+    // A mixture of one live member is that member: no selection between copies.
+    assert_eq!(worth::default_candidates(&sc, "equilibrium"), vec!["tuned".to_string()]);
+    let out = tmp("worth");
+    let o = bin()
+        .args(["experiment", "worth", "--campaigns", "20", "--field", "balanced", "--candidates", "balanced"])
+        .args(["--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("What is a resource worth?") && first.contains("one candidate, balanced"), "{first}");
+    assert!(first.contains("no exploitability is stated for it"), "{first}");
+    assert!(out.join("worth.csv").exists());
+    let o = bin().args(["experiment", "worth", "--players", "tuned"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
 }

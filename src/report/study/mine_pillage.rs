@@ -51,12 +51,8 @@ pub fn break_even_rows(e: &Experiment) -> Vec<Vec<String>> {
     ];
     // The assumed chances, then the measured one and its interval's ends.
     let mut chances: Vec<(String, f64)> = LOSS_CHANCES.iter().map(|&q| (format!("{:.0}%", 100.0 * q), q)).collect();
-    if let Some(l) = &e.loss {
-        let (lo, hi) = l.interval();
-        use crate::text::pct_small as pct;
-        chances.push((format!("{} (measured, {})", pct(l.rate()), l.players), l.rate()));
-        chances.push((format!("{} (its 95% low)", pct(lo)), lo));
-        chances.push((format!("{} (its 95% high)", pct(hi)), hi));
+    if e.loss.is_some() {
+        chances.extend(measured_chances(e));
     }
     for site in &x.sites {
         for (label, q) in &chances {
@@ -72,20 +68,118 @@ pub fn break_even_rows(e: &Experiment) -> Vec<Vec<String>> {
     rows
 }
 
+/// The loss chances the exact part is read at: the measured rate and its
+/// interval's ends, or 0 (the hex never lost) when nothing was measured.
+fn measured_chances(e: &Experiment) -> Vec<(String, f64)> {
+    use crate::text::pct_small as pct;
+    match &e.loss {
+        Some(l) => {
+            let (lo, hi) = l.interval();
+            vec![
+                (format!("{} (measured, {})", pct(l.rate()), l.players), l.rate()),
+                (format!("{} (its 95% low)", pct(lo)), lo),
+                (format!("{} (its 95% high)", pct(hi)), hi),
+            ]
+        }
+        None => vec![("0% (never lost; nothing measured)".into(), 0.0)],
+    }
+}
+
+/// `--payback N`, solved: for each mine, the mean yield a payday at which
+/// it first matches a pillage at its Nth payday, at each measured chance,
+/// and over the whole interval, with a dice expression that gives it;
+/// header first. `None` without `--payback`.
+pub fn payback_rows(e: &Experiment) -> Option<Vec<Vec<String>>> {
+    let n = e.payback?;
+    let x = &e.exact;
+    let range = |(lo, hi): (f64, f64)| {
+        if hi.is_finite() { format!("{lo:.1} to under {hi:.1}") } else { format!("{lo:.1} or more") }
+    };
+    let mut rows = vec![
+        [
+            "mine (now)".to_string(),
+            "loss a season".to_string(),
+            format!("mean yield a payday that first matches a pillage at payday {n}"),
+            "a yield that does it".to_string(),
+        ]
+        .to_vec(),
+    ];
+    let chances = measured_chances(e);
+    for site in &x.sites {
+        let mut both = (f64::NEG_INFINITY, f64::INFINITY);
+        for (label, q) in &chances {
+            let (lo, hi) = mine_pillage::yield_for_payback(x.pillage, n, *q);
+            both = (both.0.max(lo), both.1.min(hi));
+            rows.push(vec![
+                format!("{} ({}, mean {:.0})", site.terrain, site.dice, site.mean_yield),
+                label.clone(),
+                range((lo, hi)),
+                dice_cell(site, lo, hi),
+            ]);
+        }
+        if chances.len() > 1 {
+            let cell = if both.0 < both.1 { range(both) } else { "none: the interval's ends disagree".to_string() };
+            rows.push(vec![
+                format!("{} ({}, mean {:.0})", site.terrain, site.dice, site.mean_yield),
+                "over the whole interval".into(),
+                cell,
+                if both.0 < both.1 { dice_cell(site, both.0, both.1) } else { "—".into() },
+            ]);
+        }
+    }
+    Some(rows)
+}
+
+/// `economy.mine.river = 2D6x5 (mean 35)`, or why there is none.
+fn dice_cell(site: &mine_pillage::MineSite, lo: f64, hi: f64) -> String {
+    match mine_pillage::dice_for_yield(&site.dice, lo, hi) {
+        Some(d) => format!("e.g. economy.mine.{} = {d}, mean {:.1}", site.terrain, d.mean()),
+        None => format!("no multiplier of {} lands in it", site.dice),
+    }
+}
+
+/// The answer's clause for `--payback N`: each mine's yield over the
+/// whole interval of the loss rate, with a dice expression that gives it.
+pub fn payback_clause(e: &Experiment) -> Option<String> {
+    let n = e.payback?;
+    let rows = payback_rows(e)?;
+    let last_of = |site: &mine_pillage::MineSite| {
+        let name = format!("{} ({}, mean {:.0})", site.terrain, site.dice, site.mean_yield);
+        rows.iter().rev().find(|r| r[0] == name).cloned()
+    };
+    let parts: Vec<String> = e
+        .exact
+        .sites
+        .iter()
+        .filter_map(|s| {
+            last_of(s).map(|r| format!("a {} mine needs a mean yield of {} a payday ({})", s.terrain, r[2], r[3]))
+        })
+        .collect();
+    let at = if e.loss.is_some() { "over the measured loss rate's 95% interval" } else { "if the hex is never lost" };
+    Some(format!("To first match a pillage only at its payday {n} (exact, {at}): {}", parts.join("; ")))
+}
+
 /// The measured loss rate in words.
 pub fn loss_line(e: &Experiment) -> Option<String> {
     let l = e.loss.as_ref()?;
     let (lo, hi) = l.interval();
+    // One measurement for both parts where they play the same players on
+    // the same seeds: say so, so the two figures are not read as two.
+    let shared = e.readings.as_ref().and_then(|r| r.rows.first()).is_some_and(|row| row.observed.loss == *l);
     Some(format!(
         "measured: a hex a mine may stand on, held at a season's end, has another holder a season later in {} \
-         [{}, {}] of seasons ({} lost of {} hex-seasons; {} campaigns, every seat {})",
+         [{}, {}] of seasons ({} lost of {} hex-seasons; {} campaigns, every seat {}, master seed {}{}; the interval \
+         counts campaigns, not hex-seasons, as the independent draws: design effect {:.1})",
         crate::text::pct_small(l.rate()),
         crate::text::pct_small(lo),
         crate::text::pct_small(hi),
         l.lost,
         l.held,
         l.campaigns,
-        l.players
+        l.players,
+        e.seed,
+        if shared { ", the same campaigns as part 4's shipped row" } else { "" },
+        l.design_effect()
     ))
 }
 
@@ -124,6 +218,14 @@ pub fn experiment_text(e: &Experiment) -> String {
         let _ = writeln!(out, "  {l}");
     }
     out.push_str(&text_table(&break_even_rows(e)));
+    if let Some(rows) = payback_rows(e) {
+        let _ = writeln!(
+            out,
+            "\n  --payback {}: the yield that makes a mine first match a pillage at that payday (exact)",
+            e.payback.unwrap_or(0)
+        );
+        out.push_str(&text_table(&rows));
+    }
     let _ = writeln!(
         out,
         "\n2. Simulated: restricted play on {} campaigns (master seed {}, {}), paired against the baseline",
@@ -160,6 +262,10 @@ pub fn experiment_text(e: &Experiment) -> String {
     if let Some(r) = &e.readings {
         let _ = writeln!(out);
         out.push_str(&readings_text(x, r));
+    }
+    if let Some(w) = &e.worth {
+        let _ = writeln!(out, "\n5. What a resource is worth to the strongest player (experiment worth)");
+        out.push_str(&crate::report::worth::text(w));
     }
     out
 }
@@ -371,6 +477,13 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error>
         page.p(&l);
     }
     page.table(&break_even_rows(e));
+    if let Some(rows) = payback_rows(e) {
+        page.p(&format!(
+            "--payback {}: the mean yield a payday that makes a mine first match a pillage at that payday (exact).",
+            e.payback.unwrap_or(0)
+        ));
+        page.table(&rows);
+    }
     page.table(&exact_rows(e));
 
     page.h2("Simulated: restricted play on the same seeds");
@@ -438,6 +551,12 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error>
         page.p(&readings_title(r));
         page.table(&readings_rows(x, r));
         page.pre(&readings_notes(r));
+    }
+
+    if let Some(w) = &e.worth {
+        page.h2("What a resource is worth to the strongest player");
+        page.p(&crate::report::worth::answer_of(&e.exact, w));
+        page.table(&crate::report::worth::rows(w));
     }
 
     page.h2("Observed: where the gold came from");

@@ -250,8 +250,10 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
             let pl = &mut st.players[p];
             // E-03: the average, rounded down (EP per battle are never negative).
             let earned = if battles > 0 { battle_ep / battles } else { no_battle };
-            // A gift is spent or lost like any EP (E-05), but is not earned.
-            pl.ep = earned + std::mem::take(&mut pl.ep_gift);
+            // A gift is spent or lost like any EP (E-05), but is not earned;
+            // a negative one (a resource's worth asked the other way) takes
+            // from the earnings, never below none.
+            pl.ep = (earned + std::mem::take(&mut pl.ep_gift)).max(0);
             pl.tally.ep_earned += earned as i64;
             let (battles, sum) = (battles, battle_ep);
             self.emit(|| Event::Ep { player: p as u8, battles, sum, earned });

@@ -140,6 +140,9 @@ pub enum Gift {
     Ships(i32),
     /// EP on top of the first season's earnings (spent or lost, E-05).
     Ep(i32),
+    /// Hexes a mine may stand on (`buildings.mine.terrain`), unheld, next
+    /// to the capital: the player's banner planted on them.
+    MineableHexes(i32),
 }
 
 impl Gift {
@@ -151,23 +154,53 @@ impl Gift {
             Gift::Spies(n) => (n, "spy", "spies"),
             Gift::Ships(n) => (n, "ship", "ships"),
             Gift::Ep(n) => (n, "EP", "EP"),
+            Gift::MineableHexes(n) => (n, "mine-able hex", "mine-able hexes"),
         };
-        format!("{n} {}", if n == 1 { one } else { many })
+        format!("{n} {}", if n.abs() == 1 { one } else { many })
     }
 }
 
 /// Hand `gift` to player `p` in the position before season 1: gold and EP
 /// to its purse, units to its first army (a new army on its capital when
 /// it has none), spies to its capital, ships to a sea hex next to its
-/// capital. Returns false, changing nothing, where the gift has no place:
-/// a ship with no free sea next to the capital, units with no army and the
-/// capital hex taken.
+/// capital, mine-able hexes next to its capital. A negative gold, EP or
+/// unit gift takes that much away (what a resource is worth is asked both
+/// ways). Returns false, changing nothing, where the gift has no place: a
+/// ship or a hex with no free place next to the capital, units with no
+/// army and the capital hex taken, more gold or units taken than the
+/// player has (an army keeps one unit), a negative gift of anything else.
 pub fn give(r: Rules<'_>, st: &mut State, p: PlayerId, gift: Gift) -> bool {
     let (sc, map) = (r.sc, r.map);
     let Some(&cap) = map.placements.capitals.get(p as usize) else { return false };
     match gift {
+        Gift::Gold(n) if st.players[p as usize].gold + (n as i64) < 0 => return false,
         Gift::Gold(n) => st.players[p as usize].gold += n as i64,
+        // A negative EP gift is taken from the first season's earnings,
+        // never below 0 (`Engine::earn`).
         Gift::Ep(n) => st.players[p as usize].ep_gift += n,
+        Gift::Units(n) if n < 0 => match st.armies.iter_mut().find(|a| a.alive && a.owner == p) {
+            Some(a) if a.units + n >= 1 => a.units += n,
+            _ => return false,
+        },
+        Gift::Spies(n) | Gift::Ships(n) | Gift::MineableHexes(n) if n < 0 => return false,
+        Gift::MineableHexes(n) => {
+            // The nearest first: next to the capital, in map order.
+            let free: Vec<HexId> = map
+                .adjacent(cap)
+                .filter(|&h| {
+                    sc.buildings.mine.terrain.contains(map.terrain[h as usize])
+                        && st.hexes[h as usize].owner().is_nobody()
+                        && st.city_at(h).is_none()
+                })
+                .take(n as usize)
+                .collect();
+            if free.len() < n as usize {
+                return false;
+            }
+            for h in free {
+                st.set_owner(h, Owner::of(p));
+            }
+        }
         Gift::Units(n) => match st.armies.iter_mut().find(|a| a.alive && a.owner == p) {
             Some(a) => a.units += n,
             None if st.hexes[cap as usize].army.is_empty() => {

@@ -366,6 +366,13 @@ fn mixture(s: &Scenario, key: &str, st: &super::StrategySpec, f: &mut Found) {
     if !st.weights.is_empty() && st.weights.iter().all(|w| *w <= 0.0) {
         f.push(p(&format!("{key}.weights")), "at least one weight must be above 0");
     }
+    let e = &st.exploitability;
+    if !e.is_empty() && !(e.len() == 3 && e.iter().all(|x| x.is_finite()) && e[1] <= e[0] && e[0] <= e[2]) {
+        f.push(
+            p(&format!("{key}.exploitability")),
+            format!("must be [estimate, low, high] in points with low <= estimate <= high (found {e:?})"),
+        );
+    }
 }
 
 /// A search's `prior`: a weighted player, or a mixture of weighted
@@ -425,8 +432,11 @@ fn strategies(s: &Scenario, f: &mut Found) {
         }
         if st.kind == StrategyKind::Mixture {
             mixture(s, &key, st, f);
-        } else if !st.members.is_empty() || !st.weights.is_empty() {
-            f.push(p(&format!("{key}.members")), "members and weights belong to a kind = \"mixture\" strategy");
+        } else if !st.members.is_empty() || !st.weights.is_empty() || !st.exploitability.is_empty() {
+            f.push(
+                p(&format!("{key}.members")),
+                "members, weights and exploitability belong to a kind = \"mixture\" strategy",
+            );
         }
         if matches!(st.kind, StrategyKind::Lookahead | StrategyKind::Search) {
             match s.strategies.get(&st.base) {

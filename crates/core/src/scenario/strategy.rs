@@ -259,12 +259,25 @@ section! {
         /// Each member's weight, in `members` order (empty: equal weights);
         /// the chance of a member is its weight over their sum.
         pub weights: Vec<f64> = Vec::new(),
+        /// How far the best response `empires psro` found beats this
+        /// mixture, in win-rate points over the fair share: `[estimate,
+        /// 95% low, 95% high]` (empty: not measured). `psro --install`
+        /// writes it; every answer that rests on this field quotes it, since
+        /// a claim about strong play is only as strong as the field's
+        /// distance from an equilibrium.
+        pub exploitability: Vec<f64> = Vec::new(),
 
         /// Restricted play (Jaffe et al. 2012): action kinds this player never
         /// takes, e.g. `["pillage"]`. Names are those of `ActionKind`.
         pub forbid: Vec<ActionKind> = Vec::new(),
         /// Action kinds taken first whenever legal and affordable, e.g. `["mine"]`.
         pub force: Vec<ActionKind> = Vec::new(),
+        /// Restricted play: an army standing where its garrison defends it
+        /// (W-05: its own city, or a garrison building under its banner)
+        /// never moves or sails away from there. The over-use check's
+        /// "garrison everything" probe: a player whose armies march out
+        /// where they should hold loses to a copy that holds.
+        pub hold_garrisons: bool = false,
 
         /// Numeric keys a tuning started from this player leaves as they
         /// are (`tune --keys all`, every `--best-response`), e.g.
@@ -273,5 +286,14 @@ section! {
         /// rarely show, such as a gift of gold, which a search fitted to
         /// those campaigns alone would trade away.
         pub tune_keep: Vec<String> = Vec::new(),
+    }
+}
+
+impl StrategySpec {
+    /// A mixture's stated exploitability in win-rate points, `[estimate,
+    /// low, high]`; `None` where none is stated (validation keeps it three
+    /// numbers or none).
+    pub fn stated_exploitability(&self) -> Option<[f64; 3]> {
+        <[f64; 3]>::try_from(self.exploitability.as_slice()).ok()
     }
 }

@@ -51,10 +51,10 @@ pub fn build(sc: &Scenario, spec: &StrategySpec, mut rng: Pcg64Mcg) -> Box<dyn S
         };
         let member = spec.members.get(k).and_then(|m| sc.strategy_ref(m)).cloned().unwrap_or_default();
         let inner = build(sc, &member, rng);
-        return if spec.forbid.is_empty() && spec.force.is_empty() {
+        return if !restrict::Restricted::needed(spec) {
             inner
         } else {
-            Box::new(restrict::Restricted::new(inner, &spec.forbid, &spec.force))
+            Box::new(restrict::Restricted::of(inner, spec))
         };
     }
     let inner: Box<dyn Strategy> = match spec.kind {
@@ -64,11 +64,7 @@ pub fn build(sc: &Scenario, spec: &StrategySpec, mut rng: Pcg64Mcg) -> Box<dyn S
         StrategyKind::Search => Box::new(search::Search::new(sc, spec, rng)),
         StrategyKind::Mixture => unreachable!("drawn above"),
     };
-    if spec.forbid.is_empty() && spec.force.is_empty() {
-        inner
-    } else {
-        Box::new(restrict::Restricted::new(inner, &spec.forbid, &spec.force))
-    }
+    if !restrict::Restricted::needed(spec) { inner } else { Box::new(restrict::Restricted::of(inner, spec)) }
 }
 
 /// A mixture in a searching player's rollouts: every member built once,
@@ -99,11 +95,7 @@ impl Drawn {
             })
             .collect();
         let inner = Box::new(Drawn { members, weights: spec.weights.clone(), at: 0 });
-        if spec.forbid.is_empty() && spec.force.is_empty() {
-            inner
-        } else {
-            Box::new(restrict::Restricted::new(inner, &spec.forbid, &spec.force))
-        }
+        if !restrict::Restricted::needed(spec) { inner } else { Box::new(restrict::Restricted::of(inner, spec)) }
     }
 }
 

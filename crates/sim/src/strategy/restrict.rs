@@ -11,6 +11,8 @@ pub struct Restricted {
     inner: Box<dyn Strategy>,
     forbid: Vec<ActionKind>,
     force: Vec<ActionKind>,
+    /// No army leaves a hex where its garrison defends it (W-05).
+    hold_garrisons: bool,
     /// Reused per decision: the options the inner strategy may see, and
     /// where each sits in the full list.
     opts: Vec<Action>,
@@ -19,7 +21,34 @@ pub struct Restricted {
 
 impl Restricted {
     pub fn new(inner: Box<dyn Strategy>, forbid: &[ActionKind], force: &[ActionKind]) -> Self {
-        Restricted { inner, forbid: forbid.to_vec(), force: force.to_vec(), opts: Vec::new(), idx: Vec::new() }
+        Restricted {
+            inner,
+            forbid: forbid.to_vec(),
+            force: force.to_vec(),
+            hold_garrisons: false,
+            opts: Vec::new(),
+            idx: Vec::new(),
+        }
+    }
+
+    /// `inner` under `spec`'s restrictions.
+    pub fn of(inner: Box<dyn Strategy>, spec: &crate::scenario::StrategySpec) -> Self {
+        Restricted { hold_garrisons: spec.hold_garrisons, ..Restricted::new(inner, &spec.forbid, &spec.force) }
+    }
+
+    /// Whether `spec` restricts anything (else its player is not wrapped).
+    pub fn needed(spec: &crate::scenario::StrategySpec) -> bool {
+        !spec.forbid.is_empty() || !spec.force.is_empty() || spec.hold_garrisons
+    }
+
+    /// Whether `a` takes an army away from a hex its garrison defends.
+    fn leaves_garrison(r: Rules<'_>, st: &State, a: &Action) -> bool {
+        match *a {
+            Action::MoveArmy { army, .. } | Action::Transport { army, .. } => {
+                crate::rules::army::garrison_defence(r, st, army as usize) > 0
+            }
+            _ => false,
+        }
     }
 
     /// Let the inner strategy choose among `self.idx`, mapped back.
@@ -44,7 +73,10 @@ impl Strategy for Restricted {
             }
         }
         self.idx.clear();
-        self.idx.extend((0..options.len()).filter(|&i| !self.forbid.contains(&options[i].kind())));
+        let hold = self.hold_garrisons;
+        self.idx.extend((0..options.len()).filter(|&i| {
+            !self.forbid.contains(&options[i].kind()) && !(hold && Self::leaves_garrison(r, st, &options[i]))
+        }));
         if self.idx.is_empty() {
             // Everything offered is forbidden (a sub-decision such as a bid):
             // fall back to the full list rather than stall the game.

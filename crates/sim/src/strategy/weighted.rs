@@ -389,6 +389,7 @@ impl Weighted {
             tune_keep: Vec::new(),
             members: Vec::new(),
             weights: Vec::new(),
+            exploitability: Vec::new(),
             ..*spec
         };
         Weighted::new(w, rng)

@@ -79,6 +79,9 @@ pub enum Test {
     Forbid(Vec<ActionKind>),
     /// The probed slot plays this player instead (a best response).
     Play(Box<StrategySpec>),
+    /// No army of the probed player leaves a garrison
+    /// (`StrategySpec::hold_garrisons`).
+    HoldGarrisons,
 }
 
 /// The topic of a probe that bears on every answer: a best response that
@@ -98,7 +101,7 @@ pub struct Probe {
 }
 
 impl Probe {
-    fn gift(g: Gift, topics: &'static [&'static str]) -> Probe {
+    pub fn gift(g: Gift, topics: &'static [&'static str]) -> Probe {
         Probe { name: format!("gift: {}", g.label()), test: Test::Gift(g), topics }
     }
 
@@ -232,6 +235,20 @@ pub fn family(s: &Settings) -> Vec<Probe> {
         Probe::forbid("ship move", &[K::MoveShip], &["naval", "ships"]),
         Probe::forbid("spy move", &[K::MoveSpy], &["spies"]),
         Probe::forbid("spy action", &[K::SpyAction, K::SpyDuel], &["spies"]),
+        // A siege won offers three outcomes (W-11); a player that always
+        // takes one where another wins more fails its probe.
+        Probe::forbid("conquest after a siege", &[K::OutcomeConquer], &["siege"]),
+        Probe::forbid("federation after a siege", &[K::OutcomeFederate], &["siege"]),
+        Probe::forbid("pillage after a siege", &[K::OutcomePillage], &["siege", "pillage", "gold"]),
+        // Garrison everything: an army that marches out of its city or
+        // castle where holding it wins more is over-use of the army move
+        // the blanket "no army move" can hide (it also stops every march
+        // that should be made).
+        Probe {
+            name: "garrison everything (no army leaves a garrison)".into(),
+            test: Test::HoldGarrisons,
+            topics: &["army", "units"],
+        },
     ]
 }
 
@@ -368,6 +385,10 @@ pub struct Competence {
     /// The strategy itself in the probed slot: wins out of `campaigns`.
     pub base_wins: u64,
     pub rows: Vec<Row>,
+    /// The stated exploitability of the field the player was probed in
+    /// (its own mixture's, or the fixed field's), in points: the check
+    /// tests over-use, so the line says beside it how strong the field is.
+    pub exploitability: Option<[f64; 3]>,
 }
 
 impl Competence {
@@ -400,6 +421,19 @@ impl Competence {
         verdict_of(self.rows.iter().filter(|r| r.probe.bears_on(topics)), &self.settings)
     }
 
+    /// What strength the field is known to have, for beside the verdict:
+    /// `; strength is the field's exploitability, +0.3 points [−0.6, +1.3]
+    /// (psro)`, or that none is stated.
+    pub fn strength(&self) -> String {
+        match self.exploitability {
+            Some([e, lo, hi]) => format!(
+                "; strength is what the field's exploitability says: a best response found beats it by {e:+.1} \
+                 points [{lo:+.1}, {hi:+.1}] (empires psro)"
+            ),
+            None => "; no exploitability is stated for this field (empires psro measures one)".into(),
+        }
+    }
+
     /// The verdict in one line, the same words everywhere it is printed:
     /// `players: tuned (weighted), check on default: bounded by the
     /// players, fails gift: 500 gold −11.2 points [−12.5, −9.9] (23 probes ×
@@ -415,8 +449,9 @@ impl Competence {
         let what = match self.verdict() {
             Verdict::NoOverUse => format!(
                 "{}: no gift costs it and no restriction helps it by more than {tol}; this tests over-use, not \
-                 strength (a player that ignores a resource passes it)",
-                Verdict::NoOverUse.words()
+                 strength (a player that ignores a resource passes it){}",
+                Verdict::NoOverUse.words(),
+                self.strength()
             ),
             Verdict::Weak => format!(
                 "{}: no probe failed, but a probe could miss a harm above {floor} points (play more campaigns a \
@@ -501,6 +536,7 @@ fn lineup(sc: &Scenario, spec: &StrategySpec, field: &StrategySpec, test: Option
         }
         Some(Test::Gift(g)) => gift = Some(*g),
         Some(Test::Play(player)) => specs[0] = (**player).clone(),
+        Some(Test::HoldGarrisons) => specs[0].hold_garrisons = true,
         None => {}
     }
     let l = Lineup::new(sc, &specs).map_err(Error::from)?;
@@ -587,6 +623,7 @@ pub fn check_against(
         settings,
         base_wins: base.iter().filter(|g| g.winner == 0).count() as u64,
         rows,
+        exploitability: field.1.stated_exploitability(),
     })
 }
 

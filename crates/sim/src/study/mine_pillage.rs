@@ -90,6 +90,33 @@ pub fn break_even(y: f64, pillage: f64, q: f64, max: u32) -> Option<u32> {
     (0..=max).find(|&t| mine_gold(y, t, q) >= pillage - 1e-9)
 }
 
+/// The mean yields a payday at which a mine first matches `pillage` at
+/// its `paydays`th payday (`break_even` = `paydays`), with a chance `q` a
+/// season of losing the hex: `[low, high)`, `high` infinite for one payday.
+/// A mine's expected gold is linear in its yield, so the bounds are the
+/// pillage over the sums of `(1-q)^k` to `paydays` and to `paydays - 1`.
+pub fn yield_for_payback(pillage: f64, paydays: u32, q: f64) -> (f64, f64) {
+    let upto = |t: u32| mine_gold(1.0, t, q);
+    let high = if paydays <= 1 { f64::INFINITY } else { pillage / upto(paydays - 1) };
+    (pillage / upto(paydays), high)
+}
+
+/// A dice expression like `now` whose mean lies in `[low, high)`: the same
+/// dice and modifier with another multiplier, the one nearest the middle
+/// of the range; `None` when no multiplier lands in it.
+pub fn dice_for_yield(now: &crate::scenario::DiceExpr, low: f64, high: f64) -> Option<crate::scenario::DiceExpr> {
+    let dice = now.count as f64 * (now.sides as f64 + 1.0) / 2.0;
+    let mean = |k: f64| dice * k + now.plus as f64;
+    let target = if high.is_finite() { (low + high) / 2.0 } else { low };
+    let k0 = ((target - now.plus as f64) / dice).round().max(1.0);
+    // The nearest multiplier to the target first, then its neighbours.
+    [k0, k0 - 1.0, k0 + 1.0, k0 - 2.0, k0 + 2.0]
+        .into_iter()
+        .filter(|&k| k >= 1.0 && mean(k) >= low - 1e-9 && mean(k) < high - 1e-9)
+        .min_by(|a, b| (mean(*a) - target).abs().total_cmp(&(mean(*b) - target).abs()))
+        .map(|k| crate::scenario::DiceExpr { mult: k as _, ..*now })
+}
+
 /// A mine built in each season `1..=seasons` against a pillage, in
 /// expected gold per EP: `Greater` where the mine pays more, `Equal` where
 /// the two pay the same (a tie is a tie: one payday of 70 against a
@@ -127,6 +154,8 @@ pub fn seasons_where(classes: &[std::cmp::Ordering], want: std::cmp::Ordering) -
 pub struct MineSite {
     pub terrain: String,
     pub mean_yield: f64,
+    /// Its yield's dice (`economy.mine.TERRAIN`).
+    pub dice: crate::scenario::DiceExpr,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -144,7 +173,11 @@ impl Exact {
             .terrain
             .iter()
             .filter_map(|t| {
-                sc.economy.mine.get(t).map(|d| MineSite { terrain: t.name().to_string(), mean_yield: d.mean() })
+                sc.economy.mine.get(t).map(|d| MineSite {
+                    terrain: t.name().to_string(),
+                    mean_yield: d.mean(),
+                    dice: d,
+                })
             })
             .collect();
         Exact { pillage: sc.economy.pillage.mean(), seasons: sc.campaign.seasons, sites }
@@ -162,15 +195,76 @@ pub struct Loss {
     pub held: u64,
     /// Of those, the ones with another holder (or none) a season later.
     pub lost: u64,
+    /// Sums over campaigns of held², lost² and held × lost: the
+    /// campaign-level spread the interval needs (`interval`).
+    pub held_sq: f64,
+    pub lost_sq: f64,
+    pub cross: f64,
 }
 
 impl Loss {
+    /// From each campaign's (held, lost).
+    pub fn of(players: &str, per_campaign: impl IntoIterator<Item = (u64, u64)>) -> Loss {
+        let mut l = Loss {
+            players: players.to_string(),
+            campaigns: 0,
+            held: 0,
+            lost: 0,
+            held_sq: 0.0,
+            lost_sq: 0.0,
+            cross: 0.0,
+        };
+        for (h, x) in per_campaign {
+            l.campaigns += 1;
+            (l.held, l.lost) = (l.held + h, l.lost + x);
+            let (h, x) = (h as f64, x as f64);
+            l.held_sq += h * h;
+            l.lost_sq += x * x;
+            l.cross += h * x;
+        }
+        l
+    }
+
     pub fn rate(&self) -> f64 {
         if self.held == 0 { f64::NAN } else { self.lost as f64 / self.held as f64 }
     }
-    /// The Wilson 95% interval of the rate.
+
+    /// The design effect of the rate: its campaign-level (cluster) variance
+    /// over the variance it would have were every hex-season independent,
+    /// between 1 and the hex-seasons a campaign (the most it can be, every
+    /// hex-season of a campaign moving together).
+    ///
+    /// Why: one campaign's hex-seasons are not independent (a war takes
+    /// several hexes, a quiet campaign loses none), so a binomial interval
+    /// over hex-seasons is too narrow. The variance is the ratio
+    /// estimator's over campaigns, Σ(lost_i − r·held_i)² / (n − 1) / (n ·
+    /// mean held²). With no hex lost (or every one) the spread is not seen
+    /// at all, so the most conservative effect is taken: the campaigns
+    /// themselves are the sample.
+    pub fn design_effect(&self) -> f64 {
+        let n = self.campaigns as f64;
+        let m = self.held as f64 / n.max(1.0);
+        if self.campaigns < 2 || self.held == 0 {
+            return m.max(1.0);
+        }
+        let r = self.rate();
+        if self.lost == 0 || self.lost == self.held {
+            return m.max(1.0);
+        }
+        let ss = (self.lost_sq - 2.0 * r * self.cross + r * r * self.held_sq).max(0.0);
+        let cluster = ss / (n - 1.0) / (n * m * m);
+        let binomial = r * (1.0 - r) / self.held as f64;
+        (cluster / binomial).clamp(1.0, m.max(1.0))
+    }
+
+    /// The rate's 95% interval: Wilson's over the effective number of
+    /// hex-seasons (held over `design_effect`), so it counts campaigns, not
+    /// hex-seasons, as the independent draws. With no hex lost its low end
+    /// is 0 exactly.
     pub fn interval(&self) -> (f64, f64) {
-        crate::stats::wilson(self.lost as f64, self.held as f64, 0.95)
+        let n = self.held as f64 / self.design_effect();
+        let (lo, hi) = crate::stats::wilson(self.rate().max(0.0) * n, n, 0.95);
+        (if self.lost == 0 { 0.0 } else { lo }, hi)
     }
 }
 
@@ -249,12 +343,7 @@ pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Res
         play(0..campaigns)?
     };
     Ok(Observed {
-        loss: Loss {
-            players: players.to_string(),
-            campaigns,
-            held: counts.iter().map(|c| c.0).sum(),
-            lost: counts.iter().map(|c| c.1).sum(),
-        },
+        loss: Loss::of(players, counts.iter().map(|c| (c.0, c.1))),
         mines: crate::stats::mean_interval(counts.iter().map(|c| c.2), 0.95),
         mine_share: crate::stats::mean_interval(counts.iter().map(|c| c.3), 0.95),
         coverage: counts.iter().fold(crate::sim::record::Coverage::default(), |mut all, c| {
@@ -441,6 +530,12 @@ pub struct Experiment {
     pub readings: Option<Readings>,
     /// Each seat strategy's competence on `TOPICS`: whose answer this is.
     pub competence: Vec<Competence>,
+    /// `--payback N`: solve the exact part for the yield that makes a mine
+    /// first match a pillage at its Nth payday.
+    pub payback: Option<u32>,
+    /// What gold and an EP are worth to the strongest player (`worth`), so
+    /// the answer reads its gold in win points.
+    pub worth: Option<super::worth::Study>,
 }
 
 /// The experiment's restrictions, as `restrict` sees them.
@@ -557,5 +652,7 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64, rotate_seats: bool) -> Resu
         best: Vec::new(),
         readings: None,
         competence,
+        payback: None,
+        worth: None,
     })
 }

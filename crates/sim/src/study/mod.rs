@@ -11,3 +11,4 @@ pub mod metrics;
 pub mod mine_pillage;
 pub mod restrict;
 pub mod sweep;
+pub mod worth;
