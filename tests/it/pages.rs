@@ -64,13 +64,14 @@ fn the_mine_page_answers_from_which_season_a_pillage_pays_more() {
         a.starts_with(
             "Question 1, is a mine worth more than a pillage (both 1 EP), and from which season on? In expected gold \
              (exact, 12 seasons, if the hex is never lost; a pillage pays its mean 70 once): a river mine (70 a \
-             payday) beats it when built in seasons 1 to 10, ties in season 11, pays less in season 12; a mountain \
-             mine (105 a payday) beats it when built in seasons 1 to 11, pays less in season 12. In play (20 \
-             campaigns, master seed 1, Holm 5% family-wise): no mines "
+             payday) beats it when built in seasons 1 to 10, ties in season 11, pays less in season 12: a pillage is \
+             worth at least as much from season 11 on; a mountain mine (105 a payday) beats it when built in seasons \
+             1 to 11, pays less in season 12: a pillage is worth at least as much from season 12 on. In win points: "
         ),
         "{a}"
     );
     assert!(a.contains(" Players: balanced (weighted) "), "the competence verdict stands beside the answer: {a}");
+    assert!(a.contains(" In play (20 campaigns, master seed 1, Holm 5% family-wise): no mines "), "{a}");
     // The terminal's first line is the page's answer, word for word.
     let first = String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or_default().to_string();
     assert_eq!(first, a);

@@ -270,6 +270,9 @@ fn studies_say_how_they_seated_the_strategies() {
             "--fixed-seats",
             "--readings-campaigns",
             "0",
+            // `worth` always rotates (the gifted player sits in every seat).
+            "--worth-campaigns",
+            "0",
             "--out",
         ])
         .arg(&out)

@@ -239,7 +239,7 @@ pub fn family(s: &Settings) -> Vec<Probe> {
         // takes one where another wins more fails its probe.
         Probe::forbid("conquest after a siege", &[K::OutcomeConquer], &["siege"]),
         Probe::forbid("federation after a siege", &[K::OutcomeFederate], &["siege"]),
-        Probe::forbid("pillage after a siege", &[K::OutcomePillage], &["siege", "pillage", "gold"]),
+        Probe::forbid("pillage after a siege", &[K::OutcomePillage], &["siege"]),
         // Garrison everything: an army that marches out of its city or
         // castle where holding it wins more is over-use of the army move
         // the blanket "no army move" can hide (it also stops every march
