@@ -308,21 +308,40 @@ pub fn readings_title(r: &crate::study::combat_readings::Readings) -> String {
     )
 }
 
-/// What flipping W-07 does to a siege at equal strength, exactly: an
-/// Assault army assaults at +`assault_strength`, so the equal-base cell
-/// becomes the one that many points up.
-fn assault_exact(sc: &Scenario, e: &Exact) -> Option<String> {
-    let t = e.tables.iter().find(|t| t.kind == CombatKind::Siege)?;
+/// What flipping a reading does exactly, where a fixed bonus to the
+/// attacker's base is all it changes: the equal-base cell against the one
+/// the bonus shifts the attacker to. W-05: an army attacking out of its
+/// capital adds the capital's defence; W-07: an Assault army assaults a
+/// city at +`assault_strength`. Play rarely shows either cell, so the
+/// exact figures say what the reading is worth where it applies.
+fn reading_exact(sc: &Scenario, e: &Exact, rule: &str) -> Option<String> {
+    let (kind, by, who, lost) = match rule {
+        "W-05" if sc.buildings.city.garrison => (
+            CombatKind::Army,
+            sc.cities.capital.defence,
+            format!("an army attacking out of its capital (defence {})", sc.cities.capital.defence),
+            ["its units lost", "the defender's units lost"],
+        ),
+        "W-07" => (
+            CombatKind::Siege,
+            sc.army.formations.assault_strength,
+            "an Assault army".to_string(),
+            ["army units lost", "city PV lost"],
+        ),
+        _ => return None,
+    };
+    let t = e.tables.iter().find(|t| t.kind == kind)?;
     let c = t.cells.iter().find(|c| c.attacker == c.defender)?;
-    let up = t.cell(c.attacker + sc.army.formations.assault_strength, c.defender)?;
+    let up = t.cell(c.attacker + by, c.defender)?;
     let den = t.den as f64;
     Some(format!(
-        "exact, an Assault army at equal base: P(win) {:.1}% -> {:.1}%, army units lost {:.3} -> {:.3}, city PV lost \
-         {:.3} -> {:.3}",
+        "exact, {who} at equal base: P(win) {:.1}% -> {:.1}%, {} {:.3} -> {:.3}, {} {:.3} -> {:.3}",
         100.0 * c.win as f64 / den,
         100.0 * up.win as f64 / den,
+        lost[0],
         c.a_loss as f64 / den,
         up.a_loss as f64 / den,
+        lost[1],
         c.d_loss as f64 / den,
         up.d_loss as f64 / den
     ))
@@ -374,12 +393,14 @@ pub fn readings_rows(r: &crate::study::combat_readings::Readings) -> Vec<Vec<Str
     rows
 }
 
-/// What each reading's documents say, under the table, and what W-07
-/// moves exactly (play rarely brings an Assault army to a siege).
+/// What each reading's documents say, under the table, and what W-05 and
+/// W-07 move exactly.
 pub fn readings_notes(sc: &Scenario, e: &Exact, r: &crate::study::combat_readings::Readings) -> String {
     let mut out = String::new();
-    if let Some(line) = assault_exact(sc, e) {
-        out.push_str(&format!("  W-07 flipped, {line}\n"));
+    for rr in &r.rows {
+        if let Some(line) = reading_exact(sc, e, rr.reading.rule) {
+            out.push_str(&format!("  {} flipped, {line}\n", rr.reading.rule));
+        }
     }
     out.push_str(
         "  Each reading is argued in docs/rules.md (readings as keys); the documents' words that leave it open:\n",
@@ -399,7 +420,7 @@ pub fn readings_json(sc: &Scenario, e: &Exact, r: &crate::study::combat_readings
         "readings": r.rows.iter().map(|rr| json!({
             "rule": rr.reading.rule, "text": rr.reading.text, "shipped": rr.reading.shipped,
             "key": rr.reading.key, "value": rr.reading.value, "teams": rr.reading.teams,
-            "exact": if rr.reading.rule == "W-07" { assault_exact(sc, e) } else { None },
+            "exact": reading_exact(sc, e, rr.reading.rule),
             "moves": rr.rows.iter().map(|x| json!({
                 "metric": x.metric.name(), "shipped": mean(&x.a), "flipped": mean(&x.b), "change": mean(&x.diff),
                 "p_holm": x.p_adj, "moved": crate::study::combat_readings::Readings::moved(x),

@@ -262,6 +262,7 @@ fn each_combat_reading_changes_exactly_its_named_key() {
     assert_eq!(
         all.iter().map(|r| r.flag()).collect::<Vec<_>>(),
         [
+            "army.garrison_attacks=true",
             "army.formations.assault_in_sieges=true",
             "army.xp_needs_destroyed=true",
             "ep.team_shares_battles=true",
@@ -286,9 +287,10 @@ fn each_combat_reading_changes_exactly_its_named_key() {
 /// `tables` ends its answer with what it rests on: a row per reading, each
 /// with the reading shipped, the key that flips it and what flipping it
 /// moves in play (shipped and flipped with 95% intervals, the paired change,
-/// Holm's verdict), the campaigns and the seed; W-07 also exactly: an
-/// Assault army assaults at +1, so at equal base P(win) goes from 15/36 to
-/// 21/36. W-06 flipped (experience only for destroying an army) gains less
+/// Holm's verdict), the campaigns and the seed; W-05 and W-07 also
+/// exactly: an army attacking out of its capital attacks at +2 (the
+/// capital's defence), so at equal base P(win) goes from 15/36 to 26/36; an
+/// Assault army assaults at +1, so from 15/36 to 21/36. W-06 flipped (experience only for destroying an army) gains less
 /// experience beyond chance. The page and the JSON carry the same rows.
 #[test]
 fn tables_shows_what_the_combat_answer_rests_on() {
@@ -298,9 +300,10 @@ fn tables_shows_what_the_combat_answer_rests_on() {
     let text = String::from_utf8_lossy(&o.stdout);
     let title = "What the answer rests on: the combat readings, each flipped by one scenario key and played against \
                  the shipped reading on the same seeds (200 campaigns a variant, master seed 3, seats rotated; paired \
-                 differences with 95% intervals; \"moved\" by Holm over the 8 rows, family-wise error 5%)";
+                 differences with 95% intervals; \"moved\" by Holm over the 10 rows, family-wise error 5%)";
     assert!(text.contains(title), "{text}");
     for (rule, shipped, flag) in [
+        ("W-05", "a place's defence counts only for the army attacked there", "army.garrison_attacks=true"),
         ("W-07", "Assault adds nothing to a siege assault", "army.formations.assault_in_sieges=true"),
         ("W-06", "any army victory gives experience", "army.xp_needs_destroyed=true"),
         ("E-02", "a teammate at peace earns the peace EP", "ep.team_shares_battles=true"),
@@ -315,6 +318,9 @@ fn tables_shows_what_the_combat_answer_rests_on() {
     let xp = text.lines().find(|l| l.contains("army.xp_needs_destroyed=true")).unwrap();
     assert!(xp.contains("experience gained") && xp.trim_end().ends_with("moved: lower"), "{xp}");
     assert!(text.contains("W-07 flipped, exact, an Assault army at equal base: P(win) 41.7% -> 58.3%"), "{text}");
+    let garrison = "W-05 flipped, exact, an army attacking out of its capital (defence 2) at equal base: P(win) 41.7% \
+                    -> 72.2%, its units lost 0.917 -> 0.722, the defender's units lost 0.917 -> 1.000";
+    assert!(text.contains(garrison), "{text}");
     let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
     assert!(
         page.contains("What the answer rests on: the combat readings") && page.contains("ep.team_shares_battles=true")
@@ -323,8 +329,8 @@ fn tables_shows_what_the_combat_answer_rests_on() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("tables.json")).unwrap()).unwrap();
     let r = &json["readings"];
     assert_eq!((r["campaigns"].as_u64(), r["seed"].as_u64()), (Some(200), Some(3)));
-    assert_eq!(r["readings"].as_array().unwrap().len(), 5);
-    assert_eq!(r["readings"][1]["moves"][0]["moved"], serde_json::Value::Bool(true));
+    assert_eq!(r["readings"].as_array().unwrap().len(), 6);
+    assert_eq!(r["readings"][2]["moves"][0]["moved"], serde_json::Value::Bool(true));
     // 0 campaigns leaves the table out.
     let o = bin().args(["tables", "--readings-campaigns", "0", "--out"]).arg(&dir).arg("--overwrite").output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -36,10 +36,10 @@ pub fn definitions<'a>(metrics: impl IntoIterator<Item = &'a Metric>) -> String 
 }
 
 /// The readings of the rules a combat metric among `metrics` rests on
-/// (`study::combat_readings`: W-07 in sieges, W-06, E-02, spy-duel loot, a
-/// mine's PV), one line, for every page that shows one: a table change
-/// measured under another reading would move otherwise. Empty when no
-/// metric shown rests on a reading.
+/// (`study::combat_readings`: W-05 for attackers, W-07 in sieges, W-06,
+/// E-02, spy-duel loot, a mine's PV), one line, for every page that shows
+/// one: a table change measured under another reading would move
+/// otherwise. Empty when no metric shown rests on a reading.
 pub fn rests_on<'a>(metrics: impl IntoIterator<Item = &'a Metric>) -> String {
     let shown: Vec<&Metric> = metrics.into_iter().collect();
     let readings: Vec<String> = crate::study::combat_readings::readings()

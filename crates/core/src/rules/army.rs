@@ -7,7 +7,8 @@ use super::{Dice, Engine, Log, Rules};
 use crate::scenario::{BattleResult, FormationChoice, Scenario};
 
 /// W-05: defence an army adds when stationed in its own city or in a
-/// defensive building of its own.
+/// defensive building of its own (attacked, or attacking too with
+/// `army.garrison_attacks`).
 pub fn garrison_defence(r: Rules<'_>, st: &State, army: usize) -> i32 {
     let a = &st.armies[army];
     let hs = &st.hexes[a.hex as usize];
@@ -34,11 +35,12 @@ pub fn army_parts(r: Rules<'_>, st: &State, army: usize, defending: bool) -> Sco
     let a = &st.armies[army];
     let mut order =
         if a.formation == Some(FormationChoice::Assault) { r.sc.army.formations.assault_strength } else { 0 };
-    let mut defence = 0;
     if defending {
         order += *r.sc.army.defender_terrain.get(r.map.terrain[a.hex as usize]);
-        defence = garrison_defence(r, st, army);
     }
+    // W-05 names no side; the attacker's garrison counts only with
+    // `army.garrison_attacks` (docs/rules.md, readings as keys).
+    let defence = if defending || r.sc.army.garrison_attacks { garrison_defence(r, st, army) } else { 0 };
     ScoreParts { units: a.units, xp: a.xp, order, defence, ..ScoreParts::default() }
 }
 

@@ -64,6 +64,11 @@ section! {
         /// for a victory that destroys the whole enemy army. `false`: for any
         /// army combat won.
         pub xp_needs_destroyed: bool = false,
+        /// W-05 "une armée stationnée [...] ajoute les points de défense à sa
+        /// force": the place's defence also counts when the stationed army
+        /// attacks. `false`: only when it is attacked, as every other place's
+        /// defence in the documents is the defender's.
+        pub garrison_attacks: bool = false,
         /// G-06.
         pub defender_terrain: DefenderTerrainBonus = DefenderTerrainBonus::default(),
         pub formations: FormationSpec = FormationSpec::default(),

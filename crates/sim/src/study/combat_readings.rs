@@ -51,6 +51,20 @@ impl CombatReading {
 pub fn readings() -> Vec<CombatReading> {
     vec![
         CombatReading {
+            rule: "W-05",
+            text: "\"Une armée stationnée dans une cité ou un bâtiment défensif ajoute les points de défense à sa \
+                   force\" (no side named); every other place's \"Défense\" in 003 is in a defender's score",
+            shipped: "a place's defence counts only for the army attacked there",
+            key: "army.garrison_attacks",
+            value: "true",
+            teams: false,
+            moves: vec![
+                Metric::Combat(CombatKind::Army, CombatStat::AttackerWins),
+                Metric::Combat(CombatKind::Army, CombatStat::AttackerLoss),
+            ],
+            change: |s| s.army.garrison_attacks = true,
+        },
+        CombatReading {
             rule: "W-07",
             text: "\"Assaut (+1 force)\"; W-09's siege score: \"Unités + Expérience + Initiative + Engins + dé\"",
             shipped: "Assault adds nothing to a siege assault",

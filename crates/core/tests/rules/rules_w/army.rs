@@ -132,6 +132,47 @@ fn w05_no_city_defence_for_an_ally_or_without_garrison() {
     }
 }
 
+/// W-05 names no side (`army.garrison_attacks`): an army attacking out of
+/// its own castle adds the castle's defence only when the scenario says
+/// so, while a defender's castle counts under both readings.
+#[test]
+fn w05_a_garrison_counts_in_attacks_only_if_the_scenario_says_so() {
+    use empires_core::rules::Owner;
+    // (key, defender in a castle too) -> (attacker defence, gap, units left
+    // attacker/defender, attacker's result)
+    let cases = [
+        // 3 + die 5 = 8 against 3 + 3 = 6: gap 2, each side -1.
+        (false, false, 0, 2, (2, 2), BattleResult::Minor),
+        // 3 + castle 2 + 5 = 10 against 6: gap 4, the attacker loses none.
+        (true, false, 2, 4, (3, 2), BattleResult::Major),
+        // 8 against 3 + castle 2 + 3 = 8: a draw, each side -1.
+        (false, true, 0, 0, (2, 2), BattleResult::Draw),
+        // 10 against 8: gap 2.
+        (true, true, 2, 2, (2, 2), BattleResult::Minor),
+    ];
+    for (on, walled, defence, gap, units, result) in cases {
+        let w = world(PLAINS, |sc| sc.army.garrison_attacks = on);
+        let mut st = w.bare();
+        let a = army(&mut st, 0, w.hex(2, 2), 3);
+        let d = army(&mut st, 1, w.hex(3, 2), 3);
+        let castles = if walled { vec![(a, 0), (d, 1)] } else { vec![(a, 0)] };
+        for (piece, owner) in castles {
+            let h = st.armies[piece].hex;
+            st.set_owner(h, Owner::of(owner));
+            st.hexes[h as usize].main = Some(BuildingKind::Castle);
+            st.hexes[h as usize].main_pv = 3;
+        }
+        let mut e = w.engine(&[5, 3], Script::default());
+        act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
+        let c = combats(&e.log)[0];
+        let case = format!("garrison_attacks {on}, defender walled {walled}");
+        assert_eq!((c.a.defence, c.d.defence), (defence, if walled { 2 } else { 0 }), "{case}");
+        assert_eq!(c.gap, gap, "{case}");
+        assert_eq!((st.armies[a].units, st.armies[d].units), units, "{case}");
+        assert_eq!(c.a_result, Some(result), "{case}");
+    }
+}
+
 #[test]
 fn w06_one_experience_per_season_for_victories() {
     let w = world(PLAINS, |_| {});
