@@ -53,7 +53,7 @@ pub fn break_even_rows(e: &Experiment) -> Vec<Vec<String>> {
     let mut chances: Vec<(String, f64)> = LOSS_CHANCES.iter().map(|&q| (format!("{:.0}%", 100.0 * q), q)).collect();
     if let Some(l) = &e.loss {
         let (lo, hi) = l.interval();
-        use crate::text::pct_small as pct;
+        use crate::report::number::pct_small as pct;
         chances.push((format!("{} (measured, {})", pct(l.rate()), l.players), l.rate()));
         chances.push((format!("{} (its 95% low)", pct(lo)), lo));
         chances.push((format!("{} (its 95% high)", pct(hi)), hi));
@@ -79,9 +79,9 @@ pub fn loss_line(e: &Experiment) -> Option<String> {
     Some(format!(
         "measured: a hex a mine may stand on, held at a season's end, has another holder a season later in {} \
          [{}, {}] of seasons ({} lost of {} hex-seasons; {} campaigns, every seat {})",
-        crate::text::pct_small(l.rate()),
-        crate::text::pct_small(lo),
-        crate::text::pct_small(hi),
+        crate::report::number::pct_small(l.rate()),
+        crate::report::number::pct_small(lo),
+        crate::report::number::pct_small(hi),
         l.lost,
         l.held,
         l.campaigns,
@@ -241,7 +241,7 @@ pub fn readings_rows(x: &Exact, r: &Readings) -> Vec<Vec<String>> {
                 100.0 * o.mine_share.high
             ),
             {
-                use crate::text::pct_small as pct;
+                use crate::report::number::pct_small as pct;
                 format!("{} [{}, {}]", pct(o.loss.rate()), pct(lo), pct(hi))
             },
             format!("{} (of {})", seasons.join(", "), x.seasons),
