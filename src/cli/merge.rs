@@ -92,13 +92,16 @@ pub fn merge_cmd(a: MergeArgs) -> Result<(), CliError> {
         overrides: m.overrides.clone(),
         // The shards' own time: the work the merged run stands for.
         wall_seconds: shards.iter().map(|s| s.manifest.wall_seconds).sum(),
+        // A shard's resumed campaigns took none of its wall time.
+        resumed: shards.iter().map(|s| s.manifest.resumed_campaigns).sum(),
         files,
         coverage: &coverage,
         precision: None,
         interrupted: false,
         dir: out,
     };
-    let mut notes = format!("merged from {} shards in {:.2} s:", shards.len(), t0.elapsed().as_secs_f64());
+    let took = crate::report::number::seconds(t0.elapsed().as_secs_f64());
+    let mut notes = format!("merged from {} shards in {took}:", shards.len());
     for s in &shards {
         notes.push_str(&format!(
             "\n  {} campaigns {}..{}",

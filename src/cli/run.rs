@@ -305,6 +305,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
         threads: pool.current_num_threads(),
         overrides: a.scenario.set.to_vec(),
         wall_seconds: wall,
+        resumed: start - plan.range.start,
         files,
         coverage: &coverage,
         precision: plan.precision,

@@ -95,7 +95,7 @@ pub fn finish_run_dir(out: &Path, info: &manifest::RunInfo<'_>, notes: &str) -> 
     let fail = |e: String| CliError::io(format!("{}: {e}", out.display()));
     let s = summary::summarize(&out.join("players.parquet")).map_err(|e| fail(e.to_string()))?;
     let seated = Seating::of_run(info.scenario, info.rotate_seats);
-    let mut text = summary::render(&s, &info.scenario.name, info.master_seed, info.wall_seconds, seated);
+    let mut text = summary::render(&s, &info.scenario.name, info.master_seed, info.wall_seconds, info.resumed, seated);
     // An interrupted run says so before anything else: the summary under
     // it covers only the campaigns completed.
     text = if info.interrupted { format!("{notes}{text}") } else { text + notes };

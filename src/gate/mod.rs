@@ -32,6 +32,7 @@ pub mod measure;
 pub mod spec;
 pub mod text;
 
+use crate::report::number::{p_is, p_value, plain, signed};
 use crate::stats::{detectable_at, detectable_one_sided, holm, p_beyond};
 use measure::{Measured, Sample};
 use spec::{BalanceFile, MetricSpec};
@@ -287,17 +288,17 @@ pub fn judge(file: &BalanceFile, measured: Vec<Sample>, stored: &baseline::Store
         if let Some(lo) = j.spec.min
             && m.value < lo - EXACT
         {
-            why.push(format!("{} is below min {lo} by {:.3e}", m.value, lo - m.value));
+            why.push(format!("{} is below min {lo} by {}", m.value, plain(lo - m.value)));
         }
         if let Some(hi) = j.spec.max
             && m.value > hi + EXACT
         {
-            why.push(format!("{} is above max {hi} by {:.3e}", m.value, m.value - hi));
+            why.push(format!("{} is above max {hi} by {}", m.value, plain(m.value - hi)));
         }
         if let Some(b) = j.spec.baseline
             && (m.value - b).abs() > j.spec.tolerance.max(EXACT)
         {
-            why.push(format!("moved from the baseline {b} to {} ({:+.3e})", m.value, m.value - b));
+            why.push(format!("moved from the baseline {b} to {} ({})", m.value, signed(m.value - b)));
         }
         if !why.is_empty() {
             j.pass = false;
@@ -351,7 +352,7 @@ pub fn judge(file: &BalanceFile, measured: Vec<Sample>, stored: &baseline::Store
         j.p_adj = Some(q);
         let v = j.measured;
         let p = j.p.unwrap_or(1.0);
-        let odds = format!("one-sided p = {}, Holm-adjusted {} ≤ alpha {alpha}", sci(p), sci(q));
+        let odds = format!("one-sided {}, Holm-adjusted {} ≤ alpha {alpha}", p_is(p), p_value(q));
         if q <= alpha {
             j.pass = false;
             j.why = match (j.spec.baseline, j.change, j.se) {
@@ -362,13 +363,13 @@ pub fn judge(file: &BalanceFile, measured: Vec<Sample>, stored: &baseline::Store
                         String::new()
                     };
                     format!(
-                        "moved from the baseline {b:.4} to {:.4}: {} change {d:+.4} ± {:.4}{beyond}, p = {}, \
+                        "moved from the baseline {b:.4} to {:.4}: {} change {d:+.4} ± {:.4}{beyond}, {}, \
                          Holm-adjusted {} ≤ alpha {alpha}",
                         v.value,
                         if matches!(j.test, Test::Paired { .. }) { "paired" } else { "unpaired" },
                         1.96 * se,
-                        sci(p),
-                        sci(q)
+                        p_is(p),
+                        p_value(q)
                     )
                 }
                 _ => {
@@ -405,8 +406,8 @@ fn cannot_confirm(spec: &MetricSpec, v: &Measured, q: f64) -> Option<String> {
             format!("; about {n:.0} campaigns would confirm it if the value stays at {:.4}", v.value)
         } else {
             format!(
-                "; the value is on the wrong side but not by more than noise at the file's level (Holm-adjusted p = {})",
-                sci(q)
+                "; the value is on the wrong side but not by more than noise at the file's level (Holm-adjusted {})",
+                p_is(q)
             )
         };
         format!(
@@ -426,11 +427,6 @@ fn cannot_confirm(spec: &MetricSpec, v: &Measured, q: f64) -> Option<String> {
         w.push(side(hi, hi - v.value, "≤"));
     }
     if w.is_empty() { None } else { Some(w.join("; ")) }
-}
-
-/// `2.3e-4`.
-fn sci(p: f64) -> String {
-    if p >= 1e-3 { format!("{p:.4}") } else { format!("{p:.1e}") }
 }
 
 /// Rewrite the `baseline` (and `baseline_se`) of every metric that has one,

@@ -10,11 +10,7 @@ fn num(x: f64) -> String {
 }
 
 fn p_cell(p: Option<f64>) -> String {
-    match p {
-        None => "—".into(),
-        Some(p) if p >= 1e-3 => format!("{p:.4}"),
-        Some(p) => format!("{p:.1e}"),
-    }
+    p.map_or("—".into(), crate::report::number::p_value)
 }
 
 /// Whether `--update` settles a failure: it failed only against its

@@ -54,6 +54,9 @@ pub struct RunInfo<'a> {
     pub threads: usize,
     pub overrides: Vec<String>,
     pub wall_seconds: f64,
+    /// Campaigns kept from an interrupted run (`--resume`): part of the
+    /// run, not of `wall_seconds`.
+    pub resumed: u64,
     pub files: Vec<String>,
     /// Mechanics coverage, summed by `merge`.
     pub coverage: &'a Coverage,
@@ -92,7 +95,12 @@ pub struct Manifest {
     pub overrides: Vec<String>,
     pub threads: usize,
     pub wall_seconds: f64,
+    /// Campaigns played in the process that wrote the manifest, per second
+    /// of its wall time (a resumed run's earlier campaigns not counted).
     pub campaigns_per_second: f64,
+    /// Campaigns kept from an interrupted run by `--resume` (0 otherwise).
+    #[serde(default)]
+    pub resumed_campaigns: u64,
     pub precision: Option<f64>,
     pub interrupted: bool,
     pub files: Vec<String>,
@@ -143,7 +151,7 @@ impl Manifest {
 }
 
 pub fn manifest(r: &RunInfo<'_>) -> Manifest {
-    let played = (r.campaigns.end - r.campaigns.start) as f64;
+    let played = (r.campaigns.end - r.campaigns.start).saturating_sub(r.resumed) as f64;
     Manifest {
         tool: "empires".into(),
         version: crate::build_info::VERSION.into(),
@@ -170,6 +178,7 @@ pub fn manifest(r: &RunInfo<'_>) -> Manifest {
         threads: r.threads,
         wall_seconds: r.wall_seconds,
         campaigns_per_second: if r.wall_seconds > 0.0 { played / r.wall_seconds } else { 0.0 },
+        resumed_campaigns: r.resumed,
         precision: r.precision,
         interrupted: r.interrupted,
         files: r.files.clone(),

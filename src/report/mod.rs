@@ -15,6 +15,7 @@ pub mod manifest;
 pub mod map_draw;
 pub mod merge;
 pub mod metagame;
+pub mod number;
 pub mod probe;
 pub mod psro;
 pub mod replay_page;

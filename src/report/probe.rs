@@ -7,7 +7,7 @@ use super::charts::{Bar, Chart};
 use super::html::Page;
 use super::table::{pct, text_table};
 use crate::error::Error;
-use crate::stats::format_p;
+use crate::report::number::p_value;
 use crate::strength::probe::{Competence, Row, points};
 use std::fmt::Write;
 use std::path::Path;
@@ -38,7 +38,7 @@ pub fn rows(c: &Competence) -> Vec<Vec<String>> {
             format!("[{}, {}]", points(r.diff.low), points(r.diff.high)),
             if r.probe.is_gift() { "loss".into() } else { "gain".into() },
             format!("{} of {}", r.changed, r.campaigns),
-            if r.tested() { format_p(r.p_holm).trim_start_matches("p = ").to_string() } else { "-".into() },
+            if r.tested() { p_value(r.p_holm) } else { "-".into() },
             if r.tested() { format!("{:.1} pts", 100.0 * r.detectable) } else { "-".into() },
             verdict(r).into(),
         ]);

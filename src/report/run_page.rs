@@ -191,8 +191,18 @@ pub fn provenance(m: &Manifest) -> Vec<Vec<String>> {
         vec!["rotate seats".into(), s("rotate_seats")],
         vec!["seating".into(), s("seating")],
         vec!["overrides".into(), s("overrides")],
-        vec!["wall time".into(), format!("{} s", s("wall_seconds"))],
+        vec!["wall time".into(), wall_time(&m)],
     ]
+}
+
+/// The manifest's wall time, with the campaigns a resume kept (which took
+/// none of it).
+fn wall_time(m: &Value) -> String {
+    let wall = m["wall_seconds"].as_f64().map_or("—".into(), crate::report::number::seconds);
+    match m["resumed_campaigns"].as_u64() {
+        Some(r) if r > 0 => format!("{wall} (after resuming {r} campaigns played before)"),
+        _ => wall,
+    }
 }
 
 /// Build the report of `run` into `out`; returns the files written.
@@ -375,4 +385,23 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, Error> {
     page.finish(out)?;
     files.push("index.html".into());
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wall_time;
+    use serde_json::json;
+
+    /// The page shows a wall time with the digits it carries, not the
+    /// manifest's float (`1.8158803460000001 s`), and a resumed run's kept
+    /// campaigns beside it.
+    #[test]
+    fn the_wall_time_reads_as_seconds() {
+        assert_eq!(wall_time(&json!({"wall_seconds": 1.8158803460000001, "resumed_campaigns": 0})), "1.82 s");
+        assert_eq!(
+            wall_time(&json!({"wall_seconds": 10.9, "resumed_campaigns": 22528})),
+            "10.9 s (after resuming 22528 campaigns played before)"
+        );
+        assert_eq!(wall_time(&json!({"wall_seconds": 2.5})), "2.50 s");
+    }
 }

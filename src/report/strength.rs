@@ -8,8 +8,9 @@ use super::dataset::write_parquet;
 use super::html::Page;
 use super::table::{pct, share_matrix, text_table};
 use crate::error::Error;
+use crate::report::number::p_is;
 use crate::sim::lineup::Wins;
-use crate::stats::{format_p, wilson};
+use crate::stats::wilson;
 use crate::strength::climb::{Choice, Length, Plan, Regime, Start};
 use crate::strength::deviation::{Deviant, Deviation};
 use crate::strength::ladder::{Group, Ladder};
@@ -853,7 +854,7 @@ pub fn fit_line(l: &Ladder) -> String {
         "  fit of the Bradley–Terry model to the pair tables: Pearson X² = {:.1} on {} d.f., {}\n",
         f.x2,
         f.df,
-        if f.p.is_nan() { "no test (no degree of freedom)".to_string() } else { format_p(f.p) }
+        if f.p.is_nan() { "no test (no degree of freedom)".to_string() } else { p_is(f.p) }
     );
     if !f.fits() {
         out += "  WARNING: the model does not fit (p < 0.05): the ratings are a summary only, not a scale on which \

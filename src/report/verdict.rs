@@ -7,11 +7,11 @@
 
 use super::study::metrics::fmt_diff;
 use super::study::sweep::cell_name;
+use crate::report::number::pct_small;
 use crate::rules::CombatKind;
 use crate::study::compare::{Comparison, Row};
 use crate::study::metrics::{CombatStat, Metric};
 use crate::study::sweep::Sweep;
-use crate::text::pct_small;
 
 /// The opening words of question 3's answer.
 pub const LEAD: &str = "Question 3, did the change shift the balance?";

@@ -520,3 +520,23 @@ fn the_gate_plays_the_folders_default_toml() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The gate's numbers read plainly: an exact metric's move from its
+/// baseline is `+0.5`, not `+5.000e-1`, and a p-value of 0 (a value with
+/// no spread past its bound) is `p < 1e-16`, in the reason and in the
+/// table's Holm p column, never `p = 0.0e0`.
+#[test]
+fn the_gate_prints_plain_differences_and_p_values_below_the_floor() {
+    let text = "alpha = 0.05\n[[metric]]\nname = \"x\"\nquantity = \"mean empire size\"\nbaseline = 10.0\n\
+                [[metric]]\nname = \"y\"\nquantity = \"mean empire size\"\nmin = 0.5\n";
+    let f = parse(text, "b.toml").unwrap();
+    let exact = Measured { value: 10.5, se: 0.0, low: 10.5, high: 10.5, exact: true, campaigns: 0 };
+    let j = judge(&f, vec![exact.into(), mc(0.4, 0.0)]);
+    assert_eq!(j[0].why, "moved from the baseline 10 to 10.5 (+0.5)");
+    assert_eq!(j[1].p, Some(0.0));
+    assert!(j[1].why.ends_with("one-sided p < 1e-16, Holm-adjusted < 1e-16 ≤ alpha 0.05"), "{}", j[1].why);
+    let table = empires::gate::text::text("b.toml", 0.05, &j, false);
+    assert!(!table.contains("0.0e0") && !table.contains("e-1)"), "{table}");
+    let row = table.lines().find(|l| l.trim_start().starts_with("y ")).expect("y's row");
+    assert!(row.contains("< 1e-16"), "{row}");
+}

@@ -57,6 +57,39 @@ fn validate_accepts_the_shipped_scenarios() {
     }
 }
 
+/// A file with no `[[players]]` is valid (every key is optional) and plays
+/// the code's default four `balanced` players, which are not the built-in
+/// default.toml's: `validate` says so under its `ok` line, as
+/// docs/scenario.md shows. A file that seats players seats at least two.
+#[test]
+fn validate_names_the_default_players_of_a_file_without_players() {
+    let d = std::env::temp_dir().join(format!("empires-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("short.toml"), "[campaign]\nseasons = 8\n").unwrap();
+    let out = bin().current_dir(&d).args(["validate", "short.toml"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let want = "ok: short.toml (unnamed): 4 players [balanced, balanced, balanced, balanced], generated map of 48 land \
+                hexes (one per campaign), 8 seasons\nnote: short.toml names no [[players]], so it plays the code's \
+                default players P1, P2, P3, P4 (four `balanced` unless --set changes them; not the players of the \
+                built-in default.toml); name 2 to 9 [[players]] to seat your own\n";
+    assert_eq!(stdout, want);
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenario.md")).unwrap();
+    assert!(doc.contains(want), "docs/scenario.md shows what validate prints");
+    // Players named: no note. One player: refused.
+    std::fs::write(d.join("two.toml"), "[[players]]\nname = \"A\"\n[[players]]\nname = \"B\"\n").unwrap();
+    let out = bin().current_dir(&d).args(["validate", "two.toml"]).output().unwrap();
+    assert!(out.status.success() && !String::from_utf8_lossy(&out.stdout).contains("note:"));
+    std::fs::write(d.join("one.toml"), "[[players]]\nname = \"A\"\n").unwrap();
+    let out = bin().current_dir(&d).args(["validate", "one.toml"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "one.toml:1:1: players: a campaign needs at least 2 players (found 1)\n"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 #[test]
 fn a_closed_output_pipe_is_not_a_panic() {
     // `empires tables --format json | head -c 16`: the reader goes away

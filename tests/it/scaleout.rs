@@ -150,6 +150,20 @@ fn sigint_writes_the_completed_campaigns_and_exits_non_zero() {
         "{stdout}"
     );
     assert!(!stdout.contains("INTERRUPTED"), "{stdout}");
+    // Its speed counts the campaigns this process played, not the ones it
+    // kept: the manifest's rate times its wall time is the rest alone.
+    let m = manifest(&d);
+    assert_eq!(m["resumed_campaigns"].as_u64(), Some(done));
+    let wall = m["wall_seconds"].as_f64().unwrap();
+    assert_eq!(m["campaigns_per_second"].as_f64(), Some((n - done) as f64 / wall));
+    let speed = format!(
+        "throughput: {:.0} campaigns/s ({} campaigns played in {} wall; {done} resumed from the interrupted run, \
+         not counted)",
+        (n - done) as f64 / wall,
+        n - done,
+        empires::report::number::seconds(wall)
+    );
+    assert!(stdout.contains(&speed), "{speed}: {stdout}");
     for f in ["players.parquet", "seasons.parquet"] {
         assert!(read(&d.join(f)).equals_missing(&read(&full.join(f))), "{f}");
     }

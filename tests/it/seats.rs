@@ -345,11 +345,12 @@ fn summary(wins: &[u64]) -> Summary {
 fn the_seat_verdict_in_plain_words() {
     // 20,000 campaigns as in the issue: seat 1 at 31.4%, seat 3 at 20.9%.
     let s = summary(&[4900, 6280, 4640, 4180]);
-    let text = render(&s, "default", 1, 0.0, Seating::FixedSameStrategy);
+    let text = render(&s, "default", 1, 0.0, 0, Seating::FixedSameStrategy);
     assert!(text.contains("seats fixed (all seats play the same strategy)\n"), "{text}");
-    // (100² + 1280² + 360² + 820²) / 5000 = 490.08; R: pchisq(490.08, 3, lower.tail = FALSE) = 6.7e-106.
+    // (100² + 1280² + 360² + 820²) / 5000 = 490.08; R: pchisq(490.08, 3, lower.tail = FALSE) = 6.7e-106,
+    // printed below the floor of what the chi-square approximation can say.
     assert!(
-        text.contains("seat effect: chi-square 490.08 on 3 df, p = 6.7e-106 (wins per seat against 5000.0 each"),
+        text.contains("seat effect: chi-square 490.08 on 3 df, p < 1e-16 (wins per seat against 5000.0 each"),
         "{text}"
     );
     assert!(
@@ -357,7 +358,7 @@ fn the_seat_verdict_in_plain_words() {
         "{text}"
     );
     let s = summary(&[5010, 4980, 5030, 4980]);
-    let text = render(&s, "default", 1, 0.0, Seating::RotatedStrategiesDiffer);
+    let text = render(&s, "default", 1, 0.0, 0, Seating::RotatedStrategiesDiffer);
     // (10² + 20² + 30² + 20²) / 5000 = 0.36, p = 0.9484.
     assert!(text.contains("seat effect: chi-square 0.36 on 3 df, p = 0.9484"), "{text}");
     assert!(text.contains("  no seat effect detected at 5%"), "{text}");

@@ -958,7 +958,7 @@ fn e09_e15_a_mine_that_matches_a_pillage_ties_it() {
     let c = against_pillage(70.0, 70.0, 0.12, 12);
     assert_eq!((seasons_where(&c, Greater).as_deref(), seasons_where(&c, Equal)), (Some("1 to 10"), None));
     // Small rates keep the digits they need.
-    use empires::text::pct_small as pct;
+    use empires::report::number::pct_small as pct;
     assert_eq!(
         [pct(0.0), pct(0.123), pct(0.0123), pct(0.00123), pct(0.000075)],
         ["0.0%", "12.3%", "1.2%", "0.12%", "0.0075%"]

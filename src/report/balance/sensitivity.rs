@@ -4,8 +4,8 @@
 //! Sobol' indices where measured.
 
 use super::range;
-use crate::balance::morris::Effect;
-use crate::balance::sensitivity::{Plan, Point};
+use crate::balance::morris::{Effect, Rank};
+use crate::balance::sensitivity::{Plan, Point, RESAMPLES};
 use crate::balance::sobol::{Index, Indices};
 use crate::error::Error;
 use crate::report::charts::{Bar, Chart, ScatterPoint};
@@ -13,7 +13,7 @@ use crate::report::dataset::save_parquet;
 use crate::report::files::write_file;
 use crate::report::html::Page;
 use crate::report::study::metrics::definitions;
-use crate::report::table::text_table;
+use crate::report::table::{pct, text_table};
 use polars::prelude::*;
 use serde_json::json;
 use std::fmt::Write;
@@ -32,11 +32,13 @@ pub struct Sensitivity<'a> {
     pub command: String,
 }
 
+/// Four decimals; four significant digits, plain, where four decimals
+/// would drop them (`0.0005`, not `-5.000e-4`).
 fn g(x: f64) -> String {
     if !x.is_finite() {
         "—".into()
     } else if x != 0.0 && (x.abs() < 0.001 || x.abs() >= 1e5) {
-        format!("{x:.3e}")
+        crate::report::number::plain(x)
     } else {
         format!("{x:.4}")
     }
@@ -48,8 +50,12 @@ pub fn effects_frame(s: &Sensitivity) -> PolarsResult<DataFrame> {
     let p = |i: usize| &s.plan.params[e[i].input];
     let n = e.len();
     let sobol = |i: usize| s.sobol_index(e[i].input);
+    let rank = |f: fn(&Rank) -> usize| e.iter().map(|x| x.rank.as_ref().map(|r| f(r) as u32)).collect::<Vec<_>>();
     let cols = vec![
-        Column::new("rank".into(), (1..=n as u32).collect::<Vec<_>>()),
+        Column::new("rank".into(), rank(|r| r.rank)),
+        Column::new("rank_low".into(), rank(|r| r.ci.0)),
+        Column::new("rank_high".into(), rank(|r| r.ci.1)),
+        Column::new("tier".into(), rank(|r| r.tier)),
         Column::new("key".into(), (0..n).map(|i| p(i).name.clone()).collect::<Vec<_>>()),
         Column::new("base".into(), (0..n).map(|i| p(i).base).collect::<Vec<_>>()),
         Column::new("lo".into(), (0..n).map(|i| p(i).lo).collect::<Vec<_>>()),
@@ -116,12 +122,13 @@ pub fn sensitivity_json(s: &Sensitivity) -> String {
     let keys: Vec<_> = s
         .effects
         .iter()
-        .enumerate()
-        .map(|(r, e)| {
+        .map(|e| {
             let p = &s.plan.params[e.input];
             let sobol = s.sobol_index(e.input);
             json!({
-                "rank": r + 1, "key": p.name, "base": p.base, "lo": p.lo, "hi": p.hi,
+                "rank": e.rank.map(|r| r.rank), "rank_ci": e.rank.map(|r| [r.ci.0, r.ci.1]),
+                "tier": e.rank.map(|r| r.tier), "status": status(e),
+                "key": p.name, "base": p.base, "lo": p.lo, "hi": p.hi,
                 "effects": e.n, "mu": e.mu, "mu_star": e.mu_star,
                 "mu_star_ci": [e.mu_star_ci.0, e.mu_star_ci.1],
                 "sigma": e.sigma, "sigma_ci": [e.sigma_ci.0, e.sigma_ci.1],
@@ -137,6 +144,9 @@ pub fn sensitivity_json(s: &Sensitivity) -> String {
     let v = json!({
         "metric": s.plan.metric.name(),
         "method": "Morris elementary effects (4 levels, Δ = 2/3), effects per whole interval of each key; intervals: percentile bootstrap over trajectories, 95%",
+        "rank_method": rank_method(),
+        "ranked": s.ranked().count(),
+        "order": tiers(s).iter().map(|t| t.iter().map(|e| &s.plan.params[e.input].name).collect::<Vec<_>>()).collect::<Vec<_>>(),
         "trajectories": s.plan.trajectories,
         "campaigns_per_point": s.plan.campaigns,
         "master_seed": s.plan.master,
@@ -144,8 +154,8 @@ pub fn sensitivity_json(s: &Sensitivity) -> String {
         "undefined_points": s.points.iter().filter(|p| !p.mean.is_finite()).count(),
         "sobol_rows": s.plan.sobol_rows,
         "sobol_method": s.sobol.map(|_| SOBOL_METHOD),
-        "sobol_variance": s.sobol.map(|x| json!({"value": x.variance, "ci": [x.variance_ci.0, x.variance_ci.1]})),
-        "sobol_noise_share": s.sobol.map(|x| json!({"value": x.noise_share, "ci": [x.noise_share_ci.0, x.noise_share_ci.1]})),
+        "sobol_variance": s.sobol.map(|x| variance(x).json()),
+        "sobol_noise_share": s.sobol.map(|x| noise_share(x).json()),
         "command": s.command,
         "keys": keys,
     });
@@ -165,27 +175,180 @@ pub fn sensitivity_rows(s: &Sensitivity, limit: usize) -> Vec<Vec<String>> {
         "noise".into(),
         "μ (sign)".into(),
     ]];
-    for (r, e) in s.effects.iter().enumerate().take(limit) {
+    for e in s.effects.iter().take(limit) {
         let p = &s.plan.params[e.input];
         rows.push(vec![
-            format!("{}", r + 1),
+            rank_cell(e),
             p.name.clone(),
             range(p),
             g(e.mu_star),
             format!("{} to {}", g(e.mu_star_ci.0), g(e.mu_star_ci.1)),
             g(e.sigma),
             format!("{} to {}", g(e.sigma_ci.0), g(e.sigma_ci.1)),
-            format!("{}{}", g(e.noise), if e.above_noise() { "" } else { " (μ* not above)" }),
+            g(e.noise),
             g(e.mu),
         ]);
     }
     rows
 }
 
+/// How the ranks and their intervals are made, in one sentence.
+fn rank_method() -> String {
+    format!(
+        "only keys whose μ* interval clears their noise level are ranked, by μ*; each rank's 95% interval is a \
+         percentile bootstrap of the ranks over resampled trajectories ({RESAMPLES} resamples, seeded from the \
+         master seed), widened to hold the point rank; keys whose rank intervals overlap are not ordered (one tier)"
+    )
+}
+
+/// What the screening says of a key: ranked, within noise, or no effect
+/// taken at all (every move cancelled by rounding, or undefined).
+fn status(e: &Effect) -> &'static str {
+    match e.rank {
+        Some(_) => "ranked",
+        None if e.n == 0 => "no effect taken",
+        None => "within noise",
+    }
+}
+
+/// A key's rank with its interval, `2 [2, 5]`, or why it has none.
+fn rank_cell(e: &Effect) -> String {
+    match e.rank {
+        Some(r) => format!("{} [{}, {}]", r.rank, r.ci.0, r.ci.1),
+        None => status(e).into(),
+    }
+}
+
+/// The ranked keys in tiers, best first: keys of one tier are not ordered
+/// among themselves.
+fn tiers<'a>(s: &Sensitivity<'a>) -> Vec<Vec<&'a Effect>> {
+    let mut out: Vec<Vec<&Effect>> = Vec::new();
+    for e in s.ranked() {
+        let tier = e.rank.map_or(0, |r| r.tier);
+        match out.last_mut() {
+            Some(t) if t[0].rank.map_or(0, |r| r.tier) == tier => t.push(e),
+            _ => out.push(vec![e]),
+        }
+    }
+    out
+}
+
+/// The order the rank intervals establish, in one line: tiers from the
+/// key that moves the metric most, a tier of several keys in braces (at
+/// most `limit` keys named); or, when no key is ranked, that none is.
+fn order_text(s: &Sensitivity, limit: usize) -> String {
+    let k = s.plan.params.len();
+    let tiers = tiers(s);
+    if tiers.is_empty() {
+        return format!(
+            "no key moves {} beyond the campaigns' noise: every one of the {k} keys is within noise, so none is ranked",
+            s.plan.metric.name()
+        );
+    }
+    let ranked: usize = tiers.iter().map(Vec::len).sum();
+    let (mut parts, mut named) = (Vec::new(), 0);
+    for t in &tiers {
+        if named >= limit {
+            parts.push("…".to_string());
+            break;
+        }
+        let names: Vec<&str> = t.iter().map(|e| s.plan.params[e.input].name.as_str()).collect();
+        named += names.len();
+        parts.push(if names.len() == 1 { names[0].to_string() } else { format!("{{{}}}", names.join(", ")) });
+    }
+    let mut out = format!("order by rank intervals: {}", parts.join(" > "));
+    if tiers.iter().any(|t| t.len() > 1) {
+        out += "; keys in braces are not ordered among themselves (their rank intervals overlap)";
+    }
+    if ranked < k {
+        out += &format!("; the other {} keys are within noise and not ranked", k - ranked);
+    }
+    out
+}
+
+/// A share of variance or a variance as the estimator gave it, and as it
+/// may be shown: a variance cannot be below 0, nor the noise more than the
+/// whole uncorrected variance, so what falls outside is clamped to the
+/// bound, and said to be.
+struct Clamped {
+    value: f64,
+    ci: (f64, f64),
+    estimate: f64,
+    estimate_ci: (f64, f64),
+}
+
+impl Clamped {
+    fn new(estimate: f64, estimate_ci: (f64, f64), lo: f64, hi: f64) -> Clamped {
+        let c = |x: f64| if x.is_nan() || x.is_infinite() { x } else { x.clamp(lo, hi) };
+        Clamped { value: c(estimate), ci: (c(estimate_ci.0), c(estimate_ci.1)), estimate, estimate_ci }
+    }
+
+    /// Whether the estimate, its interval's lower end and its upper end
+    /// were clamped.
+    fn clamped(&self) -> (bool, bool, bool) {
+        let moved = |a: f64, b: f64| a.is_finite() && a != b;
+        (moved(self.estimate, self.value), moved(self.estimate_ci.0, self.ci.0), moved(self.estimate_ci.1, self.ci.1))
+    }
+
+    /// What was clamped, in words (empty when nothing was).
+    fn clamped_words(&self) -> String {
+        let (estimate, lo, hi) = self.clamped();
+        let ends = match (lo, hi) {
+            (true, true) => "both ends of its interval",
+            (true, false) => "its interval's lower end",
+            (false, true) => "its interval's upper end",
+            (false, false) => "",
+        };
+        match (estimate, ends.is_empty()) {
+            (true, false) => format!("the estimate and {ends}"),
+            (true, true) => "the estimate".into(),
+            (false, _) => ends.into(),
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "value": self.value, "ci": [self.ci.0, self.ci.1],
+            "estimate": self.estimate, "estimate_ci": [self.estimate_ci.0, self.estimate_ci.1],
+            "clamped": !self.clamped_words().is_empty(),
+        })
+    }
+}
+
+/// The metric's variance over the ranges, at least 0.
+fn variance(ix: &Indices) -> Clamped {
+    Clamped::new(ix.variance, ix.variance_ci, 0.0, f64::INFINITY)
+}
+
+/// The share of the uncorrected variance that is noise, at most 100%.
+fn noise_share(ix: &Indices) -> Clamped {
+    Clamped::new(ix.noise_share, ix.noise_share_ci, 0.0, 1.0)
+}
+
+/// The note under a clamped variance: what fell below zero, and why.
+fn clamp_note(ix: &Indices) -> Option<String> {
+    let (below, above) = (variance(ix).clamped_words(), noise_share(ix).clamped_words());
+    let (what, shown) = match (below.is_empty(), above.is_empty()) {
+        (true, true) => return None,
+        (false, false) => (format!("here {below} came out below zero"), "0 (the noise share as 100%)"),
+        (false, true) => (format!("here {below} came out below zero"), "0"),
+        (true, false) => (format!("the noise share ({above}) came out above 100%"), "100%"),
+    };
+    Some(format!(
+        "clamped: a variance cannot be negative, but {what}, because the Monte Carlo noise subtracted is larger \
+         than the signal it was subtracted from; shown as {shown}"
+    ))
+}
+
 /// How the Sobol' indices are estimated, in one sentence.
 const SOBOL_METHOD: &str = "Saltelli design; Jansen difference estimators of V, S and ST corrected for Monte Carlo noise (each paired difference's squared standard error, measured from its campaigns, subtracted from its square); each row plays its own block of campaigns; 95% percentile bootstrap intervals over rows; verdict \"noise\" when ST's interval reaches 0 (2.5% one-sided error per key)";
 
-impl Sensitivity<'_> {
+impl<'a> Sensitivity<'a> {
+    /// The ranked keys, best first.
+    fn ranked(&self) -> impl Iterator<Item = &'a Effect> + use<'a> {
+        self.effects.iter().filter(|e| e.rank.is_some())
+    }
+
     /// The Sobol' index of parameter `input`, if measured.
     fn sobol_index(&self, input: usize) -> Option<&Index> {
         let j = self.sobol_keys.iter().position(|&k| k == input)?;
@@ -251,13 +414,18 @@ fn sobol_header(s: &Sensitivity, ix: &Indices) -> String {
         "Sobol' indices ({} rows, each on its own block of {} campaigns, master seed {}), corrected for Monte Carlo noise:\n",
         s.plan.sobol_rows, s.plan.campaigns, s.plan.master
     );
+    let (v, share) = (variance(ix), noise_share(ix));
     out += &format!(
-        "  variance of the metric over the ranges {} (95% interval {}); Monte Carlo noise is {:.1}% of the uncorrected variance ({})\n",
-        g(ix.variance),
-        ci_text(ix.variance_ci),
-        100.0 * ix.noise_share,
-        format!("95% interval {:.1}% to {:.1}%", 100.0 * ix.noise_share_ci.0, 100.0 * ix.noise_share_ci.1)
+        "  variance of the metric over the ranges {} (95% interval {}); Monte Carlo noise is {} of the uncorrected variance (95% interval {} to {})\n",
+        g(v.value),
+        ci_text(v.ci),
+        pct(share.value),
+        pct(share.ci.0),
+        pct(share.ci.1)
     );
+    if let Some(note) = clamp_note(ix) {
+        out += &format!("  {note}\n");
+    }
     if !ix.varies() {
         out += "  the metric does not vary beyond Monte Carlo noise over these ranges: every index is noise; play more campaigns per point to resolve it\n";
     }
@@ -280,6 +448,7 @@ pub fn sensitivity_text(s: &Sensitivity, limit: usize) -> String {
         s.plan.master
     );
     let _ = writeln!(out, "μ* and σ: change of the metric per whole range of the key (95% bootstrap intervals)");
+    let _ = writeln!(out, "rank [95% interval]: {}", rank_method());
     out.push_str(&definitions([&s.plan.metric]));
     let undefined = s.points.iter().filter(|p| !p.mean.is_finite()).count();
     if undefined > 0 {
@@ -289,6 +458,7 @@ pub fn sensitivity_text(s: &Sensitivity, limit: usize) -> String {
         );
     }
     out.push_str(&text_table(&sensitivity_rows(s, limit)));
+    let _ = writeln!(out, "{}", order_text(s, limit));
     if let Some(ix) = s.sobol {
         out.push('\n');
         out.push_str(&sobol_header(s, ix));
@@ -304,42 +474,15 @@ pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, Err
     save_parquet(dir, "points", points_frame(s.plan, s.points).map_err(|e| Error::internal(e.to_string()))?)?;
     write_file(&dir.join("sensitivity.json"), sensitivity_json(s).as_bytes())?;
     let mut page = Page::new(&format!("Sensitivity of {}", s.plan.metric.name()));
-    let mut ranked: Vec<&Effect> = s.effects.iter().collect();
-    ranked.sort_by(|a, b| b.mu_star.total_cmp(&a.mu_star));
-    let real: Vec<String> = ranked
-        .iter()
-        .filter(|e| e.mu_star_ci.0 > e.noise)
-        .take(5)
-        .map(|e| format!("{} (μ* {:.3})", s.plan.params[e.input].name, e.mu_star))
-        .collect();
-    page.answer(&if real.is_empty() {
-        format!(
-            "No key moves {} beyond the campaigns' noise: every μ* interval reaches the noise level ({} keys, {} \
-             campaigns a point, master seed {}).",
-            s.plan.metric.name(),
-            s.plan.params.len(),
-            s.plan.campaigns,
-            s.plan.master
-        )
-    } else {
-        format!(
-            "{} moves most with {}; {} of {} keys move it beyond the campaigns' noise ({} campaigns a point, master \
-             seed {}).",
-            s.plan.metric.name(),
-            real.join(", "),
-            ranked.iter().filter(|e| e.mu_star_ci.0 > e.noise).count(),
-            s.plan.params.len(),
-            s.plan.campaigns,
-            s.plan.master
-        )
-    });
+    page.answer(&answer(s));
     page.p(&format!(
-        "Morris screening of {} keys: {} trajectories, {} design points, {} campaigns per point on master seed {} (common random numbers: every point plays the same campaigns). μ* is the mean absolute change of the metric when a key crosses its whole range; σ is the spread of those changes (large: the key acts through interactions or a curve). Intervals are 95% bootstrap intervals over the trajectories; \"noise\" is the μ* a key with no effect would show from the campaigns' noise alone.",
+        "Morris screening of {} keys: {} trajectories, {} design points, {} campaigns per point on master seed {} (common random numbers: every point plays the same campaigns). μ* is the mean absolute change of the metric when a key crosses its whole range; σ is the spread of those changes (large: the key acts through interactions or a curve). Intervals are 95% bootstrap intervals over the trajectories; \"noise\" is the μ* a key with no effect would show from the campaigns' noise alone. Ranks: {}.",
         s.plan.params.len(),
         s.plan.trajectories,
         s.points.len(),
         s.plan.campaigns,
-        s.plan.master
+        s.plan.master,
+        rank_method()
     ));
     page.pre(&s.command);
     let top: Vec<&Effect> = s.effects.iter().take(15).collect();
@@ -386,6 +529,7 @@ pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, Err
         page.p(&defined);
     }
     page.table(&sensitivity_rows(s, usize::MAX));
+    page.p(&order_text(s, usize::MAX));
     if let Some(ix) = s.sobol {
         page.h2("Sobol' indices");
         page.p(&format!(
@@ -399,6 +543,37 @@ pub fn write_sensitivity(s: &Sensitivity, dir: &Path) -> Result<Vec<String>, Err
     files.extend(page.files());
     page.finish(dir)?;
     Ok(files)
+}
+
+/// The page's answer: the key or keys that move the metric most, as far
+/// as the rank intervals order them, and how many are ranked at all.
+fn answer(s: &Sensitivity) -> String {
+    let (metric, k) = (s.plan.metric.name(), s.plan.params.len());
+    let budget = format!("{} campaigns a point, master seed {}", s.plan.campaigns, s.plan.master);
+    let tiers = tiers(s);
+    let Some(first) = tiers.first() else {
+        return format!(
+            "No key moves {metric} beyond the campaigns' noise: every one of the {k} keys is within noise, so none \
+             is ranked ({budget})."
+        );
+    };
+    let name = |e: &&Effect| format!("{} (μ* {:.3})", s.plan.params[e.input].name, e.mu_star);
+    let most = if first.len() == 1 {
+        format!("{metric} moves most with {}", name(&first[0]))
+    } else {
+        let names: Vec<String> = first.iter().map(name).collect();
+        format!(
+            "{metric} moves most with one of {}, whose rank intervals overlap, so their order is not established",
+            names.join(", ")
+        )
+    };
+    let ranked: usize = tiers.iter().map(Vec::len).sum();
+    let rest = match k - ranked {
+        0 => String::new(),
+        1 => ", the other one is within noise and not ranked".to_string(),
+        n => format!(", the other {n} are within noise and not ranked"),
+    };
+    format!("{most}; {ranked} of the {k} keys move it beyond the campaigns' noise and are ranked{rest} ({budget}).")
 }
 
 /// The last two parts of a dotted key, for chart labels.

@@ -71,7 +71,7 @@ pub fn break_even_rows(e: &Experiment) -> Vec<Vec<String>> {
 /// The loss chances the exact part is read at: the measured rate and its
 /// interval's ends, or 0 (the hex never lost) when nothing was measured.
 fn measured_chances(e: &Experiment) -> Vec<(String, f64)> {
-    use crate::text::pct_small as pct;
+    use crate::report::number::pct_small as pct;
     match &e.loss {
         Some(l) => {
             let (lo, hi) = l.interval();
@@ -170,9 +170,9 @@ pub fn loss_line(e: &Experiment) -> Option<String> {
         "measured: a hex a mine may stand on, held at a season's end, has another holder a season later in {} \
          [{}, {}] of seasons ({} lost of {} hex-seasons; {} campaigns, every seat {}, master seed {}{}; the interval \
          counts campaigns, not hex-seasons, as the independent draws: design effect {:.1})",
-        crate::text::pct_small(l.rate()),
-        crate::text::pct_small(lo),
-        crate::text::pct_small(hi),
+        crate::report::number::pct_small(l.rate()),
+        crate::report::number::pct_small(lo),
+        crate::report::number::pct_small(hi),
         l.lost,
         l.held,
         l.campaigns,
@@ -347,7 +347,7 @@ pub fn readings_rows(x: &Exact, r: &Readings) -> Vec<Vec<String>> {
                 100.0 * o.mine_share.high
             ),
             {
-                use crate::text::pct_small as pct;
+                use crate::report::number::pct_small as pct;
                 format!("{} [{}, {}]", pct(o.loss.rate()), pct(lo), pct(hi))
             },
             format!("{} (of {})", seasons.join(", "), x.seasons),

@@ -7,6 +7,7 @@
 
 use super::metrics::{fmt, fmt_diff};
 use crate::report::charts::Bar;
+use crate::report::number::p_value as p_cell;
 use crate::study::compare::Row;
 use crate::study::metrics::Metric;
 
@@ -51,19 +52,6 @@ pub fn diff_cells(r: &Row) -> Vec<String> {
         detectable_cell(r),
         verdict(r),
     ]
-}
-
-/// A p-value in a table cell: four decimals, scientific when small.
-fn p_cell(p: f64) -> String {
-    if !p.is_finite() {
-        "—".into()
-    } else if p == 0.0 {
-        "< 1e-300".into()
-    } else if p < 1e-3 {
-        format!("{p:.1e}")
-    } else {
-        format!("{p:.4}")
-    }
 }
 
 /// `±4.5 pts`; `±4.5 pts if reshuffled` when every paired difference is

@@ -182,7 +182,10 @@ fn play_block(
     Ok((plan.params.iter().map(|p| p.get(&sc)).collect(), ys))
 }
 
-/// The elementary effects of the played Morris points (of every shard).
+/// The elementary effects of the played Morris points (of every shard),
+/// with the ranks of the keys above noise; every interval, the ranks'
+/// too, comes from a bootstrap seeded from the master seed, so a study
+/// prints the same ranks each time it is run or merged.
 pub fn morris_effects(plan: &Plan, points: &[Point]) -> Vec<Effect> {
     let mut pts: Vec<&Point> = points.iter().filter(|p| p.stage == "morris").collect();
     pts.sort_by_key(|p| (p.group, p.position));
@@ -193,6 +196,7 @@ pub fn morris_effects(plan: &Plan, points: &[Point]) -> Vec<Effect> {
             let i = w[1].moved.unwrap_or(0);
             let p = &plan.params[i];
             Step {
+                trajectory: w[1].group,
                 input: i,
                 du: p.unit_of(w[1].values[i]) - p.unit_of(w[0].values[i]),
                 dy: w[1].diff,
@@ -280,7 +284,8 @@ pub fn sobol_indices(plan: &Plan, top: &[usize], points: &[Point]) -> sobol::Ind
     sobol::analyse(k, &rows, 0.95, RESAMPLES, &mut rng)
 }
 
-/// The `count` parameters with the largest μ* (indices into the plan's).
+/// The first `count` parameters of the screening's order (indices into
+/// the plan's): the ranked keys by μ*, then those within noise by μ*.
 pub fn top(effects: &[Effect], count: usize) -> Vec<usize> {
     effects.iter().take(count).map(|e| e.input).collect()
 }
