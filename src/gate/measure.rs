@@ -197,10 +197,12 @@ pub fn seat_deviation(wins: &[u64]) -> Measured {
 pub fn exact(sc: &Scenario, t: &TableRef) -> Result<Measured, Error> {
     let v = match t.kind.as_str() {
         "siege_chain" => {
+            // The attacker is the army (its units), the defender the city
+            // (its PV).
             let s = crate::analysis::markov::sieges(&Scenario {
                 tables: crate::scenario::TablesSpec {
-                    siege_city_pv: [t.attacker, t.attacker],
-                    siege_army_units: [t.defender, t.defender],
+                    siege_city_pv: [t.defender, t.defender],
+                    siege_army_units: [t.attacker, t.attacker],
                     ..sc.tables.clone()
                 },
                 ..sc.clone()

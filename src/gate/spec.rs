@@ -38,8 +38,8 @@ pub struct TableRef {
     /// `army`, `siege`, `naval`, `coastal`, `spy`, `spy_vs_spy`: a cell;
     /// `siege_chain` or `naval_chain`: a Markov table.
     pub kind: String,
-    /// Cells: the two bases. Siege chains: city PV and army units. Naval
-    /// chains: attacking and defending ships.
+    /// Cells: the two bases. Siege chains: the army's units and the
+    /// city's PV. Naval chains: attacking and defending ships.
     pub attacker: i32,
     pub defender: i32,
     /// Cells: `win`, `tie`, `lose`, `attacker_loss`, `defender_loss` or

@@ -5,7 +5,7 @@
 //! tables (the dice decide who wins the same way in every table, so the
 //! P(win) grids are one picture; what a result costs is not).
 
-use crate::analysis::fairness::{CityCost, Parity, Verdict, city_costs, criterion, sea_land};
+use crate::analysis::fairness::{CityCost, Parity, Verdict, city_cost_words, city_costs, criterion, sea_land};
 use crate::report::tables::Exact;
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
@@ -17,71 +17,112 @@ pub const LEAD: &str = "Question 2, are the combat tables fair?";
 /// criterion it was judged by. Exact, so it carries no interval.
 pub fn answer(sc: &Scenario, verdicts: &[Verdict]) -> String {
     let fair: Vec<&str> = verdicts.iter().filter(|v| v.fair).map(|v| v.kind.name()).collect();
-    let mut parts = Vec::new();
+    let mut sentences = Vec::new();
     if !fair.is_empty() {
-        parts.push(format!("{} fair", fair.join(", ")));
+        sentences.push(format!("{} fair", fair.join(", ")));
     }
-    parts.extend(verdicts.iter().filter(|v| !v.fair).map(|v| format!("{} {}", v.kind.name(), v.words())));
+    sentences.extend(
+        verdicts.iter().filter(|v| !v.fair).map(|v| format!("the {} table is not fair: {}", v.kind.name(), v.words())),
+    );
+    // Each sentence after the first opens with a capital.
+    let body: Vec<String> =
+        sentences.iter().enumerate().map(|(i, s)| if i == 0 { s.clone() } else { capital(s) }).collect();
     let parity: Vec<String> = sea_land(sc, verdicts).iter().map(Parity::words).collect();
     let sea = if parity.is_empty() { String::new() } else { format!(" Sea and land: {}.", parity.join("; ")) };
     format!(
         "{LEAD} Exactly, with the {} die of scenario {}: {}.{sea} Criterion: {}.",
         sc.combat.die,
         sc.name,
-        parts.join("; "),
+        body.join(". "),
         criterion(sc)
     )
 }
 
-/// What a city of each PV costs to take, against what it is worth in EP
-/// (`analysis::fairness::city_costs`); header first.
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+}
+
+/// A city cost cell as a grid shows it: units a PV for each city taken,
+/// `never` where no roll takes the city, `endless` where the siege may
+/// never end.
+fn cost_cell(c: &CityCost) -> String {
+    if !c.ends {
+        "endless".into()
+    } else if c.per_pv.is_finite() {
+        format!("{:.3}", c.per_pv)
+    } else {
+        "never".into()
+    }
+}
+
+/// What taking a city costs over the whole siege-chain grid: a row per
+/// city PV, a column per army size, each cell the army units spent a PV
+/// for each city taken (`analysis::fairness::city_costs`); header first.
 pub fn city_cost_rows(sc: &Scenario) -> Vec<Vec<String>> {
+    let t = &sc.tables;
+    let units: Vec<i32> = (t.siege_army_units[0]..=t.siege_army_units[1]).collect();
     let mut rows = vec![
-        [
-            "city PV",
-            "army",
-            "P(the city falls first)",
-            "units spent",
-            "units a PV",
-            "city worth (EP, castle + city)",
-            "units an EP",
-            "verdict",
-        ]
-        .map(String::from)
-        .to_vec(),
+        std::iter::once("city PV".to_string())
+            .chain(units.iter().map(|&u| crate::analysis::fairness::units(u)))
+            .collect::<Vec<_>>(),
     ];
-    for c in city_costs(sc) {
-        let CityCost { pv, units, units_spent, per_pv, falls, worth_ep, over } = c;
-        rows.push(vec![
-            pv.to_string(),
-            format!("{units} units"),
-            crate::text::pct(falls),
-            format!("{units_spent:.3}"),
-            format!("{per_pv:.3}"),
-            worth_ep.to_string(),
-            if worth_ep > 0 { format!("{:.3}", units_spent / worth_ep as f64) } else { "—".into() },
-            if over {
-                format!("more than {} a PV", sc.tables.fair_units_per_pv)
-            } else {
-                format!("within {} a PV", sc.tables.fair_units_per_pv)
-            },
-        ]);
+    let costs = city_costs(sc);
+    for pv in t.siege_city_pv[0]..=t.siege_city_pv[1] {
+        let row =
+            units.iter().map(|&u| costs.iter().find(|c| c.pv == pv && c.units == u).map_or(String::new(), cost_cell));
+        rows.push(std::iter::once(pv.to_string()).chain(row).collect());
     }
     rows
 }
 
+/// The city-cost grid's title: what a cell is, the chains' settings and a
+/// city's worth in EP.
+pub fn city_cost_title(sc: &Scenario) -> String {
+    let t = &sc.tables;
+    format!(
+        "what a city costs to take (a row per city PV, a column per army size): army units spent a PV for each \
+         city taken, expected units spent / (P(the city falls) × PV); siege chains fought to the end, army +{}, \
+         city base {}; exact; never: no roll takes the city. A city is worth {} EP to build (a castle, then a city \
+         on it). At most {} is fair (tables.fair_units_per_pv)",
+        t.siege_army_extra,
+        t.siege_city_base,
+        sc.buildings.castle.cost + sc.buildings.city.cost,
+        t.fair_units_per_pv
+    )
+}
+
+/// The city-cost grid's caption on the page: its title as a sentence.
+pub fn city_cost_caption(sc: &Scenario) -> String {
+    format!("{}.", capital(&city_cost_title(sc)))
+}
+
+/// The worst cell of the city-cost grid in words, and whether it is within
+/// the criterion.
+pub fn city_cost_worst(sc: &Scenario) -> String {
+    let costs = city_costs(sc);
+    match (crate::analysis::fairness::worst_city(&costs), city_cost_words(sc, &costs)) {
+        (Some(w), Some(words)) if w.over => format!("over the criterion: {words}"),
+        (Some(w), _) => format!("within the criterion: the worst cell: {}", w.words()),
+        _ => "no siege chain to judge".into(),
+    }
+}
+
 /// A fight at sea against the same fight on land at equal strength; header first.
 pub fn sea_land_rows(sc: &Scenario, verdicts: &[Verdict]) -> Vec<Vec<String>> {
-    let mut rows = vec![
-        ["sea", "land", "P(win) − P(lose), sea − land", "attacker − defender loss, sea − land", "verdict"]
-            .map(String::from)
-            .to_vec(),
-    ];
+    let unit = &sc.tables.exchange.unit;
+    let mut rows = vec![vec![
+        "sea".to_string(),
+        "land".into(),
+        "P(ahead) − P(behind), sea − land".into(),
+        format!("attacker − defender loss ({unit}), sea − land"),
+        "verdict".into(),
+    ]];
     for p in sea_land(sc, verdicts) {
         rows.push(vec![
             p.sea.name().to_string(),
             p.land.name().to_string(),
-            format!("{:+.1} pts", 100.0 * p.chance_diff + 0.0),
+            format!("{:+.1} pts", 100.0 * p.edge_diff + 0.0),
             format!("{:+.3}", p.loss_diff + 0.0),
             if p.alike { "alike".into() } else { format!("differ by more than {}", sc.tables.fair_sea_land) },
         ]);
@@ -93,46 +134,55 @@ pub fn sea_land_rows(sc: &Scenario, verdicts: &[Verdict]) -> Vec<Vec<String>> {
 /// and sea against land.
 pub fn more_text(sc: &Scenario, verdicts: &[Verdict]) -> String {
     format!(
-        "\nwhat a city costs to take (siege chains fought to the end, army +{}, city base {}; exact):\n{}\nsea and \
-         land at equal strength (exact):\n{}",
-        sc.tables.siege_army_extra,
-        sc.tables.siege_city_base,
+        "\n{}:\n{}  {}\n\nsea and land at equal strength (exact, losses in {}):\n{}",
+        city_cost_title(sc),
         super::table::text_table(&city_cost_rows(sc)),
+        city_cost_worst(sc),
+        sc.tables.exchange.unit,
         super::table::text_table(&sea_land_rows(sc, verdicts))
     )
 }
 
 /// One row per table: its verdict and the numbers it rests on; header first.
 pub fn rows(verdicts: &[Verdict]) -> Vec<Vec<String>> {
-    let mut rows = vec![
-        ["table", "P(win) − P(lose) at equal base", "attacker loss", "defender loss", "verdict"]
-            .map(String::from)
-            .to_vec(),
-    ];
+    let unit = verdicts.first().map_or(String::new(), |v| v.unit.clone());
+    let mut rows = vec![vec![
+        "table".to_string(),
+        "P(ahead) − P(behind) at equal base".into(),
+        "attacker loss".into(),
+        "defender loss".into(),
+        format!("attacker − defender ({unit})"),
+        "verdict".into(),
+    ]];
     for v in verdicts {
         rows.push(vec![
             v.kind.name().to_string(),
-            format!("{:+.1} pts", 100.0 * v.chance_gap + 0.0),
-            format!("{:.3} {}", v.a_loss, v.a_loss_unit),
-            format!("{:.3} {}", v.d_loss, v.d_loss_unit),
-            v.short().to_string(),
+            format!("{:+.1} pts", 100.0 * v.edge + 0.0),
+            format!("{:.3} {}", v.equal.a_loss, v.a_loss_unit),
+            format!("{:.3} {}", v.equal.d_loss, v.d_loss_unit),
+            format!("{:+.3}", v.loss_gap + 0.0),
+            v.short(),
         ]);
     }
     rows
 }
 
-/// What each table's result costs at equal strength: the two sides'
-/// expected losses side by side, one pair of bars per table.
+/// What each table's result costs at equal strength, in the common unit:
+/// the two sides' expected losses side by side, one pair of bars per table.
 pub fn loss_bars(verdicts: &[Verdict]) -> crate::report::charts::Chart {
     use crate::report::charts::{Bar, Chart};
     let bar = |label: String, x: f64| Bar { label, value: x, low: x, high: x };
+    let unit = verdicts.first().map_or(String::new(), |v| v.unit.clone());
     Chart::Bars {
         title: "Expected loss at equal strength (exact): attacker | defender".into(),
-        y_label: "expected loss (each table's units)".into(),
+        y_label: format!("expected loss ({unit}, tables.exchange)"),
         bars: verdicts
             .iter()
             .flat_map(|v| {
-                [bar(format!("{} att.", v.kind.name()), v.a_loss), bar(format!("{} def.", v.kind.name()), v.d_loss)]
+                [
+                    bar(format!("{} att.", v.kind.name()), v.equal.a_worth),
+                    bar(format!("{} def.", v.kind.name()), v.equal.d_worth),
+                ]
             })
             .collect(),
         reference: None,
@@ -170,85 +220,99 @@ pub fn grid_heatmap(
 /// one colour means one side's advantage from chart to chart.
 pub const SIDES: [&str; 2] = ["defender ahead", "attacker ahead"];
 
-/// The defender's expected loss minus the attacker's over a table's grid:
-/// above 0 the defender pays more for the fight, the attacker's advantage,
-/// so red means the attacker is ahead as on the P(win) grid (`SIDES`).
-pub fn loss_gap_heatmap(e: &Exact, kind: CombatKind) -> Option<crate::report::charts::Chart> {
+/// The defender's expected loss minus the attacker's over a table's grid,
+/// both in the common unit (`tables.exchange`): above 0 the defender pays
+/// more for the fight, the attacker's advantage, so red means the attacker
+/// is ahead as on the P(win) grid (`SIDES`).
+pub fn loss_gap_heatmap(sc: &Scenario, e: &Exact, kind: CombatKind) -> Option<crate::report::charts::Chart> {
     let t = e.tables.iter().find(|t| t.kind == kind)?;
     let den = t.den as f64;
-    let title =
-        format!("{}: expected defender loss − attacker loss ({} − {})", kind.name(), t.d_loss_unit, t.a_loss_unit);
-    Some(grid_heatmap(t, title, false, |c| (c.d_loss - c.a_loss) as f64 / den))
+    let [a, d] = crate::analysis::fairness::sides(sc, kind);
+    let title = format!(
+        "{}: expected defender loss − attacker loss, in {} (tables.exchange)",
+        kind.name(),
+        sc.tables.exchange.unit
+    );
+    Some(grid_heatmap(t, title, false, |c| (c.d_loss as f64 * d.rate.value - c.a_loss as f64 * a.rate.value) / den))
 }
 
 /// `tables --diff`: how each part of the criterion moves from `a` to `b`,
 /// table by table, then the chains fought to the end. Every figure exact.
 pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
+    use crate::analysis::fairness::worst_city;
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(out, "A: {}", answer(a, &ea.verdicts));
     let _ = writeln!(out, "B: {}", answer(b, &eb.verdicts));
+    let (ua, ub) = (&a.tables.exchange.unit, &b.tables.exchange.unit);
+    if ua != ub {
+        let _ = writeln!(out, "\nA counts losses in {ua}, B in {ub}: their loss figures are in different units.");
+    }
     let _ = writeln!(out, "\nhow B moves each part of the criterion (exact; \"=\" where nothing moved):");
     let mut rows = vec![["table", "part", "A", "B", "B − A"].map(String::from).to_vec()];
-    let num = |x: f64| format!("{:.3}", x + 0.0);
+    let num = |x: f64| if x.is_finite() { format!("{:.3}", x + 0.0) } else { "none".into() };
+    let moved = |x: f64, y: f64| {
+        if x.is_finite() && y.is_finite() {
+            if (y - x).abs() > 1e-12 { format!("{:+.3}", y - x) } else { "=".into() }
+        } else if x == y {
+            "=".into()
+        } else {
+            "changed".into()
+        }
+    };
+    let text_moved = |x: &str, y: &str| if x == y { "=".to_string() } else { "changed".into() };
     for va in &ea.verdicts {
         let Some(vb) = eb.verdicts.iter().find(|v| v.kind == va.kind) else { continue };
-        let parts: [(&str, f64, f64); 4] = [
-            ("P(win) − P(lose) at equal base", va.chance_gap, vb.chance_gap),
-            ("attacker loss at equal base", va.a_loss, vb.a_loss),
-            ("defender loss at equal base", va.d_loss, vb.d_loss),
-            ("attacker − defender loss", va.loss_gap, vb.loss_gap),
+        let name = va.kind.name().to_string();
+        let parts: [(String, f64, f64); 4] = [
+            ("edge: P(ahead) − P(behind) at equal base".into(), va.edge, vb.edge),
+            (format!("attacker loss at equal base ({ua})"), va.equal.a_worth, vb.equal.a_worth),
+            (format!("defender loss at equal base ({ua})"), va.equal.d_worth, vb.equal.d_worth),
+            (format!("loss gap, attacker − defender ({ua})"), va.loss_gap, vb.loss_gap),
         ];
         for (part, x, y) in parts {
-            let moved = (y - x).abs() > 1e-12;
-            rows.push(vec![
-                va.kind.name().to_string(),
-                part.to_string(),
-                num(x),
-                num(y),
-                if moved { format!("{:+.3}", y - x) } else { "=".into() },
-            ]);
+            rows.push(vec![name.clone(), part, num(x), num(y), moved(x, y)]);
         }
-        let hurts = |v: &Verdict| v.hurts.clone().unwrap_or_else(|| "never".into());
-        rows.push(vec![
-            va.kind.name().to_string(),
-            "more strength hurts".into(),
-            hurts(va),
-            hurts(vb),
-            if va.hurts == vb.hurts { "=".into() } else { "changed".into() },
-        ]);
+        let never = |x: &Option<String>| x.clone().unwrap_or_else(|| "never".into());
+        for (part, x, y) in [
+            ("more strength hurts", never(&va.hurts), never(&vb.hurts)),
+            ("a bigger gap costs the winner more or the loser less", never(&va.rows_break), never(&vb.rows_break)),
+        ] {
+            let m = text_moved(&x, &y);
+            rows.push(vec![name.clone(), part.into(), x, y, m]);
+        }
         if va.kind == CombatKind::Siege {
-            let worst = |sc: &Scenario| city_costs(sc).iter().map(|c| c.per_pv).fold(0.0, f64::max);
-            let (x, y) = (worst(a), worst(b));
-            rows.push(vec![
-                va.kind.name().to_string(),
-                "most units a city PV".into(),
-                num(x),
-                num(y),
-                if (y - x).abs() > 1e-12 { format!("{:+.3}", y - x) } else { "=".into() },
-            ]);
+            let (ca, cb) = (city_costs(a), city_costs(b));
+            let cell = |c: Option<&CityCost>| match c {
+                Some(c) => format!("{} ({} PV, {})", cost_cell(c), c.pv, crate::analysis::fairness::units(c.units)),
+                None => "none".into(),
+            };
+            let (wa, wb) = (worst_city(&ca), worst_city(&cb));
+            let m = match (wa, wb) {
+                (Some(x), Some(y)) if x.per_pv.is_finite() && y.per_pv.is_finite() => moved(x.per_pv, y.per_pv),
+                _ => text_moved(&cell(wa), &cell(wb)),
+            };
+            rows.push(vec![name.clone(), "worst city cost, units a PV taken".into(), cell(wa), cell(wb), m]);
+            let dearest =
+                |c: &[CityCost]| c.iter().map(|c| c.per_pv).filter(|x| x.is_finite()).fold(f64::NAN, f64::max);
+            let (x, y) = (dearest(&ca), dearest(&cb));
+            rows.push(vec![name.clone(), "dearest city taken, units a PV".into(), num(x), num(y), moved(x, y)]);
         }
         rows.push(vec![
-            va.kind.name().to_string(),
+            name,
             "verdict".into(),
-            va.short().into(),
-            vb.short().into(),
+            va.short(),
+            vb.short(),
             if va.words() == vb.words() { "=".into() } else { "changed".into() },
         ]);
     }
     for (pa, pb) in sea_land(a, &ea.verdicts).iter().zip(sea_land(b, &eb.verdicts)) {
         let name = format!("{} − {}", pa.sea.name(), pa.land.name());
         for (part, x, y) in [
-            ("sea − land: P(win) − P(lose)", pa.chance_diff, pb.chance_diff),
-            ("sea − land: attacker − defender loss", pa.loss_diff, pb.loss_diff),
+            ("sea − land: edge".to_string(), pa.edge_diff, pb.edge_diff),
+            (format!("sea − land: loss gap ({ua})"), pa.loss_diff, pb.loss_diff),
         ] {
-            rows.push(vec![
-                name.clone(),
-                part.into(),
-                num(x),
-                num(y),
-                if (y - x).abs() > 1e-12 { format!("{:+.3}", y - x) } else { "=".into() },
-            ]);
+            rows.push(vec![name.clone(), part, num(x), num(y), moved(x, y)]);
         }
         rows.push(vec![
             name,
@@ -270,13 +334,13 @@ pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
             (
                 d,
                 format!(
-                    "city PV {}, {} units: units spent {:.3} -> {:.3}, P(army spent first) {:.1}% -> {:.1}%",
+                    "city PV {}, {} units: units spent {:.3} -> {:.3}, P(the city falls) {:.1}% -> {:.1}%",
                     x.city_pv,
                     x.units,
                     x.units_spent,
                     y.units_spent,
-                    100.0 * x.army_spent_first,
-                    100.0 * y.army_spent_first
+                    100.0 * x.falls,
+                    100.0 * y.falls
                 ),
             )
         })

@@ -77,6 +77,11 @@ pub fn season_series(seasons: &Path) -> PolarsResult<(Vec<Series>, Vec<Series>)>
     Ok((size, gold))
 }
 
+/// What the siege heatmap of `exact_heatmaps` shows, as every page
+/// captions it.
+pub const SIEGE_EXACT_CAPTION: &str =
+    "Exact (Markov chain): P(the city falls first), the chance the city falls before the army is spent.";
+
 /// Exact siege and naval heatmaps for a scenario.
 pub fn exact_heatmaps(sc: &Scenario) -> (Chart, Chart) {
     let sieges = crate::analysis::markov::sieges(sc);
@@ -92,11 +97,8 @@ pub fn exact_heatmaps(sc: &Scenario) -> (Chart, Chart) {
                     // The city falling first is the attacker's advantage, so
                     // red means the attacker is ahead as on every other grid
                     // (`fairness::SIDES`); a chain that may never end has no
-                    // such chance. Clamped at 0: 1 minus a rounded 1 is "-0".
-                    sieges
-                        .iter()
-                        .find(|s| s.city_pv == pv && s.units == u && s.ends)
-                        .map_or(f64::NAN, |s| (1.0 - s.army_spent_first).max(0.0))
+                    // such chance.
+                    sieges.iter().find(|s| s.city_pv == pv && s.units == u && s.ends).map_or(f64::NAN, |s| s.falls)
                 })
                 .collect()
         })
@@ -348,12 +350,7 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, Error> {
 
     page.h2("Exact siege and naval tables");
     let (siege, naval) = exact_heatmaps(&sc);
-    page.chart(
-        out,
-        "siege-exact",
-        &siege,
-        "Exact (Markov chain): the chance the army is spent before the city falls.",
-    )?;
+    page.chart(out, "siege-exact", &siege, SIEGE_EXACT_CAPTION)?;
     page.chart(
         out,
         "naval-exact",

@@ -99,18 +99,19 @@ pub fn text(sc: &Scenario, e: &Exact) -> String {
     );
     let _ = writeln!(
         out,
-        "  {:>7} {:>6} {:>9} {:>12} {:>18}",
-        "city PV", "units", "assaults", "units spent", "P(army spent first)"
+        "  {:>7} {:>6} {:>9} {:>12} {:>18} {:>15}",
+        "city PV", "units", "assaults", "units spent", "P(army spent first)", "P(city falls)"
     );
     for s in &e.sieges {
         let _ = writeln!(
             out,
-            "  {:>7} {:>6} {:>9.3} {:>12.3} {:>17.1}%",
+            "  {:>7} {:>6} {:>9.3} {:>12.3} {:>17.1}% {:>14.1}%",
             s.city_pv,
             s.units,
             s.assaults,
             s.units_spent,
-            100.0 * s.army_spent_first
+            100.0 * s.army_spent_first,
+            100.0 * s.falls
         );
     }
     let _ = writeln!(out, "\n== naval battles to destruction ({} PV a ship, no bids, no port) ==", sc.naval.ship_pv);
@@ -205,10 +206,11 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
                 "findings": e.findings.iter().filter(|x| x.kind == t.kind).map(|x| json!({"topic": x.topic, "text": x.text, "value": x.value})).collect::<Vec<_>>(),
                 "verdict": e.verdicts.iter().find(|v| v.kind == t.kind).map(|v| json!({
                     "fair": v.fair, "words": if v.fair { "fair".to_string() } else { v.words() },
-                    "chance_gap": v.chance_gap, "loss_gap": v.loss_gap,
-                    "attacker_loss": v.a_loss, "defender_loss": v.d_loss,
-                    "chance_fair": v.chance_fair, "loss_fair": v.loss_fair, "more_strength_hurts": v.hurts,
-                    "costly": v.costly,
+                    "edge": v.edge, "ahead": v.equal.ahead, "behind": v.equal.behind,
+                    "attacker_loss": v.equal.a_loss, "defender_loss": v.equal.d_loss,
+                    "attacker_worth": v.equal.a_worth, "defender_worth": v.equal.d_worth, "loss_gap": v.loss_gap,
+                    "edge_fair": v.edge_fair, "loss_fair": v.loss_fair, "more_strength_hurts": v.hurts,
+                    "bigger_gap": v.rows_break, "costly": v.costly,
                 })),
             })
         })
@@ -224,13 +226,17 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
             "fair_loss": sc.tables.fair_loss,
             "fair_units_per_pv": sc.tables.fair_units_per_pv,
             "fair_sea_land": sc.tables.fair_sea_land,
+            "exchange": &sc.tables.exchange,
         },
-        "city_costs": crate::analysis::fairness::city_costs(sc).iter().map(|c| json!({
-            "city_pv": c.pv, "units": c.units, "units_spent": c.units_spent, "units_per_pv": c.per_pv,
-            "city_falls": c.falls, "worth_ep": c.worth_ep, "over": c.over,
-        })).collect::<Vec<_>>(),
+        "city_costs": {
+            "worst": super::fairness::city_cost_worst(sc),
+            "cells": crate::analysis::fairness::city_costs(sc).iter().map(|c| json!({
+                "city_pv": c.pv, "units": c.units, "units_spent": finite(c.units_spent), "city_falls": c.falls,
+                "units_per_pv": finite(c.per_pv), "ends": c.ends, "worth_ep": c.worth_ep, "over": c.over,
+            })).collect::<Vec<_>>(),
+        },
         "sea_land": crate::analysis::fairness::sea_land(sc, &e.verdicts).iter().map(|p| json!({
-            "sea": p.sea.name(), "land": p.land.name(), "chance_diff": p.chance_diff,
+            "sea": p.sea.name(), "land": p.land.name(), "edge_diff": p.edge_diff,
             "loss_diff": p.loss_diff, "alike": p.alike, "words": p.words(),
         })).collect::<Vec<_>>(),
         "tables": tables,
@@ -240,7 +246,8 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
             "city_base": sc.tables.siege_city_base,
             "cells": e.sieges.iter().map(|s| json!({
                 "city_pv": s.city_pv, "units": s.units, "assaults": finite(s.assaults),
-                "units_spent": finite(s.units_spent), "army_spent_first": s.army_spent_first, "ends": s.ends,
+                "units_spent": finite(s.units_spent), "army_spent_first": s.army_spent_first,
+                "city_falls": s.falls, "ends": s.ends,
             })).collect::<Vec<_>>(),
         },
         "naval": {
@@ -343,22 +350,14 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
     page.answer(&super::fairness::answer(sc, &e.verdicts));
     page.table(&super::fairness::rows(&e.verdicts));
     page.h2("What a city costs to take, against what it is worth");
-    page.p(&format!(
-        "Exact (siege chains fought to the end): an army of {} units (+{} for experience, engines and bid) against \
-         a city of base {}, until the city falls or the army is spent. The criterion: at most \
-         tables.fair_units_per_pv = {} army units a city PV on average. A city is worth what building one costs \
-         in EP (a castle, then a city on it).",
-        sc.tables.siege_army_units[1],
-        sc.tables.siege_army_extra,
-        sc.tables.siege_city_base,
-        sc.tables.fair_units_per_pv
-    ));
+    page.p(&super::fairness::city_cost_caption(sc));
     page.table(&super::fairness::city_cost_rows(sc));
+    page.p(&super::fairness::city_cost_worst(sc));
     page.h2("Sea and land at equal strength");
     page.p(&format!(
         "A fight at sea against the same fight on land: naval against army, coastal against siege, each the \
-         difference sea minus land at equal base. Alike within tables.fair_sea_land = {}.",
-        sc.tables.fair_sea_land
+         difference sea minus land at equal base, losses in {}. Alike within tables.fair_sea_land = {}.",
+        sc.tables.exchange.unit, sc.tables.fair_sea_land
     ));
     page.table(&super::fairness::sea_land_rows(sc, &e.verdicts));
     if let Some(r) = &e.readings {
@@ -394,7 +393,7 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
     }
     for t in &e.tables {
         page.h2(t.kind.name());
-        if let Some(chart) = super::fairness::loss_gap_heatmap(e, t.kind) {
+        if let Some(chart) = super::fairness::loss_gap_heatmap(sc, e, t.kind) {
             page.chart(
                 dir,
                 &format!("loss-{}", t.kind.name()),
@@ -419,8 +418,11 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
         dir,
         "siege-exact",
         &siege,
-        "Exact (Markov chain): the chance the city falls before the army is spent (red: the attacker's \
-         advantage, as on every chart of this page; tables.txt lists its complement, P(army spent first)).",
+        &format!(
+            "{} Red is the attacker's advantage, as on every chart of this page; tables.txt lists P(army spent \
+             first) beside it.",
+            super::run_page::SIEGE_EXACT_CAPTION
+        ),
     )?;
     page.chart(
         dir,

@@ -39,6 +39,10 @@ fn report_writes_a_page_with_every_chart_as_svg_and_png() {
         assert!(html.contains(&format!("<img src=\"{stem}.svg\"")), "{stem} on the page");
         assert!(html.contains(&format!("href=\"{stem}.png\"")), "{stem} PNG linked");
     }
+    // The siege chart's caption names what it draws, P(the city falls
+    // first) (the cell values are checked in charts.rs).
+    assert!(html.contains(empires::report::run_page::SIEGE_EXACT_CAPTION), "the siege chart's caption");
+    assert!(!html.contains("the army is spent before the city falls"), "no caption of the complement");
     // Provenance: the seed, the number of campaigns and the scenario hash.
     assert!(html.contains(manifest["scenario_hash"].as_str().unwrap()));
     assert!(html.contains("200 campaigns, seed 4"));

@@ -35,6 +35,12 @@ pub struct SiegeEnd {
     pub units_spent: f64,
     /// Probability the army is spent before the city falls.
     pub army_spent_first: f64,
+    /// Probability the city falls (in the assault that spends the army
+    /// too, as in the engine), summed over the paths that take it: exactly
+    /// 0 when no path does, where `1 - army_spent_first` would leave
+    /// rounding. Short of 1 − `army_spent_first` only when the chain may
+    /// never end.
+    pub falls: f64,
     /// False when some state can loop forever (a row that costs nobody
     /// anything and is certain): the other fields are then infinite or 0.
     pub ends: bool,
@@ -49,14 +55,14 @@ pub fn sieges(sc: &Scenario) -> Vec<SiegeEnd> {
     let mut out = Vec::new();
     for pv in t.siege_city_pv[0]..=t.siege_city_pv[1] {
         for u in t.siege_army_units[0]..=t.siege_army_units[1] {
-            let (assaults, units_spent, spent, ends) = siege_state(sc, &noise, pv, u, &mut memo);
-            out.push(SiegeEnd { city_pv: pv, units: u, assaults, units_spent, army_spent_first: spent, ends });
+            let (assaults, units_spent, spent, falls, ends) = siege_state(sc, &noise, pv, u, &mut memo);
+            out.push(SiegeEnd { city_pv: pv, units: u, assaults, units_spent, army_spent_first: spent, falls, ends });
         }
     }
     out
 }
 
-type SiegeValue = (f64, f64, f64, bool);
+type SiegeValue = (f64, f64, f64, f64, bool);
 
 fn siege_state(
     sc: &Scenario,
@@ -71,7 +77,8 @@ fn siege_state(
     let t = &sc.tables;
     let total = noise.total as f64;
     let base_gap = (u + t.siege_army_extra - t.siege_city_base) as i64;
-    let (mut stay, mut assaults, mut spent_units, mut spent_first, mut ends) = (0.0, 1.0, 0.0, 0.0, true);
+    let (mut stay, mut assaults, mut spent_units, mut spent_first, mut falls, mut ends) =
+        (0.0, 1.0, 0.0, 0.0, 0.0, true);
     for &(x, n) in &noise.values {
         let p = n as f64 / total;
         let gap = (base_gap + x) as i32;
@@ -81,22 +88,23 @@ fn siege_state(
         if city_loss == 0 && army_loss == 0 {
             stay += p;
         } else if npv <= 0 {
-            // The city falls.
+            falls += p;
         } else if nu <= 0 {
             spent_first += p;
         } else {
-            let (a, s, f, e) = siege_state(sc, noise, npv, nu, memo);
+            let (a, s, f, t, e) = siege_state(sc, noise, npv, nu, memo);
             assaults += p * a;
             spent_units += p * s;
             spent_first += p * f;
+            falls += p * t;
             ends &= e;
         }
     }
     let v = if stay >= 1.0 {
-        (f64::INFINITY, 0.0, 0.0, false)
+        (f64::INFINITY, 0.0, 0.0, 0.0, false)
     } else {
         let k = 1.0 / (1.0 - stay);
-        (assaults * k, spent_units * k, spent_first * k, ends)
+        (assaults * k, spent_units * k, spent_first * k, falls * k, ends)
     };
     memo.insert((pv, u), v);
     v

@@ -550,8 +550,9 @@ fn chain_loops(s: &Scenario, name: &str) -> bool {
     true
 }
 
-/// `[tables]`: ranges that are ranges, grids small enough to print, and
-/// fairness tolerances that are a probability and a loss.
+/// `[tables]`: ranges that are ranges, grids small enough to print,
+/// fairness tolerances that are a probability and a loss, and exchange
+/// rates that are worth something.
 fn tables_grid(s: &Scenario, f: &mut Found) {
     let t = &s.tables;
     if !(0.0..=1.0).contains(&t.fair_chance) {
@@ -565,6 +566,20 @@ fn tables_grid(s: &Scenario, f: &mut Found) {
         if !(v >= 0.0 && v.is_finite()) {
             f.push(p(key), format!("must be 0 or more (found {v})"));
         }
+    }
+    // A rate of 0 would make a side's losses count for nothing, so every
+    // table that costs only that would read fair.
+    let x = &t.exchange;
+    for r in x.rates() {
+        if !(r.value > 0.0 && r.value.is_finite()) {
+            f.push(
+                p(&format!("tables.exchange.{}", r.key)),
+                format!("must be a number above 0, what {} is worth in {} (found {})", r.what, x.unit, r.value),
+            );
+        }
+    }
+    if x.unit.trim().is_empty() {
+        f.push(p("tables.exchange.unit"), "must name the common unit the verdict counts losses in");
     }
     for (k, [lo, hi], min, max) in [
         ("attacker_base", t.attacker_base, -20, 40),

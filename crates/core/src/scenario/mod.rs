@@ -622,24 +622,93 @@ section! {
         pub siege_city_base: i32 = 3,
         /// Naval battles to destruction: fleets of `[low, high]` ships a side.
         pub naval_ships: [i32; 2] = [1, 5],
-        /// Fairness criterion (question 2): how far apart the attacker's
-        /// chance to win and to lose may be at equal base, as a probability,
-        /// and the table still called fair. 0: exactly equal.
+        /// Fairness criterion (question 2): how far apart, at equal base,
+        /// the chance that the attacker comes out ahead (the defender loses
+        /// more than it, both in `tables.exchange`'s common unit) and the
+        /// chance that it comes out behind may be, as a probability over
+        /// the exact face pairs, and the table still called fair. 0:
+        /// exactly as often.
         pub fair_chance: f64 = 0.0,
         /// Fairness criterion: how far apart the two sides' expected losses
-        /// may be at equal base, in the table's own units (a unit, a PV, a
-        /// spy), and the table still called fair.
+        /// may be at equal base, in `tables.exchange`'s common unit, and the
+        /// table still called fair.
         pub fair_loss: f64 = 0.05,
         /// Fairness criterion: the most army units a siege may spend on
-        /// average per PV of the city it takes (the siege chains' largest
-        /// army fought to the end), and the siege table still called fair;
-        /// each city PV's cost is shown beside what a city is worth in EP.
+        /// average for each city it takes, per PV of that city (expected
+        /// units spent over P(the city falls) × PV), at every army size and
+        /// city PV of the siege chains, and the siege table still called
+        /// fair; `tables` prints the whole grid and what a city is worth in EP.
         pub fair_units_per_pv: f64 = 1.0,
         /// Fairness criterion: how far apart a fight at sea and the same
         /// fight on land may be at equal base (naval against army, coastal
-        /// against siege: P(win) − P(lose), and the attacker's expected loss
-        /// minus the defender's, each in its table's units), and the two
+        /// against siege: the attacker's chance to come out ahead minus its
+        /// chance to come out behind, and the attacker's expected loss minus
+        /// the defender's in `tables.exchange`'s common unit), and the two
         /// still called alike.
         pub fair_sea_land: f64 = 0.05,
+        /// Fairness criterion: what each thing a combat costs is worth in
+        /// one common unit, so both sides' losses are judged in it.
+        pub exchange: ExchangeSpec = ExchangeSpec::default(),
+    }
+}
+
+section! {
+    /// Question 2's exchange rate (`[tables.exchange]`): what one of each
+    /// thing a combat costs is worth in a common unit the designer names,
+    /// so a table whose two sides lose different things (army units
+    /// against city PV, a spy against an action that works) is judged in
+    /// one currency. Analysis only.
+    ///
+    /// Every rate defaults to 1, counting each loss one for one as the
+    /// tables' rows write it, because the scenario's own prices name no
+    /// common currency for all six: gold prices an army unit, a ship and a
+    /// spy (`recruit.unit`, `recruit.ship` for `naval.ship_pv` PV,
+    /// `recruit.spy`), but a city PV comes back free (`cities.recover_pv`
+    /// a season), a building is bought with EP, not gold, and an action
+    /// that works is worth what its kind does (gold stolen, a mine's
+    /// yield, a point of stability or a PV). Any other default would be
+    /// this code's guess at that trade; the verdict states the rates it
+    /// used.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct ExchangeSpec {
+        /// The common unit's name, as the verdict writes it after a figure.
+        pub unit: String = "army units".into(),
+        /// What one army unit lost is worth in the common unit.
+        pub army_unit: f64 = 1.0,
+        /// What one city PV lost is worth.
+        pub city_pv: f64 = 1.0,
+        /// What one ship PV lost is worth.
+        pub ship_pv: f64 = 1.0,
+        /// What one building PV lost (a coastal attack's target) is worth.
+        pub building_pv: f64 = 1.0,
+        /// What one spy lost is worth.
+        pub spy: f64 = 1.0,
+        /// What one spy action that works is worth to the side it works against.
+        pub spy_action: f64 = 1.0,
+    }
+}
+
+/// One rate of `[tables.exchange]`: its key, what it prices, its value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    pub key: &'static str,
+    pub what: &'static str,
+    pub value: f64,
+}
+
+impl ExchangeSpec {
+    /// Every rate, in the order the criterion states them; the checker and
+    /// the verdict read the keys and names from here.
+    pub fn rates(&self) -> [Rate; 6] {
+        let r = |key, what, value| Rate { key, what, value };
+        [
+            r("army_unit", "an army unit", self.army_unit),
+            r("city_pv", "a city PV", self.city_pv),
+            r("ship_pv", "a ship PV", self.ship_pv),
+            r("building_pv", "a building PV", self.building_pv),
+            r("spy", "a spy", self.spy),
+            r("spy_action", "a spy action that works", self.spy_action),
+        ]
     }
 }

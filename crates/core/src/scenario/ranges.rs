@@ -311,10 +311,16 @@ mod tests {
         "start.min_capital_distance", // as far as the map allows
         "tables.siege_army_extra",    // ranges of the exact tables
         "tables.siege_city_base",
-        "tables.fair_chance",       // analysis only, 0..1 (check.rs): nothing to vary in play
-        "tables.fair_loss",         // analysis only, at least 0 (check.rs)
-        "tables.fair_units_per_pv", // analysis only, at least 0 (check.rs)
-        "tables.fair_sea_land",     // analysis only, at least 0 (check.rs)
+        "tables.fair_chance",        // analysis only, 0..1 (check.rs): nothing to vary in play
+        "tables.fair_loss",          // analysis only, at least 0 (check.rs)
+        "tables.fair_units_per_pv",  // analysis only, at least 0 (check.rs)
+        "tables.fair_sea_land",      // analysis only, at least 0 (check.rs)
+        "tables.exchange.army_unit", // analysis only, above 0 (check.rs)
+        "tables.exchange.city_pv",
+        "tables.exchange.ship_pv",
+        "tables.exchange.building_pv",
+        "tables.exchange.spy",
+        "tables.exchange.spy_action",
     ];
 
     /// Every numeric key of the rules' sections has its range here, or is
