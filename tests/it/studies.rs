@@ -1058,7 +1058,13 @@ fn compare_states_each_sides_campaigns_and_the_paired_ones() {
     for said in [format!("] ({} campaigns)", sa.len()), format!("] ({} campaigns)", sb.len()), paired.clone()] {
         assert!(row.contains(&said), "{said:?} in {row}");
     }
-    assert!(text.contains("such a metric's difference is paired over the campaigns with it on both sides"), "{text}");
+    assert!(
+        text.contains(
+            "is averaged on each side over all the campaigns that have it and paired over the campaigns with it on \
+             both sides, as many as its cells say"
+        ),
+        "{text}"
+    );
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(page.contains(&paired), "the page's row says it too");
     // A row every campaign has names no count.

@@ -3,7 +3,7 @@
 //! the players each variant's search tuned.
 
 use super::metrics::{definitions, rests_on};
-use super::paired::{columns_note, diff_bars, diff_cells, paired_rows, reshuffled_note, verdicts_note};
+use super::paired::{columns_note, diff_bars, paired_rows, reshuffled_note, verdict, verdicts_note};
 use crate::error::Error;
 use crate::report::charts::Chart;
 use crate::report::html::Page;
@@ -152,7 +152,7 @@ pub fn compare_json(c: &Comparison) -> serde_json::Value {
                 "b_minus_a": mean(&r.diff),
                 "adjusted_p": num(r.p_adj),
                 "detectable": num(r.detectable),
-                "verdict": diff_cells(r).pop(),
+                "verdict": verdict(r),
             })
         })
         .collect();

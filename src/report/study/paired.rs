@@ -113,19 +113,18 @@ pub fn columns_note(rows: &[Row], sides: bool) -> String {
     let partial = rows.iter().any(|r| r.a.n.min(r.b.n).min(r.diff.n) < r.campaigns);
     let mut said = Vec::new();
     if sides {
-        said.push("each side's column is its mean over its campaigns with its 95% interval, the campaign as the unit");
-    }
-    if partial && sides {
         said.push(
-            "a metric a campaign can lack (a combat's attacker win rate without such a combat, a share without gold) \
-             is averaged over all the campaigns that have it, a number the cell gives",
+            "each side's column is its mean over its campaigns with its 95% interval, the campaign as the unit"
+                .to_string(),
         );
     }
     if partial {
-        said.push(
-            "such a metric's difference is paired over the campaigns with it on both sides, a number its cell gives, \
-             so it can differ from one side's mean minus the other's",
-        );
+        said.push(format!(
+            "a metric a campaign can lack (a combat's attacker win rate without such a combat, a share without gold) \
+             is {}paired over the campaigns with it on both sides, as many as its cells say, so a difference can \
+             differ from one side's mean minus the other's",
+            if sides { "averaged on each side over all the campaigns that have it and " } else { "" }
+        ));
     }
     if said.is_empty() { String::new() } else { said.join("; ") + "\n" }
 }
