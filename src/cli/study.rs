@@ -524,7 +524,11 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
         Ok(crate::study::metrics::Measured::of_rows(&metrics, &by))
     };
     let (xa, xb) = (measured(ra)?, measured(rb)?);
-    let c = compare::of_measured((&na, &xa), (&nb, &xb), &metrics, ma.master_seed, ma.rotate_seats);
+    let mut c = compare::of_measured((&na, &xa), (&nb, &xb), &metrics, ma.master_seed, ma.rotate_seats);
+    // What each run's players did is in its manifest, counted over all the
+    // campaigns that run played.
+    c.played = [&ma, &mb]
+        .map(|m| compare::Played { coverage: m.coverage.clone(), campaigns: m.campaign_end - m.campaign_start });
     let hashes = |m: &Manifest| {
         ["players.parquet", "combats.parquet"].map(|f| m.file_hashes.get(f).cloned().unwrap_or_default()).join(" ")
     };

@@ -104,8 +104,8 @@ impl Page {
 <style>
 body {{ font-family: "DejaVu Sans", Verdana, sans-serif; margin: 2em auto; max-width: 960px; color: #222; }}
 h1 {{ font-size: 1.6em; }} h2 {{ font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }}
-table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }}
-th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }}
+table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.8em; }}
+th, td {{ border: 1px solid #ccc; padding: 0.2em 0.4em; text-align: right; }}
 th:first-child, td:first-child {{ text-align: left; }}
 figure {{ margin: 1em 0; }} figcaption {{ font-size: 0.9em; color: #555; }}
 pre {{ background: #f6f6f6; padding: 0.8em; overflow-x: auto; font-size: 0.8em; }}
@@ -135,6 +135,13 @@ window.addEventListener("load", function () {{
   var d = document.documentElement;
   if (d.scrollWidth > d.clientWidth + 1) wide.push("page");
   document.body.setAttribute("data-overflow", wide.length === 0 ? "none" : wide.join(","));
+  // Tables wider than their box, which scroll there and hide their last
+  // columns until scrolled.
+  var boxes = document.querySelectorAll(".wide"), scrolled = 0;
+  for (var k = 0; k < boxes.length; k++) {{
+    if (boxes[k].scrollWidth > boxes[k].clientWidth + 1) scrolled++;
+  }}
+  document.body.setAttribute("data-scrolled", String(scrolled));
 }});
 </script>
 </body>

@@ -143,33 +143,17 @@ pub fn exact_heatmaps(sc: &Scenario) -> (Chart, Chart) {
 }
 
 fn group_rows(lines: &[GroupLine], key: &str) -> Vec<Vec<String>> {
-    let mut rows = vec![
-        [
-            key,
-            "player-campaigns",
-            "win rate",
-            "95% interval",
-            "mean rank",
-            "mean size",
-            "gold mines",
-            "gold pillage",
-            "gold loot",
-        ]
-        .map(String::from)
-        .to_vec(),
-    ];
+    let head = [key, "player-campaigns", "win rate", "95% interval"].into_iter().chain(summary::MEAN_HEADS);
+    let mut rows = vec![head.map(String::from).collect()];
     for l in lines {
-        rows.push(vec![
+        let mut r = vec![
             l.key.clone(),
             l.rows.to_string(),
             crate::text::pct(l.win_rate),
             format!("{:.1}%–{:.1}%", 100.0 * l.win_low, 100.0 * l.win_high),
-            format!("{:.2}", l.mean_rank),
-            format!("{:.2}", l.mean_size),
-            format!("{:.1}", l.gold_mines),
-            format!("{:.1}", l.gold_pillage),
-            format!("{:.1}", l.gold_loot),
-        ]);
+        ];
+        r.extend(summary::mean_cells(l));
+        rows.push(r);
     }
     rows
 }
@@ -278,6 +262,7 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, Error> {
         &format!("Win rate per player-campaign, Wilson 95% intervals; the line is 1/{} players.", sc.players.len()),
     )?;
     page.table(&group_rows(&s.by_strategy, "strategy"));
+    page.p(&format!("{}.", summary::MEANS_NOTE));
 
     page.h2("Win rate by seat");
     page.chart(

@@ -1,12 +1,12 @@
 //! The end-of-run summary, computed with polars `group_by` over the
 //! `players.parquet` just written: per strategy and per seat, campaigns, win
-//! rate with its Wilson 95% interval, ties, mean rank, mean empire size and
-//! mean gold by source; the seat effect (a chi-square test of equal seat
-//! win rates); the end reasons.
+//! rate with its Wilson 95% interval, ties, and the mean rank, empire size
+//! and gold by source, each with its 95% interval over campaigns; the seat
+//! effect (a chi-square test of equal seat win rates); the end reasons.
 
 use crate::report::number::{p_is, seconds};
 use crate::sim::runner::Seating;
-use crate::stats::{ChiSquare, equal_shares, wilson};
+use crate::stats::{ChiSquare, Mean, equal_shares, wilson};
 use polars::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
@@ -21,11 +21,14 @@ pub struct GroupLine {
     pub win_rate: f64,
     pub win_low: f64,
     pub win_high: f64,
-    pub mean_rank: f64,
-    pub mean_size: f64,
-    pub gold_mines: f64,
-    pub gold_pillage: f64,
-    pub gold_loot: f64,
+    /// The means below are over campaigns, the campaign as the unit: a
+    /// campaign's value is the mean of the group's players in it, and the
+    /// 95% normal interval comes from the spread of those values.
+    pub mean_rank: Mean,
+    pub mean_size: Mean,
+    pub gold_mines: Mean,
+    pub gold_pillage: Mean,
+    pub gold_loot: Mean,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -51,19 +54,30 @@ fn f64_at(df: &DataFrame, name: &str, i: usize) -> PolarsResult<f64> {
     Ok(df.column(name)?.cast(&DataType::Float64)?.f64()?.get(i).unwrap_or(0.0))
 }
 
+/// The columns whose mean a group line gives with its interval, and the
+/// `GroupLine` field each fills, in order.
+const MEANS: [&str; 5] = ["rank", "empire_size", "gold_mines", "gold_pillage", "gold_loot"];
+
 fn groups(lf: LazyFrame, key: Expr) -> PolarsResult<Vec<GroupLine>> {
+    let num = |c: &str| col(c).cast(DataType::Float64);
+    // First each campaign's value of the group (its players' mean), then
+    // the mean and spread of those values over campaigns.
+    let mut per_campaign = vec![
+        len().cast(DataType::Float64).alias("rows"),
+        col("winner").cast(DataType::Float64).sum().alias("wins"),
+        (col("winner").and(col("tie"))).cast(DataType::Float64).sum().alias("ties"),
+    ];
+    per_campaign.extend(MEANS.map(|c| num(c).mean().alias(c)));
+    let mut over = vec![col("rows").sum(), col("wins").sum(), col("ties").sum(), len().alias("campaigns")];
+    for c in MEANS {
+        over.push(col(c).mean().alias(format!("{c} mean")));
+        over.push(col(c).std(1).alias(format!("{c} sd")));
+    }
     let df = lf
-        .group_by([key.clone().cast(DataType::String).alias("key")])
-        .agg([
-            len().alias("rows"),
-            col("winner").cast(DataType::Float64).sum().alias("wins"),
-            (col("winner").and(col("tie"))).cast(DataType::Float64).sum().alias("ties"),
-            col("rank").cast(DataType::Float64).mean().alias("mean_rank"),
-            col("empire_size").cast(DataType::Float64).mean().alias("mean_size"),
-            col("gold_mines").cast(DataType::Float64).mean().alias("gold_mines"),
-            col("gold_pillage").cast(DataType::Float64).mean().alias("gold_pillage"),
-            col("gold_loot").cast(DataType::Float64).mean().alias("gold_loot"),
-        ])
+        .group_by([key.clone().cast(DataType::String).alias("key"), col("campaign")])
+        .agg(per_campaign)
+        .group_by([col("key")])
+        .agg(over)
         .sort(["key"], SortMultipleOptions::default())
         .collect_with_engine(Engine::Streaming)?
         .unwrap_single();
@@ -73,6 +87,10 @@ fn groups(lf: LazyFrame, key: Expr) -> PolarsResult<Vec<GroupLine>> {
         let rows = f64_at(&df, "rows", i)?;
         let wins = f64_at(&df, "wins", i)?;
         let (lo, hi) = wilson(wins, rows, 0.95);
+        let campaigns = f64_at(&df, "campaigns", i)? as u64;
+        let mean = |c: &str| -> PolarsResult<Mean> {
+            Ok(Mean::of(campaigns, f64_at(&df, &format!("{c} mean"), i)?, f64_at(&df, &format!("{c} sd"), i)?, 0.95))
+        };
         out.push(GroupLine {
             key: keys.get(i).unwrap_or("").to_string(),
             rows: rows as u64,
@@ -81,11 +99,11 @@ fn groups(lf: LazyFrame, key: Expr) -> PolarsResult<Vec<GroupLine>> {
             win_rate: if rows > 0.0 { wins / rows } else { 0.0 },
             win_low: lo,
             win_high: hi,
-            mean_rank: f64_at(&df, "mean_rank", i)?,
-            mean_size: f64_at(&df, "mean_size", i)?,
-            gold_mines: f64_at(&df, "gold_mines", i)?,
-            gold_pillage: f64_at(&df, "gold_pillage", i)?,
-            gold_loot: f64_at(&df, "gold_loot", i)?,
+            mean_rank: mean(MEANS[0])?,
+            mean_size: mean(MEANS[1])?,
+            gold_mines: mean(MEANS[2])?,
+            gold_pillage: mean(MEANS[3])?,
+            gold_loot: mean(MEANS[4])?,
         });
     }
     Ok(out)
@@ -116,39 +134,53 @@ pub fn summarize(players: &Path) -> PolarsResult<Summary> {
     Ok(Summary { campaigns, by_strategy, by_seat, seat_test, end_reasons })
 }
 
+/// `2.41 ±0.01`: a mean and the half-width of its 95% interval, with
+/// `decimals`; what the summary's mean columns show.
+pub fn plus_minus(m: &Mean, decimals: usize) -> String {
+    format!("{:.*} ±{:.*}", decimals, m.mean, decimals, m.half())
+}
+
+/// A group line's means as cells: rank and size with two decimals, gold
+/// with one.
+pub fn mean_cells(l: &GroupLine) -> [String; 5] {
+    [
+        plus_minus(&l.mean_rank, 2),
+        plus_minus(&l.mean_size, 2),
+        plus_minus(&l.gold_mines, 1),
+        plus_minus(&l.gold_pillage, 1),
+        plus_minus(&l.gold_loot, 1),
+    ]
+}
+
+/// The heads of `mean_cells`.
+pub const MEAN_HEADS: [&str; 5] = ["mean rank", "mean size", "gold mines", "gold pillage", "gold loot"];
+
+/// What the mean columns are, under a summary's tables.
+pub const MEANS_NOTE: &str = "mean rank, size and gold (per player, by source): the mean over campaigns (a \
+                              campaign's value is its players' mean) ± the half-width of its 95% interval, the \
+                              campaign as the unit";
+
 fn table(out: &mut String, title: &str, lines: &[GroupLine]) {
     let _ = writeln!(out, "{title}");
-    let _ = writeln!(
-        out,
-        "  {:<14} {:>9} {:>8} {:>17} {:>6} {:>9} {:>9} {:>10} {:>12} {:>9}",
-        "",
-        "campaigns",
-        "win rate",
-        "95% interval",
-        "ties",
-        "mean rank",
-        "mean size",
-        "gold mines",
-        "gold pillage",
-        "gold loot"
-    );
+    let mut rows = vec![
+        ["", "campaigns", "win rate", "95% interval", "ties"]
+            .into_iter()
+            .chain(MEAN_HEADS)
+            .map(String::from)
+            .collect::<Vec<_>>(),
+    ];
     for l in lines {
-        let _ = writeln!(
-            out,
-            "  {:<14} {:>9} {:>7.1}% {:>7.1}%–{:>6.1}% {:>6} {:>9.2} {:>9.2} {:>10.1} {:>12.1} {:>9.1}",
-            l.key,
-            l.rows,
-            100.0 * l.win_rate,
-            100.0 * l.win_low,
-            100.0 * l.win_high,
-            l.ties,
-            l.mean_rank,
-            l.mean_size,
-            l.gold_mines,
-            l.gold_pillage,
-            l.gold_loot
-        );
+        let mut r = vec![
+            l.key.clone(),
+            l.rows.to_string(),
+            crate::text::pct(l.win_rate),
+            format!("{:.1}%–{:.1}%", 100.0 * l.win_low, 100.0 * l.win_high),
+            l.ties.to_string(),
+        ];
+        r.extend(mean_cells(l));
+        rows.push(r);
     }
+    out.push_str(&super::table::text_table(&rows));
 }
 
 /// The seat effect in words: the chi-square line and the verdict, each
@@ -203,6 +235,7 @@ pub fn render(s: &Summary, scenario: &str, seed: u64, wall: f64, resumed: u64, s
     let _ = writeln!(out, "{}", seating.describe());
     table(&mut out, "by strategy (win rate per player-campaign, Wilson 95% interval):", &s.by_strategy);
     table(&mut out, "by seat (seats count from 0; win rate per campaign, Wilson 95% interval):", &s.by_seat);
+    let _ = writeln!(out, "{MEANS_NOTE}");
     out.push_str(&seat_effect(s, seating));
     let _ = writeln!(out, "end reasons:");
     for (r, n) in &s.end_reasons {

@@ -84,8 +84,17 @@ fn combat_kinds(rows: &[&Row]) -> (Vec<&'static str>, Vec<&'static str>) {
 
 /// The compare answer: what B moved against A, what it did not (the win
 /// rates with the change the campaigns could have seen, the combat kinds
-/// untouched), and the kinds neither side played.
+/// untouched), the kinds neither side played, and the rule parts each
+/// side's players never exercised.
 pub fn compare_answer(c: &Comparison) -> String {
+    // The verdict holds for these players only: name what they never did,
+    // so "no shift" there is not read as the rules' answer.
+    let never = c.never_played().map_or(String::new(), |l| format!(" {l}."));
+    compare_verdict(c) + &never
+}
+
+/// Compare's answer before what its players never did.
+fn compare_verdict(c: &Comparison) -> String {
     let rows: Vec<&Row> = c.rows.iter().collect();
     let how = format!("{} campaigns each, master seed {}", c.campaigns, c.seed);
     if rows.iter().all(|r| !r.rejected() && r.diff.sd == 0.0 && r.diff.mean == 0.0) {

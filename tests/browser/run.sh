@@ -144,11 +144,16 @@ for entry in "${pages[@]}"; do
     imgs="$(sed -n 's/.*data-images="\([^"]*\)".*/\1/p' "$dir.dom" | head -n 1)"
     want_imgs="ok $(grep -o '<img ' "$dir/index.html" | wc -l)"
     over="$(sed -n 's/.*data-overflow="\([^"]*\)".*/\1/p' "$dir.dom" | head -n 1)"
+    scrolled="$(sed -n 's/.*data-scrolled="\([^"]*\)".*/\1/p' "$dir.dom" | head -n 1)"
     answer="$(grep -c '<p class="answer">[^<]' "$dir/index.html" || true)"
-    echo "$kind: images ${imgs:-none} (want $want_imgs), overflow ${over:-unknown}, answer $answer"
+    echo "$kind: images ${imgs:-none} (want $want_imgs), overflow ${over:-unknown}, tables scrolled ${scrolled:-unknown}, answer $answer"
     [ "$imgs" = "$want_imgs" ] || { echo "FAIL: $kind: not every image loaded"; fail=1; }
     [ "$over" = none ] || { echo "FAIL: $kind: blocks stick out of the page: $over"; fail=1; }
     [ "$answer" = 1 ] || { echo "FAIL: $kind: the page states no answer"; fail=1; }
+    # The table of every metric fits its page, its verdict column in view.
+    if [ "$kind" = compare ] && [ "$scrolled" != 0 ]; then
+        echo "FAIL: compare: $scrolled tables wider than the page (their last columns hidden until scrolled)"; fail=1
+    fi
     # The three questions' pages open with their verdict and its criterion,
     # in the rendered page (the DOM Chromium built), first thing on screen.
     lead=""; criterion=""

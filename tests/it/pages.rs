@@ -129,3 +129,34 @@ fn the_readme_quotes_each_questions_answer_line() {
         assert!(quoted.is_some(), "README.md quotes no line opening with {lead:?}");
     }
 }
+
+/// The compare page's table of every metric (eight columns, each side's
+/// mean with its interval) sits in a box that scrolls rather than pushing
+/// the page wide, set small with cells that wrap, so it fits the page with
+/// its last column, the verdict, in view: the page records how many tables
+/// scroll in their box (`data-scrolled`), which `tests/browser/run.sh`
+/// requires to be 0 on the compare page as Chromium lays it out.
+#[test]
+fn the_compare_page_sets_its_table_of_every_metric_to_fit() {
+    let out = tmp("fit");
+    let o = bin()
+        .args(["compare", "--vary", "costs.capture=3", "--campaigns", "20", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let tables = html.matches("<table>").count();
+    assert!(tables >= 1 && html.matches("<div class=\"wide\"><table>").count() == tables, "every table in its box");
+    let head = html.split("<thead><tr>").nth(1).unwrap().split("</tr>").next().unwrap();
+    assert!(head.ends_with("<th>verdict</th>"), "the verdict is the last column: {head}");
+    for rule in [
+        ".wide { overflow-x: auto; max-width: 100%; }",
+        "table { border-collapse: collapse; margin: 1em 0; font-size: 0.8em; }",
+        "th, td { border: 1px solid #ccc; padding: 0.2em 0.4em; text-align: right; }",
+    ] {
+        assert!(html.contains(rule), "{rule}");
+    }
+    assert!(!html.contains("nowrap"), "cells wrap");
+    assert!(html.contains("document.body.setAttribute(\"data-scrolled\""), "the page records tables that scroll");
+}

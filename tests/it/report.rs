@@ -85,3 +85,59 @@ fn play_map_draws_the_final_map_as_svg_or_png() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains(".svg or .png"));
 }
+
+/// The run's summary gives each strategy's and each seat's mean rank,
+/// empire size and gold by source with its 95% interval, the campaign as
+/// the unit: a campaign's value is the group's players' mean in it, and
+/// the interval comes from those values (worked out here from
+/// `players.parquet`). `summary.txt` and the page print them as mean ± half
+/// the interval.
+#[test]
+fn the_summary_means_carry_campaign_level_intervals() {
+    use empires::report::summary::{mean_cells, summarize};
+    use empires::stats::mean_interval;
+    use polars::prelude::*;
+    let (run, out) = (tmp("means"), tmp("means-page"));
+    let o = bin().args(["run", "--campaigns", "80", "--seed", "6", "--quiet", "--out"]).arg(&run).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let df = ParquetReader::new(std::fs::File::open(run.join("players.parquet")).unwrap()).finish().unwrap();
+    let f = |c: &str| -> Vec<f64> {
+        df.column(c).unwrap().cast(&DataType::Float64).unwrap().f64().unwrap().into_no_null_iter().collect()
+    };
+    let (campaign, seat) = (f("campaign"), f("seat"));
+    let strategy: Vec<String> =
+        df.column("strategy").unwrap().str().unwrap().iter().map(|s| s.unwrap().to_string()).collect();
+    let s = summarize(&run.join("players.parquet")).unwrap();
+    let text = std::fs::read_to_string(run.join("summary.txt")).unwrap();
+    let groups = s.by_strategy.iter().map(|l| (l, true)).chain(s.by_seat.iter().map(|l| (l, false)));
+    for (line, by_strategy) in groups {
+        let member = |i: usize| if by_strategy { strategy[i] == line.key } else { seat[i].to_string() == line.key };
+        let got = [&line.mean_rank, &line.mean_size, &line.gold_mines, &line.gold_pillage, &line.gold_loot];
+        for (column, got) in ["rank", "empire_size", "gold_mines", "gold_pillage", "gold_loot"].iter().zip(got) {
+            let v = f(column);
+            // Each campaign's value: the group's players' mean in it.
+            let mut per: std::collections::BTreeMap<u64, (f64, f64)> = Default::default();
+            for i in (0..v.len()).filter(|&i| member(i)) {
+                let e = per.entry(campaign[i] as u64).or_default();
+                e.0 += v[i];
+                e.1 += 1.0;
+            }
+            let want = mean_interval(per.values().map(|(s, n)| s / n), 0.95);
+            assert_eq!(got.n, 80, "{} {column}", line.key);
+            for (g, w) in [(got.mean, want.mean), (got.low, want.low), (got.high, want.high)] {
+                assert!((g - w).abs() < 1e-9, "{} {column}: {got:?} against {want:?}", line.key);
+            }
+        }
+        let row = text.lines().find(|l| l.trim_start().starts_with(&format!("{} ", line.key))).unwrap();
+        for cell in mean_cells(line) {
+            assert!(row.contains(&cell), "{cell} in {row}");
+        }
+    }
+    assert!(text.contains("± the half-width of its 95% interval, the campaign as the unit"), "{text}");
+    let o = bin().arg("report").arg(&run).arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains(&format!("<td>{}</td>", mean_cells(&s.by_strategy[0])[0])), "the page's table too");
+    let _ = std::fs::remove_dir_all(&run);
+    let _ = std::fs::remove_dir_all(&out);
+}

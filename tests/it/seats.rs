@@ -11,7 +11,7 @@ use empires::report::summary::{GroupLine, Summary, render};
 use empires::rules::empire::ROLL_OFF_ROUNDS;
 use empires::scenario::Scenario;
 use empires::sim::runner::Seating;
-use empires::stats::equal_shares;
+use empires::stats::{Mean, equal_shares};
 use polars::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -321,11 +321,11 @@ fn line(key: &str, wins: u64, rows: u64) -> GroupLine {
         win_rate: wins as f64 / rows as f64,
         win_low: lo,
         win_high: hi,
-        mean_rank: 2.5,
-        mean_size: 10.0,
-        gold_mines: 0.0,
-        gold_pillage: 0.0,
-        gold_loot: 0.0,
+        mean_rank: Mean::of(rows, 2.5, 1.0, 0.95),
+        mean_size: Mean::of(rows, 10.0, 2.0, 0.95),
+        gold_mines: Mean::of(rows, 0.0, 0.0, 0.95),
+        gold_pillage: Mean::of(rows, 0.0, 0.0, 0.95),
+        gold_loot: Mean::of(rows, 0.0, 0.0, 0.95),
     }
 }
 

@@ -410,7 +410,8 @@ fn experiment_mine_vs_pillage_has_its_three_parts() {
     // Forbidding pillage leaves no pillage gold at all.
     let block = text.split("no pillage (").nth(1).unwrap();
     let gold = block.lines().find(|l| l.trim_start().starts_with("gold from pillage")).unwrap();
-    assert!(gold.split_whitespace().nth(4) == Some("0.00"), "{gold}");
+    // The variant's mean follows the baseline's with its interval.
+    assert!(gold.split_whitespace().nth(6) == Some("0.00"), "{gold}");
     for f in ["index.html", "exact-gold.svg", "variant-0.svg", "observed-gold.png", "observed-mine-share.svg"] {
         assert!(out.join(f).exists(), "{f}");
     }
@@ -935,7 +936,10 @@ fn w10_compare_sees_a_siege_table_change_in_the_combat_metrics() {
     );
     let row = text.lines().find(|l| l.trim_start().starts_with("siege: assaults")).unwrap();
     assert!(
-        row.contains("0.393   0.402") && row.contains("+0.004 to +0.014") && row.trim_end().ends_with("higher"),
+        row.contains(" 0.393 [")
+            && row.contains(" 0.402 [")
+            && row.contains("+0.004 to +0.014")
+            && row.trim_end().ends_with("higher"),
         "{row}"
     );
     let page = std::fs::read_to_string(dir.join("out/index.html")).unwrap();
@@ -1065,4 +1069,172 @@ fn worth_measures_each_ask_on_the_strongest_candidate_held_out() {
     assert!(out.join("worth.csv").exists());
     let o = bin().args(["experiment", "worth", "--players", "tuned"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
+
+/// Runs of `scenario` with `args`, as `empires run` writes them, into `dir`.
+fn run_into(dir: &std::path::Path, args: &[&str]) {
+    let o = bin().arg("run").args(args).args(["--quiet", "--out"]).arg(dir).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// `compare` answers for its players only, so its answer names what each
+/// side's players never (or almost never) did: with `--players tuned`,
+/// every seat of A and of B plays `tuned`, and each side's parts are read
+/// from its own campaigns, the very counts `empires run` of the same
+/// scenario, players and seeds records in its manifest. The line ends the
+/// answer in the terminal and on the page, and `compare.json` holds it with
+/// each side's parts; `compare RUN_A RUN_B` reads them from the runs.
+#[test]
+fn compare_names_what_each_sides_players_never_did() {
+    use empires::report::manifest::Manifest;
+    use empires::study::exercised::{sides, unused};
+    let dir = tmp("never");
+    let (ra, rb, out) = (dir.join("a"), dir.join("b"), dir.join("cmp"));
+    run_into(&ra, &["--players", "tuned", "--campaigns", "40"]);
+    run_into(&rb, &["--players", "tuned", "--set", "costs.capture=3", "--campaigns", "40"]);
+    let (ca, cb) = (Manifest::read(&ra).unwrap().coverage, Manifest::read(&rb).unwrap().coverage);
+    assert_eq!(ca.by_strategy.keys().collect::<Vec<_>>(), ["tuned"], "the seated players' counts");
+    let want = sides(&[("A (default)", &ca, 40), ("B (default with costs.capture=3)", &cb, 40)]).unwrap();
+    // These players build no mine in either variant: the line says so.
+    assert!(want.contains(") built a mine (0), ") && want.contains("; in the 40 campaigns of B ("), "{want}");
+    let o = bin()
+        .args(["compare", "--vary", "costs.capture=3", "--players", "tuned", "--campaigns", "40", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("Question 3, did the change shift the balance?"), "{first}");
+    assert!(first.ends_with(&format!(". {want}.")), "the answer ends with what its players never did: {first}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains(&format!("<p class=\"answer\">{first}</p>")), "the page's answer is the same line");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("compare.json")).unwrap()).unwrap();
+    assert_eq!(json["answer"], first);
+    assert_eq!(json["never_played"], want);
+    for (side, cov) in [("a", &ca), ("b", &cb)] {
+        let parts: Vec<serde_json::Value> =
+            unused(cov).iter().map(|u| serde_json::json!({ "part": u.part.did, "times": u.times })).collect();
+        assert_eq!(json[side]["never_played"], serde_json::Value::Array(parts), "{side}");
+        assert_eq!(json[side]["campaigns"], 40);
+    }
+    // Two finished runs: each side's parts from its manifest.
+    let o = bin().arg("compare").arg(&ra).arg(&rb).arg("--out").arg(dir.join("runs")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let first = String::from_utf8_lossy(&o.stdout).lines().next().unwrap().to_string();
+    let labels = (format!("A ({})", ra.display()), format!("B ({})", rb.display()));
+    let want = sides(&[(&labels.0, &ca, 40), (&labels.1, &cb, 40)]).unwrap();
+    assert!(first.ends_with(&format!(" {want}.")), "{first}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A metric a campaign can lack (a siege's attacker win rate, with no
+/// siege) is each side's mean over all its campaigns with it, and its
+/// difference is paired over the campaigns with it in both: the row says
+/// each count, read here from the runs' own combats, so B − A is not read
+/// as B's mean minus A's. Each side's mean carries its 95% interval over
+/// campaigns (mean empire size: from the runs' players).
+#[test]
+fn compare_states_each_sides_campaigns_and_the_paired_ones() {
+    use empires::report::dataset::{read_fought, read_players};
+    use empires::rules::CombatKind;
+    use std::collections::BTreeSet;
+    let dir = tmp("paired-n");
+    let (ra, rb) = (dir.join("a"), dir.join("b"));
+    run_into(&ra, &["--campaigns", "150", "--detail", "combats"]);
+    run_into(&rb, &["--campaigns", "150", "--detail", "combats", "--set", "costs.capture=3"]);
+    let sieges = |d: &std::path::Path| -> BTreeSet<u64> {
+        read_fought(&d.join("combats.parquet"))
+            .unwrap()
+            .into_iter()
+            .filter(|(_, f)| f.kind == CombatKind::Siege)
+            .map(|(c, _)| c)
+            .collect()
+    };
+    let (sa, sb) = (sieges(&ra), sieges(&rb));
+    let both = sa.intersection(&sb).count();
+    assert!(both > 0 && both < sa.len().min(sb.len()) && sa.len() < 150, "{} {} {both}", sa.len(), sb.len());
+    let out = dir.join("cmp");
+    let o = bin().arg("compare").arg(&ra).arg(&rb).arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let row = text.lines().find(|l| l.trim_start().starts_with("siege: attacker win rate")).unwrap();
+    let paired = format!(" (paired over the {both} campaigns with a siege in both)");
+    for said in [format!("] ({} campaigns)", sa.len()), format!("] ({} campaigns)", sb.len()), paired.clone()] {
+        assert!(row.contains(&said), "{said:?} in {row}");
+    }
+    assert!(
+        text.contains(
+            "is averaged on each side over all the campaigns that have it and paired over the campaigns with it on \
+             both sides, as many as its cells say"
+        ),
+        "{text}"
+    );
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains(&paired), "the page's row says it too");
+    // A row every campaign has names no count.
+    let size = text.lines().find(|l| l.trim_start().starts_with("mean empire size")).unwrap();
+    assert!(!size.contains("campaigns)"), "{size}");
+    // Each side's mean with its interval, the campaign as the unit.
+    let mean_size = |d: &std::path::Path| {
+        let rows = read_players(&d.join("players.parquet")).unwrap();
+        let per = rows.chunk_by(|x, y| x.campaign == y.campaign);
+        empires::stats::mean_interval(
+            per.map(|c| c.iter().map(|r| r.empire_size as f64).sum::<f64>() / c.len() as f64),
+            0.95,
+        )
+    };
+    for m in [mean_size(&ra), mean_size(&rb)] {
+        let cell = format!("{:.2} [{:.2},\u{a0}{:.2}]", m.mean, m.low, m.high);
+        assert!(size.contains(&cell), "{cell} in {size}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Question 1's observed shares: each strategy's gold from each source
+/// over all its gold, pooled over the baseline's campaigns, with its 95%
+/// interval, the campaign as the unit (the ratio estimator's cluster-robust
+/// one), computed here from the players of `empires run` on the same
+/// scenario, seeds and seating.
+#[test]
+fn q1_observed_gold_shares_carry_campaign_level_intervals() {
+    use empires::report::dataset::read_players;
+    use empires::stats::ratio_interval;
+    use empires::text::pct;
+    let dir = tmp("shares");
+    let run = dir.join("run");
+    run_into(&run, &["--campaigns", "60"]);
+    let o = bin()
+        .args(["experiment", "mine-vs-pillage", "--campaigns", "60", "--loss-campaigns", "0"])
+        .args(["--readings-campaigns", "0", "--quiet", "--out"])
+        .arg(dir.join("mvp"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let observed = text.split("3. Observed").nth(1).unwrap();
+    assert!(observed.contains("with its 95% interval, the campaign as the unit"), "{observed}");
+    let rows = read_players(&run.join("players.parquet")).unwrap();
+    let mut strategies: Vec<&str> = rows.iter().map(|r| r.strategy.as_str()).collect();
+    strategies.sort();
+    strategies.dedup();
+    for s in strategies {
+        let line = observed.lines().find(|l| l.trim_start().starts_with(&format!("{s} "))).unwrap();
+        for k in 0..3 {
+            let per = rows.chunk_by(|x, y| x.campaign == y.campaign).map(|c| {
+                let of: Vec<_> = c.iter().filter(|r| r.strategy == s).map(|r| r.tally).collect();
+                let g = [
+                    of.iter().map(|t| t.gold_mines).sum::<i64>() as f64,
+                    of.iter().map(|t| t.gold_pillage).sum::<i64>() as f64,
+                    of.iter().map(|t| t.gold_loot).sum::<i64>() as f64,
+                ];
+                (g[k], g.iter().sum())
+            });
+            let m = ratio_interval(per, 0.95);
+            let cell = format!("{} [{},\u{a0}{}]", pct(m.mean), pct(m.low.max(0.0)), pct(m.high.min(1.0)));
+            assert!(line.contains(&cell), "{s}, source {k}: {cell} in {line}");
+        }
+        assert!(line.contains(" 60 "), "the campaigns each share is over: {line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

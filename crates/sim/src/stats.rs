@@ -48,14 +48,50 @@ pub fn mean_interval(xs: impl IntoIterator<Item = f64>, confidence: f64) -> Mean
         sum += x;
         sq += x * x;
     }
-    if n == 0 {
-        return Mean { n, mean: f64::NAN, sd: f64::NAN, low: f64::NAN, high: f64::NAN };
-    }
     let mean = sum / n as f64;
     let var = if n > 1 { ((sq - n as f64 * mean * mean) / (n as f64 - 1.0)).max(0.0) } else { 0.0 };
-    let sd = var.sqrt();
-    let half = z(confidence) * sd / (n as f64).sqrt();
-    Mean { n, mean, sd, low: mean - half, high: mean + half }
+    Mean::of(n, mean, var.sqrt(), confidence)
+}
+
+impl Mean {
+    /// The mean of `n` values with sample standard deviation `sd` and its
+    /// normal interval at `confidence`: what `mean_interval` computes from
+    /// the values, for a caller that has only their moments (a polars
+    /// group's mean and standard deviation). NaN throughout for `n` 0.
+    pub fn of(n: u64, mean: f64, sd: f64, confidence: f64) -> Mean {
+        if n == 0 {
+            return Mean { n, mean: f64::NAN, sd: f64::NAN, low: f64::NAN, high: f64::NAN };
+        }
+        let sd = if n > 1 { sd } else { 0.0 };
+        let half = z(confidence) * sd / (n as f64).sqrt();
+        Mean { n, mean, sd, low: mean - half, high: mean + half }
+    }
+
+    /// Half the width of the interval: the `±` of `mean ± half`.
+    pub fn half(&self) -> f64 {
+        (self.high - self.low) / 2.0
+    }
+}
+
+/// A pooled share, Σy ÷ Σx over clusters (`pairs`: one (y, x) per
+/// campaign, say a strategy's gold from mines and all its gold), with its
+/// normal interval at `confidence`. The campaign is the unit: the standard
+/// error is the ratio estimator's linearized (cluster-robust) one,
+/// se² = n/(n − 1) · Σ(yᵢ − R·xᵢ)² ÷ (Σx)², so a rich campaign weighs in
+/// the share and in its uncertainty alike. `sd` is se·√n, so `sd/√n` reads
+/// as for a mean. NaN throughout when Σx is 0.
+pub fn ratio_interval(pairs: impl IntoIterator<Item = (f64, f64)>, confidence: f64) -> Mean {
+    let pairs: Vec<(f64, f64)> = pairs.into_iter().filter(|(y, x)| y.is_finite() && x.is_finite()).collect();
+    let n = pairs.len() as u64;
+    let (sy, sx) = pairs.iter().fold((0.0, 0.0), |(a, b), (y, x)| (a + y, b + x));
+    if n == 0 || sx == 0.0 {
+        return Mean::of(0, f64::NAN, f64::NAN, confidence);
+    }
+    let r = sy / sx;
+    let resid: f64 = pairs.iter().map(|(y, x)| (y - r * x).powi(2)).sum();
+    let nf = n as f64;
+    let se = if n > 1 { (nf / (nf - 1.0) * resid).sqrt() / sx } else { 0.0 };
+    Mean::of(n, r, se * nf.sqrt(), confidence)
 }
 
 /// The smallest true difference a paired design of `n` campaigns with this
@@ -241,6 +277,25 @@ mod tests {
         assert_eq!((t.statistic, t.p), (0.0, 1.0));
         assert_eq!(equal_shares(&[7]), None);
         assert_eq!(equal_shares(&[0, 0]), None);
+    }
+
+    /// The pooled share and its cluster-robust interval, by hand: pairs
+    /// (1, 2), (3, 4), (2, 2) give R = 6/8 = 0.75, residuals −0.5, 0, 0.5,
+    /// so se² = 3/2 · 0.5 ÷ 64 = 0.01171875.
+    #[test]
+    fn ratio_interval_by_hand() {
+        let m = ratio_interval([(1.0, 2.0), (3.0, 4.0), (2.0, 2.0)], 0.95);
+        let se = 0.011_718_75f64.sqrt();
+        assert_eq!((m.n, m.mean), (3, 0.75));
+        assert!((m.sd - se * 3f64.sqrt()).abs() < 1e-15, "{m:?}");
+        assert!((m.low - (0.75 - z(0.95) * se)).abs() < 1e-15 && (m.high - (0.75 + z(0.95) * se)).abs() < 1e-15);
+        assert!((m.half() - z(0.95) * se).abs() < 1e-15);
+        // Every campaign at the same share: no spread, a zero-width interval.
+        let m = ratio_interval([(1.0, 2.0), (3.0, 6.0)], 0.95);
+        assert_eq!((m.mean, m.low, m.high), (0.5, 0.5, 0.5));
+        // Nothing to share: no value.
+        assert!(ratio_interval([(0.0, 0.0)], 0.95).mean.is_nan());
+        assert!(ratio_interval([], 0.95).mean.is_nan());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! the players each variant's search tuned.
 
 use super::metrics::{definitions, rests_on};
-use super::paired::{diff_bars, paired_rows, reshuffled_note, verdicts_note};
+use super::paired::{columns_note, diff_bars, paired_rows, reshuffled_note, verdict, verdicts_note};
 use crate::error::Error;
 use crate::report::charts::Chart;
 use crate::report::html::Page;
@@ -62,6 +62,7 @@ pub fn compare_text(c: &Comparison) -> String {
         if c.rotate_seats { ", seats rotated" } else { "" }
     );
     out.push_str(&text_table(&paired_rows(&c.rows, "A", "B")));
+    out.push_str(&columns_note(&c.rows, true));
     out.push_str(&verdicts_note(&c.verdicts_line()));
     out.push_str(&reshuffled_note(&c.rows));
     out.push_str(&definitions(c.rows.iter().map(|r| &r.metric)));
@@ -69,8 +70,9 @@ pub fn compare_text(c: &Comparison) -> String {
     out
 }
 
-/// `best`: what `--best-response` tuned (`best_response_text`), shown
-/// under the opening paragraph so the page says which players it rests on.
+/// The page, and `compare.json` beside it (`compare_json`). `best`: what
+/// `--best-response` tuned (`best_response_text`), shown under the opening
+/// paragraph so the page says which players it rests on.
 pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Vec<String>, Error> {
     let mut page = Page::new(&format!("empires compare: {} against {}", c.b_name, c.a_name));
     page.answer(&crate::report::verdict::compare_answer(c));
@@ -102,6 +104,7 @@ pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Ve
     page.h2("Every metric");
     page.table(&paired_rows(&c.rows, &c.a_name, &c.b_name));
     for note in [
+        columns_note(&c.rows, true),
         reshuffled_note(&c.rows),
         definitions(c.rows.iter().map(|r| &r.metric)),
         rests_on(c.rows.iter().map(|r| &r.metric)),
@@ -113,5 +116,61 @@ pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Ve
     let mut files = page.files();
     page.finish(dir)?;
     files.push("index.html".into());
+    let json = serde_json::to_string_pretty(&compare_json(c)).unwrap_or_default() + "\n";
+    crate::report::files::write_file(&dir.join("compare.json"), json.as_bytes())?;
+    files.push("compare.json".into());
     Ok(files)
+}
+
+/// `compare.json`: the answer, what each side's players never did, and
+/// every row as the table shows it (each side's mean with its interval and
+/// count, the paired difference with its own), for a program to read.
+pub fn compare_json(c: &Comparison) -> serde_json::Value {
+    use serde_json::json;
+    let mean =
+        |m: &crate::stats::Mean| json!({ "mean": num(m.mean), "low": num(m.low), "high": num(m.high), "n": m.n });
+    let side = |name: &str, p: &crate::study::compare::Played| {
+        let unused: Vec<serde_json::Value> = crate::study::exercised::unused(&p.coverage)
+            .iter()
+            .map(|u| json!({ "part": u.part.did, "times": u.times }))
+            .collect();
+        json!({
+            "name": name,
+            "campaigns": p.campaigns,
+            "players": p.coverage.by_strategy.keys().collect::<Vec<_>>(),
+            "never_played": unused,
+        })
+    };
+    let rows: Vec<serde_json::Value> = c
+        .rows
+        .iter()
+        .map(|r| {
+            json!({
+                "metric": r.metric.name(),
+                "a": mean(&r.a),
+                "b": mean(&r.b),
+                "b_minus_a": mean(&r.diff),
+                "adjusted_p": num(r.p_adj),
+                "detectable": num(r.detectable),
+                "verdict": verdict(r),
+            })
+        })
+        .collect();
+    json!({
+        "answer": crate::report::verdict::compare_answer(c),
+        "never_played": c.never_played(),
+        "never_played_threshold": format!("under once in {} player-campaigns", crate::study::exercised::RARE_PER),
+        "a": side(&c.a_name, &c.played[0]),
+        "b": side(&c.b_name, &c.played[1]),
+        "campaigns": c.campaigns,
+        "master_seed": c.seed,
+        "rotate_seats": c.rotate_seats,
+        "verdicts": c.verdicts_line(),
+        "rows": rows,
+    })
+}
+
+/// A number for JSON: `null` where it is not finite.
+fn num(x: f64) -> serde_json::Value {
+    if x.is_finite() { serde_json::json!(x) } else { serde_json::Value::Null }
 }

@@ -22,6 +22,46 @@ pub fn fmt_diff(m: &Metric, x: f64) -> String {
     if m.is_rate() { format!("{:+.1} pts", 100.0 * x) } else { format!("{x:+.*}", m.decimals()) }
 }
 
+/// What a campaign must have for `m` to have a value there, as the words
+/// after "with": `a siege`, `gold`, `a miner player`.
+pub fn needs(m: &Metric) -> String {
+    use crate::rules::CombatKind as K;
+    match m {
+        Metric::Combat(k, _) => match k {
+            K::Army => "an army battle",
+            K::Siege => "a siege",
+            K::Naval => "a naval battle",
+            K::Coastal => "a coastal attack",
+            K::Spy => "a spy action",
+            K::SpyDuel => "a spy duel",
+        }
+        .into(),
+        Metric::MineShare | Metric::PillageShare => "gold".into(),
+        Metric::WinStrategy(s) | Metric::SizeStrategy(s) => format!("a {s} player"),
+        _ => "a value".into(),
+    }
+}
+
+/// A mean in a cell with its 95% interval, `80.6% [78.0%, 83.1%]`, and
+/// over how many of `campaigns` when fewer had a value; `—` when none did.
+/// Every metric is a count, a size, gold or a rate, so the interval is
+/// cut at 0 (and a rate's at 100%).
+pub fn mean_cell(m: &Metric, x: &crate::stats::Mean, campaigns: u64) -> String {
+    if !x.mean.is_finite() {
+        return "—".into();
+    }
+    let high = if m.is_rate() { x.high.min(1.0) } else { x.high };
+    let over = if x.n < campaigns { format!(" ({} campaigns)", x.n) } else { String::new() };
+    format!("{} {}{over}", fmt(m, x.mean), interval(&fmt(m, x.low.max(0.0)), &fmt(m, high)))
+}
+
+/// `[78.0%, 83.1%]`, held together: a page's narrow column wraps a cell
+/// between its value and its interval, never inside the interval (the
+/// space after the comma does not break).
+pub fn interval(low: &str, high: &str) -> String {
+    format!("[{low},\u{a0}{high}]")
+}
+
 /// The definition of each share among `metrics` ("share of gold from
 /// mines: the mean over campaigns of ..."), one line each, for every page
 /// that shows one; empty when none is shown.

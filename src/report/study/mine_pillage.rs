@@ -4,7 +4,7 @@
 //! the baseline's gold came from.
 
 use super::metrics::definitions;
-use super::paired::{diff_bars, paired_rows, reshuffled_note, verdicts_note};
+use super::paired::{columns_note, diff_bars, paired_rows, reshuffled_note, verdicts_note};
 use super::restrict::{restrict_rows, restrict_text, restricted_row};
 use crate::error::Error;
 use crate::report::charts::{Bar, Chart, Series};
@@ -185,21 +185,28 @@ pub fn loss_line(e: &Experiment) -> Option<String> {
 
 /// What the observed shares are: unlike the share metrics, pooled.
 const POOLED: &str = "each strategy's gold from each source over all its gold in every campaign, pooled (not a mean of \
-                      per-campaign shares)";
+                      per-campaign shares), with its 95% interval, the campaign as the unit (a ratio estimator's \
+                      cluster-robust standard error)";
 
-/// Observed gold shares per strategy, as rows.
+/// Observed gold shares per strategy, each with its 95% interval, as rows.
 pub fn share_rows(e: &Experiment) -> Vec<Vec<String>> {
-    let mut rows = vec![["strategy", "from mines", "from pillage", "from loot"].map(String::from).to_vec()];
-    for (s, g) in &e.baseline.gold_by_strategy {
-        let all = (g[0] + g[1] + g[2]).max(1.0);
-        rows.push(vec![
-            s.clone(),
-            format!("{:.1}%", 100.0 * g[0] / all),
-            format!("{:.1}%", 100.0 * g[1] / all),
-            format!("{:.1}%", 100.0 * g[2] / all),
-        ]);
+    let mut rows =
+        vec![["strategy", "campaigns", "from mines", "from pillage", "from loot"].map(String::from).to_vec()];
+    for (s, per) in &e.baseline.gold_by_campaign {
+        let mut row = vec![s.clone(), per.len().to_string()];
+        row.extend((0..3).map(|k| share_cell(&e.baseline.gold_share(s, k))));
+        rows.push(row);
     }
     rows
+}
+
+/// `80.0% [78.9%, 81.1%]`; `—` for a strategy that earned no gold.
+fn share_cell(m: &Mean) -> String {
+    if !m.mean.is_finite() {
+        return "—".into();
+    }
+    use crate::text::pct;
+    format!("{} {}", pct(m.mean), super::metrics::interval(&pct(m.low.max(0.0)), &pct(m.high.min(1.0))))
 }
 
 fn seats_word(rotate: bool) -> &'static str {
@@ -245,6 +252,7 @@ pub fn experiment_text(e: &Experiment) -> String {
         out.push_str(&text_table(&paired_rows(&rows, "baseline", v.name)));
         shown.extend(rows);
     }
+    out.push_str(&format!("  {}", columns_note(&shown, true)));
     out.push_str(&verdicts_note(&format!("  {}", e.verdicts)));
     if let Some(l) = exercised::line(&e.baseline.coverage, e.campaigns) {
         let _ = writeln!(out, "  {l}.");
@@ -512,6 +520,11 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error>
         )?;
         page.table(&paired_rows(&v.rows, "baseline", v.name));
     }
+    let all: Vec<Row> = e.variants.iter().flat_map(|v| v.rows.iter().cloned()).collect();
+    let columns = columns_note(&all, true);
+    if !columns.is_empty() {
+        page.p(&columns);
+    }
     let defined = definitions(e.variants.iter().flat_map(|v| v.rows.iter().map(|r| &r.metric)));
     if !defined.is_empty() {
         page.p(&defined);
@@ -562,7 +575,7 @@ pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error>
     page.h2("Observed: where the gold came from");
     page.p(POOLED);
     page.table(&share_rows(e));
-    let gold: f64 = e.baseline.gold_by_strategy.values().flat_map(|g| g.iter()).sum();
+    let gold = e.baseline.gold_total();
     if gold == 0.0 {
         // Charts of nothing would read as "no gold moved" at a glance
         // without saying why: say why, in their place.

@@ -5,7 +5,7 @@
 //! first and the mine-against-pillage variants all show their
 //! `compare::Row`s, so they read alike.
 
-use super::metrics::{fmt, fmt_diff};
+use super::metrics::{fmt_diff, mean_cell, needs};
 use crate::report::charts::Bar;
 use crate::report::number::p_value as p_cell;
 use crate::study::compare::Row;
@@ -29,7 +29,8 @@ pub fn paired_rows(rows: &[Row], a: &str, b: &str) -> Vec<Vec<String>> {
     head.extend(diff_head(&format!("{b} − {a}")));
     let mut out = vec![head];
     for r in rows {
-        let mut row = vec![r.metric.name(), fmt(&r.metric, r.a.mean), fmt(&r.metric, r.b.mean)];
+        let mut row =
+            vec![r.metric.name(), mean_cell(&r.metric, &r.a, r.campaigns), mean_cell(&r.metric, &r.b, r.campaigns)];
         row.extend(diff_cells(r));
         out.push(row);
     }
@@ -42,16 +43,30 @@ pub fn diff_head(first: &str) -> Vec<String> {
     [first, "95% interval", "adjusted p", "detectable at 80% power", "verdict"].map(String::from).to_vec()
 }
 
-/// A paired row's difference, its interval, adjusted p-value, what is
-/// detectable and verdict.
+/// A paired row's difference (and, when fewer than all campaigns have the
+/// metric in both variants, how many it is paired over), its interval,
+/// adjusted p-value, what is detectable and verdict.
 pub fn diff_cells(r: &Row) -> Vec<String> {
     vec![
-        fmt_diff(&r.metric, r.diff.mean),
+        diff_cell(r),
         format!("{} to {}", fmt_diff(&r.metric, r.diff.low), fmt_diff(&r.metric, r.diff.high)),
         p_cell(r.p_adj),
         detectable_cell(r),
         verdict(r),
     ]
+}
+
+/// `-1.4 pts`, or `-1.4 pts (paired over the 328 campaigns with a siege in
+/// both)` when the metric is missing from some campaigns: the difference is
+/// then over fewer campaigns than either side's mean, and can differ from
+/// one mean minus the other.
+fn diff_cell(r: &Row) -> String {
+    let d = fmt_diff(&r.metric, r.diff.mean);
+    if r.diff.n < r.campaigns {
+        format!("{d} (paired over the {} campaigns with {} in both)", r.diff.n, needs(&r.metric))
+    } else {
+        d
+    }
 }
 
 /// `±4.5 pts`; `±4.5 pts if reshuffled` when every paired difference is
@@ -75,6 +90,31 @@ pub fn reshuffled_note(rows: &[Row]) -> String {
     } else {
         String::new()
     }
+}
+
+/// What the value columns of `rows` mean, under their table: each side's
+/// mean with its interval over all its campaigns with the metric, and,
+/// when a row's metric is missing from some campaigns, why its difference
+/// is paired over fewer. `sides`: the table shows each side's mean (not
+/// only the difference, as the sweep's table against its first cell).
+pub fn columns_note(rows: &[Row], sides: bool) -> String {
+    let partial = rows.iter().any(|r| r.a.n.min(r.b.n).min(r.diff.n) < r.campaigns);
+    let mut said = Vec::new();
+    if sides {
+        said.push(
+            "each side's column is its mean over its campaigns with its 95% interval, the campaign as the unit"
+                .to_string(),
+        );
+    }
+    if partial {
+        said.push(format!(
+            "a metric a campaign can lack (a combat's attacker win rate without such a combat, a share without gold) \
+             is {}paired over the campaigns with it on both sides, as many as its cells say, so a difference can \
+             differ from one side's mean minus the other's",
+            if sides { "averaged on each side over all the campaigns that have it and " } else { "" }
+        ));
+    }
+    if said.is_empty() { String::new() } else { said.join("; ") + "\n" }
 }
 
 /// What the verdict columns mean, under a table of paired rows.

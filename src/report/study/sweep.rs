@@ -3,7 +3,7 @@
 //! its band for one key and a heatmap a metric for two.
 
 use super::metrics::{definitions, fmt, rests_on};
-use super::paired::{diff_cells, diff_head, verdicts_note};
+use super::paired::{columns_note, diff_cells, diff_head, verdicts_note};
 use crate::error::Error;
 use crate::report::charts::{Chart, Series};
 use crate::report::html::Page;
@@ -52,11 +52,18 @@ pub fn sweep_text(s: &Sweep) -> String {
     if s.cells.len() > 1 {
         let _ = writeln!(out, "\nagainst the first cell ({}), paired campaign by campaign:", cell_name(s, 0));
         out.push_str(&text_table(&against_rows(s, keep)));
+        out.push_str(&columns_note(&against(s, keep), false));
         out.push_str(&verdicts_note(&s.verdicts_line()));
     }
     out.push_str(&definitions(keep.iter().map(|&j| &s.metrics[j])));
     out.push_str(&rests_on(keep.iter().map(|&j| &s.metrics[j])));
     out
+}
+
+/// The rows against the first cell that `against_rows` shows.
+fn against(s: &Sweep, keep: &[usize]) -> Vec<crate::study::compare::Row> {
+    let shown = |r: &&crate::study::compare::Row| keep.iter().any(|&j| s.metrics[j] == r.metric);
+    s.cells.iter().skip(1).flat_map(|c| c.against.iter().filter(shown).cloned()).collect()
 }
 
 /// `costs.capture=2, costs.pillage=1`: a cell by its values.
@@ -192,7 +199,12 @@ pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<Strin
     if s.cells.len() > 1 {
         page.h2("Every metric against the first cell");
         page.p(&verdicts_note(&s.verdicts_line()));
-        page.table(&against_rows(s, &(0..s.metrics.len()).collect::<Vec<_>>()));
+        let every: Vec<usize> = (0..s.metrics.len()).collect();
+        page.table(&against_rows(s, &every));
+        let columns = columns_note(&against(s, &every), false);
+        if !columns.is_empty() {
+            page.p(&columns);
+        }
     }
     let mut files = page.files();
     page.finish(dir)?;

@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
 use crate::scenario::{StrategyKind, StrategySpec};
+use crate::sim::record::Coverage;
 use crate::stats::{Correction, Mean, detectable_at, mean_interval, p_two_sided};
 use crate::strength::probe::{self, Competence};
 use crate::strength::tune::Field;
@@ -24,10 +25,15 @@ pub const ALPHA: f64 = 0.05;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     pub metric: Metric,
+    /// A's mean over all its campaigns with the metric (a rate of a combat
+    /// needs one; a share needs gold), with its 95% interval.
     pub a: Mean,
     pub b: Mean,
-    /// B minus A, campaign by campaign.
+    /// B minus A, campaign by campaign, over the campaigns with the metric
+    /// in both (`diff.n` of them): it can differ from `b.mean - a.mean`.
     pub diff: Mean,
+    /// The campaigns each side played.
+    pub campaigns: u64,
     /// The smallest difference this many campaigns detects with 80% power
     /// at the level the correction demands of one test (α/m, Holm's first
     /// step; the 5% level until `adjust` is called).
@@ -85,6 +91,7 @@ fn detectable(diff: &Mean, a: &Mean, b: &Mean, level: f64) -> (f64, bool) {
 
 /// Paired rows of two measured variants (campaign `i` against campaign `i`).
 pub fn paired(metrics: &[Metric], a: &Measured, b: &Measured) -> Vec<Row> {
+    let campaigns = a.values.len().max(b.values.len()) as u64;
     let mut rows = Vec::new();
     for (j, m) in metrics.iter().enumerate() {
         let col = |x: &Measured| x.values.iter().map(|v| v[j]).collect::<Vec<f64>>();
@@ -98,7 +105,7 @@ pub fn paired(metrics: &[Metric], a: &Measured, b: &Measured) -> Vec<Row> {
         let p = p_two_sided(diff.mean, se);
         let (a, b) = (mean_interval(va, 0.95), mean_interval(vb, 0.95));
         let (detectable, reshuffled) = detectable(&diff, &a, &b, ALPHA);
-        rows.push(Row { metric: m.clone(), a, b, diff, detectable, reshuffled, p, p_adj: p });
+        rows.push(Row { metric: m.clone(), a, b, diff, campaigns, detectable, reshuffled, p, p_adj: p });
     }
     rows
 }
@@ -114,12 +121,33 @@ pub struct Comparison {
     pub rows: Vec<Row>,
     /// How the rows' verdicts are corrected (Holm over every row).
     pub correction: Correction,
+    /// What A's and B's players did, each over the campaigns it counts:
+    /// the rule parts they never exercised are where the comparison is
+    /// silent (`never_played`).
+    pub played: [Played; 2],
+}
+
+/// What one side's players did (the mechanics coverage) over `campaigns`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Played {
+    pub coverage: Coverage,
+    pub campaigns: u64,
 }
 
 impl Comparison {
     /// `verdicts: Holm-adjusted, family-wise error 5% over 17 metrics`.
     pub fn verdicts_line(&self) -> String {
         self.correction.line(ALPHA, self.rows.len(), "metrics")
+    }
+
+    /// The rule parts A's and B's players never (or almost never)
+    /// exercised, each side in turn, where what the comparison says in
+    /// play is silent (`exercised::sides`); `None` when both sides
+    /// exercised every part.
+    pub fn never_played(&self) -> Option<String> {
+        let [a, b] = &self.played;
+        let (la, lb) = (format!("A ({})", self.a_name), format!("B ({})", self.b_name));
+        super::exercised::sides(&[(&la, &a.coverage, a.campaigns), (&lb, &b.coverage, b.campaigns)])
     }
 }
 
@@ -337,6 +365,7 @@ pub fn of_measured(
 ) -> Comparison {
     let mut rows = paired(metrics, a.1, b.1);
     adjust(&mut rows, Correction::Holm);
+    let played = |m: &Measured| Played { coverage: m.coverage.clone(), campaigns: m.values.len() as u64 };
     Comparison {
         a_name: a.0.to_string(),
         b_name: b.0.to_string(),
@@ -345,5 +374,6 @@ pub fn of_measured(
         rotate_seats,
         rows,
         correction: Correction::Holm,
+        played: [played(a.1), played(b.1)],
     }
 }

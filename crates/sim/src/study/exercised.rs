@@ -73,18 +73,52 @@ pub fn unused(cov: &Coverage) -> Vec<Unused> {
 /// built a mine (0 times), pillaged (0) ...; the in-play part is silent
 /// there`, or `None` when they exercised every part.
 pub fn line(cov: &Coverage, campaigns: u64) -> Option<String> {
+    let c = clause(&format!("in its {campaigns} campaigns"), cov, true)?;
+    Some(format!("Never played: {c}; {SILENT}"))
+}
+
+/// The line of an answer read off two sets of campaigns (compare's A and
+/// B, each `(label, coverage, campaigns)`, a label such as `A (default)`):
+/// each side's parts named in turn, a side that exercised every part said
+/// so, or `None` when every side exercised every part.
+pub fn sides(sides: &[(&str, &Coverage, u64)]) -> Option<String> {
+    let mut said = Vec::new();
+    let mut any = false;
+    for (label, cov, campaigns) in sides {
+        let place = format!("in the {campaigns} campaigns of {label}");
+        match clause(&place, cov, !any) {
+            Some(c) => {
+                said.push(c);
+                any = true;
+            }
+            None => said.push(format!("{place} its players ({}) exercised every part", who(cov))),
+        }
+    }
+    any.then(|| format!("Never played: {}; {SILENT}", said.join("; ")))
+}
+
+/// How a never-played line ends: the answer's in-play part says nothing
+/// about the parts it names.
+const SILENT: &str = "what it says in play is silent on those";
+
+/// `in its 2000 campaigns its players (tuned) never or almost never ...
+/// built a mine (0), ...` (`place`: `in its 2000 campaigns`), with the
+/// threshold said when `first`; `None` when `cov`'s players exercised
+/// every part.
+fn clause(place: &str, cov: &Coverage, first: bool) -> Option<String> {
     let u = unused(cov);
     if u.is_empty() {
         return None;
     }
-    let who: Vec<&str> = cov.by_strategy.keys().map(String::as_str).collect();
     let parts: Vec<String> = u.iter().map(|u| format!("{} ({})", u.part.did, u.times)).collect();
-    Some(format!(
-        "Never played: in its {campaigns} campaigns its players ({}) never or almost never (under once in {RARE_PER} \
-         player-campaigns; times in brackets) {}; what it says in play is silent on those",
-        who.join(", "),
-        parts.join(", ")
-    ))
+    let how =
+        if first { format!(" (under once in {RARE_PER} player-campaigns; times in brackets)") } else { String::new() };
+    Some(format!("{place} its players ({}) never or almost never{how} {}", who(cov), parts.join(", ")))
+}
+
+/// The strategies `cov` counts, by name.
+fn who(cov: &Coverage) -> String {
+    cov.by_strategy.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]
@@ -124,5 +158,33 @@ mod tests {
         );
         assert_eq!(line(&cov(1000, &everything), 250), None);
         assert!(unused(&Coverage::default()).is_empty());
+    }
+
+    /// Two sides (compare's A and B): each side's parts in turn, the
+    /// threshold said once, a side that played everything said so, and no
+    /// line when both did.
+    #[test]
+    fn each_side_names_what_its_players_never_did() {
+        let everything: Vec<(ActionKind, u64)> = ActionKind::ALL.iter().map(|k| (*k, 10)).collect();
+        let mut no_mine = everything.clone();
+        no_mine.retain(|(k, _)| *k != K::Mine);
+        let (a, b, all) = (cov(1000, &no_mine), cov(1000, &[(K::Attack, 10)]), cov(1000, &everything));
+        let two = sides(&[("A (a)", &a, 250), ("B (b)", &b, 250)]).unwrap();
+        assert!(
+            two.starts_with(
+                "Never played: in the 250 campaigns of A (a) its players (tuned) never or almost never (under once in \
+                 100 player-campaigns; times in brackets) built a mine (0); in the 250 campaigns of B (b) its players \
+                 (tuned) never or almost never built a mine (0), pillaged (0), besieged a city (0), "
+            ),
+            "{two}"
+        );
+        assert!(two.ends_with(", recruited a siege engine (0); what it says in play is silent on those"), "{two}");
+        assert_eq!(
+            sides(&[("A (a)", &all, 250), ("B (b)", &a, 300)]).unwrap(),
+            "Never played: in the 250 campaigns of A (a) its players (tuned) exercised every part; in the 300 \
+             campaigns of B (b) its players (tuned) never or almost never (under once in 100 player-campaigns; times \
+             in brackets) built a mine (0); what it says in play is silent on those"
+        );
+        assert_eq!(sides(&[("A", &all, 250), ("B", &all, 250)]), None);
     }
 }

@@ -14,6 +14,7 @@ use crate::sim::record::{CombatRow, Coverage, PlayerRecord};
 use crate::sim::runner::{Chunk, Flow, RunConfig, run};
 use crate::sim::watch;
 use crate::sim::{Detail, record::SeasonRecord};
+use crate::stats::{Mean, ratio_interval};
 use std::collections::BTreeMap;
 
 /// What each metric measures, per campaign.
@@ -309,8 +310,10 @@ pub struct Measured {
     pub coverage: Coverage,
     /// Mean cumulative gold by source per (strategy, season), when asked.
     pub seasons: BTreeMap<(String, u32), SeasonGold>,
-    /// Total gold from mines, pillage and loot per strategy, all campaigns.
-    pub gold_by_strategy: BTreeMap<String, [f64; 3]>,
+    /// Per strategy, each campaign it played in (in campaign order): its
+    /// players' gold from mines, pillage and loot, summed. The campaign is
+    /// the unit of a pooled share's interval (`gold_share`).
+    pub gold_by_campaign: BTreeMap<String, Vec<[f64; 3]>>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -345,8 +348,13 @@ pub fn measure(
         let name = format!("{sc:?}");
         let mut out = Measured::default();
         for r in watch::pieces(0..campaigns, PIECE) {
-            let key =
-                || format!("measure master {master} {r:?} rotate {rotate_seats} seasons {seasons} {metrics:?} {name}");
+            // "gold by campaign": pieces kept before it summed the gold.
+            let key = || {
+                format!(
+                    "measure gold by campaign master {master} {r:?} rotate {rotate_seats} seasons {seasons} \
+                     {metrics:?} {name}"
+                )
+            };
             out.add(watch::memo(r.end - r.start, key, || part(r.clone()))?);
         }
         out
@@ -385,12 +393,23 @@ impl Measured {
             e.pillage += g.pillage;
             e.loot += g.loot;
         }
-        for (k, g) in other.gold_by_strategy {
-            let e = self.gold_by_strategy.entry(k).or_default();
-            for (x, y) in e.iter_mut().zip(g) {
-                *x += y;
-            }
+        for (k, g) in other.gold_by_campaign {
+            self.gold_by_campaign.entry(k).or_default().extend(g);
         }
+    }
+
+    /// The share of `strategy`'s gold from source `k` (0 mines, 1 pillage,
+    /// 2 loot), pooled over every campaign (all its gold from the source
+    /// over all its gold), with its 95% interval, the campaign as the unit
+    /// (`stats::ratio_interval`); NaN without gold.
+    pub fn gold_share(&self, strategy: &str, k: usize) -> Mean {
+        let per = self.gold_by_campaign.get(strategy).map_or(&[][..], Vec::as_slice);
+        ratio_interval(per.iter().map(|g| (g[k], g.iter().sum())), 0.95)
+    }
+
+    /// All gold from mines, pillage and loot, every strategy and campaign.
+    pub fn gold_total(&self) -> f64 {
+        self.gold_by_campaign.values().flatten().flatten().sum()
     }
 }
 
@@ -419,12 +438,7 @@ fn sums(
         |chunk| {
             for (rows, fought) in campaigns(&chunk, players) {
                 out.values.push(metrics.iter().map(|m| m.value(rows, fought)).collect());
-            }
-            for r in &chunk.players {
-                let g = out.gold_by_strategy.entry(r.strategy.clone()).or_default();
-                g[0] += r.tally.gold_mines as f64;
-                g[1] += r.tally.gold_pillage as f64;
-                g[2] += r.tally.gold_loot as f64;
+                add_gold(&mut out.gold_by_campaign, rows);
             }
             out.coverage.merge(&chunk.coverage);
             for s in &chunk.seasons {
@@ -435,6 +449,20 @@ fn sums(
         |_| {},
     )?;
     Ok(out)
+}
+
+/// One campaign's gold by source, summed over each strategy's players.
+fn add_gold(m: &mut BTreeMap<String, Vec<[f64; 3]>>, rows: &[PlayerRecord]) {
+    let mut here: BTreeMap<&str, [f64; 3]> = BTreeMap::new();
+    for r in rows {
+        let g = here.entry(&r.strategy).or_default();
+        g[0] += r.tally.gold_mines as f64;
+        g[1] += r.tally.gold_pillage as f64;
+        g[2] += r.tally.gold_loot as f64;
+    }
+    for (s, g) in here {
+        m.entry(s.to_string()).or_default().push(g);
+    }
 }
 
 fn add_season(m: &mut BTreeMap<(String, u32), SeasonGold>, s: &SeasonRecord) {
