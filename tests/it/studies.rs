@@ -1069,6 +1069,7 @@ fn worth_measures_each_ask_on_the_strongest_candidate_held_out() {
     assert!(out.join("worth.csv").exists());
     let o = bin().args(["experiment", "worth", "--players", "tuned"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
+}
 
 /// Runs of `scenario` with `args`, as `empires run` writes them, into `dir`.
 fn run_into(dir: &std::path::Path, args: &[&str]) {

@@ -10,7 +10,7 @@ use super::combat::{Cell, Table, effect};
 use super::dice::{Distribution, difference};
 use crate::rules::CombatKind;
 use crate::scenario::{Rate, Scenario};
-use crate::text::{pct, pct_small};
+use crate::text::pct;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finding {
@@ -442,6 +442,15 @@ pub struct CityCost {
     pub over: bool,
 }
 
+/// A small chance with the digits it needs (`0.69%`), as the report
+/// layer's `number::pct_small` prints it; the words are built here, in
+/// core, until presentation leaves it.
+fn small_pct(x: f64) -> String {
+    let p = 100.0 * x;
+    let digits = if p == 0.0 || p >= 1.0 { 1 } else { (1.0 - p.log10().floor()) as usize };
+    format!("{p:.digits$}%")
+}
+
 impl CityCost {
     /// This cell in words.
     pub fn words(&self) -> String {
@@ -456,7 +465,7 @@ impl CityCost {
                  {:.2} units spent on average",
                 self.pv,
                 self.per_pv,
-                pct_small(self.falls),
+                small_pct(self.falls),
                 self.units_spent
             )
         }
