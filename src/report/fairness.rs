@@ -359,6 +359,14 @@ pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
     out
 }
 
+/// What the readings' players never (or almost never) did in the shipped
+/// scenario's campaigns, so an in-play row that moved nothing is not read
+/// as the rules' answer where nobody played the part (`None` when they
+/// played every part).
+pub fn in_play_silence(r: &crate::study::combat_readings::Readings) -> Option<String> {
+    crate::study::exercised::line(&r.coverage, r.campaigns).map(|l| format!("In play (the readings below): {l}."))
+}
+
 /// The readings table's title: what it plays, on which seeds.
 pub fn readings_title(r: &crate::study::combat_readings::Readings) -> String {
     format!(
@@ -461,6 +469,9 @@ pub fn readings_rows(r: &crate::study::combat_readings::Readings) -> Vec<Vec<Str
 /// W-07 move exactly.
 pub fn readings_notes(sc: &Scenario, e: &Exact, r: &crate::study::combat_readings::Readings) -> String {
     let mut out = String::new();
+    if let Some(l) = in_play_silence(r) {
+        out.push_str(&format!("  {l}\n"));
+    }
     for rr in &r.rows {
         if let Some(line) = reading_exact(sc, e, rr.reading.rule) {
             out.push_str(&format!("  {} flipped, {line}\n", rr.reading.rule));
@@ -481,6 +492,7 @@ pub fn readings_json(sc: &Scenario, e: &Exact, r: &crate::study::combat_readings
     let mean = |m: &crate::stats::Mean| json!({"mean": m.mean, "low": m.low, "high": m.high, "n": m.n});
     json!({
         "campaigns": r.campaigns, "seed": r.seed, "rotate_seats": r.rotate_seats, "tests": r.tests,
+        "never_played": in_play_silence(r),
         "readings": r.rows.iter().map(|rr| json!({
             "rule": rr.reading.rule, "text": rr.reading.text, "shipped": rr.reading.shipped,
             "key": rr.reading.key, "value": rr.reading.value, "teams": rr.reading.teams,

@@ -60,6 +60,11 @@ pub fn text(sc: &Scenario, e: &Exact) -> String {
     let mut out = String::new();
     // The answer first, as the page's first screen has it.
     let _ = writeln!(out, "{}\n", super::fairness::answer(sc, &e.verdicts));
+    if let Some(l) = e.readings.as_ref().and_then(super::fairness::in_play_silence) {
+        // On the first screen: the exact answer needs no players, the
+        // in-play rows below do.
+        let _ = writeln!(out, "{l}\n");
+    }
     out.push_str(&super::table::text_table(&super::fairness::rows(&e.verdicts)));
     out.push_str(&super::fairness::more_text(sc, &e.verdicts));
     if let Some(r) = &e.readings {
@@ -348,6 +353,9 @@ pub fn against_text(
 pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<String>, Error> {
     let mut page = super::html::Page::new(&format!("empires tables: {} (die {})", sc.name, sc.combat.die));
     page.answer(&super::fairness::answer(sc, &e.verdicts));
+    if let Some(l) = e.readings.as_ref().and_then(super::fairness::in_play_silence) {
+        page.p(&l);
+    }
     page.table(&super::fairness::rows(&e.verdicts));
     page.h2("What a city costs to take, against what it is worth");
     page.p(&super::fairness::city_cost_caption(sc));

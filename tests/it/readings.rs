@@ -315,6 +315,14 @@ fn tables_shows_what_the_combat_answer_rests_on() {
         });
         assert!(row.contains(shipped), "{row}");
     }
+    // The in-play rows answer for their players only: what those never did
+    // stands on the first screen, under the exact answer.
+    let silent = text.lines().nth(2).unwrap_or_default();
+    assert!(
+        silent.starts_with("In play (the readings below): Never played: in its 200 campaigns its players")
+            && silent.ends_with("what it says in play is silent on those."),
+        "{text}"
+    );
     let xp = text.lines().find(|l| l.contains("army.xp_needs_destroyed=true")).unwrap();
     assert!(xp.contains("experience gained") && xp.trim_end().ends_with("moved: lower"), "{xp}");
     assert!(text.contains("W-07 flipped, exact, an Assault army at equal base: P(win) 41.7% -> 58.3%"), "{text}");
@@ -329,6 +337,8 @@ fn tables_shows_what_the_combat_answer_rests_on() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("tables.json")).unwrap()).unwrap();
     let r = &json["readings"];
     assert_eq!((r["campaigns"].as_u64(), r["seed"].as_u64()), (Some(200), Some(3)));
+    assert_eq!(r["never_played"].as_str(), Some(silent));
+    assert!(page.contains(&empires::report::html::esc(silent)));
     assert_eq!(r["readings"].as_array().unwrap().len(), 6);
     assert_eq!(r["readings"][2]["moves"][0]["moved"], serde_json::Value::Bool(true));
     // 0 campaigns leaves the table out.

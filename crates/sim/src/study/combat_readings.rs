@@ -150,6 +150,11 @@ pub struct Readings {
     pub rows: Vec<ReadingRow>,
     /// Tests in the Holm family: every row of every reading.
     pub tests: usize,
+    /// What the shipped scenario's players did in its campaigns: the
+    /// in-play rows say nothing of a part they never played (a siege
+    /// reading read off campaigns without a siege), and the table says so
+    /// (`exercised`).
+    pub coverage: crate::sim::record::Coverage,
 }
 
 impl Readings {
@@ -199,5 +204,5 @@ pub fn run(sc: &Scenario, seed: u64, campaigns: u64) -> Result<Readings, Error> 
         rows.push(ReadingRow { reading: r, rows: paired_rows });
     }
     let tests = adjust(rows.iter_mut().flat_map(|r| r.rows.iter_mut()), Correction::Holm);
-    Ok(Readings { campaigns, seed, rotate_seats: rotate, rows, tests })
+    Ok(Readings { campaigns, seed, rotate_seats: rotate, rows, tests, coverage: base.coverage.clone() })
 }
