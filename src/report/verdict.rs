@@ -170,15 +170,21 @@ pub fn sweep_answer(s: &Sweep) -> String {
     );
     let still = still_parts(&all);
     let still = if still.is_empty() { String::new() } else { format!("; {}", still.join("; ")) };
+    // Each cell's players answer for what they did only: name what each
+    // cell's never did, from its own campaigns.
+    let names: Vec<String> = (0..s.cells.len()).map(|i| format!("cell {}", cell_name(s, i))).collect();
+    let sides: Vec<(&str, &crate::sim::record::Coverage, u64)> =
+        s.cells.iter().zip(&names).map(|(c, n)| (n.as_str(), &c.coverage, s.campaigns)).collect();
+    let never = crate::study::exercised::sides(&sides).map_or(String::new(), |l| format!(" {l}."));
     if k == 0 {
         format!(
             "{LEAD} No cell differs detectably from the first ({first}) in the metrics shown, at {how}: the key \
-             moves them less than these campaigns can see{still}."
+             moves them less than these campaigns can see{still}.{never}"
         )
     } else {
         format!(
             "{LEAD} Against the first cell ({first}), {k} differences in the metrics shown are detectable at {how}: \
-             {}{still}.",
+             {}{still}.{never}",
             parts.join("; ")
         )
     }

@@ -1239,3 +1239,28 @@ fn q1_observed_gold_shares_carry_campaign_level_intervals() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A sweep answers for its players only: its answer names what each
+/// cell's players never did, from that cell's own campaigns.
+#[test]
+fn sweep_names_what_each_cells_players_never_did() {
+    let out = tmp("sw-never");
+    let o = bin()
+        .args(["sweep", "--vary", "costs.capture=2,3", "--players", "tuned", "--campaigns", "40", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let first = text.lines().next().unwrap();
+    for cell in ["costs.capture=2", "costs.capture=3"] {
+        let said = format!("in the 40 campaigns of cell {cell} its players (tuned) never or almost never");
+        assert!(first.contains(&said), "{said} in: {first}");
+    }
+    // `tuned` builds no mine, in either cell.
+    assert_eq!(first.matches("built a mine (0)").count(), 2, "{first}");
+    assert!(first.ends_with("what it says in play is silent on those."), "{first}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains(&format!("<p class=\"answer\">{first}</p>")), "the page opens with the same line");
+    let _ = std::fs::remove_dir_all(&out);
+}

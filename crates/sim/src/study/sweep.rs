@@ -74,6 +74,9 @@ pub struct Cell {
     /// Paired against the first cell, campaign by campaign (empty for the
     /// first cell itself); verdicts adjusted over the whole sweep.
     pub against: Vec<Row>,
+    /// What this cell's players did, so the answer names what they never
+    /// did (`exercised`).
+    pub coverage: crate::sim::record::Coverage,
 }
 
 #[derive(Clone, Debug)]
@@ -150,7 +153,7 @@ pub fn run<E: From<SetupError>>(
                 mean
             })
             .collect();
-        cells.push(Cell { at, values, against });
+        cells.push(Cell { at, values, against, coverage: m.coverage.clone() });
         if first.is_none() {
             first = Some(m);
         }
