@@ -320,7 +320,7 @@ pub fn mine_answer(e: &crate::study::mine_pillage::Experiment) -> String {
     if let Some(w) = &e.worth {
         // The gold above read in win points, at what gold is worth to the
         // strongest player the tool has (part 5).
-        if let Some(q) = super::worth::mine_pillage_in_points_of(&e.exact, w) {
+        if let Some(q) = super::worth::mine_pillage_in_points(&e.exact, w) {
             out.push_str(&format!(" {q} (part 5)."));
         }
     }

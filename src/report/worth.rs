@@ -17,7 +17,7 @@ pub const LEAD: &str = "What is a resource worth?";
 
 /// `+2.1 [+0.4, +3.8] pts`.
 fn points(w: &Worth) -> String {
-    format!("{:+.1} [{:+.1}, {:+.1}] pts", 100.0 * w.diff.mean, 100.0 * w.diff.low, 100.0 * w.diff.high)
+    format!("{} pts", super::study::mine_pillage::points(&w.diff))
 }
 
 /// One ask in words: `+100 gold +2.1 [+0.4, +3.8] pts to tuned`, or that
@@ -64,12 +64,7 @@ pub fn per_gold(s: &Study) -> Option<(f64, f64, f64, u32)> {
 /// built in the first season is worth, read at the gift's slope (the
 /// worth of gold handed at the start; gold that comes later may be worth
 /// less, so these are at most that). `None` without a gold row.
-pub fn mine_pillage_in_points(sc: &Scenario, s: &Study) -> Option<String> {
-    mine_pillage_in_points_of(&crate::study::mine_pillage::Exact::of(sc), s)
-}
-
-/// As `mine_pillage_in_points`, from question 1's exact part.
-pub fn mine_pillage_in_points_of(x: &crate::study::mine_pillage::Exact, s: &Study) -> Option<String> {
+pub fn mine_pillage_in_points(x: &crate::study::mine_pillage::Exact, s: &Study) -> Option<String> {
     let (m, lo, hi, g) = per_gold(s)?;
     let ep = s
         .rows
@@ -137,7 +132,7 @@ pub fn answer_of(x: &crate::study::mine_pillage::Exact, s: &Study) -> String {
         s.seed,
         parts.join("; ")
     );
-    if let Some(q1) = mine_pillage_in_points_of(x, s) {
+    if let Some(q1) = mine_pillage_in_points(x, s) {
         let _ = write!(out, " {q1}.");
     }
     out
@@ -172,7 +167,7 @@ pub fn rows(s: &Study) -> Vec<Vec<String>> {
             } else {
                 w.selection
                     .iter()
-                    .map(|(c, m)| format!("{c} {:+.1} [{:+.1}, {:+.1}]", 100.0 * m.mean, 100.0 * m.low, 100.0 * m.high))
+                    .map(|(c, m)| format!("{c} {}", super::study::mine_pillage::points(m)))
                     .collect::<Vec<_>>()
                     .join("; ")
             },

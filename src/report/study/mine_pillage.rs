@@ -92,9 +92,6 @@ fn measured_chances(e: &Experiment) -> Vec<(String, f64)> {
 pub fn payback_rows(e: &Experiment) -> Option<Vec<Vec<String>>> {
     let n = e.payback?;
     let x = &e.exact;
-    let range = |(lo, hi): (f64, f64)| {
-        if hi.is_finite() { format!("{lo:.1} to under {hi:.1}") } else { format!("{lo:.1} or more") }
-    };
     let mut rows = vec![
         [
             "mine (now)".to_string(),
@@ -106,32 +103,40 @@ pub fn payback_rows(e: &Experiment) -> Option<Vec<Vec<String>>> {
     ];
     let chances = measured_chances(e);
     for site in &x.sites {
-        let mut both = (f64::NEG_INFINITY, f64::INFINITY);
+        let name = format!("{} ({}, mean {:.0})", site.terrain, site.dice, site.mean_yield);
         for (label, q) in &chances {
-            let (lo, hi) = mine_pillage::yield_for_payback(x.pillage, n, *q);
-            both = (both.0.max(lo), both.1.min(hi));
-            rows.push(vec![
-                format!("{} ({}, mean {:.0})", site.terrain, site.dice, site.mean_yield),
-                label.clone(),
-                range((lo, hi)),
-                dice_cell(site, lo, hi),
-            ]);
+            let range = mine_pillage::yield_for_payback(x.pillage, n, *q);
+            rows.push(vec![name.clone(), label.clone(), range_words(range), dice_cell(site, range)]);
         }
         if chances.len() > 1 {
-            let cell = if both.0 < both.1 { range(both) } else { "none: the interval's ends disagree".to_string() };
-            rows.push(vec![
-                format!("{} ({}, mean {:.0})", site.terrain, site.dice, site.mean_yield),
-                "over the whole interval".into(),
-                cell,
-                if both.0 < both.1 { dice_cell(site, both.0, both.1) } else { "—".into() },
-            ]);
+            let (words, dice) = whole_interval(e, site, n);
+            rows.push(vec![name, "over the whole interval".into(), words, dice]);
         }
     }
     Some(rows)
 }
 
+/// `23.3 to under 35.0`, or `70.0 or more` for one payday.
+fn range_words((lo, hi): (f64, f64)) -> String {
+    if hi.is_finite() { format!("{lo:.1} to under {hi:.1}") } else { format!("{lo:.1} or more") }
+}
+
+/// The yields that pay back at payday `n` at every measured chance at
+/// once (the ranges' overlap), in words, with a dice expression for them.
+fn whole_interval(e: &Experiment, site: &mine_pillage::MineSite, n: u32) -> (String, String) {
+    let both = measured_chances(e).iter().fold((f64::NEG_INFINITY, f64::INFINITY), |(lo, hi), (_, q)| {
+        let (l, h) = mine_pillage::yield_for_payback(e.exact.pillage, n, *q);
+        (lo.max(l), hi.min(h))
+    });
+    if both.0 < both.1 {
+        (range_words(both), dice_cell(site, both))
+    } else {
+        ("none: the interval's ends disagree".into(), "—".into())
+    }
+}
+
 /// `economy.mine.river = 2D6x5 (mean 35)`, or why there is none.
-fn dice_cell(site: &mine_pillage::MineSite, lo: f64, hi: f64) -> String {
+fn dice_cell(site: &mine_pillage::MineSite, (lo, hi): (f64, f64)) -> String {
     match mine_pillage::dice_for_yield(&site.dice, lo, hi) {
         Some(d) => format!("e.g. economy.mine.{} = {d}, mean {:.1}", site.terrain, d.mean()),
         None => format!("no multiplier of {} lands in it", site.dice),
@@ -142,17 +147,13 @@ fn dice_cell(site: &mine_pillage::MineSite, lo: f64, hi: f64) -> String {
 /// whole interval of the loss rate, with a dice expression that gives it.
 pub fn payback_clause(e: &Experiment) -> Option<String> {
     let n = e.payback?;
-    let rows = payback_rows(e)?;
-    let last_of = |site: &mine_pillage::MineSite| {
-        let name = format!("{} ({}, mean {:.0})", site.terrain, site.dice, site.mean_yield);
-        rows.iter().rev().find(|r| r[0] == name).cloned()
-    };
     let parts: Vec<String> = e
         .exact
         .sites
         .iter()
-        .filter_map(|s| {
-            last_of(s).map(|r| format!("a {} mine needs a mean yield of {} a payday ({})", s.terrain, r[2], r[3]))
+        .map(|s| {
+            let (words, dice) = whole_interval(e, s, n);
+            format!("a {} mine needs a mean yield of {words} a payday ({dice})", s.terrain)
         })
         .collect();
     let at = if e.loss.is_some() { "over the measured loss rate's 95% interval" } else { "if the hex is never lost" };

@@ -20,20 +20,16 @@ pub struct Restricted {
 }
 
 impl Restricted {
-    pub fn new(inner: Box<dyn Strategy>, forbid: &[ActionKind], force: &[ActionKind]) -> Self {
+    /// `inner` under `spec`'s restrictions.
+    pub fn of(inner: Box<dyn Strategy>, spec: &crate::scenario::StrategySpec) -> Self {
         Restricted {
             inner,
-            forbid: forbid.to_vec(),
-            force: force.to_vec(),
-            hold_garrisons: false,
+            forbid: spec.forbid.clone(),
+            force: spec.force.clone(),
+            hold_garrisons: spec.hold_garrisons,
             opts: Vec::new(),
             idx: Vec::new(),
         }
-    }
-
-    /// `inner` under `spec`'s restrictions.
-    pub fn of(inner: Box<dyn Strategy>, spec: &crate::scenario::StrategySpec) -> Self {
-        Restricted { hold_garrisons: spec.hold_garrisons, ..Restricted::new(inner, &spec.forbid, &spec.force) }
     }
 
     /// Whether `spec` restricts anything (else its player is not wrapped).

@@ -195,34 +195,23 @@ pub struct Loss {
     pub held: u64,
     /// Of those, the ones with another holder (or none) a season later.
     pub lost: u64,
-    /// Sums over campaigns of held², lost² and held × lost: the
-    /// campaign-level spread the interval needs (`interval`).
-    pub held_sq: f64,
-    pub lost_sq: f64,
-    pub cross: f64,
+    /// The rate's standard error with the campaign as the unit
+    /// (`stats::ratio_interval`, the ratio estimator's cluster-robust one).
+    pub se: f64,
 }
 
 impl Loss {
     /// From each campaign's (held, lost).
     pub fn of(players: &str, per_campaign: impl IntoIterator<Item = (u64, u64)>) -> Loss {
-        let mut l = Loss {
+        let per: Vec<(u64, u64)> = per_campaign.into_iter().collect();
+        let ratio = crate::stats::ratio_interval(per.iter().map(|&(h, x)| (x as f64, h as f64)), 0.95);
+        Loss {
             players: players.to_string(),
-            campaigns: 0,
-            held: 0,
-            lost: 0,
-            held_sq: 0.0,
-            lost_sq: 0.0,
-            cross: 0.0,
-        };
-        for (h, x) in per_campaign {
-            l.campaigns += 1;
-            (l.held, l.lost) = (l.held + h, l.lost + x);
-            let (h, x) = (h as f64, x as f64);
-            l.held_sq += h * h;
-            l.lost_sq += x * x;
-            l.cross += h * x;
+            campaigns: per.len() as u64,
+            held: per.iter().map(|c| c.0).sum(),
+            lost: per.iter().map(|c| c.1).sum(),
+            se: ratio.sd / (ratio.n.max(1) as f64).sqrt(),
         }
-        l
     }
 
     pub fn rate(&self) -> f64 {
@@ -236,35 +225,25 @@ impl Loss {
     ///
     /// Why: one campaign's hex-seasons are not independent (a war takes
     /// several hexes, a quiet campaign loses none), so a binomial interval
-    /// over hex-seasons is too narrow. The variance is the ratio
-    /// estimator's over campaigns, Σ(lost_i − r·held_i)² / (n − 1) / (n ·
-    /// mean held²). With no hex lost (or every one) the spread is not seen
-    /// at all, so the most conservative effect is taken: the campaigns
-    /// themselves are the sample.
+    /// over hex-seasons is too narrow. With no hex lost (or every one) the
+    /// spread is not seen at all, so the most conservative effect is
+    /// taken: the campaigns themselves are the sample.
     pub fn design_effect(&self) -> f64 {
-        let n = self.campaigns as f64;
-        let m = self.held as f64 / n.max(1.0);
-        if self.campaigns < 2 || self.held == 0 {
-            return m.max(1.0);
+        let m = (self.held as f64 / self.campaigns.max(1) as f64).max(1.0);
+        if self.campaigns < 2 || self.lost == 0 || self.lost == self.held {
+            return m;
         }
         let r = self.rate();
-        if self.lost == 0 || self.lost == self.held {
-            return m.max(1.0);
-        }
-        let ss = (self.lost_sq - 2.0 * r * self.cross + r * r * self.held_sq).max(0.0);
-        let cluster = ss / (n - 1.0) / (n * m * m);
         let binomial = r * (1.0 - r) / self.held as f64;
-        (cluster / binomial).clamp(1.0, m.max(1.0))
+        (self.se * self.se / binomial).clamp(1.0, m)
     }
 
     /// The rate's 95% interval: Wilson's over the effective number of
     /// hex-seasons (held over `design_effect`), so it counts campaigns, not
-    /// hex-seasons, as the independent draws. With no hex lost its low end
-    /// is 0 exactly.
+    /// hex-seasons, as the independent draws.
     pub fn interval(&self) -> (f64, f64) {
         let n = self.held as f64 / self.design_effect();
-        let (lo, hi) = crate::stats::wilson(self.rate().max(0.0) * n, n, 0.95);
-        (if self.lost == 0 { 0.0 } else { lo }, hi)
+        crate::stats::wilson(self.rate().max(0.0) * n, n, 0.95)
     }
 }
 

@@ -94,13 +94,6 @@ pub struct Study {
     pub rows: Vec<Worth>,
 }
 
-impl Study {
-    /// The row of `gift`.
-    pub fn of(&self, gift: Gift) -> Option<&Worth> {
-        self.rows.iter().find(|w| w.gift == gift)
-    }
-}
-
 /// The selection seeds: never the held-out ones.
 pub fn selection_seed(seed: u64) -> u64 {
     crate::seed::mix2(seed, 0x776f_7274_68)
@@ -220,11 +213,11 @@ pub fn default_candidates(sc: &Scenario, field: &str) -> Vec<String> {
     if sc.strategy("tuned").is_some() {
         out.push("tuned".into());
     }
-    let mut seen = Vec::new();
-    out.retain(|n| {
-        let new = !seen.contains(n);
-        seen.push(n.clone());
-        new
-    });
-    out
+    let mut once: Vec<String> = Vec::new();
+    for n in out {
+        if !once.contains(&n) {
+            once.push(n);
+        }
+    }
+    once
 }
