@@ -279,16 +279,16 @@ impl BestResponseArgs {
     /// The tuning budget, when `--best-response` asks for one: every search
     /// starts from a tuned player, so it steps 0.1 of each key's range
     /// around it.
-    pub fn budget(self) -> Option<crate::study::restrict::Budget> {
-        self.best_response.then(|| crate::study::restrict::Budget {
+    pub fn budget(self) -> Option<crate::strength::best_response::Budget> {
+        self.best_response.then(|| crate::strength::best_response::Budget {
             generations: self.generations,
             per_eval: self.campaigns_per_eval,
             population: None,
             sigma: 0.1,
             probe_campaigns: self.probe_campaigns,
             family: match self.best_response_player {
-                PlayerFamily::Weighted => crate::study::restrict::Family::Weighted,
-                PlayerFamily::Search => crate::study::restrict::Family::Search,
+                PlayerFamily::Weighted => crate::strength::best_response::Family::Weighted,
+                PlayerFamily::Search => crate::strength::best_response::Family::Search,
             },
         })
     }
@@ -296,7 +296,7 @@ impl BestResponseArgs {
     /// The budget of a command whose best response values a restriction
     /// between weighted players (`experiment restrict`, `experiment
     /// mine-vs-pillage`): a search seated there is refused, not ignored.
-    pub fn weighted_budget(self, command: &str) -> Result<Option<crate::study::restrict::Budget>, CliError> {
+    pub fn weighted_budget(self, command: &str) -> Result<Option<crate::strength::best_response::Budget>, CliError> {
         if self.best_response_player == PlayerFamily::Search {
             return Err(CliError::input(format!(
                 "--best-response-player search: {command} values each restriction between weighted players tuned \

@@ -418,7 +418,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
             (2, 2) => 2 * (a.steps.max(1) + 3) as u64,
             _ => a.curve_points.max(1) as u64,
         };
-    let tuning = a.best.budget().map_or(0, |b| crate::study::restrict::tuning_planned(&base, &b));
+    let tuning = a.best.budget().map_or(0, |b| crate::strength::best_response::tuning_planned(&base, &b));
     // Under best response, each solved point's player gets the competence
     // check (a curve solves once per point).
     let solutions = if (keys, targets) == (2, 1) { a.curve_points.max(1) as u64 } else { 1 };

@@ -210,6 +210,7 @@ pub fn tune_cmd(a: TuneArgs) -> Result<(), CliError> {
         vary: a.vary.clone(),
         variants: if a.vary.is_empty() { 0 } else { a.variants },
         gift_gold: a.gift_gold,
+        given: None,
         objective: a.objective,
         start_at: None,
     };

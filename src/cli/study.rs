@@ -154,7 +154,10 @@ pub enum Experiment {
     /// copies at each strength level, and with --best-response both sides tuned.
     Restrict(RestrictArgs),
     /// What is a resource worth? Gold, a unit, an EP and a mine-able hex,
-    /// given and taken, in win-rate points to the strongest candidate player.
+    /// given and taken, in win-rate points to the strongest candidate player;
+    /// with --best-response each ask also gets a best response fitted with
+    /// it (the field's heaviest weighted member, tuned against the field
+    /// with the ask in every tuning campaign).
     Worth(WorthArgs),
 }
 
@@ -171,13 +174,20 @@ pub struct WorthArgs {
     /// selection seeds is measured again on the held-out seeds.
     #[arg(long, value_delimiter = ',')]
     candidates: Vec<String>,
+    // --best-response: a best response fitted with each ask (the
+    // command's help says what is tuned).
+    #[command(flatten)]
+    best: BestResponseArgs,
     #[command(flatten)]
     flags: StudyFlags,
 }
 
 impl ResultKey for WorthArgs {
     fn key(&self) -> String {
-        format!("worth {:?} {:?} {:?} {}", self.field, self.candidates, self.scenario.set.set, self.flags.shape())
+        // Added after the first keys: written only when given, so a
+        // folder made before resumes.
+        let best = if self.best.best_response { format!(" {}", self.best.shape()) } else { String::new() };
+        format!("worth {:?} {:?} {:?} {}{best}", self.field, self.candidates, self.scenario.set.set, self.flags.shape())
     }
 }
 
@@ -565,9 +575,11 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     let budget = a.best.budget();
     let start = a.flags.start();
     let cells = sweep::grid(&axes).len() as u64;
-    let tuning = budget
-        .as_ref()
-        .map_or(0, |b| cells * (crate::study::restrict::tuning_planned(&base, b) + compare::check_planned(b)));
+    let tuning = budget.as_ref().map_or(0, |b| {
+        cells
+            * (crate::strength::best_response::tuning_planned(&base, b)
+                + crate::strength::best_response::check_planned(b))
+    });
     let long = a.flags.long(sweep::planned(&axes, a.flags.campaigns.n) + tuning, &out)?;
     let mut tuned: Vec<(String, u64, Option<crate::strength::probe::Competence>, crate::scenario::StrategySpec)> =
         Vec::new();
@@ -578,7 +590,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
             match &budget {
                 None => Ok(sc),
                 Some(b) => {
-                    let r = compare::retuned(&sc, &start, a.flags.master.seed, b)?;
+                    let r = crate::strength::best_response::retuned(&sc, &start, a.flags.master.seed, b)?;
                     tuned.push((cell_sets.join(" "), r.played, r.competence, r.spec));
                     Ok(r.scenario)
                 }
@@ -605,11 +617,11 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
             "best response: in every cell, every seat plays {start} re-tuned in self-play under that cell's rules \
              ({}, {} generations, {} campaigns a candidate, step 0.1 of each range; {} cells, {played} \
              campaigns of search on master seed {}, never the sweep's); {}",
-            crate::study::restrict::TUNED_OVER,
+            crate::strength::best_response::TUNED_OVER,
             b.generations,
             b.per_eval,
             tuned.len(),
-            compare::tuning_seed(a.flags.master.seed),
+            crate::strength::best_response::tuning_seed(a.flags.master.seed),
             b.family.words()
         )
     });
@@ -672,7 +684,12 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             let planned = mine_pillage::planned(&sc, campaigns)
                 + loss_campaigns
                 + mine_pillage::readings_planned(readings_campaigns)
-                + worth::planned(&file, worth::default_candidates(&file, &readings_players).len(), worth_campaigns)
+                + if worth_campaigns > 0 {
+                    let n = worth::default_candidates(&file, &readings_players).len();
+                    worth::planned(&file, n, worth_campaigns, budget.as_ref())
+                } else {
+                    0
+                }
                 + budget.as_ref().map_or(0, |b| {
                     restrictions.iter().map(|r| restrict::planned(&file, r, 1, campaigns, Some(b))).sum()
                 });
@@ -699,7 +716,8 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             if worth_campaigns > 0 {
                 let candidates = worth::default_candidates(&file, &readings_players);
                 x.worth = Some(long.run(|| {
-                    worth::run(&file, &candidates, &readings_players, flags.master.seed, worth_campaigns)
+                    let seed = flags.master.seed;
+                    worth::run(&file, &candidates, &readings_players, seed, worth_campaigns, budget.as_ref())
                         .map_err(CliError::from)
                 })?);
             }
@@ -734,7 +752,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 Ok(files)
             })
         }
-        Experiment::Worth(WorthArgs { scenario, field, candidates, flags }) => {
+        Experiment::Worth(WorthArgs { scenario, field, candidates, best, flags }) => {
             flags.check()?;
             if flags.players.players.is_some() || flags.seats.fixed_seats {
                 return Err(CliError::input(
@@ -750,9 +768,12 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
                 sc.named_strategy(c).map_err(|e| e.at("--candidates"))?;
             }
             let campaigns = flags.campaigns.n;
-            let long = flags.long(worth::planned(&sc, candidates.len(), campaigns), &out)?;
-            let w = long
-                .run(|| worth::run(&sc, &candidates, &field, flags.master.seed, campaigns).map_err(CliError::from))?;
+            let budget = best.weighted_budget("experiment worth")?;
+            let long = flags.long(worth::planned(&sc, candidates.len(), campaigns, budget.as_ref()), &out)?;
+            let w = long.run(|| {
+                worth::run(&sc, &candidates, &field, flags.master.seed, campaigns, budget.as_ref())
+                    .map_err(CliError::from)
+            })?;
             long.finish();
             sayln!("{}\n", crate::report::worth::answer(&sc, &w));
             say!("{}", crate::report::worth::text(&w));

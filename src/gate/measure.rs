@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::report::dataset::numeric;
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
-use crate::sim::record::PlayerRecord;
+use crate::sim::record::{Coverage, PlayerRecord};
 use crate::sim::runner::{Flow, RunConfig, SeatFlag, run, seating};
 use crate::stats::{mean_interval, wilson};
 use crate::study::metrics::Metric;
@@ -40,16 +40,22 @@ pub struct Sample {
     pub worst_of: u32,
     /// The scenario file played (`gate::measure_sample` names it).
     pub played: Option<super::Played>,
+    /// What the campaigns' players did (a variant's campaigns with the
+    /// scenario's), for the line naming what they never did: a metric
+    /// about a rule nobody played passes whatever the rule says. `None`
+    /// for a value read off no campaigns of its own.
+    pub coverage: Option<Coverage>,
 }
 
 impl From<Measured> for Sample {
     fn from(measured: Measured) -> Sample {
-        Sample { measured, values: Vec::new(), worst_of: 1, played: None }
+        Sample { measured, values: Vec::new(), worst_of: 1, played: None, coverage: None }
     }
 }
 
-/// One value per campaign of `sc` for the metric (`quantity` or `column`).
-fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<f64>, Error> {
+/// One value per campaign of `sc` for the metric (`quantity` or `column`),
+/// and what the campaigns' players did.
+fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<(Vec<f64>, Coverage), Error> {
     let quantity: Option<Metric> = match &m.quantity {
         Some(q) => Some(crate::balance::metric_named(sc, q).map_err(|e| e.at("quantity"))?),
         None => None,
@@ -62,13 +68,15 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec
     let detail = crate::sim::Detail { combats, ..Default::default() };
     let cfg = RunConfig { master: m.seed, range: 0..m.campaigns, rotate_seats, chunk: 2048, detail };
     let n = sc.players.len().max(1);
-    let key = || format!("gate per campaign {rotate_seats} {m:?} {sc:?}");
+    let key = || format!("gate per campaign and coverage {rotate_seats} {m:?} {sc:?}");
     crate::sim::watch::memo(m.campaigns, key, || {
         let mut out = Vec::with_capacity(m.campaigns as usize);
+        let mut cov = Coverage::default();
         run::<crate::rules::setup::SetupError>(
             sc,
             &cfg,
             |chunk| {
+                cov.merge(&chunk.coverage);
                 for (rows, fought) in crate::study::metrics::campaigns(&chunk, n) {
                     let v = match (&quantity, &m.column) {
                         (Some(q), _) => q.value_of(rows, fought),
@@ -85,7 +93,7 @@ fn per_campaign(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec
             },
             |_| {},
         )
-        .map(|_| out)
+        .map(|_| (out, cov))
     })
     .map_err(Error::from)
 }
@@ -100,8 +108,12 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
         if variant.is_some() {
             return Err(Error::input(format!("{SEAT_DEVIATION:?} takes no variant")));
         }
-        let wins = seat_wins(sc, m, rotate)?;
-        return Ok(Sample { worst_of: wins.len().max(1) as u32, ..Sample::from(seat_deviation(&wins)) });
+        let (wins, cov) = seat_wins(sc, m, rotate)?;
+        return Ok(Sample {
+            worst_of: wins.len().max(1) as u32,
+            coverage: Some(cov),
+            ..Sample::from(seat_deviation(&wins))
+        });
     }
     if let Some(q) = m.quantity.as_deref() {
         if let Some(s) = q.strip_prefix(EQUILIBRIUM) {
@@ -114,10 +126,11 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
             return restriction_value(sc, m).map(Sample::from);
         }
     }
-    let a = per_campaign(sc, m, rotate)?;
+    let (a, mut cov) = per_campaign(sc, m, rotate)?;
     let values: Vec<f64> = match variant {
         Some(v) => {
-            let b = per_campaign(v, m, rotate)?;
+            let (b, vcov) = per_campaign(v, m, rotate)?;
+            cov.merge(&vcov);
             a.iter().zip(&b).map(|(x, y)| y - x).collect()
         }
         None => a,
@@ -134,20 +147,23 @@ pub fn monte_carlo(sc: &Scenario, variant: Option<&Scenario>, m: &MetricSpec) ->
         (mean.low, mean.high)
     };
     let measured = Measured { value: mean.mean, se, low, high, exact: false, campaigns: mean.n };
-    Ok(Sample { measured, values, worst_of: 1, played: None })
+    Ok(Sample { measured, values, worst_of: 1, played: None, coverage: Some(cov) })
 }
 
-/// Wins per seat over the metric's campaigns (one winner per campaign).
-fn seat_wins(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<u64>, Error> {
+/// Wins per seat over the metric's campaigns (one winner per campaign),
+/// and what the campaigns' players did.
+fn seat_wins(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<(Vec<u64>, Coverage), Error> {
     let cfg =
         RunConfig { master: m.seed, range: 0..m.campaigns, rotate_seats, chunk: 2048, detail: Default::default() };
-    let key = || format!("gate seat wins {rotate_seats} {m:?} {sc:?}");
+    let key = || format!("gate seat wins and coverage {rotate_seats} {m:?} {sc:?}");
     crate::sim::watch::memo(m.campaigns, key, || {
         let mut wins = vec![0u64; sc.players.len()];
+        let mut cov = Coverage::default();
         run::<crate::rules::setup::SetupError>(
             sc,
             &cfg,
             |chunk| {
+                cov.merge(&chunk.coverage);
                 for r in chunk.players.iter().filter(|r| r.winner) {
                     wins[r.seat as usize] += 1;
                 }
@@ -155,7 +171,7 @@ fn seat_wins(sc: &Scenario, m: &MetricSpec, rotate_seats: bool) -> Result<Vec<u6
             },
             |_| {},
         )
-        .map(|_| wins)
+        .map(|_| (wins, cov))
     })
     .map_err(Error::from)
 }

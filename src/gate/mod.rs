@@ -243,6 +243,8 @@ pub struct Judged {
     pub why: String,
     /// For a pass the data cannot confirm: the interval reaches past a bound.
     pub warning: Option<String>,
+    /// What the metric's campaigns' players did (`Sample::coverage`).
+    pub coverage: Option<crate::sim::record::Coverage>,
 }
 
 /// Rejection of the statistic |d| of a change when |change| ≤ `tol` holds:
@@ -264,6 +266,7 @@ pub fn judge(file: &BalanceFile, measured: Vec<Sample>, stored: &baseline::Store
             _ => None,
         };
         out.push(Judged {
+            coverage: s.coverage,
             played: s.played,
             baseline_sha256,
             spec: spec.clone(),

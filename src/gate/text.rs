@@ -126,6 +126,15 @@ pub fn text(file: &str, alpha: f64, judged: &[Judged], updating: bool) -> String
     out.push_str(&crate::report::study::metrics::definitions(
         shares.iter().filter(|m| judged.iter().any(|j| j.spec.quantity.as_deref() == Some(m.name().as_str()))),
     ));
+    // A metric read off campaigns answers for what their players did: one
+    // about a rule nobody played passes whatever the rule says.
+    for j in judged {
+        // A variant's campaigns are played twice, once under each scenario.
+        let campaigns = j.measured.campaigns * if j.spec.variant.is_some() { 2 } else { 1 };
+        if let Some(line) = j.coverage.as_ref().and_then(|c| crate::study::exercised::line(c, campaigns)) {
+            let _ = writeln!(out, "  {}: {line}", j.spec.name);
+        }
+    }
     for j in judged {
         if let Test::Unpaired { why } = &j.test {
             let _ = writeln!(out, "  unpaired {}: {why}", j.spec.name);

@@ -8,7 +8,7 @@ use super::table::text_table;
 use crate::error::Error;
 use crate::rules::setup::Gift;
 use crate::scenario::Scenario;
-use crate::study::worth::{Study, Worth, label, resource};
+use crate::study::worth::{Fitted, Study, Worth, label, resource};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -49,6 +49,16 @@ fn field_words(s: &Study) -> String {
             s.field
         ),
     }
+}
+
+/// The best responses fitted with each gift, as the answer names them.
+fn fitted_words(f: &Fitted) -> String {
+    format!(
+        " and a best response fitted with each ask (the field's heaviest weighted member tuned against the field \
+         with the ask in every tuning campaign: {} generations, {} campaigns a candidate, {} tuning campaigns on \
+         seeds of their own)",
+        f.generations, f.per_eval, f.played
+    )
 }
 
 /// Win points a gold piece is worth to the strongest player, from the
@@ -114,12 +124,13 @@ pub fn answer_of(x: &crate::study::mine_pillage::Exact, s: &Study) -> String {
         }
     }
     let parts: Vec<String> = by.iter().map(|(r, v)| format!("{r}: {}", v.join(", "))).collect();
-    let chosen = if s.candidates.len() > 1 {
+    let chosen = if s.candidates.len() > 1 || s.fitted.is_some() {
         format!(
-            "; the candidate chosen on {} other campaigns, seed {}, among {}",
+            "; the candidate chosen on {} other campaigns, seed {}, among {}{}",
             s.campaigns,
             s.selection_seed,
-            s.candidates.join(", ")
+            s.candidates.join(", "),
+            s.fitted.as_ref().map_or(String::new(), fitted_words)
         )
     } else {
         format!("; one candidate, {}", s.candidates.join(""))

@@ -229,6 +229,12 @@ fn solve_cli_writes_the_patched_scenario_and_the_flag() {
     assert!(json["confirm"]["verdict"].as_str().unwrap().starts_with("not rejected at 20 campaigns"));
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(page.contains("on held-out seeds the target is not rejected at 20 campaigns"), "{page}");
+    // What the held-out campaigns' players never did: one line, the same in
+    // the text, the JSON and the page's answer.
+    let never = json["never_played"].as_str().unwrap();
+    assert!(never.starts_with("Never played: in its 20 campaigns its players ("), "{never}");
+    assert!(stdout.lines().any(|l| l.trim() == never), "{stdout}");
+    assert!(page.contains(&format!("{never}.")), "{page}");
     for f in ["evaluations.parquet", "index.html", "gap.svg"] {
         assert!(out.join(f).exists(), "{f}");
     }
@@ -435,9 +441,9 @@ fn solve_cli_two_targets_with_a_known_root() {
 fn solve_best_response_retunes_the_players_at_each_point() {
     use empires::balance::scenario_with;
     use empires::balance::solve::scenario_at;
+    use empires::strength::best_response::tuning_seed;
+    use empires::strength::best_response::{Budget as Tune, tune_from};
     use empires::strength::tune::Field;
-    use empires::study::compare::tuning_seed;
-    use empires::study::restrict::{Budget as Tune, tune_from};
     let duel = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
     let sc = load_str(&std::fs::read_to_string(&duel).unwrap(), &Source::file(&duel)).unwrap();
     let tune = Tune {
@@ -552,5 +558,10 @@ fn solve_rejects_a_solution_whose_campaigns_all_tie() {
     );
     let json = std::fs::read_to_string(out.join("solve.json")).unwrap();
     assert!(json.contains("as degenerate: 2000 of 2000"), "{json}");
+    // And it names why: nobody captured, built a castle or conquered there.
+    let never = text.lines().find(|l| l.trim_start().starts_with("Never played: in its 2000 campaigns")).unwrap();
+    for part in ["captured (0)", "built a castle (0)", "conquered (0)"] {
+        assert!(never.contains(part), "{part}: {never}");
+    }
     let _ = std::fs::remove_dir_all(&out);
 }

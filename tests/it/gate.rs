@@ -259,6 +259,49 @@ max = 0.0
     assert!(String::from_utf8_lossy(&o.stdout).contains("is below min 0"));
 }
 
+/// A metric read off campaigns answers for what their players did, so the
+/// gate names, under the table, what each such metric's players never (or
+/// almost never) did: exactly the coverage of the metric's own campaigns
+/// (`metrics::measure` of the same scenario, players and seeds counts the
+/// same). An exact table metric plays nothing and gets no line.
+#[test]
+fn the_gate_names_what_each_metrics_players_never_did() {
+    use empires::study::exercised;
+    let d = workdir("never");
+    let file = d.join("never.toml");
+    std::fs::write(
+        &file,
+        r#"[[metric]]
+name = "tuned size"
+campaigns = 40
+quantity = "mean empire size"
+min = 0.0
+
+[[metric]]
+name = "army table"
+table = { kind = "army", attacker = 3, defender = 3, value = "win" }
+min = 0.0
+"#,
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let spec = parse(&text, &file.display().to_string()).unwrap();
+    let dir = file.parent().unwrap();
+    let sample = empires::gate::measure_sample(&spec.metric[0], dir, Some("tuned")).unwrap();
+    let sc = empires::scenario::Scenario::embedded_default().with_players("tuned").unwrap();
+    let m = &spec.metric[0];
+    let want = empires::study::metrics::measure(&sc, m.seed, 40, true, &[], false).unwrap().coverage;
+    assert_eq!(sample.coverage.as_ref(), Some(&want));
+    let line = exercised::line(&want, 40).unwrap();
+    assert!(line.contains("built a mine (0)") && line.contains("pillaged (0)"), "{line}");
+    assert_eq!(empires::gate::measure_sample(&spec.metric[1], dir, None).unwrap().coverage, None);
+    let o = bin().arg("check").arg(&file).args(["--players", "tuned"]).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.lines().any(|l| l == format!("  tuned size: {line}")), "{out}");
+    assert!(!out.contains("army table: Never played"), "{out}");
+}
+
 /// The gate watches the meta-game and restricted play: a rule change that
 /// makes a strategy dominant, or makes an option worthless, fails CI.
 #[test]

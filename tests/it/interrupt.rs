@@ -438,6 +438,7 @@ fn every_stopped_computation_returns_the_interruption_class() {
             vary: Vec::new(),
             variants: 0,
             gift_gold: 0,
+            given: None,
             objective: tune::Objective::Wins,
             start_at: None,
         },

@@ -5,6 +5,7 @@
 use empires::scenario::Scenario;
 use empires::scenario::knobs::KNOBS;
 use empires::sim::watch::Watch;
+use empires::strength::best_response;
 use empires::strength::{deviation, ladder, metagame};
 use empires::study::{compare, mine_pillage, restrict, sweep, worth};
 use std::sync::Arc;
@@ -84,7 +85,7 @@ fn compare_sweep_and_restrict_play_what_they_plan() {
 #[test]
 fn a_best_response_plays_its_whole_tuning_budget_at_most() {
     let sc = Scenario::embedded_default().with_players("balanced").unwrap();
-    let budget = restrict::Budget {
+    let budget = best_response::Budget {
         generations: 1,
         per_eval: 4,
         population: Some(3),
@@ -92,22 +93,25 @@ fn a_best_response_plays_its_whole_tuning_budget_at_most() {
         probe_campaigns: 0,
         family: Default::default(),
     };
-    let (r, n) = counted(|| compare::retuned(&sc, "balanced", 3, &budget));
+    let (r, n) = counted(|| best_response::retuned(&sc, "balanced", 3, &budget));
     let r = r.unwrap();
     assert_eq!(n, r.played, "what the search says it played is what it played");
     // One generation runs whole, (1 × (3 + 1) + 1) × 4, then `keep_unexercised`
     // plays 4 reference campaigns and 4 for each key the search moved: the
     // plan counts every key, an upper bound.
-    assert!(n >= 5 * 4 + 4 && n <= restrict::tuning_planned(&sc, &budget), "{n}");
-    assert_eq!(restrict::tuning_planned(&sc, &budget), 5 * 4 + 4 * (1 + empires::scenario::knobs::KNOBS.len() as u64));
+    assert!(n >= 5 * 4 + 4 && n <= best_response::tuning_planned(&sc, &budget), "{n}");
+    assert_eq!(
+        best_response::tuning_planned(&sc, &budget),
+        5 * 4 + 4 * (1 + empires::scenario::knobs::KNOBS.len() as u64)
+    );
     assert!(r.competence.is_none(), "no probe campaigns, no check");
     // With probes, the tuned player's competence check follows, the whole family.
-    let budget = restrict::Budget { probe_campaigns: 4, ..budget };
-    let (r, n) = counted(|| compare::retuned(&sc, "balanced", 3, &budget));
+    let budget = best_response::Budget { probe_campaigns: 4, ..budget };
+    let (r, n) = counted(|| best_response::retuned(&sc, "balanced", 3, &budget));
     let r = r.unwrap();
-    assert_eq!(n, r.played + compare::check_planned(&budget));
+    assert_eq!(n, r.played + best_response::check_planned(&budget));
     let c = r.competence.expect("checked");
-    assert_eq!((c.strategy.as_str(), c.campaigns), (compare::BEST_RESPONSE, 4));
+    assert_eq!((c.strategy.as_str(), c.campaigns), (best_response::BEST_RESPONSE, 4));
 }
 
 #[test]
@@ -185,14 +189,29 @@ baseline = 0.4166666666666667
 fn worth_plays_what_it_plans() {
     let sc = Scenario::embedded_default();
     let asks = worth::asks(&sc).len() as u64;
-    let (w, n) = counted(|| worth::run(&sc, &names(&["balanced"]), "balanced", 3, 4));
+    let (w, n) = counted(|| worth::run(&sc, &names(&["balanced"]), "balanced", 3, 4, None));
     w.unwrap();
-    assert_eq!(n, worth::planned(&sc, 1, 4));
+    assert_eq!(n, worth::planned(&sc, 1, 4, None));
     assert_eq!(n, (asks + 1) * 4, "one candidate: its baseline and each ask");
     // Several: the selection, then each ask and a baseline per chosen
     // candidate; the plan counts a baseline for each, the most there can be.
-    let (w, n) = counted(|| worth::run(&sc, &names(&["balanced", "miner"]), "balanced", 3, 4));
+    let (w, n) = counted(|| worth::run(&sc, &names(&["balanced", "miner"]), "balanced", 3, 4, None));
     w.unwrap();
     let select = 2 * (asks + 1) * 4;
-    assert!(n >= select + (asks + 1) * 4 && n <= worth::planned(&sc, 2, 4), "{n}");
+    assert!(n >= select + (asks + 1) * 4 && n <= worth::planned(&sc, 2, 4, None), "{n}");
+    // Fitted with each gift: the tunings (at most their plan), then every
+    // ask has two candidates to select between.
+    let b = best_response::Budget {
+        generations: 1,
+        per_eval: 4,
+        population: Some(2),
+        sigma: 0.1,
+        probe_campaigns: 0,
+        family: best_response::Family::Weighted,
+    };
+    let (w, n) = counted(|| worth::run(&sc, &names(&["balanced"]), "balanced", 3, 4, Some(&b)));
+    let played = w.unwrap().fitted.unwrap().played;
+    let select = (asks + 1) * 4 + asks * 2 * 4;
+    assert!(played > 0 && played <= asks * best_response::tuning_given_planned(&sc, &b), "{played}");
+    assert!(n >= played + select + (asks + 1) * 4 && n <= worth::planned(&sc, 1, 4, Some(&b)), "{n}");
 }

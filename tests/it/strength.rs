@@ -61,6 +61,7 @@ fn settings(field: Field, keys: &[&str], generations: u32) -> Settings {
         vary: Vec::new(),
         variants: 0,
         gift_gold: 0,
+        given: None,
         objective: Objective::Wins,
         start_at: None,
     }
@@ -502,7 +503,8 @@ fn metagame_shards_merged_equal_the_unsharded_game() {
 /// variance to the evaluation variance; the text says so.
 #[test]
 fn best_response_figures_carry_the_search_variance() {
-    use empires::study::restrict::{Budget, Restriction, SEARCHES, run, total_variance};
+    use empires::strength::best_response::Budget;
+    use empires::study::restrict::{Restriction, SEARCHES, run, total_variance};
     let sc = load_str(DUEL, &Source::file("duel.toml")).unwrap();
     let r = Restriction::new(vec![empires::scenario::ActionKind::Mine], vec![]).unwrap();
     let budget = Budget {
@@ -635,14 +637,14 @@ fn tuning_over_varied_rules_draws_its_variants_from_the_seed() {
 /// `capture` weight changes games and stays where the search put it.
 #[test]
 fn a_best_response_keeps_the_start_value_of_keys_no_game_exercises() {
-    use empires::study::restrict::keep_unexercised;
+    use empires::strength::best_response::keep_unexercised;
     let sc = Scenario::embedded_default();
     let start = sc.strategy("tuned").unwrap();
     let mut moved = start.clone();
     moved.unit_alone = 0.575;
     moved.capture = start.capture + 2.5;
     for field in [Field::SelfPlay, Field::Fixed(vec!["tuned".into()])] {
-        let kept = keep_unexercised(&sc, &start, moved.clone(), &field, 11, 200).unwrap();
+        let kept = keep_unexercised(&sc, &start, moved.clone(), &field, None, 11, 200).unwrap();
         assert_eq!(kept.keys, vec!["unit_alone"], "{field:?}");
         assert_eq!(kept.spec.unit_alone, start.unit_alone, "{field:?}");
         assert_eq!(kept.spec.capture, start.capture + 2.5, "{field:?}");
@@ -685,7 +687,7 @@ fn a_tuning_with_a_gold_gift_plays_a_quarter_of_its_campaigns_gifted() {
 /// `ship`, the one that spends the gift, and leaves the harmless one.
 #[test]
 fn a_best_response_that_wastes_a_gold_gift_has_the_key_that_wastes_it_set_back() {
-    use empires::study::restrict::repair_gift;
+    use empires::strength::best_response::repair_gift;
     let sc = Scenario::embedded_default();
     let start = sc.named_strategy("tuned").unwrap();
     let mut bad = start.clone();

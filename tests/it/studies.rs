@@ -2,6 +2,7 @@
 
 use crate::play_cli::bin;
 use empires::scenario::{ActionKind, Scenario};
+use empires::strength::best_response;
 use empires::study::compare::compare;
 use empires::study::mine_pillage::{break_even, mine_gold};
 use empires::study::sweep::parse_axis;
@@ -107,8 +108,8 @@ fn compare_cli_reports_paired_differences_and_writes_a_page() {
 #[test]
 fn a_search_best_response_plays_on_the_weights_tuned_under_the_variant() {
     use empires::scenario::StrategyKind;
-    use empires::study::compare::seat_tuned;
-    use empires::study::restrict::Family;
+    use empires::strength::best_response::Family;
+    use empires::strength::best_response::seat_tuned;
     let duel = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&duel).unwrap();
     let source = empires::scenario::Source::file(&duel);
@@ -166,8 +167,9 @@ fn a_search_best_response_plays_on_the_weights_tuned_under_the_variant() {
 
 #[test]
 fn compare_best_response_retunes_the_players_for_each_variant() {
-    use empires::study::compare::{BEST_RESPONSE, best_response, tuning_seed};
-    use empires::study::restrict::Budget;
+    use empires::strength::best_response::Budget;
+    use empires::strength::best_response::{BEST_RESPONSE, tuning_seed};
+    use empires::study::compare::best_response;
     let duel = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&duel).unwrap();
     let source = empires::scenario::Source::file(&duel);
@@ -495,7 +497,8 @@ fn players_flag_reaches_every_study_and_the_gate() {
 /// player worse than its start on the search's own reference campaigns.
 #[test]
 fn experiment_restrict_values_an_option_at_each_level_and_under_best_response() {
-    use empires::study::restrict::{Budget, Restriction, run};
+    use empires::strength::best_response::Budget;
+    use empires::study::restrict::{Restriction, run};
     let sc = empires::scenario::load_str(
         include_str!("../../scenarios/duel.toml"),
         &empires::scenario::Source::file("duel.toml"),
@@ -1009,7 +1012,7 @@ fn sweep_answer_says_what_did_not_move_with_its_tables_plus_minus() {
 /// random or searching player is refused with a reason.
 #[test]
 fn a_best_response_starts_from_the_heaviest_member_of_the_strong_field() {
-    use empires::study::restrict::weighted_start;
+    use empires::strength::best_response::weighted_start;
     let path = format!("{}/scenarios/duel.toml", env!("CARGO_MANIFEST_DIR"));
     let duel =
         empires::scenario::load_str(&std::fs::read_to_string(&path).unwrap(), &empires::scenario::Source::file(&path))
@@ -1037,8 +1040,8 @@ fn worth_measures_each_ask_on_the_strongest_candidate_held_out() {
     let sc = Scenario::embedded_default();
     let cands = vec!["balanced".to_string(), "miner".to_string()];
     let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
-    let s = pool(2).install(|| worth::run(&sc, &cands, "balanced", 3, 40).unwrap());
-    assert_eq!(s, pool(1).install(|| worth::run(&sc, &cands, "balanced", 3, 40).unwrap()));
+    let s = pool(2).install(|| worth::run(&sc, &cands, "balanced", 3, 40, None).unwrap());
+    assert_eq!(s, pool(1).install(|| worth::run(&sc, &cands, "balanced", 3, 40, None).unwrap()));
     assert_eq!(s.rows.len(), worth::asks(&sc).len());
     assert_eq!(worth::asks(&sc)[..2], [Gift::Gold(100), Gift::Gold(-100)], "gold by one unit's price");
     for w in &s.rows {
@@ -1069,6 +1072,74 @@ fn worth_measures_each_ask_on_the_strongest_candidate_held_out() {
     assert!(out.join("worth.csv").exists());
     let o = bin().args(["experiment", "worth", "--players", "tuned"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// `experiment worth --best-response`: each ask gets a best response
+/// fitted with it, a candidate for that ask alone, selected like the
+/// others on selection seeds and measured held out; the same figures on
+/// any thread count. Its tuning plays the gifted game: a `Problem` with
+/// `given` wins exactly what the lineup with that gift wins.
+#[test]
+fn worth_fits_a_best_response_with_each_gift() {
+    use empires::rules::setup::Gift;
+    use empires::sim::lineup::Lineup;
+    use empires::strength::tune::{Field, Objective, Problem, Settings};
+    use empires::study::worth;
+    let sc = Scenario::embedded_default();
+    let b = best_response::Budget {
+        generations: 1,
+        per_eval: 8,
+        population: Some(2),
+        sigma: 0.1,
+        probe_campaigns: 0,
+        family: best_response::Family::Weighted,
+    };
+    let cands = vec!["balanced".to_string()];
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+    let s = pool(2).install(|| worth::run(&sc, &cands, "balanced", 5, 20, Some(&b)).unwrap());
+    assert_eq!(s, pool(1).install(|| worth::run(&sc, &cands, "balanced", 5, 20, Some(&b)).unwrap()));
+    let asks = worth::asks(&sc);
+    let fitted = s.fitted.as_ref().unwrap();
+    assert_eq!(fitted.names, asks.iter().map(|&g| worth::fitted_name(g)).collect::<Vec<_>>());
+    assert_eq!(fitted.names[2], "fitted with +1 unit");
+    assert_eq!(s.rows.len(), asks.len());
+    for (k, w) in s.rows.iter().enumerate() {
+        // Two candidates: the given one and the ask's own fitted player,
+        // never another ask's.
+        let seen: Vec<&str> = w.selection.iter().map(|(c, _)| c.as_str()).collect();
+        assert_eq!(seen, ["balanced", fitted.names[k].as_str()], "{:?}", w.gift);
+        let best = w.selection.iter().map(|(_, m)| m.mean).fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(w.selection.iter().find(|(c, _)| *c == w.player).unwrap().1.mean, best);
+    }
+    // The tuning's games carry the gift: the problem's wins are the gifted
+    // lineup's, and differ from the ungifted ones on these seeds.
+    let settings = |given| Settings {
+        start: "balanced".into(),
+        field: Field::Fixed(vec!["balanced".into()]),
+        keys: vec!["capture".into()],
+        per_eval: 8,
+        generations: 1,
+        population: 2,
+        sigma: 0.1,
+        seed: 1,
+        vary: Vec::new(),
+        variants: 0,
+        gift_gold: 0,
+        given,
+        objective: Objective::Wins,
+        start_at: None,
+    };
+    let me = sc.strategy("balanced").unwrap();
+    let field = vec![me.clone()];
+    let gift = Gift::Units(-1);
+    let p = Problem::new(&sc, settings(Some(gift))).unwrap();
+    let got = p.wins_against(&me, &field, 9, 40).unwrap();
+    let lineup = Lineup::new(&sc, &[me.clone(), me.clone(), me.clone(), me.clone()]).unwrap();
+    let want = lineup.clone().with_gift(0, gift).wins(9, 0..40).unwrap();
+    assert_eq!(got.by_slot, want.by_slot);
+    assert_ne!(got.by_slot, lineup.wins(9, 0..40).unwrap().by_slot, "a unit fewer changes these 40 games");
+    let plain = Problem::new(&sc, settings(None)).unwrap();
+    assert_eq!(plain.wins_against(&me, &field, 9, 40).unwrap().by_slot, lineup.wins(9, 0..40).unwrap().by_slot);
 }
 
 /// Runs of `scenario` with `args`, as `empires run` writes them, into `dir`.

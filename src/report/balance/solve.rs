@@ -105,6 +105,23 @@ fn goal_metrics(goals: &[Goal]) -> String {
     }))
 }
 
+/// What the players of the held-out campaigns at the written value never
+/// (or almost never) did: a solution is a claim about play, and says
+/// nothing about a rule part nobody played there.
+pub fn never_played(s: &Solution) -> Option<String> {
+    crate::study::exercised::line(&s.confirm.coverage, s.campaigns)
+}
+
+/// `never_played` as a line of the text (two spaces in), or nothing.
+fn never_played_line(s: &Solution) -> String {
+    never_played(s).map_or(String::new(), |l| format!("  {l}\n"))
+}
+
+/// `never_played` as the end of a page's answer, or nothing.
+fn never_played_sentence(s: &Solution) -> String {
+    never_played(s).map_or(String::new(), |l| format!(" {l}."))
+}
+
 /// The summary printed by the command.
 pub fn solve_text(s: &Solution, command: &str) -> String {
     match &s.found.located {
@@ -202,6 +219,7 @@ fn one_key_text(s: &Solution, b: &Bracket, command: &str) -> String {
             p.show(c.eval.x[0])
         );
     }
+    out.push_str(&never_played_line(s));
     let _ = writeln!(out, "  redo: {command}");
     out
 }
@@ -313,6 +331,7 @@ fn one_key_json(s: &Solution, b: &Bracket, command: &str) -> String {
         "evaluations": f.evals.iter().map(ev).collect::<Vec<_>>(),
         "players": s.players,
         "competence": s.competence.as_ref().map(|c| json!({"verdict": c.verdict().words(), "line": c.line()})),
+        "never_played": never_played(s),
         "command": command,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -368,7 +387,8 @@ fn write_one_key(s: &Solution, b: &Bracket, patched: &str, command: &str, dir: &
             s.campaigns,
             s.master,
             s.confirm.verdict()
-        ) + &competence_sentence(s.competence.as_ref())),
+        ) + &competence_sentence(s.competence.as_ref())
+            + &never_played_sentence(s)),
     );
     page.pre(&solve_text(s, command));
     let iv = f.interval.as_ref().map(|iv| iv[0]);
@@ -513,6 +533,7 @@ fn grid_text(s: &Solution, command: &str) -> String {
     if c.vacuous {
         let _ = writeln!(out, "  (the check is vacuous about the root's place: the region reaches an end of a range)");
     }
+    out.push_str(&never_played_line(s));
     let _ = writeln!(out, "  redo: {command}");
     out
 }
@@ -611,6 +632,7 @@ fn grid_json(s: &Solution, g: &Grid, command: &str) -> String {
         "evaluations": f.evals.iter().map(ev2).collect::<Vec<_>>(),
         "players": s.players,
         "competence": s.competence.as_ref().map(|c| json!({"verdict": c.verdict().words(), "line": c.line()})),
+        "never_played": never_played(s),
         "command": command,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -659,7 +681,8 @@ fn write_grid(s: &Solution, g: &Grid, patched: &str, command: &str, dir: &Path) 
         s.campaigns,
         s.master,
         s.confirm.verdict()
-    ) + &competence_sentence(s.competence.as_ref())));
+    ) + &competence_sentence(s.competence.as_ref())
+            + &never_played_sentence(s)));
     page.pre(&grid_text(s, command));
     let table: Vec<Vec<String>> = std::iter::once(vec![
         "seeds".into(),
@@ -743,6 +766,9 @@ pub fn curve_text(c: &Curve, second: &Param, goal: &str, command: &str) -> Strin
         if let Some(k) = &s.competence {
             let _ = writeln!(out, "  at {} = {}, {}", c.first.name, c.first.show(*x), k.line());
         }
+        if let Some(l) = never_played(s) {
+            let _ = writeln!(out, "  at {} = {}, {l}", c.first.name, c.first.show(*x));
+        }
     }
     let _ = writeln!(out, "  redo: {command}");
     out
@@ -799,7 +825,8 @@ pub fn write_curve(
         "points": c.points.iter().map(|(x, r)| match r {
             Ok(s) => json!({"first": x, "root": crossing(s).root, "solution": s.found.value[0], "interval": [crossing(s).interval.0, crossing(s).interval.1],
                             "set": [c.first.set_flag(&s.scenario), second.set_flag(&s.scenario)], "confirmed": s.confirm.met,
-                            "competence": s.competence.as_ref().map(|c| json!({"verdict": c.verdict().words(), "line": c.line()}))}),
+                            "competence": s.competence.as_ref().map(|c| json!({"verdict": c.verdict().words(), "line": c.line()})),
+                            "never_played": never_played(s)}),
             Err(e) => json!({"first": x, "error": e.to_string(), "no_root": matches!(e, SolveError::NoRoot(_))}),
         }).collect::<Vec<_>>(),
         "command": command,

@@ -22,7 +22,7 @@ pub fn best_response_text(br: &BestResponse) -> String {
          {} generations, {} campaigns a candidate, step 0.1 of each range; {} and {} campaigns of search on master \
          seed {}, never the comparison's); {}",
         br.start,
-        crate::study::restrict::TUNED_OVER,
+        crate::strength::best_response::TUNED_OVER,
         br.budget.generations,
         br.budget.per_eval,
         br.tuning_campaigns.0,

@@ -114,7 +114,7 @@ pub fn restrict_text(s: &crate::study::restrict::Study) -> String {
             "\nbest response: a player tuned under the restriction and one tuned without it, each ({}) against {}, \
              then both against {} on held-out campaigns (master seed {}); the pair of searches is repeated with {} \
              search seeds ({} tuning campaigns in all)",
-            crate::study::restrict::TUNED_OVER,
+            crate::strength::best_response::TUNED_OVER,
             s.players,
             s.players,
             b.held_out,

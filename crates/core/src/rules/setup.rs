@@ -131,7 +131,7 @@ pub fn initial_state(r: Rules<'_>) -> State {
 /// the sim crate) hands one to a player and not to its copies: a player
 /// can always leave a gift unused, so a gift that costs it wins shows a
 /// player that cannot use it, not a fact about the rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Gift {
     Gold(i32),
     /// Units in the player's first army.

@@ -339,6 +339,7 @@ mod tests {
             vary: Vec::new(),
             variants: 0,
             gift_gold: 0,
+            given: None,
             objective: Objective::Share,
             start_at: None,
         }

@@ -7,6 +7,7 @@
 //! writes the files and `report/` draws the pages.
 
 use crate::error::Error;
+pub mod best_response;
 pub mod climb;
 pub mod deviation;
 pub mod ladder;

@@ -184,6 +184,7 @@ pub fn best_response(sc: &Scenario, name: &str, master: u64, budget: BestRespons
         vary: Vec::new(),
         variants: 0,
         gift_gold: 0,
+        given: None,
         // Win rates, as the probes it joins measure (a best response of
         // the shipped checks, whose figures rest on them).
         objective: tune::Objective::Wins,

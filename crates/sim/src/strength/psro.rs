@@ -327,6 +327,7 @@ pub fn run(
             vary: Vec::new(),
             variants: 0,
             gift_gold: 0,
+            given: None,
             objective: settings.objective,
             start_at: None,
         };

@@ -163,6 +163,12 @@ pub struct Settings {
     /// trade that play away. The held-out evaluation plays no gift.
     #[serde(default)]
     pub gift_gold: i32,
+    /// A resource handed to the tuned player at the start of every
+    /// campaign the problem plays, search and held-out alike: the player
+    /// is fitted to the game in which it holds it (`experiment worth`'s
+    /// best response fitted with the gift). `None`: the scenario's start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given: Option<crate::rules::setup::Gift>,
     /// What the search maximises (the held-out figures are win rates
     /// whatever it is).
     #[serde(default)]
@@ -518,7 +524,10 @@ impl<'a> Problem<'a> {
         for (v, sc) in variants.iter().enumerate() {
             // The scenario alone plays `master` itself, as it always has.
             let m = if one { master } else { variant_seed(master, v as u32) };
-            let lineup = Self::lineup(sc, me, others)?;
+            let mut lineup = Self::lineup(sc, me, others)?;
+            if let Some(g) = self.settings.given {
+                lineup = lineup.with_gift(0, g);
+            }
             play(&lineup, m, 0..each - gifted)?;
             if gifted > 0 {
                 let lineup = lineup.with_gift(0, crate::rules::setup::Gift::Gold(gold));

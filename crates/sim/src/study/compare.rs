@@ -7,15 +7,14 @@
 //! comparison prints a false verdict in at most `ALPHA` of runs.
 
 use super::metrics::{Measured, Metric, measure, with_combat};
-use super::restrict::{Budget, Family, tune_from, tuning_planned};
 use crate::error::Error;
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
-use crate::scenario::{StrategyKind, StrategySpec};
+use crate::scenario::StrategySpec;
 use crate::sim::record::Coverage;
 use crate::stats::{Correction, Mean, detectable_at, mean_interval, p_two_sided};
-use crate::strength::probe::{self, Competence};
-use crate::strength::tune::Field;
+use crate::strength::best_response::{Budget, check_planned, retuned, tuning_planned, tuning_seed};
+use crate::strength::probe::Competence;
 
 /// The error rate every study's verdicts hold (family-wise for Holm, the
 /// false discovery rate for Benjamini–Hochberg).
@@ -170,97 +169,10 @@ pub struct BestResponse {
     pub competence: [Option<Competence>; 2],
 }
 
-/// The name the re-tuned player has in each variant.
-pub const BEST_RESPONSE: &str = "best response";
-
-/// The master seed of the best-response searches of a comparison on
-/// master seed `seed`.
-pub fn tuning_seed(seed: u64) -> u64 {
-    crate::seed::mix2(seed, 0x4252_4553_504f_4e53)
-}
-
 /// The campaigns `compare` plays (`campaigns` of each variant), with the
 /// most `best_response` plays before it when `budget` is given.
 pub fn planned(a: &Scenario, b: &Scenario, campaigns: u64, budget: Option<&Budget>) -> u64 {
     2 * campaigns + budget.map_or(0, |t| tuning_planned(a, t) + tuning_planned(b, t) + 2 * check_planned(t))
-}
-
-/// The campaigns the competence check of one re-tuned player plays.
-pub fn check_planned(budget: &Budget) -> u64 {
-    if budget.probe_campaigns == 0 {
-        return 0;
-    }
-    probe::planned(&probe::family(&probe::Settings::default()), budget.probe_campaigns)
-}
-
-/// Re-tune `start` in self-play under `sc`'s rules, warm-started from it,
-/// on the best-response search seed of master seed `seed`, and seat the
-/// result in every seat: the scenario to play, the tuned player, and the
-/// campaigns the search played. One variant of `best_response`; `sweep
-/// --best-response` calls it per cell.
-///
-/// The tuned player then gets the competence check under the same rules
-/// (every probe, `budget.probe_campaigns` each, on the comparison's own
-/// master seed, which the search never played): a best response that
-/// cannot use what it is given answers for its own limits.
-pub fn retuned(sc: &Scenario, start: &str, seed: u64, budget: &Budget) -> Result<Retuned, Error> {
-    let spec = sc.named_strategy(start).map_err(|e| e.at("--players"))?;
-    let (best, played) = tune_from(sc, &spec, Field::SelfPlay, tuning_seed(seed), budget)?;
-    let seated = seat_tuned(sc, BEST_RESPONSE, &best, budget.family)?;
-    let competence = if budget.probe_campaigns == 0 {
-        None
-    } else {
-        let settings = probe::Settings::default();
-        Some(probe::check(&seated, BEST_RESPONSE, probe::family(&settings), settings, seed, budget.probe_campaigns)?)
-    };
-    Ok(Retuned { scenario: seated, spec: best, played, competence })
-}
-
-/// `sc` with `tuned` (weights tuned under its rules) playing every seat
-/// under `name`: as it is, or for `Family::Search` as the scenario's
-/// `search` (its budget, top-k, horizon, temperature, exploration and
-/// value from `strategies.search`) whose prior is `tuned`'s weights and
-/// whose rollouts `tuned` plays, under `NAME (rollouts)`.
-pub fn seat_tuned(sc: &Scenario, name: &str, tuned: &StrategySpec, family: Family) -> Result<Scenario, Error> {
-    let mut out = sc.clone();
-    match family {
-        Family::Weighted => {
-            out.strategies.insert(name.to_string(), tuned.clone());
-        }
-        Family::Search => {
-            let search = sc.named_strategy("search").map_err(|e| e.at("--best-response-player"))?;
-            if search.kind != StrategyKind::Search {
-                return Err(Error::input(format!(
-                    "--best-response-player search: the scenario's strategy `search` is a {:?} player, not a search",
-                    search.kind
-                )));
-            }
-            let rollouts = format!("{name} (rollouts)");
-            let mut player = tuned.clone();
-            player.kind = StrategyKind::Search;
-            player.base = rollouts.clone();
-            player.budget = search.budget;
-            player.top_k = search.top_k;
-            player.horizon = search.horizon;
-            player.temperature = search.temperature;
-            player.explore = search.explore;
-            player.value = search.value.clone();
-            player.look_at = search.look_at.clone();
-            out.strategies.insert(rollouts, tuned.clone());
-            out.strategies.insert(name.to_string(), player);
-        }
-    }
-    out.with_players(name)
-}
-
-/// A player re-tuned under a variant's rules (`retuned`).
-pub struct Retuned {
-    /// The variant with the tuned player in every seat.
-    pub scenario: Scenario,
-    pub spec: StrategySpec,
-    /// Campaigns the search played.
-    pub played: u64,
-    pub competence: Option<Competence>,
 }
 
 /// Re-tune `start` in self-play under each variant's rules (warm-started

@@ -40,6 +40,9 @@ pub struct Confirm {
     /// balance (most end tied at the top, or a target's value no longer
     /// varies): such a solution is rejected whatever its gap.
     pub degenerate: Option<String>,
+    /// What the players did in the held-out campaigns at the written value:
+    /// a solution is a claim about play, silent on what nobody played.
+    pub coverage: crate::sim::record::Coverage,
 }
 
 impl Confirm {
@@ -100,5 +103,15 @@ pub fn confirm(found: &Root, play: impl FnOnce(&[f64]) -> Result<Eval, Error>, s
     }
     let chi2 = chi2_of(&e.gap, &cov);
     let vacuous = !found.identified || found.interval.iter().flatten().any(|iv| iv.open[0] || iv.open[1]);
-    Ok(Confirm { seed, met: chi2 <= chi2_95(e.gap.len()), eval: e, cov, chi2, widened, vacuous, degenerate: None })
+    Ok(Confirm {
+        seed,
+        met: chi2 <= chi2_95(e.gap.len()),
+        eval: e,
+        cov,
+        chi2,
+        widened,
+        vacuous,
+        degenerate: None,
+        coverage: Default::default(),
+    })
 }

@@ -265,7 +265,7 @@ pub fn solve(
     let seed = holdout_seed(settings.master);
     let mut confirm = confirm(&found, |x| play(&points, goals, &settings, x, seed), seed)?;
     let scenario = points.at(&found.value)?;
-    confirm.degenerate = degenerate(&scenario, goals, &confirm, &settings, seed)?;
+    (confirm.degenerate, confirm.coverage) = degenerate(&scenario, goals, &confirm, &settings, seed)?;
     if confirm.degenerate.is_some() {
         confirm.met = false;
     }
@@ -289,30 +289,30 @@ pub fn solve(
 pub const DEGENERATE_TIES: f64 = 0.5;
 
 /// Why the held-out campaigns at the solution are no game to balance: most
-/// end tied at the top, or a target's gap is the same in every campaign.
+/// end tied at the top, or a target's gap is the same in every campaign;
+/// and what their players did (the same campaigns).
 fn degenerate(
     sc: &Scenario,
     goals: &[Goal],
     c: &Confirm,
     settings: &Settings,
     seed: u64,
-) -> Result<Option<String>, Error> {
+) -> Result<(Option<String>, crate::sim::record::Coverage), Error> {
     use crate::study::metrics::{Metric, measure};
     let tied = measure(sc, seed, settings.campaigns, settings.rotate, &[Metric::TiedAtTop], false)
         .map_err(crate::rules::setup::SetupError::into_error)?;
     let n = tied.values.len();
     let k = tied.values.iter().filter(|v| v[0] == 1.0).count();
-    if n > 0 && k as f64 > DEGENERATE_TIES * n as f64 {
-        return Ok(Some(format!(
-            "{k} of {n} held-out campaigns end tied at the top and the tie-break die picks the winner"
-        )));
-    }
-    for (g, se) in goals.iter().zip(&c.eval.gap_se) {
-        if *se == 0.0 {
-            return Ok(Some(format!("{} has the same gap in every held-out campaign", g.lhs.name())));
-        }
-    }
-    Ok(None)
+    let why = if n > 0 && k as f64 > DEGENERATE_TIES * n as f64 {
+        Some(format!("{k} of {n} held-out campaigns end tied at the top and the tie-break die picks the winner"))
+    } else {
+        goals
+            .iter()
+            .zip(&c.eval.gap_se)
+            .find(|(_, se)| **se == 0.0)
+            .map(|(g, _)| format!("{} has the same gap in every held-out campaign", g.lhs.name()))
+    };
+    Ok((why, tied.coverage))
 }
 
 /// The crossing of `goal` over `param` (no held-out check): a solve's root

@@ -11,10 +11,10 @@ use crate::balance::param::Param;
 use crate::balance::scenario_with;
 use crate::error::Error;
 use crate::scenario::Scenario;
+use crate::strength::best_response::tune_from;
+use crate::strength::best_response::tuning_seed;
 use crate::strength::probe::{self, Competence};
 use crate::strength::tune::Field;
-use crate::study::compare::tuning_seed;
-use crate::study::restrict::{self, tune_from};
 use std::cell::RefCell;
 
 /// Who plays at each point a solve evaluates. (Not `Players`: that is the
@@ -37,7 +37,7 @@ pub enum Seating {
     /// still reported only where the target holds within noise with the
     /// players tuned there, and a gap that jumps across 0 between two
     /// points (the players change their play) is "no root found".
-    BestResponse { start: String, budget: restrict::Budget },
+    BestResponse { start: String, budget: crate::strength::best_response::Budget },
 }
 
 impl Seating {
@@ -78,7 +78,7 @@ impl Seating {
     /// The campaigns `check` plays.
     pub fn check_planned(&self) -> u64 {
         match self {
-            Seating::BestResponse { budget, .. } => crate::study::compare::check_planned(budget),
+            Seating::BestResponse { budget, .. } => crate::strength::best_response::check_planned(budget),
             Seating::AsSeated => 0,
         }
     }
@@ -94,7 +94,7 @@ pub fn scenario_at(base: &Scenario, params: &[Param], x: &[f64], settings: &Sett
     };
     let spec = sc.named_strategy(start).map_err(|e| e.at("--players"))?;
     let (best, _) = tune_from(&sc, &spec, Field::SelfPlay, tuning_seed(settings.master), tune)?;
-    crate::study::compare::seat_tuned(&sc, start, &best, tune.family)
+    crate::strength::best_response::seat_tuned(&sc, start, &best, tune.family)
 }
 
 /// The scenario at each point a solve plays, with its players: under best
