@@ -381,6 +381,16 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         }
     }
 
+    /// Whether `spend_options` lists `a` for `p` (`apply` checks what it
+    /// is given), leaving `options()` as it was.
+    pub(crate) fn spend_is_listed(&mut self, st: &State, p: PlayerId, a: Action) -> bool {
+        std::mem::swap(&mut self.buf, &mut self.check);
+        self.spend_options(st, p);
+        let listed = self.buf.contains(&a);
+        std::mem::swap(&mut self.buf, &mut self.check);
+        listed
+    }
+
     /// E-05: a player's spending is over; the EP it did not spend are lost.
     pub(crate) fn close_spending(&mut self, st: &mut State, p: PlayerId) {
         let left = st.players[p as usize].ep;
