@@ -5,7 +5,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use empires::map::drawn;
 use empires::rules::setup::{initial_state, make_map};
 use empires::rules::state::{Army, Ship, Slot, Spy};
-use empires::rules::{Action, Decision, NoLog, PlayerId, RngDice, Rules, SpyKind, State};
+use empires::rules::{Action, Decision, NoLog, Observation, RngDice, Rules, SpyKind, State};
 use empires::scenario::{BuildingKind, Scenario};
 use empires::seed::{self, Stream};
 use empires::sim::drive::{Driver, Players};
@@ -16,7 +16,7 @@ use std::hint::black_box;
 struct First;
 
 impl Players for First {
-    fn choose(&mut self, _: Rules<'_>, _: &State, _: PlayerId, _: Decision, _: &[Action]) -> usize {
+    fn choose(&mut self, _: Rules<'_>, _: Observation<'_>, _: Decision, _: &[Action]) -> usize {
         0
     }
 }

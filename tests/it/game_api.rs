@@ -33,7 +33,7 @@ fn both_doors(sc: &Scenario, campaign_seed: u64, names: &[&str]) -> usize {
         let m = match g.node() {
             Node::Chance { sides } => Move::Chance(dice.roll(sides)),
             Node::Decision { player, decision } => {
-                let i = seats.choose(r, g.observation(player), player, decision, g.legal_actions());
+                let i = seats.choose(r, g.observation(player), decision, g.legal_actions());
                 Move::Action(g.legal_actions()[i])
             }
             Node::Terminal => unreachable!(),
@@ -94,7 +94,7 @@ fn w05_an_army_that_holds_its_garrison_never_leaves_it() {
                         }
                         _ => false,
                     };
-                    let k = seats.choose(r, g.observation(player), player, decision, g.legal_actions());
+                    let k = seats.choose(r, g.observation(player), decision, g.legal_actions());
                     let a = g.legal_actions()[k];
                     if player == 0 {
                         offered += g.legal_actions().iter().any(|x| leaves(x)) as u32;

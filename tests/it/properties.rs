@@ -3,7 +3,9 @@
 //! weighted players in random seats.
 
 use empires::rules::setup::{initial_state, make_map};
-use empires::rules::{Action, Decision, Event, NoLog, PlayerId, RngDice, Rules, State, invariants};
+use empires::rules::{
+    Action, Decision, Engine, Event, NoLog, Observation, PlayerId, RngDice, Rules, State, invariants,
+};
 use empires::scenario::{Scenario, Source, load_str};
 use empires::seed::{self, Stream};
 use empires::sim::drive::{Driver, Players};
@@ -65,23 +67,33 @@ fn seats(sc: &Scenario, cs: u64, random_mask: u8) -> Seats {
 }
 
 /// Records every pick, for the per-season limits, and checks the
-/// invariants in the state of every decision.
-struct Recorder {
+/// invariants in the state of every decision and that every pick, which
+/// the driver applies to that very state at once, is among the legal
+/// actions listed again from the state alone (`Engine::is_legal`, which
+/// `Engine::apply` asserts only in debug builds).
+struct Recorder<'a> {
     inner: Seats,
     picks: Vec<(PlayerId, Action)>,
     /// The first invariant broken at a decision.
     broken: Option<String>,
+    /// An engine of its own, so listing the options again touches nothing
+    /// of the driver's.
+    legal: Engine<'a, RngDice, NoLog>,
 }
 
-impl Players for Recorder {
-    fn choose(&mut self, r: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
+impl Players for Recorder<'_> {
+    fn choose(&mut self, r: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) -> usize {
+        let (st, p) = (obs.state(), obs.player());
         if self.broken.is_none()
             && let Err(m) = invariants::at_decision(r, st, d)
         {
             self.broken = Some(format!("at {d:?} of player {p}: {m}"));
         }
-        let i = self.inner.choose(r, st, p, d, options);
+        let i = self.inner.choose(r, obs, d, options);
         assert!(i < options.len(), "strategy picked option {i} of {}", options.len());
+        if self.broken.is_none() && !self.legal.is_legal(st, options[i]) {
+            self.broken = Some(format!("at {d:?} of player {p}: {:?} is not a legal action", options[i]));
+        }
         self.picks.push((p, options[i]));
         i
     }
@@ -125,7 +137,8 @@ fn run(sc: &Scenario, master: u64, index: u64, mask: u8) -> Result<(), TestCaseE
     let rules = Rules::new(sc, &map);
     let mut st = initial_state(rules);
     invariants::check(rules, &st).map_err(TestCaseError::fail)?;
-    let players = Recorder { inner: seats(sc, cs, mask), picks: Vec::new(), broken: None };
+    let legal = Engine::new(rules, RngDice(seed::rng(cs, Stream::Map)), NoLog);
+    let players = Recorder { inner: seats(sc, cs, mask), picks: Vec::new(), broken: None, legal };
     let mut e = Driver::new(rules, RngDice(seed::rng(cs, Stream::Dice)), players, NoLog);
     loop {
         let before = st.clone();

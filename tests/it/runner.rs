@@ -402,12 +402,11 @@ impl empires::sim::drive::Players for Watch {
     fn choose(
         &mut self,
         r: empires::rules::Rules<'_>,
-        st: &empires::rules::State,
-        p: empires::rules::PlayerId,
+        obs: empires::rules::Observation<'_>,
         d: empires::rules::Decision,
         options: &[empires::rules::Action],
     ) -> usize {
-        let i = self.inner.choose(r, st, p, d, options);
+        let i = self.inner.choose(r, obs, d, options);
         self.seen.push((d, options.to_vec(), i));
         i
     }

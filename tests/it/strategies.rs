@@ -3,7 +3,7 @@
 //! resumption it relies on.
 
 use crate::common::*;
-use empires::rules::{Action, Decision, Dice, Item, NoLog, PlayerId, RngDice, Rules, SpyKind, State};
+use empires::rules::{Action, Decision, Dice, Item, NoLog, Observation, PlayerId, RngDice, Rules, SpyKind, State};
 use empires::scenario::{
     BuildingKind, FormationChoice, Scenario, SiegeChoice, Source, StrategyKind, StrategySpec, archetypes, load_str,
     load_with_overrides,
@@ -23,7 +23,7 @@ fn weighted(tweak: impl FnOnce(&mut StrategySpec)) -> Weighted {
 }
 
 fn pick(s: &mut Weighted, w: &World, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> Action {
-    options[s.choose(w.rules(), st, me, d, options)]
+    options[s.choose(w.rules(), Observation::new(st, me), d, options)]
 }
 
 /// The options as the engine asks them: the listed ones, then `Done`.
@@ -371,11 +371,16 @@ struct Plain {
     n: usize,
     snap: usize,
     used: Rc<Cell<usize>>,
-    seen: Option<(State, PlayerId, Decision, Action, usize)>,
+    /// At the snapshot: the state, the player, the decision, the answer,
+    /// the dice used so far and the attacker's bid the state does not hold.
+    seen: Option<(State, PlayerId, Decision, Action, usize, i32)>,
+    /// The last decision asked and its answer.
+    last: Option<(Decision, Action)>,
 }
 
 impl Players for Plain {
-    fn choose(&mut self, _: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
+    fn choose(&mut self, _: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) -> usize {
+        let (st, p) = (obs.state(), obs.player());
         self.n += 1;
         let attack = options.iter().position(|a| {
             matches!(
@@ -397,16 +402,25 @@ impl Players for Plain {
             _ => self.n % options.len(),
         };
         if self.n == self.snap {
-            self.seen = Some((st.clone(), p, d, options[i], self.used.get()));
+            // A defender's bid comes right after the attacker's, or, when
+            // the attacker could not bid, after the attack with a bid of 0.
+            let attacker_bid = match self.last {
+                Some((Decision::Bid { attacking: true, .. }, Action::Bid(b))) => b as i32,
+                _ => 0,
+            };
+            self.seen = Some((st.clone(), p, d, options[i], self.used.get(), attacker_bid));
         }
+        self.last = Some((d, options[i]));
         i
     }
 }
 
 /// The engine is a state machine: the state a player is handed at any
-/// decision, a combat's bids and hits included, holds the whole position.
-/// A copy of it, with the same answer applied and the same dice from there
-/// on, plays the season to exactly the same end.
+/// decision, a combat's bids and hits included, holds the whole position
+/// but the attacker's secret bid (G-07), which the campaign's engine keeps.
+/// A copy of it, with the same answer applied, the same dice from there on
+/// and (at a defender's bid) the real attacker's bid handed to its engine,
+/// plays the season to exactly the same end.
 #[test]
 fn g01_a_copy_of_the_state_plays_on_from_any_decision_exactly() {
     let sc = Scenario::embedded_default();
@@ -423,7 +437,7 @@ fn g01_a_copy_of_the_state_plays_on_from_any_decision_exactly() {
             faces: Vec::new(),
         };
         used.set(0);
-        let players = Plain { n: 0, snap, used: used.clone(), seen: None };
+        let players = Plain { n: 0, snap, used: used.clone(), seen: None, last: None };
         let mut e = Driver::new(r, dice, players, NoLog);
         for _ in 0..seasons {
             e.play_season(&mut st);
@@ -435,14 +449,17 @@ fn g01_a_copy_of_the_state_plays_on_from_any_decision_exactly() {
     let mut kinds = std::collections::BTreeMap::new();
     for k in 1..=decisions {
         let (_, _, seen, _) = play(k);
-        let (mut st, _, d, a, at_roll) = seen.unwrap();
+        let (mut st, _, d, a, at_roll, attacker_bid) = seen.unwrap();
         let mut e = Driver::new(
             r,
             empires::rules::ScriptedDice::new(&faces[at_roll..]),
-            Plain { n: k, snap: 0, used: Rc::new(Cell::new(0)), seen: None },
+            Plain { n: k, snap: 0, used: Rc::new(Cell::new(0)), seen: None, last: None },
             NoLog,
         );
         *kinds.entry(format!("{d:?}").split([' ', '{']).next().unwrap().to_string()).or_insert(0) += 1;
+        if let Decision::Bid { attacking: false, .. } = d {
+            e.engine.assume_attacker_bid(attacker_bid);
+        }
         e.engine.apply(&mut st, a);
         while st.season <= seasons && st.ended.is_none() {
             e.play_season(&mut st);
@@ -672,7 +689,7 @@ fn g30_unit_alone_recruits_only_into_a_standing_army() {
         }
         let options = recruit_options(&w, &st, 0);
         let mut p = weighted(|s| s.unit_alone = alone);
-        let i = p.choose(w.rules(), &st, 0, Decision::Recruit, &options);
+        let i = p.choose(w.rules(), Observation::new(&st, 0), Decision::Recruit, &options);
         let unit = matches!(options[i], Action::Recruit { item: Item::Unit, .. });
         assert_eq!(unit, want_unit, "army on the capital: {with_army}, unit_alone {alone}: picked {:?}", options[i]);
     }

@@ -63,34 +63,54 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
 
     /// G-13: one item per castle or city hex per season, ships only at a port.
     pub fn recruit_options(&mut self, st: &State, p: PlayerId) {
-        let sc = self.sc();
-        self.buf.clear();
-        let gold = st.players[p as usize].gold;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
         for hex in st.banners().hexes(p) {
-            let h = hex as usize;
-            let hs = &st.hexes[h];
-            if hs.recruited as u32 >= sc.recruit.per_hex {
+            self.recruit_options_at(st, p, hex, &mut buf);
+        }
+        self.buf = buf;
+    }
+
+    /// What `p` may recruit on `hex`, one of its banner hexes, into `out`.
+    fn recruit_options_at(&self, st: &State, p: PlayerId, hex: HexId, out: &mut Vec<Action>) {
+        let sc = self.sc();
+        let gold = st.players[p as usize].gold;
+        let hs = &st.hexes[hex as usize];
+        if hs.recruited as u32 >= sc.recruit.per_hex {
+            return;
+        }
+        if ![hs.main, hs.extra].into_iter().flatten().any(|b| sc.building(b).recruits) {
+            return;
+        }
+        let own_army = hs.army.get().filter(|&a| st.armies[a].owner == p);
+        for item in Item::ALL {
+            if gold < self.recruit_cost(item) {
                 continue;
             }
-            if ![hs.main, hs.extra].into_iter().flatten().any(|b| sc.building(b).recruits) {
-                continue;
-            }
-            let own_army = hs.army.get().filter(|&a| st.armies[a].owner == p);
-            for item in Item::ALL {
-                if gold < self.recruit_cost(item) {
-                    continue;
-                }
-                let ok = match item {
-                    Item::Unit => hs.army.is_empty() || own_army.is_some(),
-                    Item::Engine => own_army.is_some_and(|a| st.armies[a].engines < sc.siege.engine_cap),
-                    Item::Spy => true,
-                    Item::Ship => hs.extra == Some(BuildingKind::Port) && self.launch_hex(st, p, hex).is_some(),
-                };
-                if ok {
-                    self.buf.push(Action::Recruit { hex, item });
-                }
+            let ok = match item {
+                Item::Unit => hs.army.is_empty() || own_army.is_some(),
+                Item::Engine => own_army.is_some_and(|a| st.armies[a].engines < sc.siege.engine_cap),
+                Item::Spy => true,
+                Item::Ship => hs.extra == Some(BuildingKind::Port) && self.launch_hex(st, p, hex).is_some(),
+            };
+            if ok {
+                out.push(Action::Recruit { hex, item });
             }
         }
+    }
+
+    /// Whether `recruit_options` lists recruiting `item` on `hex` for `p`,
+    /// asked of that hex alone (`apply` checks what it is given).
+    pub(crate) fn recruit_is_listed(&mut self, st: &State, p: PlayerId, hex: HexId, item: Item) -> bool {
+        if !st.hexes.get(hex as usize).is_some_and(|hs| hs.owner().is(p)) {
+            return false;
+        }
+        let mut out = std::mem::take(&mut self.check);
+        out.clear();
+        self.recruit_options_at(st, p, hex, &mut out);
+        let listed = out.contains(&Action::Recruit { hex, item });
+        self.check = out;
+        listed
     }
 
     /// E-16 / G-13: gold becomes a unit, ship, spy or engine at the scenario's price.

@@ -6,7 +6,7 @@ use super::event::{Event, SpendKind};
 use super::setup::place_city;
 use super::state::{Bits, HexState, NOBODY, Owner, PlayerId, State};
 use super::{Dice, Engine, Log, Rules};
-use crate::map::{HexId, Terrain};
+use crate::map::{HexId, NO_HEX, Terrain};
 use crate::scenario::{BattleResult, BuildingKind, BuildingSpec, TieBreak};
 
 /// What G-03 and G-02 rank players by.
@@ -320,15 +320,40 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// `BuildingKind::ALL` order. That order is part of the game (a
     /// strategy's tie-break draws follow it), so it must not change.
     pub fn spend_options(&mut self, st: &State, p: PlayerId) {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        self.list_spend(st, p, None, &mut buf);
+        self.buf = buf;
+    }
+
+    /// Whether `spend_options` lists `a` for `p`: asked of the one hex a
+    /// purchase names (of none for the pillage), so `apply` checks what it
+    /// is given without listing every hex.
+    pub(crate) fn spend_is_listed(&mut self, st: &State, p: PlayerId, a: Action) -> bool {
+        let hex = match a {
+            Action::Capture(h) | Action::Conquer(h) | Action::Build { hex: h, .. } => h,
+            Action::Pillage => NO_HEX,
+            _ => return false,
+        };
+        let mut out = std::mem::take(&mut self.check);
+        out.clear();
+        self.list_spend(st, p, Some(hex), &mut out);
+        let listed = out.contains(&a);
+        self.check = out;
+        listed
+    }
+
+    /// `spend_options` into `out`: on every hex, or on `only` alone
+    /// (`NO_HEX`: the pillage alone).
+    fn list_spend(&mut self, st: &State, p: PlayerId, only: Option<HexId>, out: &mut Vec<Action>) {
         let sc = self.sc();
         let map = self.map();
-        self.buf.clear();
         let ep = st.players[p as usize].ep;
         if ep <= 0 {
             return;
         }
         if sc.costs.pillage <= ep {
-            self.buf.push(Action::Pillage);
+            out.push(Action::Pillage);
         }
         // What `p` can afford, as bits in `BuildingKind::ALL` order; with
         // the kinds a hex's terrain and coast take (`build_on`), a hex `p`
@@ -341,9 +366,14 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         // bought: the two sets' union, walked in map order.
         self.mark_next_to_own(st, p);
         let own = st.banners().row(p);
-        for w in 0..own.len() {
+        let words = match only {
+            None => 0..own.len(),
+            Some(h) => (h as usize / 64).min(own.len())..(h as usize / 64 + 1).min(own.len()),
+        };
+        for w in words {
             let near_w = self.next_to_spender[w];
-            for b in Bits::new(&[own[w] | near_w]) {
+            let one = only.map_or(u64::MAX, |h| 1u64 << (h % 64));
+            for b in Bits::new(&[(own[w] | near_w) & one]) {
                 let near = near_w >> b & 1 == 1;
                 let hex = (w * 64) as HexId + b;
                 let hs = &st.hexes[hex as usize];
@@ -353,7 +383,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                 if hs.owner().is_nobody() {
                     // E-06: cities are taken by siege or conquest, never captured.
                     if hs.city.is_empty() && near && self.take_cost(st, hex, false) <= ep {
-                        self.buf.push(Action::Capture(hex));
+                        out.push(Action::Capture(hex));
                     }
                 } else if hs.owner().is(p) {
                     let mut m =
@@ -363,7 +393,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                         m &= m - 1;
                         let kind = BuildingKind::ALL[k];
                         if fits(specs[k], kind, hs) {
-                            self.buf.push(Action::Build { hex, kind });
+                            out.push(Action::Build { hex, kind });
                         }
                     }
                 } else if conquerable.checked_shr(u32::from(hs.owner().id())).unwrap_or(0) & 1 == 1
@@ -375,7 +405,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                     // E-07: only against a player beaten this season, and not
                     // while that player's own army still stands on the hex; a
                     // city only if the scenario lets EP take cities.
-                    self.buf.push(Action::Conquer(hex));
+                    out.push(Action::Conquer(hex));
                 }
             }
         }

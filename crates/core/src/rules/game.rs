@@ -22,11 +22,13 @@
 //! cost little, and the rule code stays the one the fast drivers run.
 //!
 //! Hidden information: the one secret of the rules, the attacker's bid
-//! while the defender bids (G-07), is a field players cannot read
-//! (`Fight::assume_attacker_bid` lets a search put a guess in its copy).
-//! Everything else a player may see, so `observation` is the state.
+//! while the defender bids (G-07), is kept by the game beside its state,
+//! not in it, and handed to the engine of each transition; no method
+//! returns it. Everything else every player may see, so `observation(p)`
+//! is the state as player `p` is handed it (`Observation`).
 
 use super::action::{Action, Decision};
+use super::observation::Observation;
 use super::season::Outcome;
 use super::state::{PlayerId, State, Step};
 use super::{Dice, Engine, Event, Log, NoLog, Rules};
@@ -69,6 +71,10 @@ pub struct Game<'a> {
     rules: Rules<'a>,
     /// The position at the last decision (or the start).
     base: State,
+    /// The attacker's secret bid when `base` rests at the defender's bid
+    /// (G-07): the engine's, kept between transitions and read by none of
+    /// the game's methods.
+    attacker_bid: Option<i32>,
     /// The action played at `base`'s decision, whose consequences wait
     /// for the faces of `tape`.
     pending: Option<Action>,
@@ -84,7 +90,9 @@ pub struct Game<'a> {
 
 impl<'a> Game<'a> {
     /// The game from `start` (a campaign's initial state, gifts included,
-    /// or any state resting at a season's start or a decision).
+    /// or any state resting at a season's start or a decision; a state
+    /// holds no attacker's bid, so at a defender's bid the attacker is
+    /// taken to have bid 0).
     pub fn new(rules: Rules<'a>, start: State) -> Self {
         Self::build(rules, start, None)
     }
@@ -99,6 +107,7 @@ impl<'a> Game<'a> {
         let mut g = Game {
             rules,
             base: start,
+            attacker_bid: None,
             pending: None,
             tape: Vec::new(),
             node: Node::Terminal,
@@ -169,10 +178,10 @@ impl<'a> Game<'a> {
         &self.base
     }
 
-    /// What `player` sees: everything but the attacker's secret bid, which
-    /// no code outside the rules can read (module comment).
-    pub fn observation(&self, _player: PlayerId) -> &State {
-        &self.base
+    /// What `player` sees, as a player is handed it: the position, which
+    /// holds no secret (the attacker's bid is the game's, module comment).
+    pub fn observation(&self, player: PlayerId) -> Observation<'_> {
+        Observation::new(&self.base, player)
     }
 
     /// The moves played so far; `Game::replay` plays them again.
@@ -252,6 +261,7 @@ impl<'a> Game<'a> {
     fn attempt<L: Log + Into<Option<Vec<Event>>>>(&mut self, log: L) {
         let mut st = self.base.clone();
         let mut eng = Engine::new(self.rules, Tape::new(&self.tape), log);
+        eng.attacker_bid = self.attacker_bid;
         if let Some(a) = self.pending {
             eng.apply(&mut st, a);
         }
@@ -291,6 +301,8 @@ impl<'a> Game<'a> {
             log.extend(done);
         }
         self.base = st;
+        // Held only while the new position waits for the defender's bid.
+        self.attacker_bid = eng.attacker_bid;
         self.pending = None;
         self.tape.clear();
     }

@@ -19,6 +19,18 @@ pub fn transport_load(sc: &crate::scenario::Scenario, army: &Army) -> i32 {
     sc.naval.transport_units.min(spare).max(0)
 }
 
+/// Which of a player's pieces an action list covers: all of them (the
+/// turn's options), or those an action names (`Engine::act_is_listed`).
+#[derive(Clone, Copy)]
+enum Pieces {
+    All,
+    Army(usize),
+    /// Every ship: a naval attack is listed once per stack, so a ship's
+    /// options depend on the ships before it.
+    Ships,
+    Spy(usize),
+}
+
 const SPY_KINDS: [SpyKind; 5] =
     [SpyKind::Sabotage, SpyKind::Destabilize, SpyKind::DamageMain, SpyKind::DamageExtra, SpyKind::Steal];
 
@@ -66,13 +78,52 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
             })
     }
 
-    /// All actions `p` can take now, then `Done`, into `self.buf`.
+    /// All actions `p` can take now into `self.buf` (`Done` is added by
+    /// the turn loop).
     pub fn act_options(&mut self, st: &State, p: PlayerId) {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        self.list_act(st, p, Pieces::All, &mut buf);
+        self.buf = buf;
+    }
+
+    /// Whether `act_options` lists `a` for `p`: asked of the one army or
+    /// spy it names (of `p`'s ships for a ship's action, listed by stack),
+    /// so `apply` checks what it is given without listing every piece.
+    pub(crate) fn act_is_listed(&mut self, st: &State, p: PlayerId, a: Action) -> bool {
+        let which = match a {
+            Action::MoveArmy { army, .. }
+            | Action::Attack { army, .. }
+            | Action::Siege { army, .. }
+            | Action::Transport { army, .. } => Pieces::Army(army as usize),
+            Action::MoveShip { .. } | Action::NavalAttack { .. } | Action::Coastal { .. } => Pieces::Ships,
+            Action::MoveSpy { spy, .. } | Action::SpyAct { spy, .. } | Action::SpyDuel { spy, .. } => {
+                Pieces::Spy(spy as usize)
+            }
+            _ => return false,
+        };
+        let mut out = std::mem::take(&mut self.check);
+        out.clear();
+        self.list_act(st, p, which, &mut out);
+        let listed = out.contains(&a);
+        self.check = out;
+        listed
+    }
+
+    /// The actions of `p`'s pieces that `which` names, into `out`, in the
+    /// order `act_options` lists them.
+    fn list_act(&mut self, st: &State, p: PlayerId, which: Pieces, out: &mut Vec<Action>) {
         let sc = self.sc();
         let map = self.map();
-        self.buf.clear();
         let r = self.rules;
-        for (ai, a) in st.armies.iter().enumerate() {
+        let only = |i: usize, n: usize| i.min(n)..(i + 1).min(n);
+        let armies = match which {
+            Pieces::All => 0..st.armies.len(),
+            Pieces::Army(i) => only(i, st.armies.len()),
+            _ => 0..0,
+        };
+        for ai in armies {
+            let a = &st.armies[ai];
             if !a.alive || a.owner != p {
                 continue;
             }
@@ -85,18 +136,18 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                 match hs.army.get() {
                     None => {
                         if a.mp >= self.move_cost(n) && self.army_may_enter(st, p, n) {
-                            self.buf.push(Action::MoveArmy { army: ai16, to: n });
+                            out.push(Action::MoveArmy { army: ai16, to: n });
                         }
                     }
                     Some(t) if !a.attacked && r.rivals(p, st.armies[t].owner) => {
-                        self.buf.push(Action::Attack { army: ai16, target: hs.army.id() });
+                        out.push(Action::Attack { army: ai16, target: hs.army.id() });
                     }
                     Some(_) => {}
                 }
                 if let Some(ci) = hs.city.get()
                     && self.can_siege(st, ai, ci)
                 {
-                    self.buf.push(Action::Siege { army: ai16, city: hs.city.id() });
+                    out.push(Action::Siege { army: ai16, city: hs.city.id() });
                 }
             }
             // W-17: an army that has not moved sends `transport_load` units
@@ -109,16 +160,16 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                     }
                     let mut reach = std::mem::take(&mut self.reach);
                     self.sea_reach(st, p, s.hex, s.mp, &mut reach);
-                    let start = self.buf.len();
+                    let start = out.len();
                     for &(sea, _) in &reach {
                         for land in map.adjacent(sea) {
                             if land != a.hex
                                 && self.army_may_enter(st, p, land)
-                                && !self.buf[start..]
+                                && !out[start..]
                                     .iter()
                                     .any(|x| matches!(x, Action::Transport { to, .. } if *to == land))
                             {
-                                self.buf.push(Action::Transport { ship: si as u16, army: ai16, to: land });
+                                out.push(Action::Transport { ship: si as u16, army: ai16, to: land });
                             }
                         }
                     }
@@ -126,8 +177,9 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                 }
             }
         }
+        let ships = if matches!(which, Pieces::All | Pieces::Ships) { st.ships.len() } else { 0 };
         let mut first_ready: HexId = NO_HEX;
-        for (si, s) in st.ships.iter().enumerate() {
+        for (si, s) in st.ships.iter().enumerate().take(ships) {
             if !s.alive || s.owner != p {
                 continue;
             }
@@ -138,7 +190,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                     }
                     let o = st.ship_owner_at(n);
                     if o == p || o == super::NOBODY {
-                        self.buf.push(Action::MoveShip { ship: si as u16, to: n });
+                        out.push(Action::MoveShip { ship: si as u16, to: n });
                     }
                 }
             }
@@ -154,7 +206,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                 if map.terrain[n as usize] == Terrain::Sea {
                     let o = st.ship_owner_at(n);
                     if o != super::NOBODY && r.rivals(p, o) {
-                        self.buf.push(Action::NavalAttack { from: s.hex, to: n });
+                        out.push(Action::NavalAttack { from: s.hex, to: n });
                     }
                 } else {
                     let o = st.hexes[n as usize].owner();
@@ -163,19 +215,25 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                         && self.coastal_target(st, n).is_some()
                         && !self.coastal_guarded(st, p, n)
                     {
-                        self.buf.push(Action::Coastal { from: s.hex, target: n });
+                        out.push(Action::Coastal { from: s.hex, target: n });
                     }
                 }
             }
         }
-        for (si, s) in st.spies.iter().enumerate() {
+        let spies = match which {
+            Pieces::All => 0..st.spies.len(),
+            Pieces::Spy(i) => only(i, st.spies.len()),
+            _ => 0..0,
+        };
+        for si in spies {
+            let s = &st.spies[si];
             if !s.alive || s.owner != p || s.acted {
                 continue;
             }
             let si16 = si as u16;
             for n in map.adjacent(s.hex) {
                 if map.terrain[n as usize].is_land() && s.mp >= self.move_cost(n) {
-                    self.buf.push(Action::MoveSpy { spy: si16, to: n });
+                    out.push(Action::MoveSpy { spy: si16, to: n });
                 }
             }
             // W-19 / W-24 for duels, unless `spy.duel_limits` is off: then a
@@ -193,13 +251,13 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                 if acts && owner != super::NOBODY && r.rivals(p, owner) && self.spy_target_open(st, p, t) {
                     for kind in SPY_KINDS {
                         if self.spy_kind_applies(st, t, kind) {
-                            self.buf.push(Action::SpyAct { spy: si16, target: t, kind });
+                            out.push(Action::SpyAct { spy: si16, target: t, kind });
                         }
                     }
                 }
                 for (ti, o) in st.spies.iter().enumerate() {
                     if o.alive && o.hex == t && r.rivals(p, o.owner) {
-                        self.buf.push(Action::SpyDuel { spy: si16, target: ti as u16 });
+                        out.push(Action::SpyDuel { spy: si16, target: ti as u16 });
                     }
                 }
             }

@@ -3,6 +3,9 @@
 //! Invariants (see ARCHITECTURE.md):
 //! - no IO, no threads, no polars or plotters here;
 //! - the engine owns the dice: strategies only pick among legal actions;
+//! - the engine owns the one secret, the attacker's bid while the defender
+//!   bids (G-07): players see an `Observation` of a `State`, which holds
+//!   none;
 //! - given the scenario, the map, the dice faces and the strategies' picks,
 //!   a campaign always unfolds the same way.
 //!
@@ -18,6 +21,7 @@ pub mod game;
 pub mod invariants;
 pub mod legal;
 pub mod naval;
+pub mod observation;
 pub mod season;
 pub mod setup;
 pub mod siege;
@@ -29,6 +33,7 @@ pub use action::{Action, CombatKind, Decision, Item, SpyKind};
 pub use dice::{Dice, RngDice, ScriptedDice};
 pub use event::{CombatRecord, Event, Log, NoLog, ScoreParts};
 pub use game::{Game, Illegal, Move, Node};
+pub use observation::Observation;
 pub use state::{EndReason, Fight, NOBODY, Owner, PlayerId, State, Step};
 
 use crate::map::Map;
@@ -99,6 +104,9 @@ pub struct Engine<'a, D, L> {
     pub log: L,
     /// Reused for every list of options, so deciding allocates nothing.
     buf: Vec<Action>,
+    /// Reused by the checks of an action `apply` is given (`is_legal`, a
+    /// piece's own options), so `options()` stays as listed.
+    check: Vec<Action>,
     /// Reused for the sea hexes a ship can reach (W-17).
     reach: Vec<(crate::map::HexId, i32)>,
     /// Reused: a bit per hex next to a hex the spending player controls.
@@ -113,6 +121,11 @@ pub struct Engine<'a, D, L> {
     sizes: Vec<empire::Size>,
     seats: Vec<PlayerId>,
     ranked: Vec<empire::Standing>,
+    /// The attacker's bid while the defender bids (G-07): the rules' one
+    /// secret, kept here and not in the `State` every player sees, and
+    /// read by nothing outside the rules. Set when the attacker bids (or
+    /// by `assume_attacker_bid`), taken when the bids are spent.
+    attacker_bid: Option<i32>,
 }
 
 impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
@@ -122,6 +135,7 @@ impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
             dice,
             log,
             buf: Vec::with_capacity(128),
+            check: Vec::with_capacity(128),
             reach: Vec::with_capacity(64),
             next_to_spender: Vec::with_capacity(rules.map.len().div_ceil(64)),
             next_to_banners: Vec::new(),
@@ -129,7 +143,18 @@ impl<'a, D: Dice, L: Log> Engine<'a, D, L> {
             sizes: Vec::new(),
             seats: Vec::new(),
             ranked: Vec::new(),
+            attacker_bid: None,
         }
+    }
+
+    /// Fight the defender's bid of a copy of a state against `guess` in
+    /// place of the attacker's secret bid (G-07): the state holds no bid,
+    /// so an engine playing on from a copy taken at a defender's bid
+    /// (a search's rollout) is told what to assume, as OpenSpiel's
+    /// resampling from an information state does. It writes a guess and
+    /// reads nothing; without one the attacker's bid is taken as 0.
+    pub fn assume_attacker_bid(&mut self, guess: i32) {
+        self.attacker_bid = Some(guess);
     }
 
     /// The options listed by the last `*_options` call.

@@ -72,7 +72,6 @@ pub fn initial_state(r: Rules<'_>) -> State {
             rec: super::event::CombatRecord::new(super::action::CombatKind::Army, NOBODY, NOBODY, 0, 0),
             bid_cap: 0,
             defender_bids: false,
-            attacker_bid: 0,
             building: None,
             main: false,
         },

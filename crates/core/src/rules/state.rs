@@ -346,18 +346,17 @@ impl Step {
 /// A combat between its first decision and its end: what it has resolved
 /// so far, in the record it will log. Meaningful only while `State::step`
 /// is inside an action; the last combat's record stays until the next.
-#[derive(Clone, Copy, PartialEq, Eq)]
+///
+/// It holds nothing secret: the attacker's bid while the defender bids
+/// (G-07) is kept by the engine that took it (`Engine::apply`), not here,
+/// so every field of the state is one every player may see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fight {
     pub rec: super::event::CombatRecord,
     /// The cap on this combat's bids (G-07).
     pub bid_cap: i32,
     /// Whether the defender bids (a city never does, W-09).
     pub defender_bids: bool,
-    /// Hidden information: the attacker's bid, kept until the defender has
-    /// bid (G-07 bids are secret). Private to the rules, so no player can
-    /// read it (not even through `Debug`); a search that plays on from a
-    /// copy puts its own guess there (`assume_attacker_bid`).
-    pub(crate) attacker_bid: i32,
     /// Coastal attacks: the building under attack, and whether it is the
     /// hex's main building.
     pub building: Option<BuildingKind>,
@@ -367,30 +366,7 @@ pub struct Fight {
 impl Fight {
     /// A combat with its record so far and its bid rules.
     pub fn new(rec: super::event::CombatRecord, bid_cap: i32, defender_bids: bool) -> Fight {
-        Fight { rec, bid_cap, defender_bids, attacker_bid: 0, building: None, main: false }
-    }
-
-    /// Put `bid` in place of the attacker's secret bid, in a copy of a
-    /// state at the defender's bid: a search guesses what it cannot see
-    /// (OpenSpiel's resampling from an information state). Writing a
-    /// guess reveals nothing; the real bid is never readable.
-    pub fn assume_attacker_bid(&mut self, bid: i32) {
-        self.attacker_bid = bid;
-    }
-}
-
-/// Every field but the secret bid, which `Debug` would otherwise hand to
-/// any player that formats a state.
-impl std::fmt::Debug for Fight {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Fight")
-            .field("rec", &self.rec)
-            .field("bid_cap", &self.bid_cap)
-            .field("defender_bids", &self.defender_bids)
-            .field("attacker_bid", &"hidden")
-            .field("building", &self.building)
-            .field("main", &self.main)
-            .finish()
+        Fight { rec, bid_cap, defender_bids, building: None, main: false }
     }
 }
 
@@ -496,6 +472,12 @@ impl Iterator for Bits<'_> {
     }
 }
 
+/// A campaign's position: the map's pieces, the players' purses and what
+/// happens next. Every field is public information (G-29): the one secret
+/// of the rules, the attacker's bid while the defender bids (G-07), is not
+/// held here but by the engine that took it, so a copy of a state, compared
+/// or played on, cannot show it. Players see a state through an
+/// `Observation`.
 #[derive(Debug, PartialEq)]
 pub struct State {
     /// The current season, from 1.

@@ -123,6 +123,17 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         }
     }
 
+    /// Whether `a` is among the legal actions at the decision `st` rests at
+    /// (what `legal_actions` lists), leaving `options()` as it was: the
+    /// membership `apply` asserts in debug builds, and the property tests
+    /// check for every action they play.
+    pub fn is_legal(&mut self, st: &State, a: Action) -> bool {
+        std::mem::swap(&mut self.buf, &mut self.check);
+        let listed = self.legal_actions(st).is_some() && self.buf.contains(&a);
+        std::mem::swap(&mut self.buf, &mut self.check);
+        listed
+    }
+
     /// The player and legal actions of a decision inside an action.
     fn inside_options(&mut self, st: &State) -> (PlayerId, Decision) {
         let f = &st.fight;
@@ -161,29 +172,45 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// without another decision. The turn loops move on lazily: the next
     /// `next_decision` finds whether the player has more to do.
     ///
-    /// Unchecked, because the drivers pass it an action from the list they
-    /// were just given, at every decision of every campaign: an action
-    /// from elsewhere is coerced to the nearest legal one (a bid capped, a
-    /// `Done`). `Game::apply` is the checked door, refusing what is not
+    /// The drivers pass it an action from the list they were just given,
+    /// at every decision of every campaign, so membership in that list is
+    /// checked only in debug builds (`is_legal`; the property tests check
+    /// it for every action they play). An action from elsewhere is never
+    /// played as given: it is coerced to a legal one, checked against the
+    /// options of the piece, hex or ship it names, which costs far less
+    /// than listing them all again. A recruit, act or purchase the player
+    /// may not make now is its `Done`, a bid above its cap is the cap,
+    /// anything else at a bid is 0, a hit is placed on the first ship that
+    /// may take it, and any other answer inside an action is its first
+    /// option. `Game::apply` is the checked door, refusing what is not
     /// legal.
     pub fn apply(&mut self, st: &mut State, a: Action) {
+        debug_assert!(self.is_legal(st, a), "{a:?} is not among the legal actions at {:?}", st.step);
         match st.step {
-            Step::Recruit => match a {
-                Action::Recruit { hex, item } => self.recruit(st, st.order[st.turn as usize], hex, item),
-                _ => st.turn += 1,
-            },
-            Step::Act => match a {
-                Action::Done => st.turn += 1,
-                a => self.begin_act(st, st.order[st.turn as usize], a),
-            },
+            Step::Recruit => {
+                let p = st.order[st.turn as usize];
+                match a {
+                    Action::Recruit { hex, item } if self.recruit_is_listed(st, p, hex, item) => {
+                        self.recruit(st, p, hex, item)
+                    }
+                    _ => st.turn += 1,
+                }
+            }
+            Step::Act => {
+                let p = st.order[st.turn as usize];
+                match a {
+                    a if self.act_is_listed(st, p, a) => self.begin_act(st, p, a),
+                    _ => st.turn += 1,
+                }
+            }
             Step::Spend => {
                 let p = st.order[st.turn as usize];
                 match a {
-                    Action::Done => {
+                    a if a != Action::Done && self.spend_is_listed(st, p, a) => self.spend(st, p, a),
+                    _ => {
                         self.close_spending(st, p);
                         st.turn += 1;
                     }
-                    a => self.spend(st, p, a),
                 }
             }
             Step::Bid { attacking } => {
@@ -194,24 +221,33 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                     _ => 0,
                 };
                 if attacking {
-                    st.fight.attacker_bid = b;
+                    // Kept by the engine, not written in the state: the
+                    // defender bids without seeing it (G-07).
+                    self.attacker_bid = Some(b);
                     self.after_attacker_bid(st);
                 } else {
                     self.bids_done(st, b);
                 }
             }
             Step::TakeHit { attacking, left } => {
-                if let Action::TakeHit { ship } = a {
+                let mut ships = std::mem::take(&mut self.check);
+                ships.clear();
+                hit_options(st, attacking, &mut ships);
+                let hit = if ships.contains(&a) { Some(a) } else { ships.first().copied() };
+                self.check = ships;
+                if let Some(Action::TakeHit { ship }) = hit {
                     self.take_hit(st, attacking, ship as usize);
                 }
                 self.begin_hits(st, attacking, left as i32 - 1);
             }
             Step::Formation { army } => {
-                if let Action::Formation(f) = a {
-                    // Light's extra movement applies from the next season's reset.
-                    st.armies[army as usize].formation = Some(f);
-                    self.emit(|| super::Event::Formation { army, formation: f });
-                }
+                let f = match a {
+                    Action::Formation(f) => f,
+                    _ => FormationChoice::Light,
+                };
+                // Light's extra movement applies from the next season's reset.
+                st.armies[army as usize].formation = Some(f);
+                self.emit(|| super::Event::Formation { army, formation: f });
                 self.army_done(st);
             }
             Step::SiegeOutcome { city } => {
@@ -230,6 +266,9 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// resolution at once when neither side can bid.
     pub(crate) fn begin_fight(&mut self, st: &mut State, fight: Fight) {
         st.fight = fight;
+        // An attacker that cannot bid bids 0; no earlier combat's bid or
+        // guess carries over.
+        self.attacker_bid = None;
         if bid_max(st, fight.rec.attacker, fight.bid_cap) > 0 {
             st.step = Step::Bid { attacking: true };
             return;
@@ -250,7 +289,10 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// is fought.
     fn bids_done(&mut self, st: &mut State, defender_bid: i32) {
         let f = st.fight;
-        let (a, d, ab) = (f.rec.attacker, f.rec.defender, f.attacker_bid);
+        // A copy of a state played on from a defender's bid by an engine
+        // that was given no guess fights as if the attacker bid 0.
+        let ab = self.attacker_bid.take().unwrap_or(0);
+        let (a, d) = (f.rec.attacker, f.rec.defender);
         if a != NOBODY {
             st.players[a as usize].initiative -= ab;
         }

@@ -5,7 +5,9 @@
 use empires_core::map::Map;
 use empires_core::rules::invariants::at_decision;
 use empires_core::rules::setup::{initial_state, make_map};
-use empires_core::rules::{Action, Decision, Engine, Game, Illegal, Move, NoLog, Node, RngDice, Rules, Step};
+use empires_core::rules::{
+    Action, Decision, Engine, Game, Illegal, Move, NoLog, Node, PlayerId, RngDice, Rules, State, Step,
+};
 use empires_core::scenario::{Scenario, Source, load_str};
 use empires_core::seed;
 use rand::RngExt;
@@ -181,13 +183,14 @@ fn g30_the_game_api_and_the_engine_play_the_same_campaign() {
     }
 }
 
-/// G-07: the attacker's bid is secret. At the defender's bid, the state a
-/// player observes does not show it (not even formatted): two games that
-/// differ only in the attacker's bid look the same to the defender.
-#[test]
-fn g07_the_defender_cannot_observe_the_attackers_bid() {
-    let (name, sc) = shipped().remove(0);
-    let mut checked = 0;
+/// Every defender's bid of four random campaigns of the default scenario
+/// met after an attacker's bid with a choice: `f` is handed the two games
+/// that differ only in the attacker's bid (the lowest and the highest it
+/// could make), both resting at the defender's bid, the defender, and the
+/// two bids. How many there were.
+fn at_defenders_bids(mut f: impl FnMut(Rules<'_>, &Game<'_>, &Game<'_>, PlayerId, [u8; 2])) -> usize {
+    let (_, sc) = shipped().remove(0);
+    let mut met = 0;
     for campaign in 0..4 {
         let map = make_map(&sc, seed::campaign_seed(7, campaign)).unwrap();
         let r = Rules::new(&sc, &map);
@@ -195,26 +198,77 @@ fn g07_the_defender_cannot_observe_the_attackers_bid() {
         let mut g = Game::new(r, initial_state(r));
         while !g.is_terminal() {
             if let Node::Decision { decision: Decision::Bid { attacking: true, .. }, .. } = g.node()
-                && g.legal_actions().len() >= 2
+                && let [Action::Bid(lowest), .., Action::Bid(highest)] = *g.legal_actions()
             {
                 let (mut low, mut high) = (g.clone(), g.clone());
-                low.apply(Action::Bid(0)).unwrap();
-                high.apply(*g.legal_actions().last().unwrap()).unwrap();
+                low.apply(Action::Bid(lowest)).unwrap();
+                high.apply(Action::Bid(highest)).unwrap();
                 // A defender that cannot bid goes straight to the dice.
-                if let (
-                    Node::Decision { player, decision: Decision::Bid { attacking: false, .. } },
-                    Node::Decision { .. },
-                ) = (low.node(), high.node())
-                {
-                    assert_ne!(low.history(), high.history());
-                    assert_eq!(format!("{:?}", low.observation(player)), format!("{:?}", high.observation(player)));
-                    assert_eq!(low.legal_actions(), high.legal_actions());
-                    checked += 1;
+                if let Node::Decision { player, decision: Decision::Bid { attacking: false, .. } } = low.node() {
+                    assert_eq!(high.node(), low.node());
+                    f(r, &low, &high, player, [lowest, highest]);
+                    met += 1;
                 }
             }
             let m = random_move(&g, &mut rng);
             g.play(m).unwrap();
         }
     }
-    assert!(checked > 0, "{name}: no defender's bid in four random campaigns");
+    met
+}
+
+/// G-07: the attacker's bid is secret. At the defender's bid, what the
+/// defender is handed (`Game::observation`) and the whole position are
+/// equal, compared with `==`, whether the attacker bid its least or its
+/// most, and so are the defender's options; the referee's game still
+/// fights each with its real bid.
+#[test]
+fn g07_what_the_defender_sees_is_equal_whatever_the_attacker_bid() {
+    let met = at_defenders_bids(|_, low, high, defender, [lowest, highest]| {
+        assert_ne!(low.history(), high.history());
+        assert!(low.observation(defender) == high.observation(defender), "the observations differ");
+        assert!(low.state() == high.state(), "the states differ");
+        assert_eq!(low.legal_actions(), high.legal_actions());
+        // The referee's games fight the real bids: the same defender's bid
+        // and the same faces, and each record carries its own.
+        for (g, bid) in [(low, lowest), (high, highest)] {
+            let mut g = g.clone();
+            g.apply(g.legal_actions()[0]).unwrap();
+            while g.is_chance_node() {
+                g.apply_chance(1).unwrap();
+            }
+            assert_eq!(g.state().fight.rec.a.bid, bid as i32);
+        }
+    });
+    assert!(met > 0, "no defender's bid in four random campaigns");
+}
+
+/// G-07, the attack a player could try: copy the position it is handed at
+/// the defender's bid, play each defender's bid on the copy with an engine
+/// of its own, and read the attacker's bid in the combat's record. What it
+/// reads is the same whether the attacker bid its least or its most (the
+/// copies end equal, `==`): 0 when its engine is given no guess, and the
+/// guess it is given otherwise (`Engine::assume_attacker_bid`, the
+/// determinization a search makes), never the real bid.
+#[test]
+fn g07_playing_on_from_what_the_defender_sees_reads_no_bid() {
+    let met = at_defenders_bids(|r, low, high, defender, [lowest, highest]| {
+        let play_on = |g: &Game<'_>, a: Action, guess: Option<i32>| -> State {
+            let mut copy = g.observation(defender).state().clone();
+            let mut e = Engine::new(r, RngDice(Pcg64Mcg::new(1)), NoLog);
+            if let Some(b) = guess {
+                e.assume_attacker_bid(b);
+            }
+            e.apply(&mut copy, a);
+            copy
+        };
+        for &a in low.legal_actions() {
+            for guess in [None, Some(lowest as i32), Some(highest as i32), Some(2)] {
+                let (from_low, from_high) = (play_on(low, a, guess), play_on(high, a, guess));
+                assert!(from_low == from_high, "{a:?}, guess {guess:?}: the copies differ");
+                assert_eq!(from_low.fight.rec.a.bid, guess.unwrap_or(0), "{a:?}: the bid read is not the guess");
+            }
+        }
+    });
+    assert!(met > 0, "no defender's bid in four random campaigns");
 }

@@ -14,26 +14,21 @@ use std::ops::ControlFlow;
 use crate::map::Map;
 use crate::rules::season::Outcome;
 use crate::rules::setup::{Gift, give, initial_state};
-use crate::rules::{Action, CombatRecord, Decision, Dice, EndReason, Engine, Log, PlayerId, RngDice, Rules, State};
+use crate::rules::{
+    Action, CombatRecord, Decision, Dice, EndReason, Engine, Log, Observation, PlayerId, RngDice, Rules, State,
+};
 use crate::scenario::{ACTION_KIND_COUNT, Scenario};
 use crate::seed;
 use crate::strategy::Seats;
 
 /// The players' side of the game: picks one of the legal options.
 ///
-/// The driver asks it every decision with a read-only view of the state
-/// (which shows no player the attacker's secret bid: the field is private
-/// to the rules). Options are never empty; the returned index must be in
-/// range.
+/// The driver asks it every decision with what the player to decide may
+/// see (`Observation`: the position, which holds no secret; the attacker's
+/// bid while the defender bids stays in the driver's engine, G-07).
+/// Options are never empty; the returned index must be in range.
 pub trait Players {
-    fn choose(
-        &mut self,
-        rules: Rules<'_>,
-        state: &State,
-        player: PlayerId,
-        decision: Decision,
-        options: &[Action],
-    ) -> usize;
+    fn choose(&mut self, rules: Rules<'_>, obs: Observation<'_>, decision: Decision, options: &[Action]) -> usize;
 }
 
 /// The engine and the players it is played by.
@@ -56,7 +51,7 @@ impl<'a, D: Dice, P: Players, L: Log> Driver<'a, D, P, L> {
     /// (checked in debug builds).
     fn ask(&mut self, st: &State, p: PlayerId, d: Decision) -> Action {
         let options = self.engine.options();
-        let i = self.players.choose(self.engine.rules, st, p, d, options);
+        let i = self.players.choose(self.engine.rules, Observation::new(st, p), d, options);
         debug_assert!(i < options.len(), "strategy returned option {i} of {}", options.len());
         options[i.min(options.len() - 1)]
     }

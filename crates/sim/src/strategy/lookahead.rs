@@ -10,16 +10,17 @@
 //! empire-size margin over its strongest rival. Every other decision is its
 //! own weights'.
 //!
-//! The engine is a state machine (`rules::step`): the state it hands to a
-//! player holds the position inside the rule being played, a combat's bids
+//! The engine is a state machine (`rules::step`): the state a player is
+//! shown holds the position inside the rule being played, a combat's bids
 //! and hits included, so a rollout is a copy of that state with the
 //! candidate applied and the campaign played on from there. Every
 //! candidate starts from the very same position; nothing is replayed.
 //!
 //! One decision hides information: a defender bids without knowing the
-//! attacker's secret bid (G-07), which the state holds. A rollout of a
-//! defender's bid first replaces it by the bid the `base` strategy makes in
-//! the attacker's place, so the lookahead never reads the real one.
+//! attacker's secret bid (G-07), which the campaign's engine keeps and the
+//! state does not hold. A rollout of a defender's bid is played against a
+//! guess, the bid the `base` strategy makes in the attacker's place,
+//! handed to the rollout's engine (`Rollouts::play`).
 //!
 //! Rollouts are the strategy's imagination, not the game: they roll their
 //! own dice from the strategy's stream (seeded from the campaign seed), so
@@ -31,7 +32,7 @@
 use super::Strategy;
 use super::rollout::{LookAt, Rollouts, is_attack, margin, searcher};
 use super::weighted::Weighted;
-use crate::rules::{Action, Decision, PlayerId, Rules, State};
+use crate::rules::{Action, Decision, Observation, PlayerId, Rules, State};
 use crate::scenario::{Scenario, StrategySpec};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
@@ -112,10 +113,11 @@ impl Lookahead {
 }
 
 impl Strategy for Lookahead {
-    fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
+    fn choose(&mut self, r: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) -> usize {
+        let (st, me) = (obs.state(), obs.player());
         self.candidates(r, st, me, d, options);
         if self.cands.len() < 2 {
-            return self.own.choose(r, st, me, d, options);
+            return self.own.choose(r, obs, d, options);
         }
         self.seeds.clear();
         for _ in 0..self.rollouts {
@@ -134,7 +136,7 @@ impl Strategy for Lookahead {
         for &c in &cands {
             let mut total = 0.0;
             for &seed in &seeds {
-                rollouts.play(st, d, options[c], seed, self.horizon, &mut copy);
+                rollouts.play(obs, d, options[c], seed, self.horizon, &mut copy);
                 total += margin(r, &copy, me);
             }
             let mean = total / seeds.len() as f64;

@@ -1,5 +1,6 @@
-//! Players' strategies (G-30). A strategy sees a read-only state and the
-//! legal options, and returns the index of its pick; it never rolls dice.
+//! Players' strategies (G-30). A strategy sees what its player may see (an
+//! `Observation`: the position, which holds no secret, G-07) and the legal
+//! options, and returns the index of its pick; it never rolls dice.
 //! Its own randomness (tie-breaks, random play) comes from a stream seeded
 //! from the campaign seed (`seed::Stream::Strategy`).
 
@@ -11,7 +12,7 @@ pub mod search;
 pub mod value;
 pub mod weighted;
 
-use crate::rules::{Action, Decision, PlayerId, Rules, State};
+use crate::rules::{Action, Decision, Observation, Rules};
 use crate::scenario::ACTION_KIND_COUNT;
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
 use crate::seed::{self, Stream};
@@ -26,7 +27,8 @@ use rand_pcg::Pcg64Mcg;
 pub const STRONG: &str = "equilibrium";
 
 pub trait Strategy: Send {
-    fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, decision: Decision, options: &[Action]) -> usize;
+    /// The index in `options` of the pick of `obs.player()`, who sees `obs`.
+    fn choose(&mut self, r: Rules<'_>, obs: Observation<'_>, decision: Decision, options: &[Action]) -> usize;
 
     /// A searching player's rollout begins, with its own seed: a player
     /// that draws who it is per game (a mixture in the rollouts, `Drawn`)
@@ -100,8 +102,8 @@ impl Drawn {
 }
 
 impl Strategy for Drawn {
-    fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
-        self.members[self.at].choose(r, st, me, d, options)
+    fn choose(&mut self, r: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) -> usize {
+        self.members[self.at].choose(r, obs, d, options)
     }
 
     fn redraw(&mut self, seed: u64) {
@@ -182,10 +184,11 @@ impl Seats {
 
 impl Players for Seats {
     #[inline]
-    fn choose(&mut self, r: Rules<'_>, st: &State, player: PlayerId, d: Decision, options: &[Action]) -> usize {
-        let i = self.seats[player as usize].choose(r, st, player, d, options);
+    fn choose(&mut self, r: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) -> usize {
+        let player = obs.player() as usize;
+        let i = self.seats[player].choose(r, obs, d, options);
         if let Some(a) = options.get(i) {
-            self.taken[player as usize][a.kind().index()] += 1;
+            self.taken[player][a.kind().index()] += 1;
         }
         i
     }

@@ -1,7 +1,7 @@
 //! `random`: uniform over the legal options.
 
 use super::Strategy;
-use crate::rules::{Action, Decision, PlayerId, Rules, State};
+use crate::rules::{Action, Decision, Observation, Rules};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
@@ -16,7 +16,7 @@ impl RandomStrategy {
 }
 
 impl Strategy for RandomStrategy {
-    fn choose(&mut self, _: Rules<'_>, _: &State, _: PlayerId, _: Decision, options: &[Action]) -> usize {
+    fn choose(&mut self, _: Rules<'_>, _: Observation<'_>, _: Decision, options: &[Action]) -> usize {
         self.rng.random_range(0..options.len())
     }
 }

@@ -5,7 +5,7 @@
 
 use super::Strategy;
 use crate::rules::action::ActionKind;
-use crate::rules::{Action, Decision, PlayerId, Rules, State};
+use crate::rules::{Action, Decision, Observation, Rules, State};
 
 pub struct Restricted {
     inner: Box<dyn Strategy>,
@@ -48,16 +48,16 @@ impl Restricted {
     }
 
     /// Let the inner strategy choose among `self.idx`, mapped back.
-    fn delegate(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
+    fn delegate(&mut self, r: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) -> usize {
         self.opts.clear();
         self.opts.extend(self.idx.iter().map(|&i| options[i]));
-        let k = self.inner.choose(r, st, me, d, &self.opts);
+        let k = self.inner.choose(r, obs, d, &self.opts);
         self.idx[k.min(self.idx.len() - 1)]
     }
 }
 
 impl Strategy for Restricted {
-    fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
+    fn choose(&mut self, r: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) -> usize {
         // Forced kinds, in list order: the first one with a legal option wins,
         // and the inner strategy picks which of those options.
         for f in 0..self.force.len() {
@@ -65,20 +65,20 @@ impl Strategy for Restricted {
             self.idx.clear();
             self.idx.extend((0..options.len()).filter(|&i| options[i].kind() == want));
             if !self.idx.is_empty() {
-                return self.delegate(r, st, me, d, options);
+                return self.delegate(r, obs, d, options);
             }
         }
         self.idx.clear();
         let hold = self.hold_garrisons;
         self.idx.extend((0..options.len()).filter(|&i| {
-            !self.forbid.contains(&options[i].kind()) && !(hold && Self::leaves_garrison(r, st, &options[i]))
+            !self.forbid.contains(&options[i].kind()) && !(hold && Self::leaves_garrison(r, obs.state(), &options[i]))
         }));
         if self.idx.is_empty() {
             // Everything offered is forbidden (a sub-decision such as a bid):
             // fall back to the full list rather than stall the game.
             self.idx.extend(0..options.len());
         }
-        self.delegate(r, st, me, d, options)
+        self.delegate(r, obs, d, options)
     }
 
     fn redraw(&mut self, seed: u64) {

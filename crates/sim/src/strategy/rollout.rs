@@ -8,7 +8,7 @@
 
 use super::Strategy;
 use crate::rules::empire::sizes;
-use crate::rules::{Action, Decision, NoLog, PlayerId, RngDice, Rules, State, Step};
+use crate::rules::{Action, Decision, NoLog, Observation, PlayerId, RngDice, Rules, State, Step};
 use crate::sim::drive::{Driver, Players};
 use rand_pcg::Pcg64Mcg;
 
@@ -74,8 +74,8 @@ pub(super) struct Crowd<'a> {
 }
 
 impl Players for Crowd<'_> {
-    fn choose(&mut self, r: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
-        self.crowd[p as usize].choose(r, st, p, d, options)
+    fn choose(&mut self, r: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) -> usize {
+        self.crowd[obs.player() as usize].choose(r, obs, d, options)
     }
 }
 
@@ -152,34 +152,46 @@ impl<'a, 'c> Rollouts<'a, 'c> {
         Rollouts { driver: Driver::new(r, RngDice(Pcg64Mcg::new(0)), Crowd { crowd }, NoLog) }
     }
 
-    /// Make `copy` a copy of `st`, at decision `d`, with `a` applied and
-    /// played on with rollout dice from `seed`: the rest of this season,
-    /// then up to `horizon` seasons in all (`None`: to the campaign's
-    /// end). `copy` may hold any earlier state: its vectors are reused.
-    pub fn play(&mut self, st: &State, d: Decision, a: Action, seed: u128, horizon: Option<u32>, copy: &mut State) {
+    /// Make `copy` a copy of what the searching player sees, at decision
+    /// `d`, with `a` applied and played on with rollout dice from `seed`:
+    /// the rest of this season, then up to `horizon` seasons in all
+    /// (`None`: to the campaign's end). At a defender's bid the attacker's
+    /// bid is not in what it sees (G-07): the rollout fights against the
+    /// guess `guess_attacker_bid` makes, handed to its engine. `copy` may
+    /// hold any earlier state: its vectors are reused.
+    pub fn play(
+        &mut self,
+        obs: Observation<'_>,
+        d: Decision,
+        a: Action,
+        seed: u128,
+        horizon: Option<u32>,
+        copy: &mut State,
+    ) {
         let eng = &mut self.driver;
         eng.engine.dice = RngDice(Pcg64Mcg::new(seed));
         for (i, p) in eng.players.crowd.iter_mut().enumerate() {
             p.redraw(crate::seed::mix2(seed as u64 ^ (seed >> 64) as u64, i as u64));
         }
-        copy.clone_from(st);
+        copy.clone_from(obs.state());
         if let Decision::Bid { attacking: false, .. } = d {
-            guess_attacker_bid(eng, copy);
+            let guess = guess_attacker_bid(eng, copy);
+            eng.engine.assume_attacker_bid(guess);
         }
         eng.engine.apply(copy, a);
         crate::sim::drive::seasons(eng, copy, horizon, |_, _| std::ops::ControlFlow::Continue(()));
     }
 }
 
-/// G-07 bids are secret: in a copy of the state at the defender's bid,
-/// replace the attacker's real bid by the one the rollout's own player for
-/// the attacker's seat makes, from the same position.
-fn guess_attacker_bid(eng: &mut Driver<'_, RngDice, Crowd<'_>, NoLog>, s: &mut State) {
+/// G-07 bids are secret: at the defender's bid, a guess of the attacker's
+/// bid, the one the rollout's own player for the attacker's seat makes
+/// from the same position (a determinization). `s` is left as it was.
+fn guess_attacker_bid(eng: &mut Driver<'_, RngDice, Crowd<'_>, NoLog>, s: &mut State) -> i32 {
     s.step = Step::Bid { attacking: true };
     let guess = match eng.engine.next_decision(s) {
         Some((p, d)) => {
             let options = eng.engine.options().to_vec();
-            let i = eng.players.choose(eng.engine.rules, s, p, d, &options);
+            let i = eng.players.choose(eng.engine.rules, Observation::new(s, p), d, &options);
             match options.get(i) {
                 Some(Action::Bid(b)) => *b as i32,
                 _ => 0,
@@ -187,8 +199,8 @@ fn guess_attacker_bid(eng: &mut Driver<'_, RngDice, Crowd<'_>, NoLog>, s: &mut S
         }
         None => 0,
     };
-    s.fight.assume_attacker_bid(guess);
     s.step = Step::Bid { attacking: false };
+    guess
 }
 
 /// Empire size of `me` minus that of its largest rival (G-02's measure).
@@ -233,16 +245,16 @@ mod tests {
                 asked += 1;
                 let defends = matches!(dec, Decision::Bid { attacking: false, .. });
                 if options.len() > 1 && (asked % 29 == 0 || defends) {
-                    points.push((st.clone(), dec, options.clone()));
+                    points.push((st.clone(), p, dec, options.clone()));
                 }
-                let i = d.players.choose(r, &st, p, dec, &options);
+                let i = d.players.choose(r, Observation::new(&st, p), dec, &options);
                 d.engine.apply(&mut st, options[i]);
             }
             if st.ended.is_some() || points.len() >= 40 {
                 break;
             }
         }
-        let bids = points.iter().filter(|p| matches!(p.1, Decision::Bid { attacking: false, .. })).count();
+        let bids = points.iter().filter(|p| matches!(p.2, Decision::Bid { attacking: false, .. })).count();
         assert!(points.len() >= 20 && bids > 0, "{} decisions, {bids} defenders' bids", points.len());
         let tuned = sc.strategy("tuned").unwrap();
         let crowd = || -> Vec<Box<dyn Strategy>> {
@@ -250,14 +262,15 @@ mod tests {
         };
         let (mut kept_crowd, mut lone_crowd) = (crowd(), crowd());
         let mut copy = st.clone();
-        for (n, (at, dec, options)) in points.iter().enumerate() {
+        for (n, (at, p, dec, options)) in points.iter().enumerate() {
+            let seen = Observation::new(at, *p);
             let mut kept = Rollouts::new(r, &mut kept_crowd);
             for (j, &a) in options.iter().enumerate().take(3) {
                 let seed = (n * 10 + j) as u128;
                 let horizon = if j == 1 { None } else { Some(2) };
-                kept.play(at, *dec, a, seed, horizon, &mut copy);
+                kept.play(seen, *dec, a, seed, horizon, &mut copy);
                 let mut alone = at.clone();
-                Rollouts::new(r, &mut lone_crowd).play(at, *dec, a, seed, horizon, &mut alone);
+                Rollouts::new(r, &mut lone_crowd).play(seen, *dec, a, seed, horizon, &mut alone);
                 assert_eq!(copy, alone, "decision {n} ({dec:?}), option {j}");
             }
         }

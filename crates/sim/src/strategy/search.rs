@@ -46,16 +46,17 @@
 //! which duels showed stronger than rollouts to the end at half the cost
 //! (docs/strength.md).
 //!
-//! The defender's bid hides information (G-07): as in the lookahead, each
-//! rollout of it replaces the attacker's secret bid by the one `base` would
-//! make (a determinization), so the real bid is never read. Rollout dice
-//! come from the strategy's own stream.
+//! The defender's bid hides information (G-07): what the player sees holds
+//! no attacker's bid, so, as in the lookahead, each rollout of it is played
+//! against the bid `base` would make in the attacker's place (a
+//! determinization, handed to the rollout's engine). Rollout dice come
+//! from the strategy's own stream.
 
 use super::Strategy;
 use super::rollout::{LookAt, Rollouts, margin_of, searcher};
 use super::weighted::Weighted;
 use crate::rules::empire::sizes;
-use crate::rules::{Action, Decision, PlayerId, Rules, State};
+use crate::rules::{Action, Decision, Observation, PlayerId, Rules, State};
 use crate::scenario::{Scenario, StrategySpec};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
@@ -193,10 +194,11 @@ impl Search {
     /// weights' scores over the temperature for a turn's decision; for a
     /// choice inside an action, 1 for the weights' own answer and 0 for
     /// every other.
-    fn logits(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) {
+    fn logits(&mut self, r: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) {
         if !self.prior.is_empty() || self.explore_kinds > 0.0 {
-            return self.mixed_logits(r, st, me, d, options);
+            return self.mixed_logits(r, obs, d, options);
         }
+        let (st, me) = (obs.state(), obs.player());
         let mut scores = std::mem::take(&mut self.scores);
         match d {
             Decision::Recruit | Decision::Act | Decision::Spend => {
@@ -209,7 +211,7 @@ impl Search {
                 }
             }
             _ => {
-                let pick = self.own.choose(r, st, me, d, options);
+                let pick = self.own.choose(r, obs, d, options);
                 scores.clear();
                 scores.extend((0..options.len()).map(|i| if i == pick { 1.0 / self.temperature } else { 0.0 }));
             }
@@ -223,7 +225,8 @@ impl Search {
     /// where `πᵢ` is the softmax of member `i`'s scores over the
     /// temperature at a turn's decision, and its own answer (all its
     /// chance) inside an action.
-    fn mixed_logits(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) {
+    fn mixed_logits(&mut self, r: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) {
+        let (st, me) = (obs.state(), obs.player());
         let n = options.len();
         let mut p = std::mem::take(&mut self.mixed);
         let mut scores = std::mem::take(&mut self.scores);
@@ -242,7 +245,7 @@ impl Search {
                     *pi += share * e / z;
                 }
             } else {
-                p[w.choose(r, st, me, d, options).min(n - 1)] += share;
+                p[w.choose(r, obs, d, options).min(n - 1)] += share;
             }
         };
         if self.prior.is_empty() {
@@ -299,11 +302,12 @@ impl Search {
 }
 
 impl Strategy for Search {
-    fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
+    fn choose(&mut self, r: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) -> usize {
         if options.len() < 2 || !self.look.wants(d, options) {
-            return self.own.choose(r, st, me, d, options);
+            return self.own.choose(r, obs, d, options);
         }
-        self.logits(r, st, me, d, options);
+        let (st, me) = (obs.state(), obs.player());
+        self.logits(r, obs, d, options);
         self.sample(d, options);
         if self.cands.len() < 2 {
             return self.cands.first().map_or(0, |c| c.option);
@@ -324,7 +328,7 @@ impl Strategy for Search {
             }
             for c in cands[..alive].iter_mut() {
                 for &seed in &seeds {
-                    rollouts.play(st, d, options[c.option], seed, self.horizon, &mut copy);
+                    rollouts.play(obs, d, options[c.option], seed, self.horizon, &mut copy);
                     c.sum += worth(&self.value, self.margin_weight, r, &copy, me);
                     c.n += 1;
                 }
@@ -364,7 +368,7 @@ mod tests {
             if dec == Decision::Act && kinds.len() >= 3 {
                 out.push((st.clone(), options.clone(), p));
             }
-            let i = d.players.choose(r, &st, p, dec, &options);
+            let i = d.players.choose(r, Observation::new(&st, p), dec, &options);
             d.engine.apply(&mut st, options[i]);
         }
         assert!(out.len() >= 3, "{} decisions", out.len());
@@ -386,7 +390,7 @@ mod tests {
 
     /// Each option's probability under the search's policy.
     fn probabilities(s: &mut Search, r: Rules<'_>, st: &State, me: PlayerId, options: &[Action]) -> Vec<f64> {
-        s.logits(r, st, me, Decision::Act, options);
+        s.logits(r, Observation::new(st, me), Decision::Act, options);
         s.scores.iter().map(|l| l.exp()).collect()
     }
 
@@ -473,7 +477,7 @@ mod tests {
         let r = Rules::new(&sc, &map);
         let mut s = Search::new(&sc, &spec("", 0.0, 0.0), Pcg64Mcg::new(1));
         for (st, options, me) in act_decisions(&sc) {
-            s.logits(r, &st, me, Decision::Act, &options);
+            s.logits(r, Observation::new(&st, me), Decision::Act, &options);
             let mut w = Weighted::of(&spec("", 0.0, 0.0), Pcg64Mcg::new(9));
             let mut want = Vec::new();
             w.score_options(r, &st, me, Decision::Act, &options, &mut want);

@@ -667,7 +667,8 @@ impl Drop for Weighted {
 }
 
 impl Strategy for Weighted {
-    fn choose(&mut self, r: Rules<'_>, st: &State, me: PlayerId, d: Decision, options: &[Action]) -> usize {
+    fn choose(&mut self, r: Rules<'_>, obs: crate::rules::Observation<'_>, d: Decision, options: &[Action]) -> usize {
+        let (st, me) = (obs.state(), obs.player());
         match d {
             Decision::Bid { attacking, .. } => {
                 let pool = st.players[me as usize].initiative as f64;
@@ -757,8 +758,15 @@ mod tests {
     }
 
     impl Players for Checked {
-        fn choose(&mut self, r: Rules<'_>, st: &State, p: PlayerId, d: Decision, options: &[Action]) -> usize {
-            let i = self.seats[p as usize].choose(r, st, p, d, options);
+        fn choose(
+            &mut self,
+            r: Rules<'_>,
+            obs: crate::rules::Observation<'_>,
+            d: Decision,
+            options: &[Action],
+        ) -> usize {
+            let (st, p) = (obs.state(), obs.player());
+            let i = self.seats[p as usize].choose(r, obs, d, options);
             if d != Decision::Act {
                 return i;
             }

@@ -575,7 +575,8 @@ fn g01_after_a_players_done_the_season_goes_on_with_the_next_player() {
 /// and `apply` stops at each decision inside the combat, which the state
 /// names (the attacker's bid, then the defender's, secret), and returns to
 /// the attacker's turn when the combat is over. A copy of the state taken
-/// at the defender's bid plays on to the same end.
+/// at the defender's bid plays on to the same end when its engine is
+/// handed the attacker's bid, which the state does not hold (G-07).
 #[test]
 fn g30_the_state_names_each_decision_inside_a_combat() {
     let w = world(PLAINS, |_| {});
@@ -591,11 +592,15 @@ fn g30_the_state_names_each_decision_inside_a_combat() {
     assert_eq!(st.step, Step::Bid { attacking: true });
     assert_eq!(e.next_decision(&mut st), Some((0, Decision::Bid { kind: CombatKind::Army, attacking: true })));
     assert_eq!(e.options(), (0..=2).map(Action::Bid).collect::<Vec<_>>());
+    let at_attacker = st.clone();
     e.apply(&mut st, Action::Bid(2));
-    // The bid is held in secret: not spent yet, and not shown, not even
-    // by `Debug` (the record below shows it was held).
+    // The bid is held in secret: not spent yet, and not in the state at
+    // all, which equals the state a bid of 0 leaves (the record below
+    // shows the engine kept it).
     assert_eq!((st.step, st.players[0].initiative), (Step::Bid { attacking: false }, 2));
-    assert!(format!("{st:?}").contains("attacker_bid: \"hidden\""), "{:?}", st.fight);
+    let mut zero = at_attacker;
+    w.engine(&[], Script::default()).apply(&mut zero, Action::Bid(0));
+    assert_eq!(zero, st, "the state holds no attacker's bid");
     assert_eq!(e.next_decision(&mut st), Some((1, Decision::Bid { kind: CombatKind::Army, attacking: false })));
     let at_defender = st.clone();
     e.apply(&mut st, Action::Bid(1));
@@ -605,6 +610,7 @@ fn g30_the_state_names_each_decision_inside_a_combat() {
     assert_eq!((st.players[0].initiative, st.players[1].initiative), (0, 1));
     let mut copy = at_defender;
     let mut e2 = w.engine(&[5, 3], Script::default());
+    e2.assume_attacker_bid(2);
     e2.apply(&mut copy, Action::Bid(1));
     assert_eq!(copy, st);
     assert_eq!(e2.log, e.log);
@@ -656,4 +662,69 @@ fn g30_legal_actions_lists_again_what_next_decision_listed() {
     }
     assert!(checked > 10, "{checked} decisions");
     assert_eq!(e.legal_actions(&st), None, "a season's start is no decision");
+}
+
+/// G-04 and `Engine::apply`, the unchecked door: in player 1's turn of the
+/// action phase, a move of player 0's army to a hex it is not next to is
+/// not among the options, and `apply` does not play it, nor a move of that
+/// army to a hex it is next to. A debug build stops on the membership
+/// check; a release build plays player 1's `Done` instead, every piece
+/// left where it stood.
+#[test]
+#[cfg_attr(debug_assertions, should_panic(expected = "is not among the legal actions"))]
+fn g04_an_action_the_options_do_not_list_is_not_played() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.bare();
+    let a0 = army(&mut st, 0, w.hex(1, 2), 3) as u16;
+    army(&mut st, 1, w.hex(5, 2), 3);
+    st.order = vec![0, 1];
+    for bad in [Action::MoveArmy { army: a0, to: w.hex(4, 2) }, Action::MoveArmy { army: a0, to: w.hex(2, 2) }] {
+        let mut st = st.clone();
+        (st.step, st.turn) = (Step::Act, 1);
+        let mut e = w.engine(&[], Script::default());
+        assert_eq!(e.next_decision(&mut st), Some((1, Decision::Act)));
+        assert!(!e.options().contains(&bad), "{bad:?} is listed");
+        let mut want = st.clone();
+        want.turn = 2;
+        e.apply(&mut st, bad);
+        assert_eq!(st, want, "{bad:?} was played");
+        assert!(e.log.is_empty(), "{bad:?}: {:?}", e.log);
+    }
+}
+
+/// G-30 and `Engine::apply`: a recruit on another player's capital and a
+/// castle on another player's hex, in player 1's turn, are not among its
+/// options and are not played: a debug build stops on the membership
+/// check; a release build plays player 1's `Done` (its unspent EP lost,
+/// E-05).
+#[test]
+#[cfg_attr(debug_assertions, should_panic(expected = "is not among the legal actions"))]
+fn g30_a_recruit_or_purchase_the_options_do_not_list_is_not_played() {
+    let w = world(PLAINS, |_| {});
+    let mut st = w.start();
+    st.order = vec![0, 1];
+    for p in st.players.iter_mut() {
+        (p.gold, p.ep) = (1000, 3);
+    }
+    let cap0 = w.hex(1, 1);
+    let mine = w.hex(2, 2);
+    st.set_owner(mine, empires_core::rules::Owner::of(0));
+    for (step, d, bad) in [
+        (Step::Recruit, Decision::Recruit, Action::Recruit { hex: cap0, item: Item::Unit }),
+        (Step::Spend, Decision::Spend, Action::Build { hex: mine, kind: BuildingKind::Castle }),
+    ] {
+        let mut st = st.clone();
+        (st.step, st.turn) = (step, 1);
+        let mut e = w.engine(&[], Script::default());
+        assert_eq!(e.next_decision(&mut st), Some((1, d)));
+        assert!(!e.options().contains(&bad), "{bad:?} is listed");
+        let mut want = st.clone();
+        want.turn = 2;
+        if step == Step::Spend {
+            want.players[1].ep = 0;
+            want.players[1].tally.ep_lost += 3;
+        }
+        e.apply(&mut st, bad);
+        assert_eq!(st, want, "{bad:?} was played");
+    }
 }
