@@ -54,9 +54,15 @@ pub fn records(
         let p = seat as u8;
         let standing = outcome.standings.iter().find(|s| s.player == p).copied();
         let Some(standing) = standing else { continue };
-        let count = |pred: &dyn Fn(&crate::rules::state::HexState) -> bool| {
-            st.hexes.iter().filter(|h| h.owner().is(p) && pred(h)).count() as u32
-        };
+        // One walk of the player's banner set (its hexes, kept by the
+        // state) where each count used to scan the whole map.
+        let (mut mines, mut ports, mut towers) = (0, 0, 0);
+        for h in st.banners().hexes(p) {
+            let hs = &st.hexes[h as usize];
+            mines += u32::from(hs.main == Some(BuildingKind::Mine));
+            ports += u32::from(hs.extra == Some(BuildingKind::Port));
+            towers += u32::from(hs.extra == Some(BuildingKind::Tower));
+        }
         let armies = st.armies.iter().filter(|a| a.alive && a.owner == p);
         let t = &st.players[seat].tally;
         out.push(PlayerRecord {
@@ -73,9 +79,9 @@ pub fn records(
             hexes: standing.size.hexes,
             castles: standing.size.castles,
             cities: standing.size.cities,
-            mines: count(&|h| h.main == Some(BuildingKind::Mine)),
-            ports: count(&|h| h.extra == Some(BuildingKind::Port)),
-            towers: count(&|h| h.extra == Some(BuildingKind::Tower)),
+            mines,
+            ports,
+            towers,
             units: armies.clone().map(|a| a.units.max(0) as u32).sum(),
             ships: st.ships.iter().filter(|s| s.alive && s.owner == p).count() as u32,
             spies: st.spies.iter().filter(|s| s.alive && s.owner == p).count() as u32,
