@@ -9,12 +9,12 @@ use super::long::{Interruption, Long, LongArgs};
 use super::out::{Out, Request, SensitivityFolder, SolveFolder};
 use super::shard::ShardArgs;
 use super::{CliError, SeatArgs, create_out_dir};
-use crate::balance::param::{self, Param};
 use crate::balance::sensitivity::{self, Plan};
-use crate::balance::solve::{self, Goal, Seating, Settings};
+use crate::balance::solve::{self, Goal, PointPlayers, Settings};
 use crate::balance::{metric_named, sobol};
 use crate::report::balance as rb;
 use crate::scenario::Scenario;
+use crate::scenario::param::{self, Param};
 use crate::sim::runner::seating;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -370,11 +370,11 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     command += &a.flags.redo();
     command += &a.best.redo();
     let seating = match a.best.budget() {
-        None => Seating::AsSeated,
-        Some(budget) => Seating::BestResponse { start: a.flags.players.or_tuned(), budget },
+        None => PointPlayers::AsSeated,
+        Some(budget) => PointPlayers::BestResponse { start: a.flags.players.or_tuned(), budget },
     };
     let settings = Settings { campaigns, master: a.flags.master.seed, rotate, max_steps: a.steps.max(1), seating };
-    if let Seating::BestResponse { start, .. } = &settings.seating {
+    if let PointPlayers::BestResponse { start, .. } = &settings.seating {
         base.named_strategy(start).map_err(|e| e.at("--players"))?;
     }
     let players_line = settings.seating.line(settings.master);

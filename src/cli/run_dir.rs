@@ -5,7 +5,7 @@
 use super::CliError;
 use crate::report::{coverage, files::write_atomic, manifest, summary};
 use crate::sim::Detail;
-use crate::sim::runner::Seating;
+use crate::sim::runner::SeatRotation;
 use std::path::Path;
 
 /// The data files a run with these detail tables writes.
@@ -94,7 +94,7 @@ pub fn interrupted_prefix(
 pub fn finish_run_dir(out: &Path, info: &manifest::RunInfo<'_>, notes: &str) -> Result<String, CliError> {
     let fail = |e: String| CliError::io(format!("{}: {e}", out.display()));
     let s = summary::summarize(&out.join("players.parquet")).map_err(|e| fail(e.to_string()))?;
-    let seated = Seating::of_run(info.scenario, info.rotate_seats);
+    let seated = SeatRotation::of_run(info.scenario, info.rotate_seats);
     let mut text = summary::render(&s, &info.scenario.name, info.master_seed, info.wall_seconds, info.resumed, seated);
     // An interrupted run says so before anything else: the summary under
     // it covers only the campaigns completed.

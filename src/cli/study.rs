@@ -424,7 +424,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     })?;
     long.finish();
     // The answer first, word for word as the page opens with it.
-    sayln!("{}\n", crate::report::verdict::compare_answer(&c));
+    sayln!("{}\n", crate::report::study::shift::compare_answer(&c));
     sayln!("{}", seated.describe());
     let br = best;
     let best = br.as_ref().map(study::best_response_text);
@@ -545,7 +545,7 @@ fn compare_runs(a: &CompareArgs, ra: &Path, rb: &Path) -> Result<(), CliError> {
     let request = Request::new(&format!("compare runs {} {} {start}..{end}", hashes(&ma), hashes(&mb)), "");
     let name = ra.file_name().map_or("runs".into(), |s| s.to_string_lossy().to_string());
     let out = a.flags.out.resolve("compare", &name, &request)?;
-    sayln!("{}\n", crate::report::verdict::compare_answer(&c));
+    sayln!("{}\n", crate::report::study::shift::compare_answer(&c));
     sayln!(
         "finished runs, nothing played: campaigns {start}..{end} of master seed {} in both, paired campaign by \
          campaign; {}",
@@ -606,7 +606,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
         a.metric.clone()
     };
     s.choose(&metrics)?;
-    sayln!("{}\n", crate::report::verdict::sweep_answer(&s));
+    sayln!("{}\n", crate::report::study::shift::sweep_answer(&s));
     sayln!("{}", s.seating.describe());
     if !a.scenario.set.is_empty() {
         sayln!("in every cell: {}", a.scenario.set.iter().map(|s| format!("--set {s}")).collect::<Vec<_>>().join(" "));
@@ -741,7 +741,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             }
             long.finish();
             // The answer first, word for word as the page opens with it.
-            sayln!("{}\n", crate::report::verdict::mine_answer(&x));
+            sayln!("{}\n", crate::report::study::mine_pillage::answer(&x));
             sayln!("{}", seated.describe());
             say!("{}", study::experiment_text(&x));
             write_page(&out, |d| {

@@ -4,7 +4,7 @@ use super::CliError;
 use super::args::{ScenarioArgs, SeedArg};
 use super::key::ResultKey;
 use super::out::{Out, TablesFolder};
-use crate::analysis::crosscheck::{Observation, check};
+use crate::crosscheck::{Observation, check};
 use crate::report::files::write_atomic;
 use crate::report::tables::{against_text, csv, exact, json, text};
 use crate::rules::CombatKind;

@@ -341,7 +341,7 @@ pub fn solved(sc: &Scenario, m: &MetricSpec, sv: &SolveRef) -> Result<Measured, 
         master: m.seed,
         rotate,
         max_steps: sv.steps.max(1),
-        seating: solve::Seating::AsSeated,
+        seating: solve::PointPlayers::AsSeated,
     };
     let f = solve::crossing(sc, &param, &goal, settings)?;
     let se = f.root_se();

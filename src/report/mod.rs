@@ -27,7 +27,6 @@ pub mod summary;
 pub mod table;
 pub mod tables;
 pub mod text;
-pub mod verdict;
 pub mod worth;
 
 use crate::map::{HexId, Map, NO_HEX};

@@ -7,7 +7,7 @@ use super::manifest::Manifest;
 use super::summary::{self, GroupLine, summarize};
 use crate::error::Error;
 use crate::scenario::Scenario;
-use crate::sim::runner::Seating;
+use crate::sim::runner::SeatRotation;
 use crate::stats::wilson;
 use polars::prelude::*;
 use serde_json::Value;
@@ -240,7 +240,7 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, Error> {
     // The embedded default needs no --scenario.
     let scenario_flag =
         if source.starts_with('<') || source.is_empty() { String::new() } else { format!(" --scenario {source}") };
-    let seated = Seating::of_run(&sc, m.rotate_seats);
+    let seated = SeatRotation::of_run(&sc, m.rotate_seats);
     page.pre(&format!(
         "empires run{scenario_flag} --campaigns {} --seed {seed}{}{}",
         m.total_campaigns,

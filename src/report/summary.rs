@@ -5,7 +5,7 @@
 //! effect (a chi-square test of equal seat win rates); the end reasons.
 
 use crate::report::number::{p_is, seconds};
-use crate::sim::runner::Seating;
+use crate::sim::runner::SeatRotation;
 use crate::stats::{ChiSquare, Mean, equal_shares, wilson};
 use polars::prelude::*;
 use std::fmt::Write;
@@ -185,7 +185,7 @@ fn table(out: &mut String, title: &str, lines: &[GroupLine]) {
 
 /// The seat effect in words: the chi-square line and the verdict, each
 /// ending in a newline (empty for a one-seat run).
-pub fn seat_effect(s: &Summary, seating: Seating) -> String {
+pub fn seat_effect(s: &Summary, seating: SeatRotation) -> String {
     let mut out = String::new();
     let Some(t) = s.seat_test else { return out };
     let ties: u64 = s.by_seat.iter().map(|l| l.ties).sum();
@@ -217,7 +217,7 @@ pub fn seat_effect(s: &Summary, seating: Seating) -> String {
         out,
         "  one winner per campaign: a tie at the top ({ties} campaigns) counts for the player the tie-break ranked first"
     );
-    if seating == Seating::FixedByFlag {
+    if seating == SeatRotation::FixedByFlag {
         let _ = writeln!(
             out,
             "  (seats fixed with different strategies: this tests seat and strategy together; rotate to separate them)"
@@ -229,7 +229,7 @@ pub fn seat_effect(s: &Summary, seating: Seating) -> String {
 /// The summary as text, with its provenance and how the seats were taken.
 /// `resumed` campaigns were kept from an interrupted run, so `wall`
 /// (this process's) timed only the others.
-pub fn render(s: &Summary, scenario: &str, seed: u64, wall: f64, resumed: u64, seating: Seating) -> String {
+pub fn render(s: &Summary, scenario: &str, seed: u64, wall: f64, resumed: u64, seating: SeatRotation) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "scenario {scenario}, master seed {seed}, {} campaigns", s.campaigns);
     let _ = writeln!(out, "{}", seating.describe());

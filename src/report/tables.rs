@@ -281,12 +281,7 @@ pub fn exact(sc: &Scenario) -> Exact {
 }
 
 /// The cross-check of a run's combats, as text.
-pub fn against_text(
-    run: &str,
-    sc: &Scenario,
-    checks: &[crate::analysis::crosscheck::TableCheck],
-    alpha: f64,
-) -> String {
+pub fn against_text(run: &str, sc: &Scenario, checks: &[crate::crosscheck::TableCheck], alpha: f64) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

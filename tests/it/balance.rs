@@ -6,10 +6,10 @@
 //! effects are known in closed form from one measurement at multiplier 1.
 
 use crate::play_cli::bin;
-use empires::balance::param::{self, Param};
 use empires::balance::sensitivity::{self, Plan};
-use empires::balance::solve::{Goal, Located, Seating, Settings, SolveError, solve};
+use empires::balance::solve::{Goal, Located, PointPlayers, Settings, SolveError, solve};
 use empires::balance::{metric_named, per_campaign};
+use empires::scenario::param::{self, Param};
 use empires::scenario::{Scenario, Source, load_str};
 use std::path::PathBuf;
 
@@ -64,7 +64,7 @@ fn solve_finds_the_known_multiplier() {
     let param = Param::parse("economy.mine.river.mult=1..40", &sc).unwrap();
     let goal = Goal::parse(&format!("gold from mines = {}", 15.25 * g1), &sc).unwrap();
     let settings =
-        Settings { campaigns: CAMPAIGNS, master: 1, rotate: false, max_steps: 12, seating: Seating::AsSeated };
+        Settings { campaigns: CAMPAIGNS, master: 1, rotate: false, max_steps: 12, seating: PointPlayers::AsSeated };
     let s = solve(&sc, std::slice::from_ref(&param), std::slice::from_ref(&goal), settings, |_| {}).unwrap();
     let f = &s.found;
     let Located::Bracket(bracket) = &f.located else { panic!("one key is bracketed: {f:?}") };
@@ -91,7 +91,7 @@ fn solve_says_no_root_for_a_target_out_of_reach() {
     let sc = miners();
     let param = Param::parse("economy.mine.river.mult=1..5", &sc).unwrap();
     let goal = Goal::parse("gold from mines = 1000000", &sc).unwrap();
-    let settings = Settings { campaigns: 20, master: 1, rotate: false, max_steps: 12, seating: Seating::AsSeated };
+    let settings = Settings { campaigns: 20, master: 1, rotate: false, max_steps: 12, seating: PointPlayers::AsSeated };
     let e = solve(&sc, std::slice::from_ref(&param), std::slice::from_ref(&goal), settings, |_| {}).unwrap_err();
     assert!(matches!(e, SolveError::NoRoot(_)), "{e}");
     let e = e.to_string();
@@ -377,7 +377,7 @@ fn solve_with_a_restriction_value_target() {
     let sc = miners();
     let param = Param::parse("economy.mine.river.mult=1..9", &sc).unwrap();
     let goal = Goal::parse("value of forbid conquer against only_mines = 0", &sc).unwrap();
-    let settings = Settings { campaigns: 20, master: 1, rotate: false, max_steps: 12, seating: Seating::AsSeated };
+    let settings = Settings { campaigns: 20, master: 1, rotate: false, max_steps: 12, seating: PointPlayers::AsSeated };
     let s = solve(&sc, std::slice::from_ref(&param), std::slice::from_ref(&goal), settings, |_| {}).unwrap();
     assert!(s.found.evals.iter().all(|e| e.gap == [0.0] && e.gap_se == [0.0]), "{:?}", s.found.evals);
     let iv = s.found.interval.as_ref().unwrap()[0];
@@ -454,7 +454,7 @@ fn solve_best_response_retunes_the_players_at_each_point() {
         probe_campaigns: 0,
         family: Default::default(),
     };
-    let seating = Seating::BestResponse { start: "tuned".into(), budget: tune.clone() };
+    let seating = PointPlayers::BestResponse { start: "tuned".into(), budget: tune.clone() };
     let settings = Settings { campaigns: 20, master: 1, rotate: true, max_steps: 4, seating };
     let param = Param::parse("costs.capture=1..3", &sc).unwrap();
     let at = |x: f64| scenario_at(&sc, std::slice::from_ref(&param), &[x], &settings).unwrap();
@@ -486,19 +486,23 @@ fn solve_best_response_retunes_the_players_at_each_point() {
     let line = line.unwrap();
     assert!(line.contains("tuned re-tuned in self-play") && line.contains("player family: weighted"), "{line}");
     assert!(line.contains(&format!("search seed {}", tuning_seed(1))), "{line}");
-    assert_eq!(Seating::AsSeated.line(1), None);
+    assert_eq!(PointPlayers::AsSeated.line(1), None);
 
     // The player tuned at the solved point gets the competence check, on
     // the held-out seed; as seated, or with no probe campaigns, none.
     let solved = at(1.0);
-    let probed = Seating::BestResponse { start: "tuned".into(), budget: Tune { probe_campaigns: 6, ..tune.clone() } };
+    let probed =
+        PointPlayers::BestResponse { start: "tuned".into(), budget: Tune { probe_campaigns: 6, ..tune.clone() } };
     let c = probed.check(&solved, 1).unwrap().expect("checked");
     assert_eq!((c.strategy.as_str(), c.scenario.as_str(), c.field.as_deref()), ("tuned", "duel", None));
     let family = empires::strength::probe::family(&Default::default()).len();
     assert_eq!((c.campaigns, c.rows.len()), (6, family), "{c:?}");
     assert_eq!(probed.check_planned(), (family as u64 + 1) * 6);
-    assert_eq!(Seating::AsSeated.check(&solved, 1).unwrap(), None);
-    assert_eq!(Seating::BestResponse { start: "tuned".into(), budget: tune.clone() }.check(&solved, 1).unwrap(), None);
+    assert_eq!(PointPlayers::AsSeated.check(&solved, 1).unwrap(), None);
+    assert_eq!(
+        PointPlayers::BestResponse { start: "tuned".into(), budget: tune.clone() }.check(&solved, 1).unwrap(),
+        None
+    );
 
     let out = tmp("solve-br");
     let o = bin()

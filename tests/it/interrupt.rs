@@ -401,9 +401,10 @@ fn stop_of<T, E: Into<empires::error::Error>>(what: &str, r: Result<T, E>) -> em
 /// the error's class alone.
 #[test]
 fn every_stopped_computation_returns_the_interruption_class() {
-    use empires::balance::{metric_named, param, sensitivity, solve};
+    use empires::balance::{metric_named, sensitivity, solve};
     use empires::rules::setup::SetupError;
     use empires::scenario::Scenario;
+    use empires::scenario::param;
     use empires::strength::{deviation, ladder, metagame, probe, tune, value};
     use empires::study::{combat_readings, compare, mine_pillage, restrict, sweep};
     let sc = Scenario::embedded_default();
@@ -423,7 +424,7 @@ fn every_stopped_computation_returns_the_interruption_class() {
     };
     let goal = solve::Goal::parse("win rate: seat 0 = 0.25", &sc).unwrap();
     let budget =
-        solve::Settings { campaigns: 4, master: 1, rotate: true, max_steps: 3, seating: solve::Seating::AsSeated };
+        solve::Settings { campaigns: 4, master: 1, rotate: true, max_steps: 3, seating: solve::PointPlayers::AsSeated };
     let problem = tune::Problem::new(
         &sc,
         tune::Settings {

@@ -124,7 +124,11 @@ fn the_report_of_an_interrupted_run_says_its_data_are_partial() {
 #[test]
 fn the_readme_quotes_each_questions_answer_line() {
     let readme = include_str!("../../README.md");
-    for lead in [empires::report::verdict::MINE_LEAD, empires::report::fairness::LEAD, empires::report::verdict::LEAD] {
+    for lead in [
+        empires::report::study::mine_pillage::LEAD,
+        empires::report::fairness::LEAD,
+        empires::report::study::shift::LEAD,
+    ] {
         let quoted = readme.lines().find(|l| l.starts_with(lead));
         assert!(quoted.is_some(), "README.md quotes no line opening with {lead:?}");
     }

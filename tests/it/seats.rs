@@ -10,7 +10,7 @@ use empires::map::generate::{generate, generate_with_pick_order};
 use empires::report::summary::{GroupLine, Summary, render};
 use empires::rules::empire::ROLL_OFF_ROUNDS;
 use empires::scenario::Scenario;
-use empires::sim::runner::Seating;
+use empires::sim::runner::SeatRotation;
 use empires::stats::{Mean, equal_shares};
 use polars::prelude::*;
 use std::collections::BTreeMap;
@@ -345,7 +345,7 @@ fn summary(wins: &[u64]) -> Summary {
 fn the_seat_verdict_in_plain_words() {
     // 20,000 campaigns as in the issue: seat 1 at 31.4%, seat 3 at 20.9%.
     let s = summary(&[4900, 6280, 4640, 4180]);
-    let text = render(&s, "default", 1, 0.0, 0, Seating::FixedSameStrategy);
+    let text = render(&s, "default", 1, 0.0, 0, SeatRotation::FixedSameStrategy);
     assert!(text.contains("seats fixed (all seats play the same strategy)\n"), "{text}");
     // (100² + 1280² + 360² + 820²) / 5000 = 490.08; R: pchisq(490.08, 3, lower.tail = FALSE) = 6.7e-106,
     // printed below the floor of what the chi-square approximation can say.
@@ -358,7 +358,7 @@ fn the_seat_verdict_in_plain_words() {
         "{text}"
     );
     let s = summary(&[5010, 4980, 5030, 4980]);
-    let text = render(&s, "default", 1, 0.0, 0, Seating::RotatedStrategiesDiffer);
+    let text = render(&s, "default", 1, 0.0, 0, SeatRotation::RotatedStrategiesDiffer);
     // (10² + 20² + 30² + 20²) / 5000 = 0.36, p = 0.9484.
     assert!(text.contains("seat effect: chi-square 0.36 on 3 df, p = 0.9484"), "{text}");
     assert!(text.contains("  no seat effect detected at 5%"), "{text}");

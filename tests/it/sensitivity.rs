@@ -8,10 +8,10 @@
 
 use crate::play_cli::bin;
 use empires::balance::metric_named;
-use empires::balance::param;
 use empires::balance::sensitivity::{self, Plan};
 use empires::balance::sobol::{Index, Indices};
 use empires::report::balance::{Sensitivity, sensitivity::sensitivity_json, sensitivity_text};
+use empires::scenario::param;
 use empires::scenario::{Scenario, Source, load_str};
 use std::path::PathBuf;
 

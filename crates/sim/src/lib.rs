@@ -8,7 +8,8 @@
 //! - [`strength`]: tuning, the deviation check, the ladder and the meta-game;
 //! - [`balance`]: sensitivity of a metric to the scenario's numbers, and
 //!   the balance solver;
-//! - [`stats`]: the intervals every figure shown to a designer carries.
+//! - [`stats`]: the intervals every figure shown to a designer carries;
+//! - [`crosscheck`]: played combats against the exact tables (chi-square).
 //!
 //! It adds rayon to the core and nothing that writes files: results leave
 //! as plain rows and structs, and the `empires` package writes them.
@@ -19,6 +20,7 @@
 pub use empires_core::{analysis, error, map, rules, scenario, seed, text};
 
 pub mod balance;
+pub mod crosscheck;
 pub mod sim;
 pub mod stats;
 pub mod strategy;

@@ -245,6 +245,58 @@ pub fn equal_shares(counts: &[u64]) -> Option<ChiSquare> {
     Some(ChiSquare { statistic, df, p, expected })
 }
 
+/// P(χ² ≥ `chi2`) on `df` degrees of freedom, as a goodness-of-fit test
+/// reads it: 0 for an infinite statistic (an observation the expected
+/// counts call impossible), 1 with no degree of freedom (nothing tested).
+pub fn chi_square_sf(chi2: f64, df: u32) -> f64 {
+    if chi2.is_infinite() {
+        return 0.0;
+    }
+    if df == 0 {
+        return 1.0;
+    }
+    ChiSquared::new(df as f64).map_or(1.0, |d| (1.0 - d.cdf(chi2)).clamp(0.0, 1.0))
+}
+
+/// Pearson's chi-square of observed against expected counts and its
+/// degrees of freedom, categories expected fewer than `min_expected` times
+/// pooled (the approximation needs it): into a bucket of their own when
+/// the pool reaches it, else into the smallest other bucket. A category
+/// expected never is left out, and a count there gives an infinite
+/// statistic on 1 df; fewer than two buckets test nothing (0 on 0 df).
+pub fn chi_square_pooled(observed: &[u64], expected: &[f64], min_expected: f64) -> (f64, u32) {
+    // A hit on an impossible category cannot come from these expectations.
+    if observed.iter().zip(expected).any(|(&o, &e)| o > 0 && e == 0.0) {
+        return (f64::INFINITY, 1);
+    }
+    let mut buckets: Vec<(f64, f64)> = Vec::new();
+    let mut pool = (0.0, 0.0);
+    for (&o, &e) in observed.iter().zip(expected) {
+        if e == 0.0 {
+            continue;
+        }
+        if e < min_expected {
+            pool.0 += o as f64;
+            pool.1 += e;
+        } else {
+            buckets.push((o as f64, e));
+        }
+    }
+    if pool.1 > 0.0 {
+        if pool.1 >= min_expected || buckets.is_empty() {
+            buckets.push(pool);
+        } else if let Some(b) = buckets.iter_mut().min_by(|a, b| a.1.total_cmp(&b.1)) {
+            b.0 += pool.0;
+            b.1 += pool.1;
+        }
+    }
+    if buckets.len() < 2 {
+        return (0.0, 0);
+    }
+    let chi2 = buckets.iter().map(|&(o, e)| (o - e) * (o - e) / e).sum();
+    (chi2, buckets.len() as u32 - 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,5 +429,21 @@ mod tests {
         assert!(l.abs() < 1e-12 && (h - 0.277_532_6).abs() < 1e-6, "{l} {h}");
         let (l, h) = wilson(81.0, 263.0, 0.95);
         assert!((l - 0.255_288_5).abs() < 1e-6 && (h - 0.366_209_6).abs() < 1e-6, "{l} {h}");
+    }
+
+    /// Rows expected fewer than 5 times pool into the smallest bucket:
+    /// (12, 10) and (8+3, 8+2) give 0.4 + 0.1 on 1 df; a count on a row
+    /// expected never is a rejection outright.
+    #[test]
+    fn chi_square_pools_small_rows_and_rejects_the_impossible() {
+        let (chi2, df) = chi_square_pooled(&[12, 8, 3, 0], &[10.0, 8.0, 2.0, 0.0], 5.0);
+        assert_eq!(df, 1);
+        assert!((chi2 - (0.4 + 1.0 / 10.0)).abs() < 1e-12, "{chi2}");
+        assert_eq!(chi_square_pooled(&[1, 5], &[0.0, 6.0], 5.0), (f64::INFINITY, 1));
+        assert_eq!(chi_square_sf(f64::INFINITY, 1), 0.0);
+        assert_eq!(chi_square_pooled(&[5], &[5.0], 5.0), (0.0, 0));
+        assert_eq!(chi_square_sf(0.0, 0), 1.0);
+        // R: pchisq(3.841459, 1, lower.tail = FALSE) = 0.05.
+        assert!((chi_square_sf(3.841_459, 1) - 0.05).abs() < 1e-6);
     }
 }

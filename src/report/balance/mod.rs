@@ -3,7 +3,7 @@
 //! and the solved scenario with its evaluations (`solve`); each as
 //! parquet, JSON and an HTML page with its charts.
 
-use crate::balance::param::Param;
+use crate::scenario::param::Param;
 
 pub mod sensitivity;
 pub mod solve;

@@ -75,7 +75,7 @@ pub fn compare_text(c: &Comparison) -> String {
 /// paragraph so the page says which players it rests on.
 pub fn compare_page(c: &Comparison, dir: &Path, best: Option<&str>) -> Result<Vec<String>, Error> {
     let mut page = Page::new(&format!("empires compare: {} against {}", c.b_name, c.a_name));
-    page.answer(&crate::report::verdict::compare_answer(c));
+    page.answer(&super::shift::compare_answer(c));
     page.p(&format!(
         "A = {}, B = {}. Both played {} campaigns on master seed {}: campaign i of A and of B share their seeds, map and \
          dice stream, so each difference is taken campaign by campaign (95% normal interval). Where the interval holds 0, \
@@ -157,7 +157,7 @@ pub fn compare_json(c: &Comparison) -> serde_json::Value {
         })
         .collect();
     json!({
-        "answer": crate::report::verdict::compare_answer(c),
+        "answer": super::shift::compare_answer(c),
         "never_played": c.never_played(),
         "never_played_threshold": format!("under once in {} player-campaigns", crate::study::exercised::RARE_PER),
         "a": side(&c.a_name, &c.played[0]),

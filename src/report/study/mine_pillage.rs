@@ -18,6 +18,9 @@ use crate::study::mine_pillage::{self, Exact, Experiment, LOSS_CHANCES, Readings
 use std::fmt::Write;
 use std::path::Path;
 
+mod question;
+pub use question::{LEAD, answer};
+
 /// The exact part as rows: expected gold per EP by paydays left.
 pub fn exact_rows(e: &Experiment) -> Vec<Vec<String>> {
     let x = &e.exact;
@@ -218,7 +221,7 @@ pub fn experiment_text(e: &Experiment) -> String {
     let x = &e.exact;
     let mut out = String::new();
     // The players' competence line is not repeated here: the answer line
-    // printed just above this text ends with it (`verdict::mine_answer`).
+    // printed just above this text ends with it (`question::answer`).
     let _ = writeln!(out, "mine against pillage: both cost 1 EP (E-09, E-15)");
     out.push('\n');
     let _ = writeln!(out, "1. Exact: expected gold per EP (a pillage pays its mean {:.1} once)", x.pillage);
@@ -447,7 +450,7 @@ pub fn solo_rows(e: &Experiment) -> Vec<Vec<String>> {
 pub fn experiment_page(e: &Experiment, dir: &Path) -> Result<Vec<String>, Error> {
     let x = &e.exact;
     let mut page = Page::new("empires experiment: mine against pillage");
-    page.answer(&crate::report::verdict::mine_answer(e));
+    page.answer(&answer(e));
     page.p("Both cost 1 empire point. Which wins campaigns, and from which season on?");
     page.h2("Exact: expected gold per EP");
     page.p(&format!(

@@ -8,6 +8,7 @@ pub mod metrics;
 pub mod mine_pillage;
 pub mod paired;
 pub mod restrict;
+pub mod shift;
 pub mod sweep;
 
 // The study commands reach every page through `report::study`, one module

@@ -91,7 +91,7 @@ pub fn against_rows(s: &Sweep, keep: &[usize]) -> Vec<Vec<String>> {
 pub fn sweep_page(s: &Sweep, dir: &Path, best: Option<&str>) -> Result<Vec<String>, Error> {
     let keys: Vec<&str> = s.axes.iter().map(|a| a.key.as_str()).collect();
     let mut page = Page::new(&format!("empires sweep: {}", keys.join(" × ")));
-    page.answer(&crate::report::verdict::sweep_answer(s));
+    page.answer(&super::shift::sweep_answer(s));
     page.p(&format!(
         "Each cell played {} campaigns on master seed {}: the same seeds in every cell. Means with 95% intervals \
          (Wilson for win rates).",

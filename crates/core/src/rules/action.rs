@@ -1,6 +1,6 @@
 //! Actions: every choice a player can make (G-30), as one small `Copy` enum.
 //!
-//! The engine lists the legal actions for the decision at hand (`legal.rs`),
+//! The engine lists the legal actions for the decision at hand (`action_phase.rs`),
 //! the player's strategy picks one by index, and the engine applies it. A
 //! campaign's history is the list of picked indices plus the dice faces, which
 //! is enough to replay it exactly.

@@ -12,6 +12,7 @@
 //! The season follows G-01; each step lives in the module named for it.
 
 pub mod action;
+pub mod action_phase;
 pub mod army;
 pub mod dice;
 pub mod economy;
@@ -19,7 +20,6 @@ pub mod empire;
 pub mod event;
 pub mod game;
 pub mod invariants;
-pub mod legal;
 pub mod naval;
 pub mod observation;
 pub mod season;

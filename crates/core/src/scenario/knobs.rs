@@ -3,8 +3,8 @@
 //!
 //! Three readers share this table, so they can never disagree:
 //! - `scenario::check` refuses a value outside its range;
-//! - `tune` searches exactly these ranges;
-//! - `study::deviation` moves one key at a time within them.
+//! - `strength::tune` searches exactly these ranges;
+//! - `strength::deviation` moves one key at a time within them.
 //!
 //! The ranges are wide enough for every archetype and for any sensible
 //! designer's player, and narrow enough that a search over them is not

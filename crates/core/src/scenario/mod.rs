@@ -12,6 +12,7 @@ pub mod check;
 pub mod dice;
 pub mod knobs;
 pub mod load;
+pub mod param;
 pub mod ranges;
 pub mod suggest;
 pub mod table;

@@ -10,14 +10,15 @@
 //! package writes the results.
 //!
 //! - [`param`]: the varied numbers (rule keys, dice counts and multipliers)
-//!   and their intervals;
+//!   and their intervals, which need only the scenario and so live beside
+//!   it in core (`scenario::param`); the name stays here, where the
+//!   studies that vary them are;
 //! - [`morris`] and [`sobol`]: the designs and estimators, on the unit cube;
 //! - [`sensitivity`]: plays a Morris (and optionally Sobol') design;
 //! - [`solve`]: finds the value of a key that meets a target.
 
 use crate::error::Error;
 pub mod morris;
-pub mod param;
 pub mod sensitivity;
 pub mod sobol;
 pub mod solve;
@@ -25,6 +26,7 @@ pub mod solve;
 use crate::scenario::Scenario;
 use crate::scenario::check::check;
 use crate::scenario::load::path_string;
+pub use crate::scenario::param;
 use crate::study::metrics::{Metric, measure, with_combat};
 use param::Param;
 

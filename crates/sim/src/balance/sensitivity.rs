@@ -19,12 +19,12 @@
 //! needs, and the shards' points together are the whole design.
 
 use super::morris::{self, Effect, Step, Trajectory};
-use super::param::Param;
 use super::sobol;
 use super::{paired, per_campaign, scenario_at};
 use crate::error::Error;
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
+use crate::scenario::param::Param;
 use crate::seed::mix2;
 use crate::sim::Detail;
 use crate::sim::runner::{Flow, RunConfig, run};

@@ -46,12 +46,12 @@ pub struct Wins {
 /// armies and cities): two lineups whose fingerprints agree on a campaign
 /// played the same game there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Game {
+pub struct PlayedCampaign {
     pub winner: usize,
     pub print: u64,
 }
 
-/// A fingerprint of the final state for `Game::print`: the state's Debug
+/// A fingerprint of the final state for `PlayedCampaign::print`: the state's Debug
 /// text fed straight into a hasher (no string is built), so every field
 /// counts without a hash derived on each type. Only `Lineup::game` pays
 /// for it; `winner` and `wins` (tuning, the ladder) do not.
@@ -196,9 +196,9 @@ impl Lineup {
     }
 
     /// Campaign `i` of master seed `master`: who won, and how it ended.
-    pub fn game(&self, master: u64, i: u64) -> Result<Game, SetupError> {
+    pub fn game(&self, master: u64, i: u64) -> Result<PlayedCampaign, SetupError> {
         let (st, winner) = self.play(master, i)?;
-        Ok(Game { winner, print: fingerprint(&st) })
+        Ok(PlayedCampaign { winner, print: fingerprint(&st) })
     }
 
     /// Play campaign `i` of master seed `master`: its final state and the
@@ -264,7 +264,7 @@ impl Lineup {
 
     /// Every campaign of `range`, in campaign order (played in parallel;
     /// the order and values do not depend on threads).
-    pub fn games(&self, master: u64, range: Range<u64>) -> Result<Vec<Game>, SetupError> {
+    pub fn games(&self, master: u64, range: Range<u64>) -> Result<Vec<PlayedCampaign>, SetupError> {
         self.each("games", master, range, |i| self.game(master, i))
     }
 

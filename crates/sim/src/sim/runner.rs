@@ -99,7 +99,7 @@ impl SeatFlag {
 
 /// Whether a run rotates the strategies through the seats, and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seating {
+pub enum SeatRotation {
     /// The default when the seats' strategies differ.
     RotatedStrategiesDiffer,
     /// `--rotate-seats` (or `rotate_seats = true`) asked for it.
@@ -111,18 +111,18 @@ pub enum Seating {
     FixedSameStrategy,
 }
 
-impl Seating {
+impl SeatRotation {
     pub fn rotate(self) -> bool {
-        matches!(self, Seating::RotatedStrategiesDiffer | Seating::RotatedByFlag)
+        matches!(self, SeatRotation::RotatedStrategiesDiffer | SeatRotation::RotatedByFlag)
     }
 
     /// The line the summaries print.
     pub fn describe(self) -> &'static str {
         match self {
-            Seating::RotatedStrategiesDiffer => "seats rotated (strategies differ)",
-            Seating::RotatedByFlag => "seats rotated (--rotate-seats)",
-            Seating::FixedByFlag => "seats fixed (--fixed-seats)",
-            Seating::FixedSameStrategy => "seats fixed (all seats play the same strategy)",
+            SeatRotation::RotatedStrategiesDiffer => "seats rotated (strategies differ)",
+            SeatRotation::RotatedByFlag => "seats rotated (--rotate-seats)",
+            SeatRotation::FixedByFlag => "seats fixed (--fixed-seats)",
+            SeatRotation::FixedSameStrategy => "seats fixed (all seats play the same strategy)",
         }
     }
 
@@ -131,12 +131,12 @@ impl Seating {
     /// the `rotate_seats` flag). Rotated seats with the same strategy
     /// everywhere can only come from the flag, and fixed seats with
     /// different strategies only from `--fixed-seats`.
-    pub fn of_run(sc: &Scenario, rotate: bool) -> Seating {
+    pub fn of_run(sc: &Scenario, rotate: bool) -> SeatRotation {
         match (rotate, strategies_differ(sc)) {
-            (true, true) => Seating::RotatedStrategiesDiffer,
-            (true, false) => Seating::RotatedByFlag,
-            (false, true) => Seating::FixedByFlag,
-            (false, false) => Seating::FixedSameStrategy,
+            (true, true) => SeatRotation::RotatedStrategiesDiffer,
+            (true, false) => SeatRotation::RotatedByFlag,
+            (false, true) => SeatRotation::FixedByFlag,
+            (false, false) => SeatRotation::FixedSameStrategy,
         }
     }
 
@@ -144,8 +144,8 @@ impl Seating {
     /// leading space, or empty when the default does).
     pub fn run_flag(self) -> &'static str {
         match self {
-            Seating::RotatedByFlag => " --rotate-seats",
-            Seating::FixedByFlag => " --fixed-seats",
+            SeatRotation::RotatedByFlag => " --rotate-seats",
+            SeatRotation::FixedByFlag => " --fixed-seats",
             _ => "",
         }
     }
@@ -155,9 +155,9 @@ impl Seating {
     pub fn play_flag(self) -> &'static str {
         // `play` seats players by the same default as `run`.
         match self {
-            Seating::RotatedStrategiesDiffer | Seating::FixedSameStrategy => "",
-            Seating::RotatedByFlag => " --rotate-seats",
-            Seating::FixedByFlag => " --fixed-seats",
+            SeatRotation::RotatedStrategiesDiffer | SeatRotation::FixedSameStrategy => "",
+            SeatRotation::RotatedByFlag => " --rotate-seats",
+            SeatRotation::FixedByFlag => " --fixed-seats",
         }
     }
 }
@@ -172,12 +172,12 @@ pub fn strategies_differ(sc: &Scenario) -> bool {
 /// when the strategies of the seats differ in any of `scenarios` (the
 /// variants of one study are seated alike, so they stay paired); a flag
 /// overrides the default either way.
-pub fn seating(scenarios: &[&Scenario], flag: SeatFlag) -> Seating {
+pub fn seating(scenarios: &[&Scenario], flag: SeatFlag) -> SeatRotation {
     match flag {
-        SeatFlag::Rotate => Seating::RotatedByFlag,
-        SeatFlag::Fixed => Seating::FixedByFlag,
-        SeatFlag::Default if scenarios.iter().any(|sc| strategies_differ(sc)) => Seating::RotatedStrategiesDiffer,
-        SeatFlag::Default => Seating::FixedSameStrategy,
+        SeatFlag::Rotate => SeatRotation::RotatedByFlag,
+        SeatFlag::Fixed => SeatRotation::FixedByFlag,
+        SeatFlag::Default if scenarios.iter().any(|sc| strategies_differ(sc)) => SeatRotation::RotatedStrategiesDiffer,
+        SeatFlag::Default => SeatRotation::FixedSameStrategy,
     }
 }
 
@@ -324,16 +324,23 @@ mod tests {
         for p in same.players.iter_mut() {
             p.strategy = "balanced".into();
         }
-        assert_eq!(seating(&[&mixed], SeatFlag::Default), Seating::RotatedStrategiesDiffer);
-        assert_eq!(seating(&[&same], SeatFlag::Default), Seating::FixedSameStrategy);
-        assert_eq!(seating(&[&same, &mixed], SeatFlag::Default), Seating::RotatedStrategiesDiffer);
-        assert_eq!(seating(&[&mixed], SeatFlag::Fixed), Seating::FixedByFlag);
-        assert_eq!(seating(&[&same], SeatFlag::Rotate), Seating::RotatedByFlag);
-        for s in
-            [Seating::RotatedStrategiesDiffer, Seating::RotatedByFlag, Seating::FixedByFlag, Seating::FixedSameStrategy]
-        {
-            let sc = if matches!(s, Seating::RotatedStrategiesDiffer | Seating::FixedByFlag) { &mixed } else { &same };
-            assert_eq!(Seating::of_run(sc, s.rotate()), s);
+        assert_eq!(seating(&[&mixed], SeatFlag::Default), SeatRotation::RotatedStrategiesDiffer);
+        assert_eq!(seating(&[&same], SeatFlag::Default), SeatRotation::FixedSameStrategy);
+        assert_eq!(seating(&[&same, &mixed], SeatFlag::Default), SeatRotation::RotatedStrategiesDiffer);
+        assert_eq!(seating(&[&mixed], SeatFlag::Fixed), SeatRotation::FixedByFlag);
+        assert_eq!(seating(&[&same], SeatFlag::Rotate), SeatRotation::RotatedByFlag);
+        for s in [
+            SeatRotation::RotatedStrategiesDiffer,
+            SeatRotation::RotatedByFlag,
+            SeatRotation::FixedByFlag,
+            SeatRotation::FixedSameStrategy,
+        ] {
+            let sc = if matches!(s, SeatRotation::RotatedStrategiesDiffer | SeatRotation::FixedByFlag) {
+                &mixed
+            } else {
+                &same
+            };
+            assert_eq!(SeatRotation::of_run(sc, s.rotate()), s);
             assert_eq!(s.rotate(), s.describe().starts_with("seats rotated"));
         }
     }

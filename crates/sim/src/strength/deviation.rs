@@ -21,7 +21,7 @@
 //!   `siege_aggression` lets the army assault) deviate together, every
 //!   combination of their deviations.
 //! - **Changed games.** A deviant whose games all end as the strategy's
-//!   own (same fingerprint, `lineup::Game`) changed no play: it is no
+//!   own (same fingerprint, `lineup::PlayedCampaign`) changed no play: it is no
 //!   evidence either way. Each row counts the campaigns it changed, and
 //!   rows that changed none are left out of the test.
 //! - **Common seeds.** Every deviant plays the same campaigns, so the rows
@@ -41,7 +41,7 @@
 use crate::error::Error;
 use crate::scenario::knobs::{CHOICES, KNOBS, Knob, choice_of, choice_values, set_choice};
 use crate::scenario::{Scenario, StrategySpec};
-use crate::sim::lineup::{Game, Lineup};
+use crate::sim::lineup::{Lineup, PlayedCampaign};
 use crate::stats::wilson;
 use rayon::prelude::*;
 use statrs::distribution::{Binomial, DiscreteCDF};
@@ -250,14 +250,14 @@ pub fn check(
     if list.is_empty() {
         return Err(Error::input("no deviant to try: check --keys"));
     }
-    let play = |d: &StrategySpec| -> Result<Vec<Game>, Error> {
+    let play = |d: &StrategySpec| -> Result<Vec<PlayedCampaign>, Error> {
         let mut specs = vec![d.clone()];
         specs.extend(std::iter::repeat_n(spec.clone(), seats - 1));
         let l = Lineup::new(sc, &specs).map_err(Error::from)?;
         l.games(master, 0..campaigns).map_err(Error::from)
     };
     let base = play(&spec)?;
-    let row = |key: String, from: String, to: String, note: String, games: &[Game]| {
+    let row = |key: String, from: String, to: String, note: String, games: &[PlayedCampaign]| {
         let wins = games.iter().filter(|g| g.winner == 0).count() as u64;
         let changed = games.iter().zip(&base).filter(|(g, b)| g.print != b.print).count() as u64;
         let (low, high) = wilson(wins as f64, campaigns as f64, 0.95);
@@ -266,7 +266,7 @@ pub fn check(
         Deviant { key, from, to, wins, campaigns, rate, low, high, p, p_holm: p, changed, note }
     };
     let baseline = row("(none)".into(), String::new(), String::new(), String::new(), &base);
-    let played: Vec<Vec<Game>> = list.par_iter().map(|(.., d)| play(d)).collect::<Result<_, _>>()?;
+    let played: Vec<Vec<PlayedCampaign>> = list.par_iter().map(|(.., d)| play(d)).collect::<Result<_, _>>()?;
     let mut rows: Vec<Deviant> =
         list.into_iter().zip(&played).map(|((key, from, to, note, _), g)| row(key, from, to, note, g)).collect();
     holm(&mut rows);

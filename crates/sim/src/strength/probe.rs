@@ -47,7 +47,7 @@
 use crate::error::Error;
 use crate::rules::setup::Gift;
 use crate::scenario::{ActionKind, Scenario, StrategySpec};
-use crate::sim::lineup::{Game, Lineup};
+use crate::sim::lineup::{Lineup, PlayedCampaign};
 use crate::stats::{Correction, Mean, detectable_one_sided, mean_interval, p_beyond, wilson};
 use rayon::prelude::*;
 
@@ -606,11 +606,11 @@ pub fn check_against(
             100.0 * settings.tolerance
         )));
     }
-    let play = |test: Option<&Test>| -> Result<Vec<Game>, Error> {
+    let play = |test: Option<&Test>| -> Result<Vec<PlayedCampaign>, Error> {
         lineup(sc, spec, field.1, test)?.games(master, 0..campaigns).map_err(Error::from)
     };
     let base = play(None)?;
-    let played: Vec<Vec<Game>> = probes.par_iter().map(|p| play(Some(&p.test))).collect::<Result<_, _>>()?;
+    let played: Vec<Vec<PlayedCampaign>> = probes.par_iter().map(|p| play(Some(&p.test))).collect::<Result<_, _>>()?;
     let mut rows: Vec<Row> = probes.into_iter().zip(&played).map(|(p, g)| row(p, g, &base)).collect();
     adjust(&mut rows, settings);
     Ok(Competence {
@@ -628,8 +628,8 @@ pub fn check_against(
     })
 }
 
-fn row(probe: Probe, games: &[Game], base: &[Game]) -> Row {
-    let won = |g: &Game| (g.winner == 0) as u8 as f64;
+fn row(probe: Probe, games: &[PlayedCampaign], base: &[PlayedCampaign]) -> Row {
+    let won = |g: &PlayedCampaign| (g.winner == 0) as u8 as f64;
     let diff = mean_interval(games.iter().zip(base).map(|(g, b)| won(g) - won(b)), 0.95);
     let sign = if probe.is_gift() { -1.0 } else { 1.0 };
     Row {

@@ -9,7 +9,7 @@
 //!    `metagame`'s empirical game). A composition played in an earlier
 //!    round is not played again: the seeds are the same every round.
 //! 2. **The mixture** σ is a symmetric Nash equilibrium of that game
-//!    (`metagame::Game::equilibrium`, with its regret in the game).
+//!    (`metagame::EmpiricalGame::equilibrium`, with its regret in the game).
 //! 3. **The oracle.** A best response to σ is fitted by `climb`: CMA-ES
 //!    restarts from the population's members and from other starts, every
 //!    opponent seat playing σ (a `kind = "mixture"` player that draws a
@@ -34,7 +34,7 @@
 //! depends on the scenario, the settings and the seed only. No IO here.
 
 use super::climb::{self, Plan};
-use super::metagame::{Composition, Game, multisets};
+use super::metagame::{Composition, EmpiricalGame, multisets};
 use super::tune::{self, Field, Flow, Objective, Problem, Settings as TuneSettings};
 use crate::error::Error;
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
@@ -305,7 +305,7 @@ pub fn run(
                 names.iter().map(|n| wins_by_name.iter().find(|(m, _)| m == n).map_or(0, |(_, w)| *w)).collect();
             comps.push(Composition { counts, campaigns: settings.meta_campaigns, wins });
         }
-        let game = Game::new(k, seats, comps);
+        let game = EmpiricalGame::new(k, seats, comps);
         // 2. The mixture.
         let (sigma, regret) = game.equilibrium();
         let values = game.values(&sigma);

@@ -51,8 +51,8 @@
 //! No IO here: the caller is told about each generation and writes files.
 
 use super::space::{Space, penalty};
-use crate::balance::param::Param;
 use crate::error::Error;
+use crate::scenario::param::Param;
 use crate::scenario::{Scenario, StrategySpec};
 use crate::seed::mix2;
 use crate::sim::lineup::{Lineup, Wins};

@@ -11,7 +11,7 @@ use super::metrics::{Metric, measure, with_combat};
 use crate::error::Error;
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
-use crate::sim::runner::{SeatFlag, Seating, seating};
+use crate::sim::runner::{SeatFlag, SeatRotation, seating};
 use crate::stats::{Correction, Mean, mean_interval, wilson};
 
 /// One key and the values it takes.
@@ -89,7 +89,7 @@ pub struct Sweep {
     pub campaigns: u64,
     pub seed: u64,
     /// One seating for every cell, so the cells stay paired.
-    pub seating: Seating,
+    pub seating: SeatRotation,
     pub cells: Vec<Cell>,
     /// How the differences' verdicts are corrected.
     pub correction: Correction,

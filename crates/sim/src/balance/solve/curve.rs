@@ -4,10 +4,10 @@
 //! leave undetermined.
 
 use super::{Eval, Goal, Settings, Solution, SolveError, solve};
-use crate::balance::param::Param;
 use crate::balance::scenario_with;
 use crate::error::Error;
 use crate::scenario::Scenario;
+use crate::scenario::param::Param;
 
 /// At each of `points` values of the first key across its range, the
 /// second key's solution (or why there is none).

@@ -43,14 +43,14 @@ mod target;
 pub use confirm::{Confirm, confirm};
 pub use curve::{Curve, curve};
 pub use eval::{Eval, chi2_95, chi2_of};
-pub use point::{Seating, scenario_at};
+pub use point::{PointPlayers, scenario_at};
 pub use region::{Interval, Region};
 pub use root::{Bracket, Crossing, Domain, Grid, Located, NoRoot, NoRootKind, Root, RootError, find_root};
 pub use target::{Goal, Rhs, Side, SideAndGap, VALUE_OF, gaps_of};
 
-use crate::balance::param::Param;
 use crate::error::Error;
 use crate::scenario::Scenario;
+use crate::scenario::param::Param;
 use crate::seed::mix2;
 use crate::stats::z;
 use crate::strength::probe::Competence;
@@ -67,7 +67,7 @@ pub fn holdout_seed(master: u64) -> u64 {
 
 /// What a solve plays: `campaigns` of `master` at each point, seats
 /// rotated or not, with these players. (The best response's own tuning
-/// budget is `study::restrict::Budget`, inside `Seating`.)
+/// budget is `study::restrict::Budget`, inside `PointPlayers`.)
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub campaigns: u64,
@@ -76,7 +76,7 @@ pub struct Settings {
     /// Bisection steps for a key that is not a whole number.
     pub max_steps: usize,
     /// Who plays at each point the solve evaluates.
-    pub seating: Seating,
+    pub seating: PointPlayers,
 }
 
 /// A solve that found a root, with its held-out check.
@@ -92,10 +92,10 @@ pub struct Solution {
     /// The solved scenario (the keys at `found.value`).
     pub scenario: Scenario,
     /// Who played at each point, when not the scenario's seats
-    /// (`Seating::line`).
+    /// (`PointPlayers::line`).
     pub players: Option<String>,
     /// Under best response, the competence check of the player tuned at
-    /// the solved point (`Seating::check`).
+    /// the solved point (`PointPlayers::check`).
     pub competence: Option<Competence>,
 }
 
@@ -130,7 +130,7 @@ pub struct Unmet {
     pub campaigns: u64,
     pub master: u64,
     /// Who played at each point, when not the scenario's seats
-    /// (`Seating::line`).
+    /// (`PointPlayers::line`).
     pub players: Option<String>,
 }
 

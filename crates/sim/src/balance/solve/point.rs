@@ -7,10 +7,10 @@
 
 use super::Settings;
 use super::holdout_seed;
-use crate::balance::param::Param;
 use crate::balance::scenario_with;
 use crate::error::Error;
 use crate::scenario::Scenario;
+use crate::scenario::param::Param;
 use crate::strength::best_response::tune_from;
 use crate::strength::best_response::tuning_seed;
 use crate::strength::probe::{self, Competence};
@@ -20,7 +20,7 @@ use std::cell::RefCell;
 /// Who plays at each point a solve evaluates. (Not `Players`: that is the
 /// engine's trait for whoever picks the moves.)
 #[derive(Clone, Debug, Default, PartialEq)]
-pub enum Seating {
+pub enum PointPlayers {
     /// The scenario's seats as they are, at every point.
     #[default]
     AsSeated,
@@ -40,13 +40,13 @@ pub enum Seating {
     BestResponse { start: String, budget: crate::strength::best_response::Budget },
 }
 
-impl Seating {
+impl PointPlayers {
     /// `tuned, re-tuned at each point (20 generations × 400 campaigns a
     /// candidate, search seed S); player family: weighted` (or search), or None.
     pub fn line(&self, master: u64) -> Option<String> {
         match self {
-            Seating::AsSeated => None,
-            Seating::BestResponse { start, budget } => Some(format!(
+            PointPlayers::AsSeated => None,
+            PointPlayers::BestResponse { start, budget } => Some(format!(
                 "players: {start} re-tuned in self-play under the rules at each point played ({} generations, {} campaigns a candidate, step {} of each key's range, search seed {}); {}",
                 budget.generations,
                 budget.per_eval,
@@ -64,7 +64,7 @@ impl Seating {
     /// rules at which that player meets the target, so it is only as good
     /// as that player. `None` as seated, or with no probe campaigns.
     pub fn check(&self, solved: &Scenario, master: u64) -> Result<Option<Competence>, Error> {
-        let Seating::BestResponse { start, budget } = self else {
+        let PointPlayers::BestResponse { start, budget } = self else {
             return Ok(None);
         };
         if budget.probe_campaigns == 0 {
@@ -78,8 +78,8 @@ impl Seating {
     /// The campaigns `check` plays.
     pub fn check_planned(&self) -> u64 {
         match self {
-            Seating::BestResponse { budget, .. } => crate::strength::best_response::check_planned(budget),
-            Seating::AsSeated => 0,
+            PointPlayers::BestResponse { budget, .. } => crate::strength::best_response::check_planned(budget),
+            PointPlayers::AsSeated => 0,
         }
     }
 }
@@ -89,7 +89,7 @@ impl Seating {
 /// `start`'s own name).
 pub fn scenario_at(base: &Scenario, params: &[Param], x: &[f64], settings: &Settings) -> Result<Scenario, Error> {
     let sc = scenario_with(base, params, x)?;
-    let Seating::BestResponse { start, budget: tune } = &settings.seating else {
+    let PointPlayers::BestResponse { start, budget: tune } = &settings.seating else {
         return Ok(sc);
     };
     let spec = sc.named_strategy(start).map_err(|e| e.at("--players"))?;
@@ -118,7 +118,7 @@ impl<'a> Points<'a> {
             return Ok(s.clone());
         }
         let out = scenario_at(self.base, self.params, x, self.settings)?;
-        if self.settings.seating == Seating::AsSeated {
+        if self.settings.seating == PointPlayers::AsSeated {
             return Ok(out);
         }
         self.tuned.borrow_mut().push((x.to_vec(), out.clone()));

@@ -5,6 +5,10 @@
 //! `[0, 1]^k` gives each parameter the value `lo + u (hi - lo)`, rounded
 //! for whole-number parameters. Effects are then measured per whole
 //! interval, so they compare across keys whatever their units.
+//!
+//! It lives beside the scenario because it reads and writes nothing but
+//! scenario keys (`ranges`); the studies that vary it (sim's `balance`,
+//! and tuning over varied rules) all sit above it.
 
 use crate::error::Error;
 use crate::scenario::ranges::{self, DiceKey, RuleKey};

@@ -8,11 +8,15 @@
 //! times are pooled (the chi-square approximation needs it); the cells'
 //! statistics and degrees of freedom add up to the table's test. A row that
 //! was hit although its exact probability is 0 is a disagreement outright.
+//!
+//! Here in sim, not beside the exact tables in core: it judges played
+//! campaigns with statistics (`stats::chi_square_pooled`), which the rules
+//! do not need.
 
-use super::combat::table;
+use crate::analysis::combat::{self, table};
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
-use statrs::distribution::{ChiSquared, ContinuousCDF};
+use crate::stats::{chi_square_pooled, chi_square_sf};
 use std::collections::BTreeMap;
 
 /// One played combat: its kind, the two bases and the row hit (0-based).
@@ -52,59 +56,16 @@ pub struct TableCheck {
     pub disagree: Vec<CellCheck>,
 }
 
-/// Minimum expected count of a bucket.
+/// Minimum expected count of a bucket (the chi-square approximation
+/// needs it).
 const MIN_EXPECTED: f64 = 5.0;
-
-fn p_value(chi2: f64, df: u32) -> f64 {
-    if chi2.is_infinite() {
-        return 0.0;
-    }
-    if df == 0 {
-        return 1.0;
-    }
-    ChiSquared::new(df as f64).map_or(1.0, |d| (1.0 - d.cdf(chi2)).clamp(0.0, 1.0))
-}
-
-/// Chi-square of observed against expected counts, pooling small rows.
-fn cell_test(observed: &[u64], expected: &[f64]) -> (f64, u32) {
-    // A hit on an impossible row cannot come from this table.
-    if observed.iter().zip(expected).any(|(&o, &e)| o > 0 && e == 0.0) {
-        return (f64::INFINITY, 1);
-    }
-    let mut buckets: Vec<(f64, f64)> = Vec::new();
-    let mut pool = (0.0, 0.0);
-    for (&o, &e) in observed.iter().zip(expected) {
-        if e == 0.0 {
-            continue;
-        }
-        if e < MIN_EXPECTED {
-            pool.0 += o as f64;
-            pool.1 += e;
-        } else {
-            buckets.push((o as f64, e));
-        }
-    }
-    if pool.1 > 0.0 {
-        if pool.1 >= MIN_EXPECTED || buckets.is_empty() {
-            buckets.push(pool);
-        } else if let Some(b) = buckets.iter_mut().min_by(|a, b| a.1.total_cmp(&b.1)) {
-            b.0 += pool.0;
-            b.1 += pool.1;
-        }
-    }
-    if buckets.len() < 2 {
-        return (0.0, 0);
-    }
-    let chi2 = buckets.iter().map(|&(o, e)| (o - e) * (o - e) / e).sum();
-    (chi2, buckets.len() as u32 - 1)
-}
 
 /// Test every kind present in `obs` against `sc`'s tables.
 pub fn check(sc: &Scenario, obs: &[Observation], alpha: f64) -> Vec<TableCheck> {
     let mut by_cell: BTreeMap<(usize, i32, i32), Vec<u64>> = BTreeMap::new();
     for o in obs {
         let k = CombatKind::ALL.iter().position(|&x| x == o.kind).unwrap_or(0);
-        let rows = super::combat::rows(sc, o.kind).len();
+        let rows = combat::rows(sc, o.kind).len();
         let v = by_cell.entry((k, o.attacker, o.defender)).or_insert_with(|| vec![0; rows]);
         if o.row < v.len() {
             v[o.row] += 1;
@@ -129,14 +90,14 @@ pub fn check(sc: &Scenario, obs: &[Observation], alpha: f64) -> Vec<TableCheck> 
             let c = &exact.cells[0];
             let mut expected: Vec<f64> = c.rows.iter().map(|&r| n as f64 * r as f64 / exact.den as f64).collect();
             expected.resize(observed.len(), 0.0);
-            let (chi2, df) = cell_test(observed, &expected);
+            let (chi2, df) = chi_square_pooled(observed, &expected, MIN_EXPECTED);
             if df == 0 {
                 continue;
             }
             t.cells_tested += 1;
             t.chi2 += chi2;
             t.df += df;
-            let p = p_value(chi2, df);
+            let p = chi_square_sf(chi2, df);
             if p < alpha {
                 t.disagree.push(CellCheck {
                     attacker: a,
@@ -150,7 +111,7 @@ pub fn check(sc: &Scenario, obs: &[Observation], alpha: f64) -> Vec<TableCheck> 
                 });
             }
         }
-        t.p = p_value(t.chi2, t.df);
+        t.p = chi_square_sf(t.chi2, t.df);
         t.disagree.sort_by(|x, y| x.p.total_cmp(&y.p));
         out.push(t);
     }
