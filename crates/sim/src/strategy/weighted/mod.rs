@@ -17,7 +17,7 @@ mod score;
 
 use super::Strategy;
 use crate::analysis::dice::Distribution;
-use crate::rules::{Action, Decision, PlayerId, Rules, State};
+use crate::rules::{Action, Decision, Rules};
 use crate::scenario::{SiegeChoice, StrategySpec};
 use goals::Goals;
 use rand::RngExt;
