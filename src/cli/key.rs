@@ -426,6 +426,197 @@ mod tests {
         }
     }
 
+    /// Flags that change no result (`result_neutral_flags_change_no_key`
+    /// holds each): the folder, the threads, the bar, `--resume`, the
+    /// jobs, a shard, where a strategy is installed, the table's format.
+    const NEUTRAL: &[&str] =
+        &["threads", "out", "overwrite", "quiet", "resume", "jobs", "shard", "shards", "install", "format", "help"];
+
+    /// A value to set each flag to that differs from any default, by long
+    /// name (flags with a fixed set of values take one of those).
+    const SAMPLE: &[(&str, &str)] = &[
+        ("seed", "99"),
+        ("campaigns", "77"),
+        ("set", "costs.capture=2"),
+        ("players", "random"),
+        ("scenario", "other.toml"),
+        ("vary", "economy.pillage.mult=5..40"),
+        ("metric", "mean empire size"),
+        ("target", "mean empire size = 5"),
+        ("generations", "3"),
+        ("campaigns-per-eval", "9"),
+        ("probe-campaigns", "11"),
+        ("strategy", "miner"),
+        ("strategies", "random,miner"),
+        ("keys", "capture"),
+        ("field", "miner"),
+        ("candidates", "miner"),
+        ("against", "random"),
+        ("forbid", "castle"),
+        ("force", "castle"),
+        ("levels", "miner"),
+        ("loss-from", "miner"),
+        ("loss-campaigns", "13"),
+        ("readings-campaigns", "13"),
+        ("readings-players", "miner"),
+        ("worth-campaigns", "13"),
+        ("payback", "3"),
+        ("budget", "1234"),
+        ("population", "7"),
+        ("sigma", "0.3"),
+        ("variants", "3"),
+        ("eval-campaigns", "13"),
+        ("eval-seed", "5"),
+        ("name", "other"),
+        ("starts", "warlord"),
+        ("restarts", "2"),
+        ("select-campaigns", "13"),
+        ("gift-gold", "300"),
+        ("precision", "0.4"),
+        ("max-campaigns", "99"),
+        ("detail", "seasons"),
+        ("topics", "pillage"),
+        ("best-response-generations", "3"),
+        ("best-response-campaigns", "9"),
+        ("trajectories", "3"),
+        ("levels-per-key", "6"),
+        ("steps", "5"),
+        ("curve-points", "4"),
+        ("bootstrap", "50"),
+        ("rounds", "2"),
+        ("meta-campaigns", "13"),
+        ("styles-budget", "999"),
+        ("batch", "3"),
+        ("emitters", "2"),
+        ("objective", "share"),
+        ("regime", "bipop"),
+        ("axes", "mines,raids"),
+        ("bins", "5"),
+        ("cma-population", "9"),
+        ("factor", "3"),
+        ("top", "2"),
+        ("gold", "300"),
+        ("tolerance", "0.03"),
+        ("held-out", "13"),
+        ("search", "lookahead_tuned"),
+        ("anchor", "balanced"),
+        ("intensity", "20"),
+        ("rank-population", "9"),
+        ("sobol-keys", "costs.capture"),
+        ("sobol-top", "1"),
+        ("sobol-rows", "9"),
+        ("merge", "shard-0"),
+    ];
+
+    /// Flags a command's `ResultKey` leaves out for a reason other than
+    /// being neutral: `--scenario` everywhere (its text's hash is in the
+    /// folder's key, `out::Request`, so the file's name is not), `tables`'
+    /// `--set` (the same hash), and `tables`' `--against`, `--diff` and
+    /// `--alpha`, which print a check and write no folder.
+    const KEYED_ELSEWHERE: &[(&str, &str)] =
+        &[("", "scenario"), ("tables", "set"), ("tables", "against"), ("tables", "diff"), ("tables", "alpha")];
+
+    /// Every argument of every command whose folder a key names changes
+    /// that key, or is declared result-neutral above: a flag added to a
+    /// command and forgotten in its `ResultKey` would name two results by
+    /// one folder (and `--resume` would mix them), so this walks clap's own
+    /// list of arguments rather than one kept by hand.
+    #[test]
+    fn every_argument_of_a_keyed_command_changes_its_key_or_is_declared_neutral() {
+        use clap::CommandFactory;
+        let extra_bases = ["tables", "styles", "psro", "experiment worth --campaigns 4"];
+        let bases: Vec<&str> = PINNED.iter().map(|(l, _)| *l).chain(extra_bases).collect();
+        let mut problems = Vec::new();
+        let mut tried = 0;
+        let mut root = Cli::command();
+        // Built, so each argument knows how many values it takes.
+        root.build();
+        let mut leaves: Vec<(String, &clap::Command)> = Vec::new();
+        for c in root.get_subcommands() {
+            if c.has_subcommands() {
+                leaves.extend(c.get_subcommands().map(|s| (format!("{} {}", c.get_name(), s.get_name()), s)));
+            } else {
+                leaves.push((c.get_name().to_string(), c));
+            }
+        }
+        for (path, cmd) in leaves {
+            if ["play", "merge", "report", "validate"].contains(&path.as_str())
+                || path.starts_with("help")
+                || path.ends_with(" help")
+            {
+                continue; // no key: their requests are what they read, or no folder
+            }
+            let mine: Vec<&str> =
+                bases.iter().copied().filter(|l| *l == path || l.starts_with(&format!("{path} "))).collect();
+            if mine.is_empty() {
+                problems.push(format!("{path}: no base command line to vary"));
+                continue;
+            }
+            for arg in cmd.get_arguments().filter(|a| !a.is_positional()) {
+                let Some(long) = arg.get_long() else { continue };
+                if NEUTRAL.contains(&long)
+                    || KEYED_ELSEWHERE.iter().any(|(c, f)| *f == long && (c.is_empty() || *c == path))
+                {
+                    continue;
+                }
+                let takes = arg.get_num_args().is_some_and(|n| n.takes_values());
+                let flag = format!("--{long}");
+                // The first base line of the command that takes the change.
+                let mut found = None;
+                for base in &mine {
+                    let changed = if !takes {
+                        if shlex(base).contains(&flag) {
+                            continue; // given already: its absence is another key, tested by the pinned lines
+                        }
+                        format!("{base} {flag}")
+                    } else {
+                        let defaults: Vec<String> =
+                            arg.get_default_values().iter().map(|v| v.to_string_lossy().to_string()).collect();
+                        let fixed: Vec<String> = arg
+                            .get_possible_values()
+                            .iter()
+                            .map(|v| v.get_name().to_string())
+                            .filter(|v| !defaults.contains(v))
+                            .collect();
+                        let value = match (fixed.first(), SAMPLE.iter().find(|(k, _)| *k == long)) {
+                            (Some(v), _) => v.clone(),
+                            (None, Some((_, v))) => v.to_string(),
+                            (None, None) => {
+                                problems.push(format!("{path} {flag}: no sample value (add one to SAMPLE)"));
+                                break;
+                            }
+                        };
+                        if shlex(base).contains(&flag) {
+                            with(base, &flag, &value)
+                        } else if value.contains(' ') {
+                            format!("{base} {flag} '{value}'")
+                        } else {
+                            format!("{base} {flag} {value}")
+                        }
+                    };
+                    // A budget flag needs `--best-response` beside it.
+                    let parsed = [changed.clone(), format!("{changed} --best-response")].into_iter().find_map(|l| {
+                        Cli::try_parse_from(std::iter::once("empires".to_string()).chain(shlex(&l))).ok()
+                    });
+                    if let Some(cli) = parsed {
+                        found = Some((changed, cli, key(base)));
+                        break;
+                    }
+                }
+                let Some((changed, cli, want)) = found else {
+                    problems.push(format!("{path} {flag}: parses with no base line"));
+                    continue;
+                };
+                tried += 1;
+                if key_of(&cli.command).as_deref() == Some(want.as_str()) {
+                    problems.push(format!("{changed}: the key did not change"));
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{} of the arguments tried:\n{}", tried, problems.join("\n"));
+        assert!(tried > 150, "{tried}");
+    }
+
     #[test]
     fn an_added_flag_keeps_the_keys_of_requests_that_do_not_give_it() {
         let base = Shape::new("X").field("a", &1);
