@@ -69,13 +69,8 @@ impl EmpiricalGame {
 
 #[cfg(test)]
 mod tests {
-    use super::super::play::Composition;
-    use super::*;
 
-    fn game(campaigns: u64, comps: &[(Vec<u32>, Vec<u64>)]) -> EmpiricalGame {
-        let comps = comps.iter().map(|(c, w)| Composition { counts: c.clone(), campaigns, wins: w.clone() }).collect();
-        EmpiricalGame::new(2, 2, comps)
-    }
+    use super::super::game::scripted as game;
 
     /// Never a best response is a test: a strategy behind by less than the
     /// noise is not claimed, one far behind at every lineup is.

@@ -240,10 +240,7 @@ mod tests {
     use super::super::play::{Composition, multisets};
     use super::*;
 
-    fn game(campaigns: u64, comps: &[(Vec<u32>, Vec<u64>)]) -> EmpiricalGame {
-        let comps = comps.iter().map(|(c, w)| Composition { counts: c.clone(), campaigns, wins: w.clone() }).collect();
-        EmpiricalGame::new(2, 2, comps)
-    }
+    use super::super::game::scripted as game;
 
     /// Random constant-sum duels of 3 to 6 strategies: the equilibrium
     /// always has no regret. (Replicator dynamics alone once returned, on

@@ -99,3 +99,11 @@ impl EmpiricalGame {
 fn factorial(n: u32) -> f64 {
     (1..=n).map(|x| x as f64).product()
 }
+
+/// A two-seat, two-strategy game from scripted wins, `campaigns` a
+/// composition: what the solvers' tests read.
+#[cfg(test)]
+pub(super) fn scripted(campaigns: u64, comps: &[(Vec<u32>, Vec<u64>)]) -> EmpiricalGame {
+    let comps = comps.iter().map(|(c, w)| Composition { counts: c.clone(), campaigns, wins: w.clone() }).collect();
+    EmpiricalGame::new(2, 2, comps)
+}
