@@ -6,9 +6,9 @@ use empires::map::drawn;
 use empires::rules::setup::{initial_state, make_map};
 use empires::rules::state::{Army, Ship, Slot, Spy};
 use empires::rules::{Action, Decision, NoLog, Observation, RngDice, Rules, SpyKind, State};
+use empires::rules::{Driver, Players};
 use empires::scenario::{BuildingKind, Scenario};
 use empires::seed::{self, Stream};
-use empires::sim::drive::{Driver, Players};
 use empires::strategy::Seats;
 use std::hint::black_box;
 
@@ -27,7 +27,7 @@ fn campaign(c: &mut Criterion) {
     c.bench_function("campaign/default/archetypes", |b| {
         b.iter(|| {
             i += 1;
-            black_box(empires::sim::play_campaign(&sc, 1, i, NoLog).unwrap().outcome.seasons)
+            black_box(empires::sim::Campaign::numbered(&sc, 1, i).play().unwrap().outcome.seasons)
         })
     });
     let duel_path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/duel.toml");
@@ -42,7 +42,7 @@ fn campaign(c: &mut Criterion) {
             b.iter(|| {
                 i += 1;
                 let cs = seed::campaign_seed(1, i);
-                black_box(empires::sim::play_on_map_as(&duel, &duel_map, cs, &seats, NoLog).unwrap().1.seasons)
+                black_box(empires::sim::Campaign::new(&duel, cs).on(&duel_map).seats(&seats).play().outcome.seasons)
             })
         });
     }

@@ -96,27 +96,27 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
         sim::runner::seat_strategies(&sc, a.campaign, rotate).into_iter().map(String::from).collect();
     let setup = |e: crate::rules::setup::SetupError| CliError::input(format!("cannot set up the campaign: {e}"));
     let mut replay = None;
-    let fin = if a.html.is_some() {
+    let (map, state) = if a.html.is_some() {
         // Season by season, the same game as below, keeping every season.
         let r = replay_page::play(&sc, a.master.seed, a.campaign, rotate, &mut events).map_err(setup)?;
-        let fin = sim::Finished { map: r.map.clone(), state: r.final_state().clone(), outcome: r.outcome.clone() };
+        let fin = (r.map.clone(), r.final_state().clone());
         replay = Some(r);
         fin
-    } else if rotate {
-        let cs = crate::seed::campaign_seed(a.master.seed, a.campaign);
-        let map = crate::rules::setup::make_map(&sc, cs).map_err(setup)?;
-        let names = sim::runner::seat_strategies(&sc, a.campaign, true);
-        let (state, outcome) = sim::play_on_map_as(&sc, &map, cs, &names, &mut events).map_err(setup)?;
-        sim::Finished { map, state, outcome }
     } else {
-        sim::play_campaign(&sc, a.master.seed, a.campaign, &mut events).map_err(setup)?
+        let names = sim::runner::seat_strategies(&sc, a.campaign, rotate);
+        let p = sim::Campaign::numbered(&sc, a.master.seed, a.campaign)
+            .seats(&names)
+            .log(&mut events)
+            .play()
+            .map_err(setup)?;
+        (p.map.into_owned(), p.state)
     };
-    let names = Names::new(&sc, &fin.map);
+    let names = Names::new(&sc, &map);
     let out = if a.json {
-        let start = crate::rules::setup::initial_state(crate::rules::Rules::new(&sc, &fin.map));
+        let start = crate::rules::setup::initial_state(crate::rules::Rules::new(&sc, &map));
         let played = log::Played {
             sc: &sc,
-            map: &fin.map,
+            map: &map,
             start: &start,
             master_seed: a.master.seed,
             campaign: a.campaign,
@@ -136,10 +136,10 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
                 .map(|(i, p)| format!("{} ({})", p.name, seat_strategy[i]))
                 .collect::<Vec<_>>()
                 .join(", "),
-            fin.map.land_count,
-            fin.map.placements.capitals.iter().map(|&h| names.hex(h)).collect::<Vec<_>>().join(", ")
+            map.land_count,
+            map.placements.capitals.iter().map(|&h| names.hex(h)).collect::<Vec<_>>().join(", ")
         );
-        for row in crate::map::drawn::render(&fin.map) {
+        for row in crate::map::drawn::render(&map) {
             s.push_str("  ");
             s.push_str(&row);
             s.push('\n');
@@ -149,7 +149,7 @@ pub fn run(a: PlayArgs) -> Result<(), CliError> {
     };
     if let Some(m) = &a.map {
         let names: Vec<String> = sc.players.iter().map(|p| p.name.clone()).collect();
-        crate::report::map_draw::write(&fin.map, &fin.state, &names, m)
+        crate::report::map_draw::write(&map, &state, &names, m)
             .map_err(|e| CliError::io(format!("--map {}: cannot write the map: {e}", m.display())))?;
         // Standard error: standard output is the log (`--json` stays JSON).
         eprintln!("wrote the map to {}", m.display());

@@ -5,9 +5,9 @@
 //! over the seasons as a chart. Everything is inline (SVG, style, a few
 //! lines of script), so the page works from a `file://` URL with no network.
 //!
-//! The seasons are played by the one driver (`sim::drive`), exactly as
-//! `sim::play_on_map_as` plays them (same seeds, same seats), so the page
-//! shows the game `empires play` prints.
+//! The seasons are played through the one door (`sim::Campaign`, same
+//! seeds, same seats), watching each season's end, so the page shows the
+//! game `empires play` prints.
 
 use super::charts::register_fonts;
 use super::files::write_file;
@@ -47,17 +47,16 @@ impl Replay {
     }
 }
 
-/// Play campaign `campaign` of master seed `master` as `sim::play_campaign`
-/// does (with `rotate`, as `play --rotate-seats` does: the campaign index
-/// moves the strategies round the seats), keeping the state after every
-/// season. The events go to `log`.
+/// Play campaign `campaign` of master seed `master` (with `rotate`, as
+/// `play --rotate-seats` does: the campaign index moves the strategies
+/// round the seats), keeping the state after every season. The events go to `log`.
 pub fn play<L: Log>(sc: &Scenario, master: u64, campaign: u64, rotate: bool, log: L) -> Result<Replay, SetupError> {
     let cs = seed::campaign_seed(master, campaign);
     let map = make_map(sc, cs)?;
     let names = seat_strategies(sc, campaign, rotate);
     let (states, outcome) = {
         let mut states = vec![initial_state(Rules::new(sc, &map))];
-        let d = sim::drive::drive(sc, &map, cs, &names, &[], log, |_, s| {
+        let d = sim::Campaign::new(sc, cs).on(&map).seats(&names).log(log).watch(|_, s| {
             states.push(s.clone());
             ControlFlow::Continue(())
         });

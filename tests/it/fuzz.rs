@@ -47,7 +47,7 @@ fn shipped(name: &str) -> String {
 
 /// Play one campaign of a scenario that loaded: it must not panic.
 fn plays(sc: &empires::scenario::Scenario, seed: u64) {
-    if let Ok(f) = empires::sim::play_campaign(sc, seed, 0, empires::rules::NoLog) {
+    if let Ok(f) = empires::sim::Campaign::numbered(sc, seed, 0).play() {
         assert!(f.outcome.seasons >= 1);
     }
 }

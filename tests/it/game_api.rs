@@ -1,16 +1,16 @@
 //! G-30 / G-31: the game API (`rules::Game`, every die a chance node) and
-//! the one driver (`sim::drive`, the engine rolling from the campaign's
+//! the one door (`sim::Campaign`, the engine rolling from the campaign's
 //! stream) play the same campaign with the real players: the same moves,
 //! the same log, the same end, for every shipped scenario, a `search`
 //! seat (whose rollouts copy states mid-season) included.
 
+use empires::rules::Players;
 use empires::rules::setup::{initial_state, make_map};
 use empires::rules::{Dice, Event, Game, Move, Node, RngDice, Rules};
 use empires::scenario::{Scenario, Source, load_str};
 use empires::seed;
-use empires::sim::drive::{self, Players};
+use empires::sim::Campaign;
 use empires::strategy::Seats;
-use std::ops::ControlFlow;
 
 fn shipped(file: &str) -> Scenario {
     let path = format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -22,8 +22,7 @@ fn shipped(file: &str) -> Scenario {
 /// doors; the number of chance nodes the game met.
 fn both_doors(sc: &Scenario, campaign_seed: u64, names: &[&str]) -> usize {
     let map = make_map(sc, campaign_seed).unwrap();
-    let driven =
-        drive::drive(sc, &map, campaign_seed, names, &[], Vec::<Event>::new(), |_, _| ControlFlow::Continue(()));
+    let driven = Campaign::new(sc, campaign_seed).on(&map).seats(names).log(Vec::<Event>::new()).play();
 
     let r = Rules::new(sc, &map);
     let mut g = Game::with_log(r, initial_state(r));
@@ -109,4 +108,50 @@ fn w05_an_army_that_holds_its_garrison_never_leaves_it() {
         }
     }
     assert!(held > 0 && offered > 0, "the restriction was tested: {offered} decisions offered a march out");
+}
+
+/// Every campaign the crates play goes through the one season loop,
+/// `rules::Driver`: outside the rules' own state machine (`step.rs`), the
+/// loop (`driver.rs`) and the game API (`game.rs`), no product code asks
+/// the engine for a decision but a rollout guessing the attacker's secret
+/// bid (one decision, `strategy/rollout.rs`), and a `Driver` is built only
+/// by the campaign builder (`sim::Campaign`) and the rollouts. Tests, which
+/// script players of their own, are not read (from `#[cfg(test)]` on).
+#[test]
+fn every_campaign_is_played_by_the_one_driver() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let allowed = |needle: &str, file: &str| match needle {
+        "Driver::new(" => ["crates/sim/src/sim/campaign.rs", "crates/sim/src/strategy/rollout.rs"].contains(&file),
+        _ => {
+            ["crates/core/src/rules/driver.rs", "crates/core/src/rules/game.rs", "crates/core/src/rules/step.rs"]
+                .contains(&file)
+                || (file == "crates/sim/src/strategy/rollout.rs" && needle == "next_decision(")
+        }
+    };
+    let mut files = Vec::new();
+    let mut dirs: Vec<_> = ["crates/core/src", "crates/sim/src", "src"].iter().map(|d| root.join(d)).collect();
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            match p.extension() {
+                _ if p.is_dir() => dirs.push(p),
+                Some(x) if x == "rs" => files.push(p),
+                _ => {}
+            }
+        }
+    }
+    assert!(files.len() > 50, "the sources were read: {} files", files.len());
+    let mut found = Vec::new();
+    for p in &files {
+        let text = std::fs::read_to_string(p).unwrap();
+        let product = text.split("#[cfg(test)]").next().unwrap();
+        let file = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        for needle in ["next_decision(", "turn_decision(", "legal_actions(st", "Driver::new("] {
+            let calls = product.matches(needle).count() - product.matches(&format!("fn {needle}")).count();
+            if calls > 0 && !allowed(needle, &file) {
+                found.push(format!("{file}: {needle}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "a decision loop outside the one driver: {found:?}");
 }

@@ -5,11 +5,11 @@
 
 use empires::report::log::{self, Played, Record};
 use empires::report::log_replay::{Position, Replay};
+use empires::rules::Driver;
 use empires::rules::setup::{initial_state, make_map};
 use empires::rules::{RngDice, Rules};
 use empires::scenario::{Scenario, Source, load_str};
 use empires::seed;
-use empires::sim::drive::Driver;
 use empires::strategy::Seats;
 
 fn shipped(file: &str) -> Scenario {
@@ -110,7 +110,7 @@ fn the_log_covers_transport_detachments_sieges_and_ships() {
     for (sc, n) in [(Scenario::embedded_default(), 60), (shipped("archipelago.toml"), 40)] {
         for i in 0..n {
             let mut events = Vec::new();
-            empires::sim::play_campaign(&sc, 11, i, &mut events).unwrap();
+            empires::sim::Campaign::numbered(&sc, 11, i).log(&mut events).play().unwrap();
             for e in &events {
                 let r = log::record(e);
                 let name = serde_json::to_value(&r).unwrap()["event"].as_str().unwrap().to_string();
@@ -155,8 +155,8 @@ fn the_header_comes_first_and_describes_the_whole_map() {
     // Every line also parses strictly (unknown fields refused) into the
     // types the schema is generated from, in the replays above.
     let sc = Scenario::embedded_default();
-    let mut events = Vec::new();
-    let fin = empires::sim::play_campaign(&sc, 3, 0, &mut events).unwrap();
+    let fin = empires::sim::Campaign::numbered(&sc, 3, 0).log(Vec::new()).play().unwrap();
+    let events = &fin.log;
     let start = initial_state(Rules::new(&sc, &fin.map));
     let names: Vec<String> = sc.players.iter().map(|p| p.strategy.clone()).collect();
     let played = Played {
@@ -168,7 +168,7 @@ fn the_header_comes_first_and_describes_the_whole_map() {
         campaign_seed: seed::campaign_seed(3, 0),
         strategies: &names,
     };
-    let text = log::render(&played, &events);
+    let text = log::render(&played, events);
     let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(first["event"], "header");
     assert_eq!(first["hexes"].as_array().unwrap().len(), fin.map.len());
@@ -204,6 +204,6 @@ fn the_output_of_play_json_replays_to_the_final_position() {
     assert_eq!(h.campaign_seed, cs);
     let map = make_map(&sc, cs).unwrap();
     let names: Vec<&str> = h.players.iter().map(|p| p.strategy.as_str()).collect();
-    let (st, _) = empires::sim::play_on_map_as(&sc, &map, cs, &names, empires::rules::NoLog).unwrap();
+    let st = empires::sim::Campaign::new(&sc, cs).on(&map).seats(&names).play().state;
     assert_eq!(reader.pos, Position::of(&st));
 }

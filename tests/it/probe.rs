@@ -31,19 +31,12 @@ fn a_gift_follows_the_probed_slot_round_the_seats() {
         let shift = (i % n as u64) as usize;
         let seated: Vec<&str> = (0..n).map(|s| names[(s + shift) % n].as_str()).collect();
         let seat = ((n - shift) % n) as u8;
-        let (st, _) = empires::sim::play_on_map_given(
-            &with,
-            &map,
-            cs,
-            &seated,
-            &[(seat, Gift::Gold(500))],
-            empires::rules::NoLog,
-        )
-        .unwrap();
-        let g = lineup.game(11, i).unwrap();
+        let gifts = [(seat, Gift::Gold(500))];
+        let st = empires::sim::Campaign::new(&with, cs).on(&map).seats(&seated).gifts(&gifts).play().state;
+        let g = lineup.games(11, i..i + 1).unwrap()[0];
         assert_eq!(g.print, empires::sim::lineup::fingerprint(&st), "campaign {i}: the gift went to seat {seat}");
         let plain = Lineup::new(&sc, &vec![sc.strategy("tuned").unwrap(); n]).unwrap();
-        assert_ne!(g.print, plain.game(11, i).unwrap().print, "campaign {i}: 500 gold changes the game");
+        assert_ne!(g.print, plain.games(11, i..i + 1).unwrap()[0].print, "campaign {i}: 500 gold changes the game");
     }
 }
 
@@ -80,9 +73,9 @@ fn each_gift_lands_where_it_says() {
 /// The EP gift comes on top of the first season's earnings, once.
 #[test]
 fn an_ep_gift_is_spent_in_the_first_season_only() {
+    use empires::rules::Driver;
     use empires::rules::setup::{give, initial_state};
     use empires::rules::{NoLog, RngDice, Rules};
-    use empires::sim::drive::Driver;
     let sc = Scenario::embedded_default();
     let map = make_map(&sc, campaign_seed(3, 1)).unwrap();
     let r = Rules::new(&sc, &map);
@@ -272,9 +265,9 @@ fn negative_gifts_take_and_a_mine_able_hex_is_planted_next_to_the_capital() {
 /// never below none.
 #[test]
 fn e05_a_negative_ep_gift_takes_from_the_first_seasons_earnings() {
+    use empires::rules::Driver;
     use empires::rules::setup::{give, initial_state};
     use empires::rules::{NoLog, RngDice, Rules};
-    use empires::sim::drive::Driver;
     let sc = Scenario::embedded_default();
     let map = make_map(&sc, campaign_seed(3, 1)).unwrap();
     let r = Rules::new(&sc, &map);

@@ -6,9 +6,9 @@ use empires::rules::setup::{initial_state, make_map};
 use empires::rules::{
     Action, Decision, Engine, Event, NoLog, Observation, PlayerId, RngDice, Rules, State, invariants,
 };
+use empires::rules::{Driver, Players};
 use empires::scenario::{Scenario, Source, load_str};
 use empires::seed::{self, Stream};
-use empires::sim::drive::{Driver, Players};
 use empires::strategy::{Seats, build};
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -160,7 +160,7 @@ fn run(sc: &Scenario, master: u64, index: u64, mask: u8) -> Result<(), TestCaseE
 
 fn log_of(sc: &Scenario, master: u64, index: u64) -> Vec<Event> {
     let mut log = Vec::new();
-    empires::sim::play_campaign(sc, master, index, &mut log).expect("campaign");
+    empires::sim::Campaign::numbered(sc, master, index).log(&mut log).play().expect("campaign");
     log
 }
 

@@ -133,7 +133,7 @@ fn the_psro_command_writes_an_equilibrium_that_plays() {
     assert_eq!(eq.kind, StrategyKind::Mixture);
     assert!(eq.members.iter().all(|m| sc.strategy(m).is_some()));
     let all = sc.with_players(MIXTURE).unwrap();
-    assert!(empires::sim::play_campaign(&all, 1, 0, empires::rules::NoLog).is_ok());
+    assert!(empires::sim::Campaign::numbered(&all, 1, 0).play().is_ok());
     let bad = bin().args(["psro", "--population", "random", "--quiet"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a weighted strategy"));
@@ -152,7 +152,7 @@ fn the_shipped_scenarios_carry_a_playable_equilibrium() {
         assert_eq!(eq.members.len(), eq.weights.len(), "{file}");
         assert!(eq.members.iter().all(|m| sc.strategy(m).is_some_and(|s| s.kind == StrategyKind::Weighted)), "{file}");
         let all = sc.with_players(MIXTURE).unwrap();
-        assert!(empires::sim::play_campaign(&all, 1, 0, empires::rules::NoLog).is_ok(), "{file}");
+        assert!(empires::sim::Campaign::numbered(&all, 1, 0).play().is_ok(), "{file}");
     }
 }
 
@@ -189,7 +189,7 @@ fn psro_install_replaces_the_equilibrium_in_a_scenario_file() {
     let sc = load_str(&text, &Source::file("duel.toml")).unwrap();
     let eq = sc.strategy(MIXTURE).unwrap();
     assert_eq!(eq.members[..2], ["tuned", "balanced"]);
-    assert!(empires::sim::play_campaign(&sc.with_players(MIXTURE).unwrap(), 2, 0, empires::rules::NoLog).is_ok());
+    assert!(empires::sim::Campaign::numbered(&sc.with_players(MIXTURE).unwrap(), 2, 0).play().is_ok());
     let o = bin().args(["psro", "--install"]).arg(dir.join("missing.toml")).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);

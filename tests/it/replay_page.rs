@@ -1,5 +1,5 @@
 //! `play --html DIR`: the replay page. The seasons are the ones
-//! `sim::play_campaign` plays, every season has its frame with its events,
+//! `sim::Campaign` plays, every season has its frame with its events,
 //! the last frame draws the final state, and nothing is loaded from outside.
 
 use crate::play_cli::bin;
@@ -34,12 +34,12 @@ fn seasons_kept_one_by_one_are_the_game_play_campaign_plays() {
         for (master, index) in [(1, 0), (7, 0), (7, 3), (42, 11), (1234, 5)] {
             let mut ev = Vec::new();
             let r = replay_page::play(&sc, master, index, false, &mut ev).unwrap();
-            let mut ev2: Vec<Event> = Vec::new();
-            let f = sim::play_campaign(&sc, master, index, &mut ev2).unwrap();
-            assert_eq!(r.map, f.map, "{file} {master}/{index}");
+            let f = sim::Campaign::numbered(&sc, master, index).log(Vec::<Event>::new()).play().unwrap();
+            let ev2 = &f.log;
+            assert_eq!(r.map, *f.map, "{file} {master}/{index}");
             assert_eq!(r.final_state(), &f.state, "{file} {master}/{index}");
             assert_eq!(r.outcome, f.outcome, "{file} {master}/{index}");
-            assert_eq!(ev, ev2, "{file} {master}/{index}");
+            assert_eq!(&ev, ev2, "{file} {master}/{index}");
             // The start, then one state per season, each after its season.
             assert_eq!(r.states.len() as u32, f.outcome.seasons + 1);
             let rules = empires::rules::Rules::new(&sc, &r.map);
@@ -64,7 +64,8 @@ fn rotated_seats_replay_the_rotated_campaign() {
         let cs = empires::seed::campaign_seed(7, index);
         let map = empires::rules::setup::make_map(&sc, cs).unwrap();
         let mut ev2: Vec<Event> = Vec::new();
-        let (state, outcome) = sim::play_on_map_as(&sc, &map, cs, &names, &mut ev2).unwrap();
+        let sim::Played { state, outcome, .. } =
+            sim::Campaign::new(&sc, cs).on(&map).seats(&names).log(&mut ev2).play();
         assert_eq!((r.final_state(), &r.outcome, &ev), (&state, &outcome, &ev2), "campaign {index}");
         assert_eq!(r.strategies, names);
     }
@@ -189,8 +190,8 @@ fn play_html_writes_one_frame_per_season_with_its_events_and_the_final_state() {
     assert_eq!(names, vec!["index.html".to_string()]);
 
     let sc = scenario("default.toml");
-    let mut events: Vec<Event> = Vec::new();
-    let fin = sim::play_campaign(&sc, 7, 0, &mut events).unwrap();
+    let fin = sim::Campaign::numbered(&sc, 7, 0).log(Vec::<Event>::new()).play().unwrap();
+    let events = &fin.log;
     let seasons = fin.outcome.seasons as usize;
     let fs = frames(&html);
     assert_eq!(fs.len(), seasons + 1, "the start and one frame per season");
@@ -200,7 +201,7 @@ fn play_html_writes_one_frame_per_season_with_its_events_and_the_final_state() {
 
     // Each season's events, as `play` prints them, in its own frame only.
     let n = Names::new(&sc, &fin.map);
-    let per = seasons_of(&events);
+    let per = seasons_of(events);
     assert_eq!(per.len(), seasons + 1);
     assert!(per[0].is_empty(), "nothing happens before season 1");
     for (k, f) in fs.iter().enumerate() {

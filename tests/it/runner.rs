@@ -398,7 +398,7 @@ struct Watch {
     seen: Vec<(empires::rules::Decision, Vec<empires::rules::Action>, usize)>,
 }
 
-impl empires::sim::drive::Players for Watch {
+impl empires::rules::Players for Watch {
     fn choose(
         &mut self,
         r: empires::rules::Rules<'_>,
@@ -430,7 +430,7 @@ fn restricted_play_is_obeyed_in_every_campaign() {
         let mut st = empires::rules::setup::initial_state(rules);
         let watch = Watch { inner: empires::strategy::Seats::for_campaign(&sc, cs), seen: Vec::new() };
         let dice = empires::rules::RngDice(empires::seed::rng(cs, empires::seed::Stream::Dice));
-        let mut e = empires::sim::drive::Driver::new(rules, dice, watch, empires::rules::NoLog);
+        let mut e = empires::rules::Driver::new(rules, dice, watch, empires::rules::NoLog);
         e.play_campaign(&mut st);
         for (_, options, pick) in &e.players.seen {
             let picked = options[*pick].kind();

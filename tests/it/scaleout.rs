@@ -227,23 +227,17 @@ fn g02_a_campaign_where_nothing_changes_is_flagged_stalled() {
     let idle = r#"["recruit_unit","recruit_ship","recruit_spy","recruit_engine","move_army","attack","siege","move_ship","naval_attack","coastal_attack","transport","move_spy","spy_action","spy_duel","capture","conquer","castle","city","mine","port","tower","bridge","pillage"]"#;
     let sets = vec![("strategies.balanced.forbid".to_string(), idle.to_string())];
     let sc = load_with_overrides(&text, &Source::file(&path), &sets).unwrap();
-    let f = empires::sim::play_campaign(&sc, 1, 0, empires::rules::NoLog).unwrap();
+    let f = empires::sim::Campaign::numbered(&sc, 1, 0).play().unwrap();
     assert_eq!(f.outcome.reason, EndReason::Stalled);
     assert_eq!(f.outcome.reason.name(), "stalled");
     assert_eq!(f.outcome.seasons, 12, "flagging does not end the campaign early");
     // With the flag off the same campaign ends at the season limit.
     let mut off = sc.clone();
     off.campaign.stall_seasons = 0;
-    assert_eq!(
-        empires::sim::play_campaign(&off, 1, 0, empires::rules::NoLog).unwrap().outcome.reason,
-        EndReason::SeasonLimit
-    );
+    assert_eq!(empires::sim::Campaign::numbered(&off, 1, 0).play().unwrap().outcome.reason, EndReason::SeasonLimit);
     // An ordinary campaign is not stalled.
     let normal = empires::scenario::Scenario::embedded_default();
-    assert_ne!(
-        empires::sim::play_campaign(&normal, 1, 0, empires::rules::NoLog).unwrap().outcome.reason,
-        EndReason::Stalled
-    );
+    assert_ne!(empires::sim::Campaign::numbered(&normal, 1, 0).play().unwrap().outcome.reason, EndReason::Stalled);
 }
 
 #[test]

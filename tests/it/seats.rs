@@ -125,17 +125,17 @@ fn g03_equal_tie_break_rolls_roll_again() {
     // against 5: the second roll decides, for P1 (equal rolls used to keep
     // seat order and rank P0 first).
     let mut e = w.engine(&[3, 3, 2, 5], Script::default());
-    let r = e.ranking(&st, true);
+    let r = e.engine.ranking(&st, true);
     assert_eq!(players(&r), vec![1, 0]);
     assert!(r[0].tie && r[1].tie);
-    assert_eq!((e.dice.used(), e.dice.remaining()), (4, 0));
+    assert_eq!((e.engine.dice.used(), e.engine.dice.remaining()), (4, 0));
     // The other way round.
     let mut e = w.engine(&[4, 4, 6, 1], Script::default());
-    assert_eq!(players(&e.ranking(&st, true)), vec![0, 1]);
+    assert_eq!(players(&e.engine.ranking(&st, true)), vec![0, 1]);
     // The season order (E-04) is the ranking reversed: P0 goes first.
     let mut st2 = st.clone();
     let mut e = w.engine(&[3, 3, 2, 5], Script::default());
-    e.set_order(&mut st2);
+    e.engine.set_order(&mut st2);
     assert_eq!(st2.order, vec![0, 1]);
 }
 
@@ -145,12 +145,12 @@ fn g03_only_the_players_still_equal_roll_again() {
     let st = w.bare();
     // P0 4, P1 4, P2 6: P2 first; P0 and P1 roll again, 1 against 3.
     let mut e = w.engine(&[4, 4, 6, 1, 3], Script::default());
-    assert_eq!(players(&e.ranking(&st, true)), vec![2, 1, 0]);
-    assert_eq!(e.dice.remaining(), 0);
+    assert_eq!(players(&e.engine.ranking(&st, true)), vec![2, 1, 0]);
+    assert_eq!(e.engine.dice.remaining(), 0);
     // All three equal, then P0 and P2 equal again, then P2 higher.
     let mut e = w.engine(&[2, 2, 2, 5, 1, 5, 3, 4], Script::default());
-    assert_eq!(players(&e.ranking(&st, true)), vec![2, 0, 1]);
-    assert_eq!(e.dice.remaining(), 0);
+    assert_eq!(players(&e.engine.ranking(&st, true)), vec![2, 0, 1]);
+    assert_eq!(e.engine.dice.remaining(), 0);
 }
 
 #[test]
@@ -159,8 +159,8 @@ fn g03_the_roll_off_ends_in_seat_order_after_its_last_round() {
     let st = w.bare();
     let n = 2 * ROLL_OFF_ROUNDS as usize;
     let mut e = w.engine(&vec![6; n], Script::default());
-    assert_eq!(players(&e.ranking(&st, true)), vec![0, 1]);
-    assert_eq!((e.dice.used(), e.dice.remaining()), (n, 0));
+    assert_eq!(players(&e.engine.ranking(&st, true)), vec![0, 1]);
+    assert_eq!((e.engine.dice.used(), e.engine.dice.remaining()), (n, 0));
 }
 
 fn manifest(d: &Path) -> serde_json::Value {

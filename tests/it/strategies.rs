@@ -4,12 +4,12 @@
 
 use crate::common::*;
 use empires::rules::{Action, Decision, Dice, Item, NoLog, Observation, PlayerId, RngDice, Rules, SpyKind, State};
+use empires::rules::{Driver, Players};
 use empires::scenario::{
     BuildingKind, FormationChoice, Scenario, SiegeChoice, Source, StrategyKind, StrategySpec, archetypes, load_str,
     load_with_overrides,
 };
 use empires::seed::{Stream, campaign_seed, rng};
-use empires::sim::drive::{Driver, Players};
 use empires::strategy::Strategy;
 use empires::strategy::weighted::Weighted;
 use rand_pcg::Pcg64Mcg;
@@ -74,7 +74,7 @@ fn g30_every_archetype_plays_a_campaign_by_name() {
         let sets = vec![("players[2].strategy".to_string(), name.to_string())];
         let sc = load_with_overrides(&text, &Source::file(&path), &sets).unwrap();
         assert_eq!(sc.players[1].strategy, name);
-        let f = empires::sim::play_campaign(&sc, 1, 0, NoLog).unwrap();
+        let f = empires::sim::Campaign::numbered(&sc, 1, 0).play().unwrap();
         assert_eq!(f.outcome.standings.len(), 2, "{name}");
     }
 }
@@ -485,7 +485,7 @@ fn g30_lookahead_beats_balanced_on_duel() {
         // Seats rotated: lookahead plays first in even campaigns.
         let seats: [&str; 2] = if i % 2 == 0 { ["lookahead", "balanced"] } else { ["balanced", "lookahead"] };
         let me = (i % 2) as u8;
-        let (_, out) = empires::sim::play_on_map_as(&sc, &map, campaign_seed(2026, i), &seats, NoLog).unwrap();
+        let out = empires::sim::Campaign::new(&sc, campaign_seed(2026, i)).on(&map).seats(&seats).play().outcome;
         if out.winner() == me {
             wins += 1;
         }
@@ -553,11 +553,11 @@ fn g31_lookahead_campaigns_replay_exactly() {
     let sc = load_str(&std::fs::read_to_string(&path).unwrap(), &Source::file(&path)).unwrap();
     let map = empires::rules::setup::make_map(&sc, 0).unwrap();
     for seats in [["lookahead", "balanced"], ["lookahead_tuned", "tuned"]] {
-        let a = empires::sim::play_on_map_as(&sc, &map, 99, &seats, NoLog).unwrap();
-        let b = empires::sim::play_on_map_as(&sc, &map, 99, &seats, NoLog).unwrap();
-        assert_eq!(a.0, b.0);
-        let c = empires::sim::play_on_map_as(&sc, &map, 100, &seats, NoLog).unwrap();
-        assert_ne!(a.0, c.0, "another seed, another game");
+        let a = empires::sim::Campaign::new(&sc, 99).on(&map).seats(&seats).play();
+        let b = empires::sim::Campaign::new(&sc, 99).on(&map).seats(&seats).play();
+        assert_eq!(a.state, b.state);
+        let c = empires::sim::Campaign::new(&sc, 100).on(&map).seats(&seats).play();
+        assert_ne!(a.state, c.state, "another seed, another game");
     }
 }
 
@@ -649,11 +649,11 @@ fn g31_search_campaigns_replay_exactly() {
     let sc = load_with_overrides(&std::fs::read_to_string(&path).unwrap(), &Source::file(&path), &sets).unwrap();
     let map = empires::rules::setup::make_map(&sc, 0).unwrap();
     let seats = ["search", "tuned"];
-    let a = empires::sim::play_on_map_as(&sc, &map, 99, &seats, NoLog).unwrap();
-    let b = empires::sim::play_on_map_as(&sc, &map, 99, &seats, NoLog).unwrap();
-    assert_eq!(a.0, b.0);
-    let c = empires::sim::play_on_map_as(&sc, &map, 100, &seats, NoLog).unwrap();
-    assert_ne!(a.0, c.0, "another seed, another game");
+    let a = empires::sim::Campaign::new(&sc, 99).on(&map).seats(&seats).play();
+    let b = empires::sim::Campaign::new(&sc, 99).on(&map).seats(&seats).play();
+    assert_eq!(a.state, b.state);
+    let c = empires::sim::Campaign::new(&sc, 100).on(&map).seats(&seats).play();
+    assert_ne!(a.state, c.state, "another seed, another game");
 }
 
 /// docs/scenario.md gives each numeric strategy key the range of
@@ -813,10 +813,10 @@ fn g30_a_mixture_draws_one_member_a_campaign_in_proportion_to_its_weights() {
     let turtle = sc.with_players("turtle").unwrap();
     let mut differ = 0;
     for i in 0..6 {
-        let a = empires::sim::play_campaign(&mixed, 5, i, NoLog).unwrap();
-        let again = empires::sim::play_campaign(&mixed, 5, i, NoLog).unwrap();
+        let a = empires::sim::Campaign::numbered(&mixed, 5, i).play().unwrap();
+        let again = empires::sim::Campaign::numbered(&mixed, 5, i).play().unwrap();
         assert_eq!(format!("{:?}", a.state), format!("{:?}", again.state));
-        let t = empires::sim::play_campaign(&turtle, 5, i, NoLog).unwrap();
+        let t = empires::sim::Campaign::numbered(&turtle, 5, i).play().unwrap();
         differ += (format!("{:?}", a.state.players) != format!("{:?}", t.state.players)) as u32;
     }
     assert_eq!(differ, 6, "no campaign played turtle's game");
@@ -863,8 +863,8 @@ fn g30_a_mixture_of_one_member_plays_exactly_that_members_games() {
         let eq = sc.with_players("equilibrium").unwrap();
         let alone = sc.with_players(member).unwrap();
         for i in 0..4 {
-            let a = empires::sim::play_campaign(&eq, 9, i, NoLog).unwrap();
-            let b = empires::sim::play_campaign(&alone, 9, i, NoLog).unwrap();
+            let a = empires::sim::Campaign::numbered(&eq, 9, i).play().unwrap();
+            let b = empires::sim::Campaign::numbered(&alone, 9, i).play().unwrap();
             assert_eq!(format!("{:?}", a.state), format!("{:?}", b.state), "{} campaign {i}", sc.name);
         }
     }
@@ -901,7 +901,7 @@ fn g30_a_search_rolls_out_with_a_mixture_of_players_that_do_not_search() {
     let sc = load_str(ok, &Source::file("s.toml")).unwrap();
     let mut with_search = sc.with_players("tuned").unwrap();
     with_search.players[0].strategy = "s".into();
-    assert!(empires::sim::play_campaign(&with_search, 3, 0, NoLog).is_ok());
+    assert!(empires::sim::Campaign::numbered(&with_search, 3, 0).play().is_ok());
     let bad = "[strategies.mix]\nkind = \"mixture\"\nmembers = [\"tuned\", \"search\"]\n\
                [strategies.s]\nkind = \"search\"\nextends = \"tuned\"\nbase = \"mix\"\n";
     let e = load_str(bad, &Source::file("s.toml")).unwrap_err().to_string();

@@ -40,10 +40,10 @@ fn a_lineup_counts_one_winner_per_campaign_whatever_the_threads() {
     assert_eq!(one.by_slot.iter().sum::<u64>(), 40);
     // Slot k of campaign i sits where the runner's rotation puts strategy k.
     let names: Vec<&str> = empires::sim::runner::seat_strategies(&sc, 5, true);
-    let w = l.winner(3, 5).unwrap();
+    let w = l.winners(3, 5..6).unwrap()[0];
     let cs = empires::seed::campaign_seed(3, 5);
     let map = empires::rules::setup::make_map(&sc, cs).unwrap();
-    let (_, out) = empires::sim::play_on_map_as(&sc, &map, cs, &names, empires::rules::NoLog).unwrap();
+    let out = empires::sim::Campaign::new(&sc, cs).on(&map).seats(&names).play().outcome;
     assert_eq!(["balanced", "miner", "pillager", "warlord"][w], names[out.winner() as usize]);
     assert!(Lineup::new(&sc, &specs[..2]).is_err());
 }
@@ -715,11 +715,11 @@ fn a_lineups_finish_is_each_slots_share_of_the_final_sizes_and_its_rank() {
     assert_eq!(finishes, pool(1).install(|| l.finishes(3, 0..8).unwrap()));
     for (i, f) in finishes.iter().enumerate() {
         let i = i as u64;
-        assert_eq!(f.winner, l.winner(3, i).unwrap());
+        assert_eq!(f.winner, l.winners(3, i..i + 1).unwrap()[0]);
         let seated: Vec<&str> = empires::sim::runner::seat_strategies(&sc, i, true);
         let cs = empires::seed::campaign_seed(3, i);
         let map = empires::rules::setup::make_map(&sc, cs).unwrap();
-        let (_, out) = empires::sim::play_on_map_as(&sc, &map, cs, &seated, empires::rules::NoLog).unwrap();
+        let out = empires::sim::Campaign::new(&sc, cs).on(&map).seats(&seated).play().outcome;
         let total: u32 = out.standings.iter().map(|s| s.size.size).sum();
         assert!(total > 0);
         for s in &out.standings {

@@ -130,9 +130,9 @@ fn a_search_best_response_plays_on_the_weights_tuned_under_the_variant() {
     // It plays, and a campaign replays exactly.
     let map = empires::rules::setup::make_map(&search, 0).unwrap();
     let seats = ["br", "br"];
-    let a = empires::sim::play_on_map_as(&search, &map, 5, &seats, empires::rules::NoLog).unwrap();
-    let b = empires::sim::play_on_map_as(&search, &map, 5, &seats, empires::rules::NoLog).unwrap();
-    assert_eq!(a.0, b.0);
+    let a = empires::sim::Campaign::new(&search, 5).on(&map).seats(&seats).play();
+    let b = empires::sim::Campaign::new(&search, 5).on(&map).seats(&seats).play();
+    assert_eq!(a.state, b.state);
 
     // The command says which player it seated, and its competence.
     let out = tmp("cmp-br-search");

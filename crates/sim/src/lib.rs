@@ -1,8 +1,8 @@
 //! `empires-sim`: who plays, and how many campaigns at once.
 //!
 //! - [`strategy`]: the players (random, weighted, lookahead, restricted);
-//! - [`sim`]: campaign seeds, the parallel runner, lineups and the rows of
-//!   a run;
+//! - [`sim`]: the one door that plays a campaign (`Campaign`), the parallel
+//!   runner, lineups and the rows of a run;
 //! - [`study`]: compare, sweep, restricted play and the mine-against-pillage
 //!   experiment, on common random numbers;
 //! - [`strength`]: tuning, the deviation check, the ladder and the meta-game;

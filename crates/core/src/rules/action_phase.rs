@@ -19,18 +19,6 @@ pub fn transport_load(sc: &crate::scenario::Scenario, army: &Army) -> i32 {
     sc.naval.transport_units.min(spare).max(0)
 }
 
-/// Which of a player's pieces an action list covers: all of them (the
-/// turn's options), or those an action names (`Engine::act_is_listed`).
-#[derive(Clone, Copy)]
-enum Pieces {
-    All,
-    Army(usize),
-    /// Every ship: a naval attack is listed once per stack, so a ship's
-    /// options depend on the ships before it.
-    Ships,
-    Spy(usize),
-}
-
 const SPY_KINDS: [SpyKind; 5] =
     [SpyKind::Sabotage, SpyKind::Destabilize, SpyKind::DamageMain, SpyKind::DamageExtra, SpyKind::Steal];
 
@@ -83,46 +71,17 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     pub fn act_options(&mut self, st: &State, p: PlayerId) {
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
-        self.list_act(st, p, Pieces::All, &mut buf);
+        self.list_act(st, p, &mut buf);
         self.buf = buf;
     }
 
-    /// Whether `act_options` lists `a` for `p`: asked of the one army or
-    /// spy it names (of `p`'s ships for a ship's action, listed by stack),
-    /// so `apply` checks what it is given without listing every piece.
-    pub(crate) fn act_is_listed(&mut self, st: &State, p: PlayerId, a: Action) -> bool {
-        let which = match a {
-            Action::MoveArmy { army, .. }
-            | Action::Attack { army, .. }
-            | Action::Siege { army, .. }
-            | Action::Transport { army, .. } => Pieces::Army(army as usize),
-            Action::MoveShip { .. } | Action::NavalAttack { .. } | Action::Coastal { .. } => Pieces::Ships,
-            Action::MoveSpy { spy, .. } | Action::SpyAct { spy, .. } | Action::SpyDuel { spy, .. } => {
-                Pieces::Spy(spy as usize)
-            }
-            _ => return false,
-        };
-        let mut out = std::mem::take(&mut self.check);
-        out.clear();
-        self.list_act(st, p, which, &mut out);
-        let listed = out.contains(&a);
-        self.check = out;
-        listed
-    }
-
-    /// The actions of `p`'s pieces that `which` names, into `out`, in the
-    /// order `act_options` lists them.
-    fn list_act(&mut self, st: &State, p: PlayerId, which: Pieces, out: &mut Vec<Action>) {
+    /// The actions of `p`'s pieces into `out`, in the order `act_options`
+    /// lists them.
+    fn list_act(&mut self, st: &State, p: PlayerId, out: &mut Vec<Action>) {
         let sc = self.sc();
         let map = self.map();
         let r = self.rules;
-        let only = |i: usize, n: usize| i.min(n)..(i + 1).min(n);
-        let armies = match which {
-            Pieces::All => 0..st.armies.len(),
-            Pieces::Army(i) => only(i, st.armies.len()),
-            _ => 0..0,
-        };
-        for ai in armies {
+        for ai in 0..st.armies.len() {
             let a = &st.armies[ai];
             if !a.alive || a.owner != p {
                 continue;
@@ -177,9 +136,8 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                 }
             }
         }
-        let ships = if matches!(which, Pieces::All | Pieces::Ships) { st.ships.len() } else { 0 };
         let mut first_ready: HexId = NO_HEX;
-        for (si, s) in st.ships.iter().enumerate().take(ships) {
+        for (si, s) in st.ships.iter().enumerate() {
             if !s.alive || s.owner != p {
                 continue;
             }
@@ -220,12 +178,7 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
                 }
             }
         }
-        let spies = match which {
-            Pieces::All => 0..st.spies.len(),
-            Pieces::Spy(i) => only(i, st.spies.len()),
-            _ => 0..0,
-        };
-        for si in spies {
+        for si in 0..st.spies.len() {
             let s = &st.spies[si];
             if !s.alive || s.owner != p || s.acted {
                 continue;

@@ -99,20 +99,6 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         }
     }
 
-    /// Whether `recruit_options` lists recruiting `item` on `hex` for `p`,
-    /// asked of that hex alone (`apply` checks what it is given).
-    pub(crate) fn recruit_is_listed(&mut self, st: &State, p: PlayerId, hex: HexId, item: Item) -> bool {
-        if !st.hexes.get(hex as usize).is_some_and(|hs| hs.owner().is(p)) {
-            return false;
-        }
-        let mut out = std::mem::take(&mut self.check);
-        out.clear();
-        self.recruit_options_at(st, p, hex, &mut out);
-        let listed = out.contains(&Action::Recruit { hex, item });
-        self.check = out;
-        listed
-    }
-
     /// E-16 / G-13: gold becomes a unit, ship, spy or engine at the scenario's price.
     pub fn recruit(&mut self, st: &mut State, p: PlayerId, hex: HexId, item: Item) {
         let sc = self.sc();

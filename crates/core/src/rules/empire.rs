@@ -6,7 +6,7 @@ use super::event::{Event, SpendKind};
 use super::setup::place_city;
 use super::state::{Bits, HexState, NOBODY, Owner, PlayerId, State};
 use super::{Dice, Engine, Log, Rules};
-use crate::map::{HexId, NO_HEX, Terrain};
+use crate::map::{HexId, Terrain};
 use crate::scenario::{BattleResult, BuildingKind, BuildingSpec, TieBreak};
 
 /// What G-03 and G-02 rank players by.
@@ -322,30 +322,12 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     pub fn spend_options(&mut self, st: &State, p: PlayerId) {
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
-        self.list_spend(st, p, None, &mut buf);
+        self.list_spend(st, p, &mut buf);
         self.buf = buf;
     }
 
-    /// Whether `spend_options` lists `a` for `p`: asked of the one hex a
-    /// purchase names (of none for the pillage), so `apply` checks what it
-    /// is given without listing every hex.
-    pub(crate) fn spend_is_listed(&mut self, st: &State, p: PlayerId, a: Action) -> bool {
-        let hex = match a {
-            Action::Capture(h) | Action::Conquer(h) | Action::Build { hex: h, .. } => h,
-            Action::Pillage => NO_HEX,
-            _ => return false,
-        };
-        let mut out = std::mem::take(&mut self.check);
-        out.clear();
-        self.list_spend(st, p, Some(hex), &mut out);
-        let listed = out.contains(&a);
-        self.check = out;
-        listed
-    }
-
-    /// `spend_options` into `out`: on every hex, or on `only` alone
-    /// (`NO_HEX`: the pillage alone).
-    fn list_spend(&mut self, st: &State, p: PlayerId, only: Option<HexId>, out: &mut Vec<Action>) {
+    /// `spend_options` into `out`.
+    fn list_spend(&mut self, st: &State, p: PlayerId, out: &mut Vec<Action>) {
         let sc = self.sc();
         let map = self.map();
         let ep = st.players[p as usize].ep;
@@ -366,14 +348,9 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
         // bought: the two sets' union, walked in map order.
         self.mark_next_to_own(st, p);
         let own = st.banners().row(p);
-        let words = match only {
-            None => 0..own.len(),
-            Some(h) => (h as usize / 64).min(own.len())..(h as usize / 64 + 1).min(own.len()),
-        };
-        for w in words {
+        for w in 0..own.len() {
             let near_w = self.next_to_spender[w];
-            let one = only.map_or(u64::MAX, |h| 1u64 << (h % 64));
-            for b in Bits::new(&[(own[w] | near_w) & one]) {
+            for b in Bits::new(&[own[w] | near_w]) {
                 let near = near_w >> b & 1 == 1;
                 let hex = (w * 64) as HexId + b;
                 let hs = &st.hexes[hex as usize];

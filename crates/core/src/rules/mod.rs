@@ -15,6 +15,7 @@ pub mod action;
 pub mod action_phase;
 pub mod army;
 pub mod dice;
+pub mod driver;
 pub mod economy;
 pub mod empire;
 pub mod event;
@@ -31,6 +32,7 @@ pub mod step;
 
 pub use action::{Action, CombatKind, Decision, Item, SpyKind};
 pub use dice::{Dice, RngDice, ScriptedDice};
+pub use driver::{Driver, Players};
 pub use event::{CombatRecord, Event, Log, NoLog, ScoreParts};
 pub use game::{Game, Illegal, Move, Node};
 pub use observation::Observation;
@@ -96,16 +98,15 @@ impl<'a> Rules<'a> {
 /// The rules at work on a campaign: owns the dice and writes the log. It
 /// asks no one: `next_decision` runs the rules up to a decision and lists
 /// its legal actions, `apply` plays the one picked, and whoever picks
-/// (a driver with its players, `sim::drive`; a `Game`'s user; a rule
-/// test's script) loops over the two.
+/// (a `Driver` with its players; a `Game`'s user) loops over the two.
 pub struct Engine<'a, D, L> {
     pub rules: Rules<'a>,
     pub dice: D,
     pub log: L,
     /// Reused for every list of options, so deciding allocates nothing.
     buf: Vec<Action>,
-    /// Reused by the checks of an action `apply` is given (`is_legal`, a
-    /// piece's own options), so `options()` stays as listed.
+    /// Reused by `is_legal` (debug builds) and a hit's ships, so
+    /// `options()` stays as listed.
     check: Vec<Action>,
     /// Reused for the sea hexes a ship can reach (W-17).
     reach: Vec<(crate::map::HexId, i32)>,

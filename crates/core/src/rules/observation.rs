@@ -1,7 +1,7 @@
 //! What one player may see of a campaign, after OpenSpiel's information
 //! state: everything every player sees (the `State`, which holds no
 //! secret) and who is looking. It is the only thing a player is handed
-//! (`sim::drive::Players`, `strategy::Strategy`, `Game::observation`).
+//! (`rules::Players`, `strategy::Strategy`, `Game::observation`).
 //!
 //! The rules' one secret, the attacker's bid while the defender bids
 //! (G-07), is not in it: the engine that took the bid keeps it, so two

@@ -8,10 +8,9 @@
 //! Because the position inside a rule lives in the state, a copy of the
 //! state can be played on from any decision, a combat's bids and hits
 //! included: that is what a search does. Nothing here asks a player: the
-//! drivers that do (`sim::drive`, and the rule tests' scripted one) are
-//! loops over these functions, `turn_decision` for a driver that plays
-//! one phase of a season alone, and the `begin_*` functions for one that
-//! plays one action from any position.
+//! one loop that does, `rules::Driver`, runs over these functions (the
+//! `begin_*` ones for an action played whole from any position), and
+//! `turn_decision` serves a test that plays one phase of a season alone.
 
 use super::action::{Action, Decision};
 use super::state::{Fight, NOBODY, PlayerId, State, Step};
@@ -172,45 +171,41 @@ impl<D: Dice, L: Log> Engine<'_, D, L> {
     /// without another decision. The turn loops move on lazily: the next
     /// `next_decision` finds whether the player has more to do.
     ///
-    /// The drivers pass it an action from the list they were just given,
-    /// at every decision of every campaign, so membership in that list is
-    /// checked only in debug builds (`is_legal`; the property tests check
-    /// it for every action they play). An action from elsewhere is never
-    /// played as given: it is coerced to a legal one, checked against the
-    /// options of the piece, hex or ship it names, which costs far less
-    /// than listing them all again. A recruit, act or purchase the player
-    /// may not make now is its `Done`, a bid above its cap is the cap,
-    /// anything else at a bid is 0, a hit is placed on the first ship that
-    /// may take it, and any other answer inside an action is its first
-    /// option. `Game::apply` is the checked door, refusing what is not
-    /// legal.
+    /// The unchecked door, for the driver (`Driver`), which passes an
+    /// action from the list it was just given, at every decision of every
+    /// campaign: membership in that list is asserted in debug builds only
+    /// (`is_legal`; the property tests check it for every action they
+    /// play). A release build plays a recruit, act or purchase as given,
+    /// so an action from elsewhere may break the rules (only the answers
+    /// inside a combat keep a cheap guard: a bid above its cap is the cap,
+    /// a hit is placed on a ship that may take it). The checked door for
+    /// an untrusted caller is `Game::apply`, which refuses an action that
+    /// is not legal (`Illegal::NotLegal`) in every build.
     pub fn apply(&mut self, st: &mut State, a: Action) {
         debug_assert!(self.is_legal(st, a), "{a:?} is not among the legal actions at {:?}", st.step);
         match st.step {
             Step::Recruit => {
                 let p = st.order[st.turn as usize];
                 match a {
-                    Action::Recruit { hex, item } if self.recruit_is_listed(st, p, hex, item) => {
-                        self.recruit(st, p, hex, item)
-                    }
+                    Action::Recruit { hex, item } => self.recruit(st, p, hex, item),
                     _ => st.turn += 1,
                 }
             }
             Step::Act => {
                 let p = st.order[st.turn as usize];
                 match a {
-                    a if self.act_is_listed(st, p, a) => self.begin_act(st, p, a),
-                    _ => st.turn += 1,
+                    Action::Done => st.turn += 1,
+                    a => self.begin_act(st, p, a),
                 }
             }
             Step::Spend => {
                 let p = st.order[st.turn as usize];
                 match a {
-                    a if a != Action::Done && self.spend_is_listed(st, p, a) => self.spend(st, p, a),
-                    _ => {
+                    Action::Done => {
                         self.close_spending(st, p);
                         st.turn += 1;
                     }
+                    a => self.spend(st, p, a),
                 }
             }
             Step::Bid { attacking } => {

@@ -4,10 +4,10 @@
 
 use empires_core::map::HexId as Hex;
 use empires_core::map::{HexId, Map, drawn};
-use empires_core::rules::season::Outcome;
 use empires_core::rules::state::{Army, Ship, Slot, Spy};
 use empires_core::rules::{
-    Action, CombatRecord, Decision, EndReason, Engine, Event, Log, PlayerId, Rules, ScriptedDice, State, Step,
+    Action, CombatRecord, Decision, Driver, Engine, Event, Log, Observation, PlayerId, Players, Rules, ScriptedDice,
+    State, Step,
 };
 use empires_core::scenario::{FormationChoice, PlayerSpec, Scenario, SiegeChoice, check};
 use std::collections::VecDeque;
@@ -69,7 +69,7 @@ impl World {
     }
 
     pub fn engine(&self, dice: &[u8], script: Script) -> Scripted<'_> {
-        Scripted::new(self.rules(), ScriptedDice::new(dice), script, Vec::new())
+        Driver::new(self.rules(), ScriptedDice::new(dice), script, Vec::new())
     }
 }
 
@@ -123,9 +123,9 @@ impl Script {
     }
 }
 
-impl Script {
-    pub fn choose(&mut self, p: PlayerId, d: Decision, options: &[Action]) -> usize {
-        self.asked.push((p, d, options.to_vec()));
+impl Players for Script {
+    fn choose(&mut self, _: Rules<'_>, obs: Observation<'_>, d: Decision, options: &[Action]) -> usize {
+        self.asked.push((obs.player(), d, options.to_vec()));
         let find = |a: Action| options.iter().position(|o| *o == a);
         match d {
             Decision::Bid { .. } => {
@@ -166,7 +166,7 @@ pub fn options_of<'a>(
     fill: impl Fn(&mut Engine<'a, ScriptedDice, Vec<Event>>, &State, PlayerId),
 ) -> Vec<Action> {
     fill(&mut e.engine, st, p);
-    e.options().to_vec()
+    e.engine.options().to_vec()
 }
 
 pub fn spend_options(w: &World, st: &State, p: PlayerId) -> Vec<Action> {
@@ -192,131 +192,71 @@ pub fn combats(log: &[Event]) -> Vec<empires_core::rules::CombatRecord> {
 /// Play `a` the way a season does: it must be among the options the engine
 /// lists for `p` now, and the engine applies it.
 pub fn act(e: &mut Scripted<'_>, st: &mut State, p: PlayerId, a: Action) {
-    e.act_options(st, p);
-    assert!(e.options().contains(&a), "{a:?} is not among the options of player {p}: {:?}", e.options());
+    e.engine.act_options(st, p);
+    let listed = e.engine.options();
+    assert!(listed.contains(&a), "{a:?} is not among the options of player {p}: {listed:?}");
     e.apply_act(st, p, a);
 }
 
 /// Spend on `a` the way a season does: listed by `spend_options`, applied by `spend`.
 pub fn buy(e: &mut Scripted<'_>, st: &mut State, p: PlayerId, a: Action) {
-    e.spend_options(st, p);
-    assert!(e.options().contains(&a), "{a:?} is not among the purchases of player {p}: {:?}", e.options());
-    e.spend(st, p, a);
+    e.engine.spend_options(st, p);
+    let listed = e.engine.options();
+    assert!(listed.contains(&a), "{a:?} is not among the purchases of player {p}: {listed:?}");
+    e.engine.spend(st, p, a);
 }
 
-/// The rule tests' driver: the engine with the scripted players, asking
-/// them every decision the engine lists. It reaches the engine's rule
-/// steps through `Deref`, and adds the loops that ask: a whole action
-/// from any position (`army_combat`, `siege`, ...), a phase, a season, a
-/// campaign. (The product's driver is `sim::drive`; the core has none,
-/// since it asks no one.)
-pub struct Scripted<'a, L: Log = Vec<Event>> {
-    pub engine: Engine<'a, ScriptedDice, L>,
-    pub players: Script,
+/// The rule tests' driver: the one driver (`rules::Driver`) with the
+/// scripted players. It plays a season (`play_season`), a campaign
+/// (`play_campaign`) and finishes an action under way (`finish_action`);
+/// `Whole` adds the rule steps the tests start alone.
+pub type Scripted<'a, L = Vec<Event>> = Driver<'a, ScriptedDice, Script, L>;
+
+/// A rule step played whole from any position, its decisions asked of the
+/// script (`Driver::whole`), and one phase's turn loop.
+pub trait Whole {
+    fn army_combat(&mut self, st: &mut State, att: usize, def: usize) -> CombatRecord;
+    fn siege(&mut self, st: &mut State, army: usize, city: usize) -> CombatRecord;
+    fn naval_combat(&mut self, st: &mut State, pa: PlayerId, from: Hex, to: Hex) -> CombatRecord;
+    fn coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: Hex, target: Hex) -> CombatRecord;
+    fn spy_duel(&mut self, st: &mut State, spy: usize, target: usize) -> CombatRecord;
+    /// Play an action of the action phase whole, as `p`.
+    fn apply_act(&mut self, st: &mut State, p: PlayerId, a: Action);
+    /// Play one phase's turn loop (`Step::Recruit`, `Act` or `Spend`) from
+    /// its first player to its last, and stop there.
+    fn play_phase(&mut self, st: &mut State, phase: Step);
 }
 
-impl<'a, L: Log> std::ops::Deref for Scripted<'a, L> {
-    type Target = Engine<'a, ScriptedDice, L>;
-    fn deref(&self) -> &Self::Target {
-        &self.engine
-    }
-}
-
-impl<L: Log> std::ops::DerefMut for Scripted<'_, L> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.engine
-    }
-}
-
-impl<'a, L: Log> Scripted<'a, L> {
-    pub fn new(rules: Rules<'a>, dice: ScriptedDice, players: Script, log: L) -> Self {
-        Scripted { engine: Engine::new(rules, dice, log), players }
-    }
-
-    /// Ask the script to pick among the options the engine just listed.
-    fn ask(&mut self, p: PlayerId, d: Decision) -> Action {
-        let options = self.engine.options();
-        let i = self.players.choose(p, d, options);
-        options[i]
-    }
-
-    /// Ask the decisions left inside the action under way, up to its end;
-    /// the record of its combat (the last one's, for an action without).
-    pub fn finish_action(&mut self, st: &mut State) -> CombatRecord {
-        while st.step.inside_action() {
-            let (p, d) = self.engine.legal_actions(st).expect("a step inside an action is a decision");
-            let a = self.ask(p, d);
-            self.engine.apply(st, a);
-        }
-        st.fight.rec
-    }
-
-    /// Play an action whole from any position: `begin` starts it, its
-    /// decisions are asked, and `st.step` is left as it was.
-    fn whole(
-        &mut self,
-        st: &mut State,
-        begin: impl FnOnce(&mut Engine<'a, ScriptedDice, L>, &mut State),
-    ) -> CombatRecord {
-        let back = st.step;
-        begin(&mut self.engine, st);
-        let rec = self.finish_action(st);
-        st.step = back;
-        rec
-    }
-
-    pub fn army_combat(&mut self, st: &mut State, att: usize, def: usize) -> CombatRecord {
+impl<L: Log> Whole for Scripted<'_, L> {
+    fn army_combat(&mut self, st: &mut State, att: usize, def: usize) -> CombatRecord {
         self.whole(st, |e, st| e.begin_army_combat(st, att, def))
     }
 
-    pub fn siege(&mut self, st: &mut State, army: usize, city: usize) -> CombatRecord {
+    fn siege(&mut self, st: &mut State, army: usize, city: usize) -> CombatRecord {
         self.whole(st, |e, st| e.begin_siege(st, army, city))
     }
 
-    pub fn naval_combat(&mut self, st: &mut State, pa: PlayerId, from: Hex, to: Hex) -> CombatRecord {
+    fn naval_combat(&mut self, st: &mut State, pa: PlayerId, from: Hex, to: Hex) -> CombatRecord {
         self.whole(st, |e, st| e.begin_naval_combat(st, pa, from, to))
     }
 
-    pub fn coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: Hex, target: Hex) -> CombatRecord {
+    fn coastal_attack(&mut self, st: &mut State, pa: PlayerId, from: Hex, target: Hex) -> CombatRecord {
         self.whole(st, |e, st| e.begin_coastal_attack(st, pa, from, target))
     }
 
-    pub fn spy_duel(&mut self, st: &mut State, spy: usize, target: usize) -> CombatRecord {
+    fn spy_duel(&mut self, st: &mut State, spy: usize, target: usize) -> CombatRecord {
         self.whole(st, |e, st| e.begin_spy_duel(st, spy, target))
     }
 
-    /// Play an action of the action phase whole, as `p`.
-    pub fn apply_act(&mut self, st: &mut State, p: PlayerId, a: Action) {
-        self.whole(st, |e, st| e.begin_act(st, p, a));
+    fn apply_act(&mut self, st: &mut State, p: PlayerId, a: Action) {
+        self.act(st, p, a);
     }
 
-    /// Play one phase's turn loop (`Step::Recruit`, `Act` or `Spend`) from
-    /// its first player to its last, and stop there.
-    pub fn play_phase(&mut self, st: &mut State, phase: Step) {
+    fn play_phase(&mut self, st: &mut State, phase: Step) {
         (st.step, st.turn) = (phase, 0);
         while let Some((p, d)) = self.engine.turn_decision(st) {
-            let a = self.ask(p, d);
-            self.engine.apply(st, a);
+            self.decide(st, p, d);
             self.finish_action(st);
         }
-    }
-
-    /// Play the season to its end from wherever `st.step` stands.
-    pub fn play_season(&mut self, st: &mut State) -> Option<EndReason> {
-        while let Some((p, d)) = self.engine.next_decision(st) {
-            let a = self.ask(p, d);
-            self.engine.apply(st, a);
-        }
-        st.ended
-    }
-
-    /// Play seasons to the campaign's end, then rank the players.
-    pub fn play_campaign(&mut self, st: &mut State) -> Outcome {
-        let reason = loop {
-            if let Some(r) = self.play_season(st) {
-                break r;
-            }
-        };
-        self.engine.finish(st, reason)
     }
 }

@@ -30,7 +30,7 @@ fn e01_battle_results_give_their_ep() {
         let mut e = w.engine(&[da, dd], Script::bids(&[0, 0]));
         let c = e.army_combat(&mut st, a, d);
         assert_eq!((c.a_result, c.d_result), (Some(ra), Some(rd)), "dice {da} vs {dd}");
-        e.earn_ep(&mut st);
+        e.engine.earn_ep(&mut st);
         assert_eq!((st.players[0].ep, st.players[1].ep), (epa, epd));
     }
 }
@@ -46,7 +46,7 @@ fn e01_destroying_the_enemy_army_is_a_massacre() {
     assert!(c.d_destroyed);
     // No one won, so no massacre: a draw for both, 2 EP each.
     assert_eq!((c.a_result, c.d_result), (Some(BattleResult::Draw), Some(BattleResult::Draw)));
-    e.earn_ep(&mut st);
+    e.engine.earn_ep(&mut st);
     assert_eq!((st.players[0].ep, st.players[1].ep), (2, 2));
     assert_eq!(st.players[0].beaten, 0, "a draw beats no one (E-07)");
     let (w2, mut st2, a2, d2) = armies(3, 1);
@@ -73,7 +73,7 @@ fn e02_team_members_get_one_ep_less() {
     let mut e = w.engine(&[5, 3], Script::bids(&[0, 0]));
     let c = e.army_combat(&mut st, a, d);
     assert_eq!(c.a_result, Some(BattleResult::Minor));
-    e.earn_ep(&mut st);
+    e.engine.earn_ep(&mut st);
     // Team minor victory: 3 - 1 = 2; the lone defender keeps its 1.
     assert_eq!(st.players[0].ep, 2);
     assert_eq!(st.players[1].ep, 1);
@@ -101,7 +101,7 @@ fn e02_a_teammate_at_peace_earns_peace_or_the_teams_battle() {
         let mut e = w.engine(&[6, 2], Script::bids(&[0, 0]));
         let c = e.army_combat(&mut st, a, d);
         assert_eq!((c.gap, c.a_result), (4, Some(BattleResult::Major)));
-        e.earn_ep(&mut st);
+        e.engine.earn_ep(&mut st);
         assert_eq!([st.players[0].ep, st.players[1].ep, st.players[2].ep], [3, 1, p2], "shares {shares}");
     }
 }
@@ -120,7 +120,7 @@ fn e03_several_battles_average_rounded_down() {
     let c2 = e.army_combat(&mut st, strong, target);
     assert_eq!(c1.a_result, Some(BattleResult::Defeat));
     assert_eq!(c2.a_result, Some(BattleResult::Major));
-    e.earn_ep(&mut st);
+    e.engine.earn_ep(&mut st);
     assert_eq!(st.players[0].ep, 2, "(1 + 4) / 2 = 2.5, rounded down");
 }
 
@@ -138,8 +138,12 @@ fn e04_smallest_empire_spends_first() {
     let mut e = w.engine(&[], Script::picks(&[Action::Capture(x), Action::Capture(x)]));
     e.play_season(&mut st);
     assert_eq!(st.order, vec![1, 0]);
-    let spenders: Vec<u8> =
-        e.log.iter().filter_map(|ev| if let Event::Spend { player, .. } = ev { Some(*player) } else { None }).collect();
+    let spenders: Vec<u8> = e
+        .engine
+        .log
+        .iter()
+        .filter_map(|ev| if let Event::Spend { player, .. } = ev { Some(*player) } else { None })
+        .collect();
     assert_eq!(spenders, vec![1]);
     assert_eq!(st.hexes[x as usize].owner(), empires_core::rules::Owner::of(1));
     assert_eq!(st.players[0].tally.ep_lost, 2);
@@ -155,7 +159,7 @@ fn e05_unspent_ep_are_lost() {
     assert_eq!(st.players[0].ep, 0);
     assert_eq!(st.players[0].tally.ep_capture, 2);
     assert_eq!(st.players[0].tally.ep_lost, 1);
-    assert!(e.log.contains(&Event::EpLost { player: 0, ep: 1 }));
+    assert!(e.engine.log.contains(&Event::EpLost { player: 0, ep: 1 }));
 }
 
 #[test]
@@ -172,7 +176,7 @@ fn e06_capture_costs_2_ep_next_to_your_land() {
     assert_eq!(captures, expect, "exactly the land hexes next to the capital");
     assert!(!captures.contains(&w.hex(3, 1)));
     let mut e = w.engine(&[], Script::default());
-    e.spend(&mut st, 0, Action::Capture(w.hex(2, 1)));
+    e.engine.spend(&mut st, 0, Action::Capture(w.hex(2, 1)));
     assert_eq!(st.hexes[w.hex(2, 1) as usize].owner(), empires_core::rules::Owner::of(0));
     assert_eq!(st.players[0].ep, 0);
 }
@@ -209,7 +213,7 @@ fn e07_conquer_needs_battle_won_this_season() {
     e.army_combat(&mut st, a, d);
     assert_eq!(st.players[0].beaten, 1 << 1);
     assert!(spend_options(&w, &st, 0).contains(&Action::Conquer(target)));
-    e.spend(&mut st, 0, Action::Conquer(target));
+    e.engine.spend(&mut st, 0, Action::Conquer(target));
     assert_eq!(st.hexes[target as usize].owner(), empires_core::rules::Owner::of(0));
     assert_eq!(st.players[0].ep, 0, "conquest costs 3 EP");
 }
@@ -228,7 +232,7 @@ fn e07_a_battle_won_last_season_allows_no_conquest() {
     act(&mut e, &mut st, 0, Action::Attack { army: a, target: d });
     st.players[0].ep = 3;
     assert!(spend_options(&w, &st, 0).contains(&Action::Conquer(target)), "this season");
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     st.players[0].ep = 3;
     assert!(!spend_options(&w, &st, 0).contains(&Action::Conquer(target)), "next season");
 }
@@ -265,7 +269,7 @@ fn e08_build_costs_1_ep_on_your_hex() {
     assert!(opts.contains(&Action::Build { hex: h, kind: BuildingKind::Castle }));
     assert!(!opts.contains(&Action::Build { hex: w.hex(3, 2), kind: BuildingKind::Castle }), "not owned");
     let mut e = w.engine(&[], Script::default());
-    e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
+    e.engine.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
     assert_eq!(st.hexes[h as usize].main, Some(BuildingKind::Castle));
     assert_eq!(st.players[0].ep, 0);
 }
@@ -292,8 +296,8 @@ fn e10_mountains_cost_one_ep_more() {
     let m = w.hex(2, 1);
     assert_eq!(w.map.terrain[m as usize], Terrain::Mountain);
     let e = w.engine(&[], Script::default());
-    assert_eq!(e.take_cost(&st, m, false), 3, "capture 2 + 1");
-    assert_eq!(e.take_cost(&st, m, true), 4, "conquer 3 + 1");
+    assert_eq!(e.engine.take_cost(&st, m, false), 3, "capture 2 + 1");
+    assert_eq!(e.engine.take_cost(&st, m, true), 4, "conquer 3 + 1");
     st.players[0].ep = 2;
     assert!(!spend_options(&w, &st, 0).contains(&Action::Capture(m)));
     st.players[0].ep = 3;
@@ -311,11 +315,11 @@ fn e11_castles_and_cities_cost_one_ep_more_to_conquer() {
         st.hexes[h as usize].main_pv = 3;
     }
     let e = w.engine(&[], Script::default());
-    assert_eq!(e.take_cost(&st, p, true), 4, "conquer 3 + castle 1");
-    assert_eq!(e.take_cost(&st, m, true), 5, "conquer 3 + mountain 1 + castle 1 (E-10 and E-11 stack)");
+    assert_eq!(e.engine.take_cost(&st, p, true), 4, "conquer 3 + castle 1");
+    assert_eq!(e.engine.take_cost(&st, m, true), 5, "conquer 3 + mountain 1 + castle 1 (E-10 and E-11 stack)");
     // P1's capital city counts too.
-    assert_eq!(e.take_cost(&st, w.hex(5, 3), true), 4);
-    assert_eq!(e.take_cost(&st, p, false), 2, "the castle surcharge is for conquest only");
+    assert_eq!(e.engine.take_cost(&st, w.hex(5, 3), true), 4);
+    assert_eq!(e.engine.take_cost(&st, p, false), 2, "the castle surcharge is for conquest only");
 }
 
 #[test]
@@ -331,7 +335,7 @@ fn e12_a_building_may_be_replaced_by_paying_its_cost() {
     assert!(opts.contains(&Action::Build { hex: r, kind: BuildingKind::Castle }));
     assert!(!opts.contains(&Action::Build { hex: r, kind: BuildingKind::Mine }), "same building again");
     let mut e = w.engine(&[], Script::default());
-    e.spend(&mut st, 0, Action::Build { hex: r, kind: BuildingKind::Castle });
+    e.engine.spend(&mut st, 0, Action::Build { hex: r, kind: BuildingKind::Castle });
     assert_eq!(st.hexes[r as usize].main, Some(BuildingKind::Castle));
     assert_eq!(st.players[0].ep, 0);
 }
@@ -363,9 +367,9 @@ fn e14_city_needs_a_castle_and_counts_as_one() {
     assert!(!opts.contains(&Action::Build { hex: h, kind: BuildingKind::City }), "no castle yet");
     // Castle, then city, in the same season.
     let mut e = w.engine(&[], Script::default());
-    e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
+    e.engine.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
     assert!(spend_options(&w, &st, 0).contains(&Action::Build { hex: h, kind: BuildingKind::City }));
-    e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::City });
+    e.engine.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::City });
     assert_eq!(st.hexes[h as usize].main, Some(BuildingKind::City));
     let sizes = empires_core::rules::empire::sizes(w.rules(), &st);
     // Capital (city) + new city + the mountain hex: 3 hexes, 2 castles.
@@ -391,11 +395,12 @@ fn e15_mines_on_river_or_mountain_pay_at_payday() {
     assert!(opts.contains(&Action::Build { hex: river, kind: BuildingKind::Mine }));
     assert!(opts.contains(&Action::Build { hex: mountain, kind: BuildingKind::Mine }));
     let mut e = w.engine(&[1, 2, 3, 2, 5], Script::default());
-    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Mine });
-    e.spend(&mut st, 0, Action::Build { hex: mountain, kind: BuildingKind::Mine });
+    e.engine.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Mine });
+    e.engine.spend(&mut st, 0, Action::Build { hex: mountain, kind: BuildingKind::Mine });
     st.order = vec![0, 1];
-    e.payday(&mut st);
+    e.engine.payday(&mut st);
     let pays: Vec<(u16, i64)> = e
+        .engine
         .log
         .iter()
         .filter_map(|ev| if let Event::Payday { hex, gold, .. } = ev { Some((*hex, *gold)) } else { None })
@@ -416,14 +421,14 @@ fn e16_gold_buys_army_units() {
     let cap = w.hex(1, 1);
     assert!(recruit_options(&w, &st, 0).contains(&Action::Recruit { hex: cap, item: Item::Unit }));
     let mut e = w.engine(&[], Script::default());
-    e.recruit(&mut st, 0, cap, Item::Unit);
+    e.engine.recruit(&mut st, 0, cap, Item::Unit);
     assert_eq!(st.armies[st.hexes[cap as usize].army.get().unwrap()].units, 4);
     assert_eq!(st.players[0].gold, 0);
     assert!(recruit_options(&w, &st, 0).is_empty(), "no gold left");
     // With gold again, the capital has already recruited its one item.
     st.players[0].gold = 1000;
     assert!(recruit_options(&w, &st, 0).is_empty(), "one item per hex per season");
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert!(recruit_options(&w, &st, 0).contains(&Action::Recruit { hex: cap, item: Item::Unit }), "next season");
 }
 
@@ -452,7 +457,7 @@ fn e10_capturing_a_mountain_in_play_costs_3_ep() {
     let mut e = w.engine(&[], Script::default());
     buy(&mut e, &mut st, 0, Action::Capture(m));
     assert_eq!(st.hexes[m as usize].owner(), empires_core::rules::Owner::of(0));
-    assert!(matches!(e.log.last(), Some(Event::Spend { cost: 3, ep_left: 0, .. })));
+    assert!(matches!(e.engine.log.last(), Some(Event::Spend { cost: 3, ep_left: 0, .. })));
 }
 
 #[test]
@@ -472,7 +477,7 @@ fn e11_conquering_a_castle_on_a_mountain_in_play_costs_5_ep() {
     buy(&mut e, &mut st, 0, Action::Conquer(m));
     assert_eq!(st.hexes[m as usize].owner(), empires_core::rules::Owner::of(0));
     assert_eq!(st.hexes[m as usize].main, Some(BuildingKind::Castle), "the castle changes hands");
-    assert!(matches!(e.log.last(), Some(Event::Spend { cost: 5, ep_left: 0, .. })));
+    assert!(matches!(e.engine.log.last(), Some(Event::Spend { cost: 5, ep_left: 0, .. })));
 }
 
 // ------------------------------------------------------------------------
@@ -511,11 +516,11 @@ fn g10_destroying_a_single_unit_is_a_massacre_only_if_the_scenario_says_so() {
         // 3 + 4 = 7 against 1 + 5 = 6: gap 1, the defender's only unit dies.
         let mut e = w.engine(&[4, 5], Script::default());
         act(&mut e, &mut st, 0, Action::Attack { army: a, target: d });
-        let c = combats(&e.log)[0];
+        let c = combats(&e.engine.log)[0];
         assert!(c.d_destroyed);
         let want = if single { BattleResult::Massacre } else { BattleResult::Minor };
         assert_eq!(c.a_result, Some(want), "single {single}");
-        e.earn_ep(&mut st);
+        e.engine.earn_ep(&mut st);
         assert_eq!(st.players[0].ep, if single { 5 } else { 3 });
     }
     // A 2-unit army destroyed (a loss table where the loser of gaps 1-3
@@ -530,7 +535,7 @@ fn g10_destroying_a_single_unit_is_a_massacre_only_if_the_scenario_says_so() {
     // 3 + 4 = 7 against 2 + 4 = 6: gap 1, both of the defender's units die.
     let mut e = w.engine(&[4, 4], Script::default());
     act(&mut e, &mut st, 0, Action::Attack { army: a, target: d });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.gap, c.d_loss, c.d_destroyed, c.a_result), (1, 2, true, Some(BattleResult::Massacre)));
 }
 
@@ -557,11 +562,13 @@ fn e04_the_order_is_set_again_before_spending_when_the_scenario_says_so() {
         e.play_season(&mut st);
         assert!(st.hexes[capital as usize].owner().is(1), "the capital fell to P1");
         let orders: Vec<u8> = e
+            .engine
             .log
             .iter()
             .filter_map(|ev| if let Event::Order { player, .. } = ev { Some(*player) } else { None })
             .collect();
         let spenders: Vec<u8> = e
+            .engine
             .log
             .iter()
             .filter_map(|ev| if let Event::EpLost { player, .. } = ev { Some(*player) } else { None })
@@ -594,13 +601,13 @@ fn e01_each_battle_counts_a_win_a_loss_or_a_draw() {
     };
     assert_eq!((t(&st, 0), t(&st, 1)), ((1, 0, 0), (0, 0, 1)));
     // Next season, a tie: 2 units + 1 XP + 3 against 2 units + 4.
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     let mut e = w.engine(&[3, 4], Script::default());
     let c = e.army_combat(&mut st, a, d);
     assert_eq!((c.gap, c.success), (0, false), "a tie is no success");
     assert_eq!((t(&st, 0), t(&st, 1)), ((1, 1, 0), (0, 1, 1)));
     // A third season, a loss: 2 units + 1 XP + 1 against 2 units + 6.
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     let mut e = w.engine(&[1, 6], Script::default());
     let c = e.army_combat(&mut st, a, d);
     assert!(c.gap < 0 && !c.success);
@@ -640,12 +647,12 @@ fn e05_each_purchase_is_counted_by_kind_and_logged() {
     buy(&mut e, &mut st, 0, Action::Pillage);
     let t = st.players[0].tally;
     assert_eq!((t.ep_capture, t.ep_conquer, t.ep_build, t.ep_pillage, t.gold_pillage), (2, 3, 1, 1, 50));
-    assert!(e.log.contains(&Event::BuildingPv { hex: castle, kind: BuildingKind::Castle, pv: 3 }));
+    assert!(e.engine.log.contains(&Event::BuildingPv { hex: castle, kind: BuildingKind::Castle, pv: 3 }));
     st.order = vec![0, 1];
     let mut e = w.engine(&[], Script::default());
     e.play_phase(&mut st, empires_core::rules::Step::Spend);
     assert_eq!(st.players[0].tally.ep_lost, 0);
-    assert!(!e.log.iter().any(|x| matches!(x, Event::EpLost { .. })), "nothing lost, nothing logged");
+    assert!(!e.engine.log.iter().any(|x| matches!(x, Event::EpLost { .. })), "nothing lost, nothing logged");
 }
 
 /// E-07 / E-08: conquering a city hex and building a city log the city as
@@ -662,14 +669,18 @@ fn e07_a_conquered_or_built_city_is_logged() {
     let mut e = w.engine(&[], Script::default());
     buy(&mut e, &mut st, 0, Action::Conquer(cap1));
     assert!(
-        matches!(e.log.last(), Some(Event::City { city, controller: 0, banner: 0, .. }) if *city as usize == city1),
+        matches!(e.engine.log.last(), Some(Event::City { city, controller: 0, banner: 0, .. }) if *city as usize == city1),
         "{:?}",
-        e.log.last()
+        e.engine.log.last()
     );
     let x = w.hex(2, 2);
     st.set_owner(x, empires_core::rules::Owner::of(0));
     st.hexes[x as usize].main = Some(BuildingKind::Castle);
     st.hexes[x as usize].main_pv = 3;
     buy(&mut e, &mut st, 0, Action::Build { hex: x, kind: BuildingKind::City });
-    assert!(matches!(e.log.last(), Some(Event::City { hex, controller: 0, .. }) if *hex == x), "{:?}", e.log.last());
+    assert!(
+        matches!(e.engine.log.last(), Some(Event::City { hex, controller: 0, .. }) if *hex == x),
+        "{:?}",
+        e.engine.log.last()
+    );
 }

@@ -9,15 +9,14 @@
 //! seat `(k - i) mod n` of campaign `i` (the runner's rotation), so over a
 //! multiple of `n` campaigns every slot plays every seat equally often.
 
-use super::play_on_map_watched;
+use super::Campaign;
 use super::watch;
 use crate::map::Map;
-use crate::rules::NoLog;
 use crate::rules::setup::{Gift, SetupError, make_map, map_is_fixed};
 use crate::scenario::{Scenario, StrategySpec};
 use crate::seed;
 use rayon::prelude::*;
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 /// Campaigns per kept piece of a lineup's work: at most what Ctrl-C loses
 /// of each lineup in flight, small next to the thousands a study plays.
@@ -191,12 +190,12 @@ impl Lineup {
     }
 
     /// The slot that won campaign `i` of master seed `master`.
-    pub fn winner(&self, master: u64, i: u64) -> Result<usize, SetupError> {
+    fn winner(&self, master: u64, i: u64) -> Result<usize, SetupError> {
         Ok(self.play(master, i)?.1)
     }
 
     /// Campaign `i` of master seed `master`: who won, and how it ended.
-    pub fn game(&self, master: u64, i: u64) -> Result<PlayedCampaign, SetupError> {
+    fn game(&self, master: u64, i: u64) -> Result<PlayedCampaign, SetupError> {
         let (st, winner) = self.play(master, i)?;
         Ok(PlayedCampaign { winner, print: fingerprint(&st) })
     }
@@ -211,7 +210,7 @@ impl Lineup {
     /// game), calling `after(rules, state, slot_of)` at the end of every
     /// season, where `slot_of[seat]` is the slot seated there: its final
     /// state and the winning slot.
-    pub fn play_watched(
+    pub(crate) fn play_watched(
         &self,
         master: u64,
         i: u64,
@@ -223,7 +222,7 @@ impl Lineup {
 
     /// How campaign `i` of master seed `master` ended for each slot (the
     /// same game as `game` and `winner`).
-    pub fn finish(&self, master: u64, i: u64) -> Result<Finish, SetupError> {
+    fn finish(&self, master: u64, i: u64) -> Result<Finish, SetupError> {
         let (st, outcome, slot_of) = self.play_full(master, i, |_, _, _| {})?;
         Ok(Finish::of(&st, &outcome, &slot_of))
     }
@@ -257,9 +256,11 @@ impl Lineup {
         // Slot k sits in seat (k - shift) mod n.
         let gifts: Vec<_> = self.gifts.iter().map(|&(k, g)| (((k + n - shift) % n) as u8, g)).collect();
         let slot_of: Vec<usize> = (0..n).map(|s| (s + shift) % n).collect();
-        let (st, outcome) =
-            play_on_map_watched(&self.sc, map, cs, &seated, &gifts, NoLog, |r, st| after(r, st, &slot_of))?;
-        Ok((st, outcome, slot_of))
+        let played = Campaign::new(&self.sc, cs).on(map).seats(&seated).gifts(&gifts).watch(|r, st| {
+            after(r, st, &slot_of);
+            ControlFlow::Continue(())
+        });
+        Ok((played.state, played.outcome, slot_of))
     }
 
     /// Every campaign of `range`, in campaign order (played in parallel;

@@ -1,92 +1,20 @@
 //! Running campaigns: the glue between a scenario and the engine.
 //! No IO here either; the command line and report writers sit on top.
 
-pub mod drive;
+mod campaign;
 pub mod lineup;
 pub mod record;
 pub mod runner;
 pub mod watch;
 
+pub use campaign::{Campaign, MadeMap, Played};
+
 use std::ops::ControlFlow;
 
 use crate::map::Map;
 use crate::rules::season::Outcome;
-use crate::rules::setup::{Gift, SetupError, make_map};
-use crate::rules::{Log, Rules, State};
+use crate::rules::{Log, State};
 use crate::scenario::Scenario;
-use crate::seed;
-
-/// A finished campaign.
-#[derive(Clone, Debug)]
-pub struct Finished {
-    pub map: Map,
-    pub state: State,
-    pub outcome: Outcome,
-}
-
-/// Play campaign `index` of master seed `master` to its end (G-31: the
-/// result depends only on the scenario, `master` and `index`).
-pub fn play_campaign<L: Log>(sc: &Scenario, master: u64, index: u64, log: L) -> Result<Finished, SetupError> {
-    let cs = seed::campaign_seed(master, index);
-    let map = make_map(sc, cs)?;
-    play_on_map(sc, &map, cs, log).map(|(state, outcome)| Finished { map, state, outcome })
-}
-
-/// Play a campaign on a map already made (fixed maps are made once per run).
-pub fn play_on_map<L: Log>(
-    sc: &Scenario,
-    map: &Map,
-    campaign_seed: u64,
-    log: L,
-) -> Result<(State, Outcome), SetupError> {
-    let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
-    play_on_map_as(sc, map, campaign_seed, &names, log)
-}
-
-/// As `play_on_map`, with the strategy of each seat named explicitly (seat
-/// rotation plays the same scenario with the strategies moved around).
-pub fn play_on_map_as<L: Log>(
-    sc: &Scenario,
-    map: &Map,
-    campaign_seed: u64,
-    strategies: &[&str],
-    log: L,
-) -> Result<(State, Outcome), SetupError> {
-    play_on_map_given(sc, map, campaign_seed, strategies, &[], log)
-}
-
-/// As `play_on_map_as`, with `gifts[k] = (seat, gift)` handed out before
-/// season 1 (`setup::give`; a gift with no place is not given). Gifts draw
-/// no dice, so every other seat's game starts from the same streams.
-pub fn play_on_map_given<L: Log>(
-    sc: &Scenario,
-    map: &Map,
-    campaign_seed: u64,
-    strategies: &[&str],
-    gifts: &[(crate::rules::PlayerId, Gift)],
-    log: L,
-) -> Result<(State, Outcome), SetupError> {
-    play_on_map_watched(sc, map, campaign_seed, strategies, gifts, log, |_, _| {})
-}
-
-/// As `play_on_map_given`, calling `after` with the state at the end of
-/// every season (the same game: watching draws no dice). The value fit
-/// reads its positions so.
-pub fn play_on_map_watched<L: Log>(
-    sc: &Scenario,
-    map: &Map,
-    campaign_seed: u64,
-    strategies: &[&str],
-    gifts: &[(crate::rules::PlayerId, Gift)],
-    log: L,
-    mut after: impl FnMut(Rules<'_>, &State),
-) -> Result<(State, Outcome), SetupError> {
-    let d = drive::drive(sc, map, campaign_seed, strategies, gifts, log, |r, st| {
-        after(r, st);
-        ControlFlow::Continue(())
-    });
-    Ok((d.state, d.outcome))
-}
 
 /// What a run keeps beyond the final rows (`--detail`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -110,9 +38,9 @@ pub struct Observed {
     pub violation: Option<(u32, String)>,
 }
 
-/// Play a campaign as `play_on_map_as` does (the same seeds, so the same
-/// game), observing it as `detail` asks.
-pub fn play_observed(
+/// Play a campaign on `map` with `strategies` seated (the same seeds, so
+/// the same game as `Campaign` plays), observing it as `detail` asks.
+pub(crate) fn play_observed(
     sc: &Scenario,
     map: &Map,
     campaign: u64,
@@ -140,7 +68,7 @@ fn observe<L: Log>(
 ) -> (Observed, L) {
     let mut rows = Vec::new();
     let mut violation = None;
-    let d = drive::drive(sc, map, campaign_seed, strategies, &[], log, |r, st| {
+    let d = Campaign::new(sc, campaign_seed).on(map).seats(strategies).log(log).watch(|r, st| {
         // `st.season` has moved on to the next season unless this one ended the campaign.
         let season = if st.ended.is_some() { st.season } else { st.season - 1 };
         if detail.seasons {

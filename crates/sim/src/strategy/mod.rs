@@ -12,11 +12,11 @@ pub mod search;
 pub mod value;
 pub mod weighted;
 
+use crate::rules::Players;
 use crate::rules::{Action, Decision, Observation, Rules};
 use crate::scenario::ACTION_KIND_COUNT;
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
 use crate::seed::{self, Stream};
-use crate::sim::drive::Players;
 use rand_pcg::Pcg64Mcg;
 
 /// The strong field: what every study that rests on strong play seats

@@ -9,7 +9,7 @@
 use super::Strategy;
 use crate::rules::empire::sizes;
 use crate::rules::{Action, Decision, NoLog, Observation, PlayerId, RngDice, Rules, State, Step};
-use crate::sim::drive::{Driver, Players};
+use crate::rules::{Driver, Players};
 use rand_pcg::Pcg64Mcg;
 
 /// Which decisions get rollouts (`look_at`).
@@ -179,7 +179,7 @@ impl<'a, 'c> Rollouts<'a, 'c> {
             eng.engine.assume_attacker_bid(guess);
         }
         eng.engine.apply(copy, a);
-        crate::sim::drive::seasons(eng, copy, horizon, |_, _| std::ops::ControlFlow::Continue(()));
+        eng.seasons(copy, horizon, |_, _| std::ops::ControlFlow::Continue(()));
     }
 }
 

@@ -349,8 +349,8 @@ impl Strategy for Search {
 mod tests {
     use super::*;
     use crate::rules::setup::{initial_state, make_map};
+    use crate::rules::{Driver, Players};
     use crate::rules::{NoLog, RngDice};
-    use crate::sim::drive::{Driver, Players};
     use crate::strategy::{Seats, shipped};
 
     /// The first few action-phase decisions of a straits campaign with

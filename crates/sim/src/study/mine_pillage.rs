@@ -284,7 +284,7 @@ pub fn observe(sc: &Scenario, players: &str, master: u64, campaigns: u64) -> Res
         let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
         let mut before: Option<Vec<u8>> = None;
         let (mut held, mut lost) = (0u64, 0u64);
-        let d = crate::sim::drive::drive(&sc, &map, cs, &names, &[], crate::rules::NoLog, |_, s| {
+        let d = crate::sim::Campaign::new(&sc, cs).on(&map).watch(|_, s| {
             let now: Vec<u8> = mineable.iter().map(|&h| s.hexes[h].owner().id()).collect();
             if let Some(b) = &before {
                 for (x, y) in b.iter().zip(&now) {

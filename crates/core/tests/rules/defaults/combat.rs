@@ -15,10 +15,10 @@ fn g11_no_battle_ep_is_scenario_data() {
         let w = world(PLAINS, |sc| sc.ep.no_battle = value);
         let mut st = w.bare();
         let mut e = w.engine(&[], Script::default());
-        e.earn_ep(&mut st);
+        e.engine.earn_ep(&mut st);
         assert_eq!(st.players[0].ep, expect);
         assert_eq!(st.players[0].tally.ep_earned, expect as i64, "the tally the reports read");
-        assert!(e.log.contains(&Event::Ep { player: 0, battles: 0, sum: 0, earned: expect }));
+        assert!(e.engine.log.contains(&Event::Ep { player: 0, battles: 0, sum: 0, earned: expect }));
     }
 }
 
@@ -179,7 +179,7 @@ fn g08_one_attack_per_army_and_the_loser_stays() {
     );
     assert!(opts.contains(&Action::Attack { army: b as u16, target: d as u16 }), "another army still may");
     // Next season the army may attack again.
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert!(act_options(&w, &st, 0).contains(&Action::Attack { army: a as u16, target: d as u16 }));
 }
 
@@ -222,7 +222,7 @@ fn g09_experience_is_capped_at_xp_max() {
         let c = e.army_combat(&mut st, a, d);
         assert_eq!(c.a.xp, 3);
         assert_eq!(st.armies[a].xp, expect, "xp_max {xp_max}");
-        assert_eq!(e.log.iter().any(|ev| matches!(ev, Event::Xp { .. })), expect > 3);
+        assert_eq!(e.engine.log.iter().any(|ev| matches!(ev, Event::Xp { .. })), expect > 3);
     }
 }
 
@@ -279,14 +279,14 @@ fn g26_ships_recover_in_their_own_port() {
         let open = ship(&mut st, 0, w.hex(3, 2), 1); // open sea
         let enemy = ship(&mut st, 0, w.hex(4, 2), 1); // next to P1's port
         let mut e = w.engine(&[], Script::default());
-        e.end_of_season(&mut st);
+        e.engine.end_of_season(&mut st);
         assert_eq!((st.ships[home].pv, st.ships[open].pv, st.ships[enemy].pv), (pv, 1, 1), "recover {recover}");
     }
     // At full PV a ship stays at full PV.
     let w = world(STRAIT, |_| {});
     let mut st = w.bare();
     let s = ship(&mut st, 0, w.hex(2, 2), 3);
-    w.engine(&[], Script::default()).end_of_season(&mut st);
+    w.engine(&[], Script::default()).engine.end_of_season(&mut st);
     assert_eq!(st.ships[s].pv, 3);
 }
 
@@ -297,7 +297,7 @@ fn g26_ships_move_movement_ship_hexes() {
         let mut st = w.bare();
         let s = ship(&mut st, 0, w.hex(2, 2), 3);
         let mut e = w.engine(&[], Script::default());
-        e.end_of_season(&mut st);
+        e.engine.end_of_season(&mut st);
         assert_eq!(st.ships[s].mp, mp);
         let mut moves = 0;
         while let Some(&m) = act_options(&w, &st, 0).iter().find(|a| matches!(a, Action::MoveShip { .. })) {
@@ -381,24 +381,24 @@ fn g28_spy_defence_by_target() {
         let st = spy_targets(&w);
         let e = w.engine(&[], Script::default());
         let cap = w.hex(5, 3);
-        assert_eq!(e.spy_defence(&st, cap, SpyKind::Destabilize), city);
-        assert_eq!(e.spy_defence(&st, cap, SpyKind::Steal), city);
-        assert_eq!(e.spy_defence(&st, cap, SpyKind::DamageExtra), (port, 0));
-        assert_eq!(e.spy_defence(&st, w.hex(4, 2), SpyKind::DamageMain), (castle, 0));
-        assert_eq!(e.spy_defence(&st, w.hex(4, 1), SpyKind::DamageExtra), (tower, 0));
-        assert_eq!(e.spy_defence(&st, w.hex(3, 2), SpyKind::Sabotage), (mine, 0));
+        assert_eq!(e.engine.spy_defence(&st, cap, SpyKind::Destabilize), city);
+        assert_eq!(e.engine.spy_defence(&st, cap, SpyKind::Steal), city);
+        assert_eq!(e.engine.spy_defence(&st, cap, SpyKind::DamageExtra), (port, 0));
+        assert_eq!(e.engine.spy_defence(&st, w.hex(4, 2), SpyKind::DamageMain), (castle, 0));
+        assert_eq!(e.engine.spy_defence(&st, w.hex(4, 1), SpyKind::DamageExtra), (tower, 0));
+        assert_eq!(e.engine.spy_defence(&st, w.hex(3, 2), SpyKind::Sabotage), (mine, 0));
     }
     // In play: 3 + 1 against a mine's 0 + 3 is a win by 1.
     let w = world(SPY_MAP, |_| {});
     let mut st = spy_targets(&w);
     let s = spy(&mut st, 0, w.hex(2, 2));
     let mut e = w.engine(&[1, 3], Script::default());
-    let c = e.spy_action(&mut st, s, w.hex(3, 2), SpyKind::Sabotage);
+    let c = e.engine.spy_action(&mut st, s, w.hex(3, 2), SpyKind::Sabotage);
     assert_eq!((c.a.total(), c.d.total(), c.gap, c.success), (4, 3, 1, true));
     // Against the capital: 3 + 3 against 2 + 1 + 3 is a tie, which fails.
     let mut e = w.engine(&[3, 3], Script::default());
     let s2 = spy(&mut st, 0, w.hex(4, 3));
-    let c = e.spy_action(&mut st, s2, w.hex(5, 3), SpyKind::Destabilize);
+    let c = e.engine.spy_action(&mut st, s2, w.hex(5, 3), SpyKind::Destabilize);
     assert_eq!((c.d.total(), c.gap, c.success, st.spies[s2].alive), (6, 0, false, true));
 }
 
@@ -411,7 +411,7 @@ fn g28_steal_takes_steal_gold_at_most_what_the_victim_has() {
         st.players[1].gold = has;
         let s = spy(&mut st, 0, w.hex(3, 1)); // next to the castle at (4,2)
         let mut e = w.engine(&[6, 1], Script::default());
-        let c = e.spy_action(&mut st, s, w.hex(4, 2), SpyKind::Steal);
+        let c = e.engine.spy_action(&mut st, s, w.hex(4, 2), SpyKind::Steal);
         assert!(c.success);
         assert_eq!(
             (c.d_loss, st.players[0].gold, st.players[1].gold),
@@ -431,17 +431,17 @@ fn g28_a_sabotaged_mine_pays_nothing_at_the_next_payday_only() {
     assert!(act_options(&w, &st, 0).contains(&Action::SpyAct { spy: s as u16, target: mine, kind: SpyKind::Sabotage }));
     // Spy 3 + 6 against 0 + 1; then two paydays, the second one rolls 2D6 = 2 + 3.
     let mut e = w.engine(&[6, 1, 2, 3], Script::default());
-    assert!(e.spy_action(&mut st, s, mine, SpyKind::Sabotage).success);
+    assert!(e.engine.spy_action(&mut st, s, mine, SpyKind::Sabotage).success);
     assert!(st.hexes[mine as usize].sabotaged);
     assert_eq!(st.order, vec![0, 1]);
-    e.payday(&mut st);
+    e.engine.payday(&mut st);
     assert_eq!(st.players[1].gold, 100);
-    assert!(e.log.contains(&Event::Payday { player: 1, hex: mine, faces: 0, gold: 0, sabotaged: true }));
+    assert!(e.engine.log.contains(&Event::Payday { player: 1, hex: mine, faces: 0, gold: 0, sabotaged: true }));
     assert!(!st.hexes[mine as usize].sabotaged);
-    e.payday(&mut st);
+    e.engine.payday(&mut st);
     assert_eq!(st.players[1].gold, 150);
-    assert!(e.log.contains(&Event::Payday { player: 1, hex: mine, faces: 5, gold: 50, sabotaged: false }));
-    assert_eq!(e.dice.remaining(), 0);
+    assert!(e.engine.log.contains(&Event::Payday { player: 1, hex: mine, faces: 5, gold: 50, sabotaged: false }));
+    assert_eq!(e.engine.dice.remaining(), 0);
 }
 
 #[test]
@@ -458,15 +458,15 @@ fn g12_a_repelled_siege_is_a_battle_the_holder_won() {
     // 3 units + 1 engine + die 1 = 5 against defence 2 + level 1 + die 3 = 6.
     let mut e = w.engine(&[1, 3], Script::default());
     act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.gap, c.d_result), (-1, Some(BattleResult::Minor)));
     assert_eq!(st.players[1].beaten, 1 << 0, "the holder beat the attacker (E-07)");
     assert_eq!(st.players[0].beaten, 0);
     // So the holder may conquer the attacker's hex next to its city; not the
     // one the attacker's army still stands on.
     st.players[1].ep = 3;
-    e.spend_options(&st, 1);
-    assert!(!e.options().contains(&Action::Conquer(camp)));
+    e.engine.spend_options(&st, 1);
+    assert!(!e.engine.options().contains(&Action::Conquer(camp)));
     buy(&mut e, &mut st, 1, Action::Conquer(side));
     assert_eq!(st.hexes[side as usize].owner(), empires_core::rules::Owner::of(1));
     assert_eq!(st.players[1].ep, 0);
@@ -483,7 +483,7 @@ fn g10_both_armies_destroyed_is_a_massacre_for_the_winner_by_gap() {
         // 1 + 4 = 5 against 1 + 3 = 4: gap 1, and each side loses 1 unit (W-03).
         let mut e = w.engine(&[4, 3], Script::default());
         act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
-        let c = combats(&e.log)[0];
+        let c = combats(&e.engine.log)[0];
         assert_eq!((c.gap, c.a_destroyed, c.d_destroyed), (1, true, true));
         assert_eq!((c.a_result, c.d_result), (Some(want), Some(BattleResult::Defeat)), "both = {both}");
         assert_eq!(st.players[0].battle_ep, w.sc.ep.results.get(want));
@@ -526,8 +526,9 @@ fn g26_a_whole_ship_in_port_is_not_repaired() {
     let whole = ship(&mut st, 0, w.hex(2, 2), w.sc.naval.ship_pv);
     let hurt = ship(&mut st, 0, w.hex(0, 2), 1);
     let mut e = w.engine(&[], Script::default());
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     let repaired: Vec<u16> = e
+        .engine
         .log
         .iter()
         .filter_map(|x| if let Event::ShipRepaired { ship, .. } = x { Some(*ship) } else { None })

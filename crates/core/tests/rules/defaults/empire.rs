@@ -16,7 +16,7 @@ fn g13_recruit_costs_are_scenario_data() {
     let w = world(PLAINS, |sc| sc.recruit.unit = 40);
     let mut st = w.start();
     let mut e = w.engine(&[], Script::default());
-    e.recruit(&mut st, 0, w.hex(1, 1), empires_core::rules::Item::Unit);
+    e.engine.recruit(&mut st, 0, w.hex(1, 1), empires_core::rules::Item::Unit);
     assert_eq!(st.players[0].gold, 60);
 }
 
@@ -39,11 +39,11 @@ fn g17_g18_cities_recover_in_peace() {
     st.cities[c].pv = 1;
     st.cities[c].stability = -2;
     let mut e = w.engine(&[], Script::default());
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert_eq!((st.cities[c].pv, st.cities[c].stability), (2, -1));
     // A besieged city does not recover.
     st.cities[c].besieged = true;
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert_eq!((st.cities[c].pv, st.cities[c].stability), (2, -1));
 }
 
@@ -81,7 +81,7 @@ fn g15_port_on_coast_tower_on_any_land_bridge_on_river() {
     let opts2 = spend_options(&w2, &st, 0);
     assert!(!opts2.iter().any(|a| matches!(a, Action::Build { kind: Port | Tower | Bridge, .. })));
     let mut e = w.engine(&[], Script::default());
-    e.spend(&mut st, 0, Action::Build { hex: coast, kind: Port });
+    e.engine.spend(&mut st, 0, Action::Build { hex: coast, kind: Port });
     assert_eq!(
         (st.hexes[coast as usize].extra, st.hexes[coast as usize].extra_pv, st.players[0].ep),
         (Some(Port), 2, 0)
@@ -116,8 +116,8 @@ fn g15_port_tower_bridge_defence_and_pv_are_scenario_data() {
     st.set_owner(river, empires_core::rules::Owner::of(0));
     st.players[0].ep = 2;
     let mut e = w.engine(&[3, 3], Script::default());
-    e.spend(&mut st, 0, Action::Build { hex: t, kind: BuildingKind::Tower });
-    e.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Bridge });
+    e.engine.spend(&mut st, 0, Action::Build { hex: t, kind: BuildingKind::Tower });
+    e.engine.spend(&mut st, 0, Action::Build { hex: river, kind: BuildingKind::Bridge });
     assert_eq!(st.hexes[t as usize].extra_pv, 4);
     assert_eq!(st.hexes[river as usize].extra_pv, 2, "bridge PV default");
     let g = army(&mut st, 0, t, 3);
@@ -125,7 +125,7 @@ fn g15_port_tower_bridge_defence_and_pv_are_scenario_data() {
     let c = e.army_combat(&mut st, a, g);
     assert_eq!((c.d.defence, c.gap), (3, -3));
     // The bridge's defence against a spy is its own (5).
-    assert_eq!(e.spy_defence(&st, river, SpyKind::DamageExtra), (5, 0));
+    assert_eq!(e.engine.spy_defence(&st, river, SpyKind::DamageExtra), (5, 0));
 }
 
 #[test]
@@ -162,8 +162,8 @@ fn g16_a_built_city_takes_cities_built_at_max_pv() {
         st.set_owner(h, empires_core::rules::Owner::of(0));
         st.players[0].ep = 2;
         let mut e = w.engine(&[], Script::default());
-        e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
-        e.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::City });
+        e.engine.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::Castle });
+        e.engine.spend(&mut st, 0, Action::Build { hex: h, kind: BuildingKind::City });
         let c = st.cities[st.hexes[h as usize].city.get().unwrap()];
         let want = stats.clone().unwrap_or_default();
         assert_eq!((c.defence, c.level, c.stability, c.pv), (want.defence, want.level, want.stability, pv));
@@ -230,9 +230,13 @@ fn g21_neutral_cities_never_act() {
     let asked: Vec<(u8, Decision)> = e.players.asked.iter().map(|x| (x.0, x.1)).collect();
     assert_eq!(asked, vec![(0, Decision::Bid { kind: CombatKind::Siege, attacking: true })]);
     assert_eq!((st.players[0].gold, st.players[1].gold), (100, 100), "no loot for a neutral winner");
-    e.earn_ep(&mut st);
-    let eps: Vec<u8> =
-        e.log.iter().filter_map(|ev| if let Event::Ep { player, .. } = ev { Some(*player) } else { None }).collect();
+    e.engine.earn_ep(&mut st);
+    let eps: Vec<u8> = e
+        .engine
+        .log
+        .iter()
+        .filter_map(|ev| if let Event::Ep { player, .. } = ev { Some(*player) } else { None })
+        .collect();
     assert_eq!(eps, vec![0, 1]);
 
     // A whole season: the city is in no order, recruits nothing, is asked nothing.
@@ -241,11 +245,15 @@ fn g21_neutral_cities_never_act() {
     // Equal sizes: one tie-break die each (G-03).
     let mut e = w.engine(&[3, 5], Script::default());
     e.play_season(&mut st);
-    assert_eq!(e.dice.remaining(), 0);
-    let order: Vec<u8> =
-        e.log.iter().filter_map(|ev| if let Event::Order { player, .. } = ev { Some(*player) } else { None }).collect();
+    assert_eq!(e.engine.dice.remaining(), 0);
+    let order: Vec<u8> = e
+        .engine
+        .log
+        .iter()
+        .filter_map(|ev| if let Event::Order { player, .. } = ev { Some(*player) } else { None })
+        .collect();
     assert_eq!(order, vec![0, 1]);
-    assert!(!e.log.iter().any(|ev| matches!(ev, Event::Recruit { hex, .. } if *hex == h)));
+    assert!(!e.engine.log.iter().any(|ev| matches!(ev, Event::Recruit { hex, .. } if *hex == h)));
     assert!(e.players.asked.iter().all(|x| x.0 == 0 || x.0 == 1));
     assert_eq!(st.cities[city], before);
 }
@@ -349,7 +357,7 @@ fn g27_movement_costs_are_a_terrain_table() {
     let a = army(&mut st, 0, w.hex(2, 2), 3);
     st.armies[a].formation = Some(FormationChoice::Light);
     let mut e = w.engine(&[], Script::default());
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert_eq!(st.armies[a].mp, 2);
     let go = Action::MoveArmy { army: a as u16, to: forest };
     assert!(act_options(&w, &st, 0).contains(&go));
@@ -365,7 +373,7 @@ fn g27_armies_move_one_hex_on_land_and_movement_army_is_data() {
         let mut st = w.bare();
         let a = army(&mut st, 0, w.hex(1, 2), 3);
         let mut e = w.engine(&[], Script::default());
-        e.end_of_season(&mut st);
+        e.engine.end_of_season(&mut st);
         assert_eq!(st.armies[a].mp, mp);
         // Never onto the sea at (0,2).
         assert!(!act_options(&w, &st, 0).contains(&Action::MoveArmy { army: a as u16, to: w.hex(0, 2) }));
@@ -404,13 +412,13 @@ fn g13_a_ship_is_launched_next_to_its_port_where_no_rival_ship_stands() {
     let free = *seas.last().unwrap();
     st.ships.last_mut().unwrap().alive = false;
     let mut e = w.engine(&[], Script::default());
-    e.recruit_options(&st, 0);
-    assert!(e.options().contains(&ship_at));
-    e.recruit(&mut st, 0, cap, Item::Ship);
+    e.engine.recruit_options(&st, 0);
+    assert!(e.engine.options().contains(&ship_at));
+    e.engine.recruit(&mut st, 0, cap, Item::Ship);
     let new = st.ships.len() - 1;
     assert_eq!((st.ships[new].owner, st.ships[new].hex, st.ships[new].pv), (0, free, 3));
     assert_eq!(
-        e.log.last(),
+        e.engine.log.last(),
         Some(&Event::Recruit {
             player: 0,
             hex: cap,
@@ -421,8 +429,8 @@ fn g13_a_ship_is_launched_next_to_its_port_where_no_rival_ship_stands() {
         })
     );
     // Next season that hex holds P0's own ship, and a second one joins it.
-    e.end_of_season(&mut st);
-    e.recruit(&mut st, 0, cap, Item::Ship);
+    e.engine.end_of_season(&mut st);
+    e.engine.recruit(&mut st, 0, cap, Item::Ship);
     assert_eq!(st.ships.last().unwrap().hex, free);
 }
 
@@ -439,14 +447,15 @@ fn g13_recruiting_pays_and_numbers_the_new_piece() {
     let (units, spies) = (st.armies[a].units, st.spies.len());
     let (unit, engine, spy) = (w.sc.recruit.unit as i64, w.sc.recruit.engine as i64, w.sc.recruit.spy as i64);
     let mut e = w.engine(&[], Script::default());
-    e.recruit(&mut st, 0, cap, Item::Unit);
-    e.recruit(&mut st, 0, cap, Item::Engine);
-    e.recruit(&mut st, 0, cap, Item::Spy);
+    e.engine.recruit(&mut st, 0, cap, Item::Unit);
+    e.engine.recruit(&mut st, 0, cap, Item::Engine);
+    e.engine.recruit(&mut st, 0, cap, Item::Spy);
     assert_eq!((st.armies[a].units, st.armies[a].engines), (units + 1, 1));
     assert_eq!(st.spies.len(), spies + 1);
     assert_eq!(st.players[0].gold, 1000 - unit - engine - spy);
     assert_eq!(st.players[0].tally.gold_spent, unit + engine + spy);
     let pieces: Vec<_> = e
+        .engine
         .log
         .iter()
         .filter_map(|x| match x {
@@ -460,10 +469,10 @@ fn g13_recruiting_pays_and_numbers_the_new_piece() {
     st.set_owner(x, empires_core::rules::Owner::of(0));
     st.hexes[x as usize].main = Some(BuildingKind::Castle);
     st.hexes[x as usize].main_pv = 3;
-    e.recruit(&mut st, 0, x, Item::Unit);
+    e.engine.recruit(&mut st, 0, x, Item::Unit);
     let n = st.armies.len() - 1;
     assert_eq!((st.armies[n].owner, st.armies[n].hex, st.armies[n].units), (0, x, 1));
-    assert!(matches!(e.log.last(), Some(Event::Recruit { piece, at, .. }) if *piece as usize == n && *at == x));
+    assert!(matches!(e.engine.log.last(), Some(Event::Recruit { piece, at, .. }) if *piece as usize == n && *at == x));
 }
 
 /// G-13: an engine is offered for the player's own army on the hex until
@@ -480,7 +489,7 @@ fn g13_engines_are_offered_up_to_the_cap() {
     for n in 0..2 {
         assert_eq!(st.armies[a].engines, n);
         assert!(recruit_options(&w, &st, 0).contains(&engine), "{n} engines");
-        w.engine(&[], Script::default()).recruit(&mut st, 0, cap, Item::Engine);
+        w.engine(&[], Script::default()).engine.recruit(&mut st, 0, cap, Item::Engine);
     }
     assert_eq!(st.armies[a].engines, 2);
     assert!(!recruit_options(&w, &st, 0).contains(&engine), "at the cap");
@@ -677,10 +686,10 @@ fn g18_stability_recovers_toward_zero_from_either_side() {
     st.cities[c0].stability = 2;
     st.cities[c1].stability = -2;
     let mut e = w.engine(&[], Script::default());
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert_eq!((st.cities[c0].stability, st.cities[c1].stability), (1, -1));
-    e.end_of_season(&mut st);
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert_eq!((st.cities[c0].stability, st.cities[c1].stability), (0, 0));
 }
 

@@ -5,7 +5,7 @@
 use super::*;
 use empires_core::map::Terrain;
 use empires_core::rules::empire::sizes;
-use empires_core::rules::{Action, CombatKind, Decision, Event, Item, State, Step};
+use empires_core::rules::{Action, CombatKind, Decision, Event, Game, Illegal, Item, Node, State, Step};
 use empires_core::scenario::{BuildingKind, FormationChoice, SiegeChoice};
 
 #[test]
@@ -26,11 +26,11 @@ fn g02_domination_share_ends_the_campaign() {
     let w = world(PLAINS, |sc| sc.campaign.land_share_to_win = 0.2);
     let mut st = w.bare();
     let e = w.engine(&[], Script::default());
-    assert_eq!(e.end_check(&st), None);
+    assert_eq!(e.engine.end_check(&st), None);
     // 15 land hexes: 0.2 x 15 = 3 hexes win.
     st.set_owner(w.hex(2, 1), empires_core::rules::Owner::of(0));
     st.set_owner(w.hex(3, 1), empires_core::rules::Owner::of(0));
-    assert_eq!(e.end_check(&st), Some(empires_core::rules::EndReason::Domination));
+    assert_eq!(e.engine.end_check(&st), Some(empires_core::rules::EndReason::Domination));
 }
 
 #[test]
@@ -45,14 +45,14 @@ fn g03_ranking_breaks_ties_by_cities_then_castles_then_die() {
     st.set_owner(w.hex(4, 3), empires_core::rules::Owner::of(1));
     st.set_owner(w.hex(5, 2), empires_core::rules::Owner::of(1));
     let mut e = w.engine(&[], Script::default());
-    let r = e.ranking(&st, true);
+    let r = e.engine.ranking(&st, true);
     assert_eq!((r[0].player, r[0].size.size, r[1].size.size), (0, 4, 4), "same cities, P0 has more castles");
     assert!(!r[0].tie);
     // Fully equal: the die decides and the tie is recorded.
     st.hexes[h as usize].main = None;
     st.set_owner(w.hex(5, 2), empires_core::rules::Owner::NOBODY);
     let mut e = w.engine(&[2, 5], Script::default());
-    let r = e.ranking(&st, true);
+    let r = e.engine.ranking(&st, true);
     assert_eq!(r[0].player, 1);
     assert!(r[0].tie && r[1].tie);
 }
@@ -104,8 +104,8 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
     ]);
     let mut e = w.engine(&[3, 4, 5, 3], script);
     assert_eq!(e.play_season(&mut st), None);
-    assert_eq!(e.dice.remaining(), 0);
-    let steps: Vec<&str> = e.log.iter().map(step).collect();
+    assert_eq!(e.engine.dice.remaining(), 0);
+    let steps: Vec<&str> = e.engine.log.iter().map(step).collect();
     assert_eq!(
         steps,
         [
@@ -113,7 +113,7 @@ fn g01_season_order_payday_recruit_act_ep_spend_end() {
             "ep_lost", "city"
         ]
     );
-    let log = &e.log;
+    let log = &e.engine.log;
     assert_eq!(log[0], Event::SeasonStart { season: 1 });
     // P1 (size 2) before P0 (capital 2 + mine hex 1), once for the whole season.
     assert_eq!(log[1], Event::Order { pos: 0, player: 1, size: 2 });
@@ -176,10 +176,11 @@ fn g04_each_player_activates_all_its_pieces_in_turn() {
             ([p1, p0].concat(), vec![1, 0], vec![1, 1, 0, 0])
         };
         let mut e = w.engine(&[], Script::picks(&picks));
-        e.set_order(&mut st);
+        e.engine.set_order(&mut st);
         assert_eq!(st.order, order, "smallest empire first (E-04)");
         e.play_phase(&mut st, Step::Act);
         let moved: Vec<u8> = e
+            .engine
             .log
             .iter()
             .filter_map(|ev| if let Event::Move { player, .. } = ev { Some(*player) } else { None })
@@ -260,7 +261,7 @@ fn g30_bids_formation_and_siege_outcome_are_asked_of_the_strategy() {
     let c = st.cities[city as usize];
     assert_eq!((c.controller.id(), c.influence), (0, 3));
     assert_eq!((st.players[0].initiative, st.players[1].initiative), (0, 3));
-    assert_eq!((e.dice.used(), e.dice.remaining()), (4, 0));
+    assert_eq!((e.engine.dice.used(), e.engine.dice.remaining()), (4, 0));
 }
 
 #[test]
@@ -286,13 +287,13 @@ fn g03_castles_and_cities_count_in_size_by_their_own_key_not_by_fortified() {
         assert_eq!((s[0].hexes, s[0].cities, s[0].castles), (2, 1, 1));
         assert_eq!((s[1].hexes, s[1].cities, s[1].castles), (3, 1, 0));
         let mut e = w.engine(&[], Script::default());
-        let r = e.ranking(&st, true);
+        let r = e.engine.ranking(&st, true);
         assert_eq!((r[0].player, r[0].tie), (first, false));
-        e.set_order(&mut st);
+        e.engine.set_order(&mut st);
         assert_eq!(st.order, vec![1 - first, first], "E-04: the smaller empire first");
         // The E-11 surcharge still follows `fortified`: conquer 3 + castle 1.
-        assert_eq!(e.take_cost(&st, h, true), 4);
-        assert_eq!(e.take_cost(&st, w.hex(5, 3), true), 4, "P1's capital city too");
+        assert_eq!(e.engine.take_cost(&st, h, true), 4);
+        assert_eq!(e.engine.take_cost(&st, w.hex(5, 3), true), 4, "P1's capital city too");
     }
 }
 
@@ -319,7 +320,7 @@ fn g03_tie_breaks_apply_in_the_scenarios_order() {
         let s = sizes(w.rules(), &st);
         assert_eq!((s[0].size, s[0].cities, s[0].castles), (6, 1, 2));
         assert_eq!((s[1].size, s[1].cities, s[1].castles), (6, 2, 0));
-        let r = w.engine(&[], Script::default()).ranking(&st, true);
+        let r = w.engine(&[], Script::default()).engine.ranking(&st, true);
         assert_eq!((r[0].player, r[0].tie), (first, false), "{order:?}");
     }
 }
@@ -333,11 +334,12 @@ fn g03_the_die_tie_break_rolls_off_among_those_still_equal() {
     let w = world(THREE, |_| {});
     let st = w.bare();
     let mut e = w.engine(&[4, 4, 2, 1, 3], Script::default());
-    let r = e.ranking(&st, true);
+    let r = e.engine.ranking(&st, true);
     let got: Vec<(u8, u8, bool)> = r.iter().map(|s| (s.player, s.rank, s.tie)).collect();
     assert_eq!(got, [(1, 1, true), (0, 2, true), (2, 3, true)]);
-    assert_eq!(e.dice.remaining(), 0);
+    assert_eq!(e.engine.dice.remaining(), 0);
     let rolls: Vec<(u8, i32)> = e
+        .engine
         .log
         .iter()
         .filter_map(|x| if let Event::TieBreak { player, die } = x { Some((*player, *die)) } else { None })
@@ -354,10 +356,10 @@ fn g03_the_roll_off_stops_after_its_rounds_and_seat_order_decides() {
     let st = w.bare();
     let faces = vec![3u8; 2 * ROLL_OFF_ROUNDS as usize];
     let mut e = w.engine(&faces, Script::default());
-    let r = e.ranking(&st, true);
+    let r = e.engine.ranking(&st, true);
     assert_eq!((r[0].player, r[1].player), (0, 1));
     assert!(r[0].tie && r[1].tie);
-    assert_eq!(e.dice.remaining(), 0, "every round rolled, and no more");
+    assert_eq!(e.engine.dice.remaining(), 0, "every round rolled, and no more");
 }
 
 /// G-03: without the die among the tie-breaks, tied players keep seat
@@ -368,10 +370,10 @@ fn g03_no_die_without_the_die_tie_break_and_no_tie_between_sizes() {
     let w = world(PLAINS, |sc| sc.campaign.tiebreak = vec![TieBreak::Cities, TieBreak::Castles]);
     let mut st = w.bare();
     // No dice scripted: a roll would panic.
-    let r = w.engine(&[], Script::default()).ranking(&st, true);
+    let r = w.engine(&[], Script::default()).engine.ranking(&st, true);
     assert_eq!((r[0].player, r[0].rank, r[0].tie, r[1].player, r[1].rank, r[1].tie), (0, 1, true, 1, 2, true));
     st.set_owner(w.hex(4, 3), empires_core::rules::Owner::of(1));
-    let r = w.engine(&[], Script::default()).ranking(&st, true);
+    let r = w.engine(&[], Script::default()).engine.ranking(&st, true);
     assert_eq!((r[0].player, r[0].rank, r[0].tie, r[1].player, r[1].rank, r[1].tie), (1, 1, false, 0, 2, false));
 }
 
@@ -384,14 +386,14 @@ fn g02_the_campaign_ends_last_standing_all_eliminated_or_at_the_limit() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let e = w.engine(&[], Script::default());
-    assert_eq!(e.end_check(&st), None, "both stand");
+    assert_eq!(e.engine.end_check(&st), None, "both stand");
     let cap1 = w.hex(5, 3);
     st.set_owner(cap1, empires_core::rules::Owner::NOBODY);
-    assert_eq!(e.end_check(&st), Some(LastStanding));
+    assert_eq!(e.engine.end_check(&st), Some(LastStanding));
     let w2 = world(PLAINS, |sc| sc.campaign.end_when_last_standing = false);
-    assert_eq!(w2.engine(&[], Script::default()).end_check(&st), None, "the game goes on alone");
+    assert_eq!(w2.engine(&[], Script::default()).engine.end_check(&st), None, "the game goes on alone");
     st.set_owner(w.hex(1, 1), empires_core::rules::Owner::NOBODY);
-    assert_eq!(e.end_check(&st), Some(AllEliminated));
+    assert_eq!(e.engine.end_check(&st), Some(AllEliminated));
     // Two allies alone are the last standing together.
     let w3 = world(THREE, |sc| {
         sc.players[0].team = Some(1);
@@ -399,23 +401,23 @@ fn g02_the_campaign_ends_last_standing_all_eliminated_or_at_the_limit() {
     });
     let mut st3 = w3.bare();
     let e3 = w3.engine(&[], Script::default());
-    assert_eq!(e3.end_check(&st3), None, "their rival stands");
+    assert_eq!(e3.engine.end_check(&st3), None, "their rival stands");
     st3.set_owner(w3.hex(5, 1), empires_core::rules::Owner::NOBODY);
-    assert_eq!(e3.end_check(&st3), Some(LastStanding));
+    assert_eq!(e3.engine.end_check(&st3), Some(LastStanding));
     let mut st = w.bare();
     // The season limit, stalled or not.
     let limit = w.sc.campaign.seasons;
     let stall = w.sc.campaign.stall_seasons;
     st.season = limit - 1;
     st.quiet_seasons = stall;
-    assert_eq!(e.end_check(&st), None);
+    assert_eq!(e.engine.end_check(&st), None);
     st.season = limit;
-    assert_eq!(e.end_check(&st), Some(Stalled));
+    assert_eq!(e.engine.end_check(&st), Some(Stalled));
     st.quiet_seasons = stall - 1;
-    assert_eq!(e.end_check(&st), Some(SeasonLimit));
+    assert_eq!(e.engine.end_check(&st), Some(SeasonLimit));
     let w4 = world(PLAINS, |sc| sc.campaign.stall_seasons = 0);
     st.quiet_seasons = 99;
-    assert_eq!(w4.engine(&[], Script::default()).end_check(&st), Some(SeasonLimit), "stalls not flagged");
+    assert_eq!(w4.engine(&[], Script::default()).engine.end_check(&st), Some(SeasonLimit), "stalls not flagged");
 }
 
 /// G-31: a log borrowed by the engine (`&mut` a log, as the runner lends
@@ -428,11 +430,15 @@ fn g31_a_borrowed_log_records_what_an_owned_log_records() {
     let mut owned = w.engine(&[3, 4], Script::default());
     owned.play_season(&mut st.clone());
     let mut events = Vec::new();
-    let mut lent =
-        Scripted::new(w.rules(), empires_core::rules::ScriptedDice::new(&[3, 4]), Script::default(), &mut events);
+    let mut lent = empires_core::rules::Driver::new(
+        w.rules(),
+        empires_core::rules::ScriptedDice::new(&[3, 4]),
+        Script::default(),
+        &mut events,
+    );
     lent.play_season(&mut st);
     assert!(events.len() > 5);
-    assert_eq!(events, owned.log);
+    assert_eq!(events, owned.engine.log);
 }
 
 /// G-02: the campaign's winner is the player ranked first at its end.
@@ -443,11 +449,11 @@ fn g02_the_winner_is_the_largest_empire_at_the_end() {
     st.set_owner(w.hex(4, 1), empires_core::rules::Owner::of(2));
     // P0 and P1 tie for second: P1 rolls higher.
     let mut e = w.engine(&[1, 2], Script::default());
-    let out = e.finish(&mut st, empires_core::rules::EndReason::SeasonLimit);
+    let out = e.engine.finish(&mut st, empires_core::rules::EndReason::SeasonLimit);
     assert_eq!((out.winner(), out.standings[0].player, out.standings[0].size.size), (2, 2, 3));
     let order: Vec<u8> = out.standings.iter().map(|s| s.player).collect();
     assert_eq!(order, [2, 1, 0]);
-    assert!(matches!(e.log.first(), Some(Event::End { .. })));
+    assert!(matches!(e.engine.log.first(), Some(Event::End { .. })));
 }
 
 /// G-02 `campaign.stall_seasons`: a season that changes no banner and no
@@ -458,10 +464,10 @@ fn g02_quiet_seasons_count_seasons_without_a_change_of_banner_or_building() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let mut e = w.engine(&[], Script::default());
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert_eq!(st.quiet_seasons, 0, "the first fingerprint");
-    e.end_of_season(&mut st);
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert_eq!(st.quiet_seasons, 2);
     let h = w.hex(3, 2) as usize;
     let changes: [fn(&mut State, usize); 4] = [
@@ -478,9 +484,9 @@ fn g02_quiet_seasons_count_seasons_without_a_change_of_banner_or_building() {
     ];
     for (i, change) in changes.iter().enumerate() {
         change(&mut st, h);
-        e.end_of_season(&mut st);
+        e.engine.end_of_season(&mut st);
         assert_eq!(st.quiet_seasons, 0, "change {i}");
-        e.end_of_season(&mut st);
+        e.engine.end_of_season(&mut st);
         assert_eq!(st.quiet_seasons, 1, "after change {i}");
     }
 }
@@ -502,15 +508,15 @@ fn g02_a_player_without_hexes_is_eliminated_with_its_pieces() {
     st.set_owner(cap1, empires_core::rules::Owner::NOBODY);
     let c1 = st.hexes[cap1 as usize].city.get().unwrap();
     let mut e = w.engine(&[], Script::default());
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert!(st.players[1].eliminated && !st.players[0].eliminated && !st.players[2].eliminated);
     assert!(!st.armies[a1].alive && st.armies[a2].alive);
     assert!(!st.spies[s1].alive && st.spies[s2].alive);
     assert!(!st.ships[sh1].alive && st.ships[sh2].alive);
     assert!(st.cities[c1].controller.is_nobody());
     assert!(st.hexes[cap2 as usize].owner().is(2));
-    e.end_of_season(&mut st);
-    let n = e.log.iter().filter(|x| matches!(x, Event::Eliminated { .. })).count();
+    e.engine.end_of_season(&mut st);
+    let n = e.engine.log.iter().filter(|x| matches!(x, Event::Eliminated { .. })).count();
     assert_eq!(n, 1, "eliminated once");
 }
 
@@ -562,8 +568,8 @@ fn g01_after_a_players_done_the_season_goes_on_with_the_next_player() {
         }
         (st.step, st.turn) = (step, 0);
         let mut e = w.engine(&[], Script::default());
-        assert_eq!(e.next_decision(&mut st), Some((0, d)));
-        e.apply(&mut st, Action::Done);
+        assert_eq!(e.engine.next_decision(&mut st), Some((0, d)));
+        e.engine.apply(&mut st, Action::Done);
         e.play_season(&mut st);
         let asked: Vec<u8> = e.players.asked.iter().filter(|x| x.1 == d).map(|x| x.0).collect();
         assert_eq!(asked.first(), Some(&1), "{step:?}: the next player first");
@@ -587,33 +593,33 @@ fn g30_the_state_names_each_decision_inside_a_combat() {
     (st.step, st.turn) = (Step::Act, 0);
     st.order = vec![0, 1];
     let mut e = w.engine(&[5, 3], Script::default());
-    assert_eq!(e.next_decision(&mut st), Some((0, Decision::Act)));
-    e.apply(&mut st, Action::Attack { army: a as u16, target: d as u16 });
+    assert_eq!(e.engine.next_decision(&mut st), Some((0, Decision::Act)));
+    e.engine.apply(&mut st, Action::Attack { army: a as u16, target: d as u16 });
     assert_eq!(st.step, Step::Bid { attacking: true });
-    assert_eq!(e.next_decision(&mut st), Some((0, Decision::Bid { kind: CombatKind::Army, attacking: true })));
-    assert_eq!(e.options(), (0..=2).map(Action::Bid).collect::<Vec<_>>());
+    assert_eq!(e.engine.next_decision(&mut st), Some((0, Decision::Bid { kind: CombatKind::Army, attacking: true })));
+    assert_eq!(e.engine.options(), (0..=2).map(Action::Bid).collect::<Vec<_>>());
     let at_attacker = st.clone();
-    e.apply(&mut st, Action::Bid(2));
+    e.engine.apply(&mut st, Action::Bid(2));
     // The bid is held in secret: not spent yet, and not in the state at
     // all, which equals the state a bid of 0 leaves (the record below
     // shows the engine kept it).
     assert_eq!((st.step, st.players[0].initiative), (Step::Bid { attacking: false }, 2));
     let mut zero = at_attacker;
-    w.engine(&[], Script::default()).apply(&mut zero, Action::Bid(0));
+    w.engine(&[], Script::default()).engine.apply(&mut zero, Action::Bid(0));
     assert_eq!(zero, st, "the state holds no attacker's bid");
-    assert_eq!(e.next_decision(&mut st), Some((1, Decision::Bid { kind: CombatKind::Army, attacking: false })));
+    assert_eq!(e.engine.next_decision(&mut st), Some((1, Decision::Bid { kind: CombatKind::Army, attacking: false })));
     let at_defender = st.clone();
-    e.apply(&mut st, Action::Bid(1));
+    e.engine.apply(&mut st, Action::Bid(1));
     // 3 + 2 + 5 against 3 + 1 + 3: gap 3. Both bids spent; back to P0's turn.
     assert_eq!(st.step, Step::Act);
     assert_eq!((st.fight.rec.a.bid, st.fight.rec.d.bid, st.fight.rec.gap), (2, 1, 3));
     assert_eq!((st.players[0].initiative, st.players[1].initiative), (0, 1));
     let mut copy = at_defender;
     let mut e2 = w.engine(&[5, 3], Script::default());
-    e2.assume_attacker_bid(2);
-    e2.apply(&mut copy, Action::Bid(1));
+    e2.engine.assume_attacker_bid(2);
+    e2.engine.apply(&mut copy, Action::Bid(1));
     assert_eq!(copy, st);
-    assert_eq!(e2.log, e.log);
+    assert_eq!(e2.engine.log, e.engine.log);
 }
 
 /// E-05 on the state machine: a player with EP and nothing it can buy is
@@ -636,7 +642,7 @@ fn e05_a_player_with_nothing_to_buy_loses_its_ep() {
     e.play_phase(&mut st, Step::Spend);
     assert!(e.players.asked.is_empty(), "nothing to buy, nothing asked");
     assert_eq!((st.players[0].ep, st.players[0].tally.ep_lost), (0, 1));
-    assert!(e.log.contains(&Event::EpLost { player: 0, ep: 1 }));
+    assert!(e.engine.log.contains(&Event::EpLost { player: 0, ep: 1 }));
 }
 
 /// G-30, OpenSpiel's `legal_actions`: at every decision `next_decision`
@@ -649,56 +655,53 @@ fn g30_legal_actions_lists_again_what_next_decision_listed() {
     let mut e = w.engine(&[6; 400], Script::default());
     let mut checked = 0;
     while st.season <= 2 && st.ended.is_none() {
-        let Some((p, d)) = e.next_decision(&mut st) else { continue };
-        let listed = e.options().to_vec();
+        let Some((p, d)) = e.engine.next_decision(&mut st) else { continue };
+        let listed = e.engine.options().to_vec();
         let before = st.clone();
-        assert_eq!(e.legal_actions(&st), Some((p, d)));
-        assert_eq!(e.options(), listed);
+        assert_eq!(e.engine.legal_actions(&st), Some((p, d)));
+        assert_eq!(e.engine.options(), listed);
         assert_eq!(st, before);
         // The first action listed: moves and attacks before `Done`.
         let a = listed[0];
-        e.apply(&mut st, a);
+        e.engine.apply(&mut st, a);
         checked += 1;
     }
     assert!(checked > 10, "{checked} decisions");
-    assert_eq!(e.legal_actions(&st), None, "a season's start is no decision");
+    assert_eq!(e.engine.legal_actions(&st), None, "a season's start is no decision");
 }
 
-/// G-04 and `Engine::apply`, the unchecked door: in player 1's turn of the
-/// action phase, a move of player 0's army to a hex it is not next to is
-/// not among the options, and `apply` does not play it, nor a move of that
-/// army to a hex it is next to. A debug build stops on the membership
-/// check; a release build plays player 1's `Done` instead, every piece
-/// left where it stood.
+/// G-04 and the checked door: in player 1's turn of the action phase, a
+/// move of player 0's army to a hex it is not next to is not among the
+/// options, nor a move of that army to a hex it is next to, and
+/// `Game::apply` refuses both in every build, the game left as it was.
+/// (`Engine::apply`, the driver's door, asserts membership in debug
+/// builds only.)
 #[test]
-#[cfg_attr(debug_assertions, should_panic(expected = "is not among the legal actions"))]
 fn g04_an_action_the_options_do_not_list_is_not_played() {
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
     let a0 = army(&mut st, 0, w.hex(1, 2), 3) as u16;
     army(&mut st, 1, w.hex(5, 2), 3);
     st.order = vec![0, 1];
+    (st.step, st.turn) = (Step::Act, 1);
+    let mut g = Game::new(w.rules(), st);
+    let at = Node::Decision { player: 1, decision: Decision::Act };
+    assert_eq!(g.node(), at);
+    let before = g.state().clone();
     for bad in [Action::MoveArmy { army: a0, to: w.hex(4, 2) }, Action::MoveArmy { army: a0, to: w.hex(2, 2) }] {
-        let mut st = st.clone();
-        (st.step, st.turn) = (Step::Act, 1);
-        let mut e = w.engine(&[], Script::default());
-        assert_eq!(e.next_decision(&mut st), Some((1, Decision::Act)));
-        assert!(!e.options().contains(&bad), "{bad:?} is listed");
-        let mut want = st.clone();
-        want.turn = 2;
-        e.apply(&mut st, bad);
-        assert_eq!(st, want, "{bad:?} was played");
-        assert!(e.log.is_empty(), "{bad:?}: {:?}", e.log);
+        assert!(!g.legal_actions().contains(&bad), "{bad:?} is listed");
+        assert_eq!(g.apply(bad), Err(Illegal::NotLegal { action: bad, player: 1, decision: Decision::Act }));
+        assert_eq!(g.state(), &before, "{bad:?} was played");
+        assert_eq!(g.node(), at);
+        assert!(g.history().is_empty());
     }
 }
 
-/// G-30 and `Engine::apply`: a recruit on another player's capital and a
+/// G-30 and the checked door: a recruit on another player's capital and a
 /// castle on another player's hex, in player 1's turn, are not among its
-/// options and are not played: a debug build stops on the membership
-/// check; a release build plays player 1's `Done` (its unspent EP lost,
-/// E-05).
+/// options, and `Game::apply` refuses them in every build, the game left
+/// as it was.
 #[test]
-#[cfg_attr(debug_assertions, should_panic(expected = "is not among the legal actions"))]
 fn g30_a_recruit_or_purchase_the_options_do_not_list_is_not_played() {
     let w = world(PLAINS, |_| {});
     let mut st = w.start();
@@ -709,22 +712,18 @@ fn g30_a_recruit_or_purchase_the_options_do_not_list_is_not_played() {
     let cap0 = w.hex(1, 1);
     let mine = w.hex(2, 2);
     st.set_owner(mine, empires_core::rules::Owner::of(0));
-    for (step, d, bad) in [
+    for (step, decision, bad) in [
         (Step::Recruit, Decision::Recruit, Action::Recruit { hex: cap0, item: Item::Unit }),
         (Step::Spend, Decision::Spend, Action::Build { hex: mine, kind: BuildingKind::Castle }),
     ] {
         let mut st = st.clone();
         (st.step, st.turn) = (step, 1);
-        let mut e = w.engine(&[], Script::default());
-        assert_eq!(e.next_decision(&mut st), Some((1, d)));
-        assert!(!e.options().contains(&bad), "{bad:?} is listed");
-        let mut want = st.clone();
-        want.turn = 2;
-        if step == Step::Spend {
-            want.players[1].ep = 0;
-            want.players[1].tally.ep_lost += 3;
-        }
-        e.apply(&mut st, bad);
-        assert_eq!(st, want, "{bad:?} was played");
+        let mut g = Game::new(w.rules(), st);
+        assert_eq!(g.node(), Node::Decision { player: 1, decision });
+        assert!(!g.legal_actions().contains(&bad), "{bad:?} is listed");
+        let before = g.state().clone();
+        assert_eq!(g.apply(bad), Err(Illegal::NotLegal { action: bad, player: 1, decision }));
+        assert_eq!(g.state(), &before, "{bad:?} was played");
+        assert!(g.history().is_empty());
     }
 }

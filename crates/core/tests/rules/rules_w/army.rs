@@ -62,7 +62,7 @@ fn w03_at_a_tie_both_take_the_losers_column() {
     let d = army(&mut st, 1, w.hex(3, 2), 3);
     let mut e = w.engine(&[3, 3], Script::default());
     act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.gap, c.a_loss, c.d_loss), (0, 1, 1));
     assert_eq!((st.armies[a].units, st.armies[d].units), (2, 2));
 }
@@ -127,7 +127,7 @@ fn w05_no_city_defence_for_an_ally_or_without_garrison() {
         let d = army(&mut st, holder, w.hex(5, 3), 3);
         let mut e = w.engine(&[3, 3], Script::default());
         act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
-        let c = combats(&e.log)[0];
+        let c = combats(&e.engine.log)[0];
         assert_eq!(c.d.defence, defence, "garrison {garrison}, ally {ally}");
     }
 }
@@ -164,7 +164,7 @@ fn w05_a_garrison_counts_in_attacks_only_if_the_scenario_says_so() {
         }
         let mut e = w.engine(&[5, 3], Script::default());
         act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
-        let c = combats(&e.log)[0];
+        let c = combats(&e.engine.log)[0];
         let case = format!("garrison_attacks {on}, defender walled {walled}");
         assert_eq!((c.a.defence, c.d.defence), (defence, if walled { 2 } else { 0 }), "{case}");
         assert_eq!(c.gap, gap, "{case}");
@@ -184,7 +184,7 @@ fn w06_one_experience_per_season_for_victories() {
     e.army_combat(&mut st, a1, d);
     e.army_combat(&mut st, a2, d);
     assert_eq!(st.armies[d].xp, 1, "two victories, one experience");
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     let a3 = army(&mut st, 0, w.hex(2, 2), 1);
     e.army_combat(&mut st, a3, d);
     assert_eq!(st.armies[d].xp, 2);
@@ -202,7 +202,7 @@ fn w07_formation_at_experience_2() {
     assert_eq!(st.armies[a].formation, Some(FormationChoice::Light));
     let offered = e.players.last_options(|d| matches!(d, Decision::Formation { .. }));
     assert_eq!(offered.len(), 3, "Light, Assault or Siege");
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert_eq!(st.armies[a].mp, 2, "Light: +1 movement");
     // Assault: +1 strength in battle order.
     let (w2, mut st2, a2, d2) = armies(3, 3);
@@ -220,7 +220,7 @@ fn w07_the_siege_formation_takes_one_more_city_pv() {
         // 3 + 1 engine + die 4 = 8 against 2 + 1 + die 3 = 6: gap 2, -1 PV.
         let mut e = w.engine(&[4, 3], Script::default());
         act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city: city as u16 });
-        assert_eq!(combats(&e.log)[0].gap, 2, "{formation:?}");
+        assert_eq!(combats(&e.engine.log)[0].gap, 2, "{formation:?}");
         lost.push(4 - st.cities[city].pv);
     }
     assert_eq!(lost, vec![1, 2, 1], "Siege: +1 PV against a city; Assault: none");
@@ -241,7 +241,7 @@ fn w06_experience_only_for_destroying_the_army_when_read_literally() {
         assert!(st.armies[d].alive);
         assert_eq!(st.armies[a].xp, if literal { 0 } else { 1 }, "literal {literal}");
         // Next season the same army destroys a 1-unit army: experience.
-        e.end_of_season(&mut st);
+        e.engine.end_of_season(&mut st);
         let d2 = army(&mut st, 1, w.hex(2, 1), 1);
         let mut e = w.engine(&[5, 1], Script::default());
         act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d2 as u16 });
@@ -296,7 +296,7 @@ fn w07_assault_counts_in_sieges_only_if_the_scenario_says_so() {
         st.armies[a].formation = Some(FormationChoice::Assault);
         let mut e = w.engine(&[3, 3], Script::default());
         act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city: city as u16 });
-        let c = combats(&e.log)[0];
+        let c = combats(&e.engine.log)[0];
         assert_eq!(c.a.order, order);
         // 3 units + 1 engine + die 3 (+ order) against defence 2 + level 1 + die 3.
         assert_eq!(c.gap, 7 + order - 6);
@@ -323,7 +323,7 @@ fn g10_a_defender_that_destroys_the_attacker_scores_a_massacre() {
         let d = army(&mut st, 1, w.hex(3, 2), ud);
         let mut e = w.engine(&dice, Script::default());
         act(&mut e, &mut st, 0, Action::Attack { army: a as u16, target: d as u16 });
-        let c = combats(&e.log)[0];
+        let c = combats(&e.engine.log)[0];
         assert!(c.gap < 0);
         assert_eq!((c.a_result, c.d_result), (Some(BattleResult::Defeat), Some(want)), "{ua} vs {ud}, both {both}");
     }

@@ -63,7 +63,7 @@ fn w12_only_the_ships_that_fought_take_the_attackers_hits() {
     // loses 3 PV, the defender 1.
     let mut e = w.engine(&[1, 4], Script::default());
     act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.a.strength, c.d.strength, c.gap, c.a_loss, c.d_loss), (1, 1, -3, 3, 1));
     let offered: Vec<_> = e
         .players
@@ -91,7 +91,7 @@ fn g26_coastal_hits_fall_on_the_ships_that_fought() {
     // 1 ship + die 1 = 2 against port defence 2 + die 3 = 5: gap -3.
     let mut e = w.engine(&[1, 3], Script::default());
     act(&mut e, &mut st, 0, Action::Coastal { from: sea, target: port });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.a.strength, c.gap, c.a_loss, c.a_destroyed), (1, -3, 3, true));
     assert_eq!((st.ships[idle].pv, st.ships[fighter].alive), (3, false));
 }
@@ -126,7 +126,7 @@ fn w13_the_tie_row_and_gap_3_in_play_and_the_record_says_what_sank() {
     let (from, to) = (w.hex(2, 2), w.hex(3, 2));
     let mut e = w.engine(&[3, 3], Script::default());
     act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.gap, c.row, c.a_loss, c.d_loss, c.a_destroyed, c.d_destroyed), (0, 0, 1, 1, false, false));
     assert_eq!((st.ships[0].pv, st.ships[1].pv), (2, 2));
     assert_eq!(st.players[0].gold + st.players[1].gold, 200, "a tie loots nothing");
@@ -135,11 +135,11 @@ fn w13_the_tie_row_and_gap_3_in_play_and_the_record_says_what_sank() {
     let (w, mut st) = fleets(1, 1);
     let mut e = w.engine(&[5, 2], Script::default());
     act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.gap, c.row, c.a_loss, c.d_loss), (3, 2, 1, 3));
     assert_eq!((st.ships[0].pv, st.ships[1].pv, st.ships[1].alive), (2, 0, false));
     assert!(c.d_destroyed && !c.a_destroyed);
-    let at = |f: fn(&Event) -> bool| e.log.iter().position(f).unwrap();
+    let at = |f: fn(&Event) -> bool| e.engine.log.iter().position(f).unwrap();
     assert!(at(|x| matches!(x, Event::Hit { .. })) < at(|x| matches!(x, Event::Combat(_))));
 }
 
@@ -162,7 +162,7 @@ fn w12_a_stack_that_attacked_is_offered_no_second_attack() {
     // 2 ships + die 2 = 4 against 1 ship + die 3 = 4: a tie.
     let mut e = w.engine(&[2, 3], Script::default());
     act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
-    assert_eq!(combats(&e.log)[0].gap, 0);
+    assert_eq!(combats(&e.engine.log)[0].gap, 0);
     assert!(st.ships[0].alive && st.ships[1].alive && st.ships[2].alive);
     assert_eq!(attacks_from(&act_options(&w, &st, 0)), 0);
     assert!(st.ships[..2].iter().all(|s| s.attacked && s.mp == 0));
@@ -216,7 +216,7 @@ fn w14_no_bonus_next_to_another_players_port() {
     ship(&mut st, 1, to, 3);
     let mut e = w.engine(&[3, 3], Script::default());
     act(&mut e, &mut st, 0, Action::NavalAttack { from, to });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.a.port, c.d.port, c.gap), (0, 0, 0));
 }
 
@@ -259,7 +259,7 @@ fn w16_the_holder_that_beats_off_a_coastal_attack_loots() {
     // ship loses 3 PV and sinks, the port loses nothing.
     let mut e = w.engine(&[1, 4], Script::default());
     act(&mut e, &mut st, 0, Action::Coastal { from: sea, target: port });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.gap, c.a_loss, c.d_loss, c.a_destroyed, c.d_destroyed), (-4, 3, 0, true, false));
     assert!(!st.ships[0].alive);
     assert_eq!((st.players[0].gold, st.players[1].gold), (100, 110), "W-01: every victory loots");
@@ -283,7 +283,7 @@ fn w17_a_ship_carries_one_land_unit_and_the_army_splits() {
     assert_eq!((st.hexes[home as usize].army, st.hexes[land as usize].army), (Slot::of(a), Slot::of(d)));
     assert!(w.map.are_adjacent(st.ships[s].hex, land) && st.ships[s].moved);
     assert!(matches!(
-        e.log.last(),
+        e.engine.log.last(),
         Some(Event::Transport { army, landed, units: 1, .. }) if *army == a as u16 && *landed == d as u16
     ));
     // The ship has sailed: the rest cannot board it again this season.
@@ -343,7 +343,7 @@ fn w17_a_detachment_keeps_or_drops_experience_and_formation() {
             (2, Some(FormationChoice::Light)),
             "the rest keeps its own"
         );
-        assert!(matches!(e.log.last(), Some(Event::Transport { fresh, .. }) if *fresh == !keeps));
+        assert!(matches!(e.engine.log.last(), Some(Event::Transport { fresh, .. }) if *fresh == !keeps));
     }
 }
 
@@ -394,20 +394,20 @@ fn w16_the_coastal_target_is_the_extra_building_else_a_main_one_the_scenario_nam
     let mut st = w.bare();
     let e = w.engine(&[], Script::default());
     let (cap, land) = (w.hex(5, 2), w.hex(5, 1));
-    assert_eq!(e.coastal_target(&st, cap), Some((BuildingKind::Port, false)));
+    assert_eq!(e.engine.coastal_target(&st, cap), Some((BuildingKind::Port, false)));
     st.hexes[cap as usize].extra = None;
-    assert_eq!(e.coastal_target(&st, cap), None, "a city is never a coastal target");
+    assert_eq!(e.engine.coastal_target(&st, cap), None, "a city is never a coastal target");
     st.hexes[land as usize].main = Some(BuildingKind::Castle);
-    assert_eq!(e.coastal_target(&st, land), Some((BuildingKind::Castle, true)));
+    assert_eq!(e.engine.coastal_target(&st, land), Some((BuildingKind::Castle, true)));
     st.hexes[land as usize].main = Some(BuildingKind::Mine);
-    assert_eq!(e.coastal_target(&st, land), None, "a mine is no coastal target");
+    assert_eq!(e.engine.coastal_target(&st, land), None, "a mine is no coastal target");
     st.hexes[land as usize].extra = Some(BuildingKind::Tower);
-    assert_eq!(e.coastal_target(&st, land), Some((BuildingKind::Tower, false)));
+    assert_eq!(e.engine.coastal_target(&st, land), Some((BuildingKind::Tower, false)));
     // The shipped scenario: a castle is no coastal target.
     let w = world(STRAIT, |_| {});
     let mut st = w.bare();
     st.hexes[land as usize].main = Some(BuildingKind::Castle);
-    assert_eq!(w.engine(&[], Script::default()).coastal_target(&st, land), None);
+    assert_eq!(w.engine(&[], Script::default()).engine.coastal_target(&st, land), None);
 }
 
 /// W-16: only a rival ship next to the building guards it; a rival ship
@@ -425,10 +425,10 @@ fn w16_only_a_rival_ship_next_to_the_building_guards_it() {
     assert!(w.map.are_adjacent(w.hex(4, 1), port));
     assert!(act_options(&w, &st, 0).contains(&coastal));
     let e = w.engine(&[], Script::default());
-    assert!(!e.coastal_guarded(&st, 0, port));
+    assert!(!e.engine.coastal_guarded(&st, 0, port));
     ship(&mut st, 1, w.hex(4, 3), 3);
     assert!(w.map.are_adjacent(w.hex(4, 3), port));
-    assert!(e.coastal_guarded(&st, 0, port));
+    assert!(e.engine.coastal_guarded(&st, 0, port));
 }
 
 /// W-16 / W-01: a coastal tie damages both sides (the building's PV is
@@ -444,21 +444,21 @@ fn w16_a_coastal_tie_loots_nothing_and_a_win_loots_for_the_attacker() {
     // lose 1 PV.
     let mut e = w.engine(&[3, 2], Script::default());
     act(&mut e, &mut st, 0, Action::Coastal { from: sea, target: port });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.gap, c.success, c.a_loss, c.d_loss, c.d_destroyed), (0, false, 1, 1, false));
     assert_eq!(st.hexes[port as usize].extra_pv, 1);
-    assert!(e.log.contains(&Event::BuildingPv { hex: port, kind: BuildingKind::Port, pv: 1 }));
+    assert!(e.engine.log.contains(&Event::BuildingPv { hex: port, kind: BuildingKind::Port, pv: 1 }));
     assert_eq!((st.players[0].gold, st.players[1].gold), (100, 100), "a tie loots nothing");
     // Next season, 1 ship + die 4 = 5 against 2 + die 2 = 4: gap 1, the
     // port loses 2 PV and falls; the attacker loots.
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     let mut e = w.engine(&[4, 2], Script::default());
     act(&mut e, &mut st, 0, Action::Coastal { from: sea, target: port });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.gap, c.success, c.d_destroyed), (1, true, true));
     assert_eq!((st.players[0].gold, st.players[1].gold), (110, 100));
     assert!(
-        !e.log.iter().any(|x| matches!(x, Event::BuildingPv { .. })),
+        !e.engine.log.iter().any(|x| matches!(x, Event::BuildingPv { .. })),
         "a destroyed building is not logged as damaged"
     );
 }

@@ -78,7 +78,7 @@ fn w10_a_repelled_one_unit_army_loses_the_one_unit_it_had() {
     // 1 unit + 1 engine + die 1 = 3 against 2 + 1 + die 4 = 7: gap -4.
     let mut e = w.engine(&[1, 4], Script::default());
     act(&mut e, &mut st, 0, Action::Siege { army: a as u16, city: city as u16 });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.gap, c.a_loss, c.a_destroyed), (-4, 1, true));
     assert!(!st.armies[a].alive);
 }
@@ -148,7 +148,7 @@ fn g10_siege_results_follow_the_gap_and_the_armys_fate() {
                 let mut e = w.engine(&[da, dd], Script::default());
                 let c = e.siege(&mut st, a, city);
                 assert_eq!(st.players[0].tally.sieges, 1);
-                let r = |g: i32, destroyed: bool| e.result_for_gap(g, destroyed);
+                let r = |g: i32, destroyed: bool| e.engine.result_for_gap(g, destroyed);
                 let want = match c.gap {
                     g if g > 0 => (r(g, false), BattleResult::Defeat),
                     g if g < 0 => (BattleResult::Defeat, r(-g, c.a_destroyed && (single || units > 1))),

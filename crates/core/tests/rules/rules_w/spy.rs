@@ -69,7 +69,7 @@ fn w19_a_spy_acts_on_adjacent_hexes_not_its_own() {
 fn w20_spy_score_is_3_plus_die_against_defence_plus_die() {
     let (w, mut st, s, t) = spy_setup();
     let mut e = w.engine(&[4, 2], Script::default());
-    let c = e.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    let c = e.engine.spy_action(&mut st, s, t, SpyKind::DamageMain);
     assert_eq!((c.a.total(), c.d.total(), c.gap), (3 + 4, 2 + 2, 3));
     assert!(c.success);
     assert_eq!(st.hexes[t as usize].main_pv, 2);
@@ -79,19 +79,19 @@ fn w20_spy_score_is_3_plus_die_against_defence_plus_die() {
 fn w21_a_spy_losing_by_1_survives_by_more_dies() {
     let (w, mut st, s, t) = spy_setup();
     let mut e = w.engine(&[1, 3], Script::default());
-    let c = e.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    let c = e.engine.spy_action(&mut st, s, t, SpyKind::DamageMain);
     assert_eq!(c.gap, -1);
     assert!(!c.success && st.spies[s].alive);
     let (w, mut st, s, t) = spy_setup();
     let mut e = w.engine(&[1, 4], Script::default());
-    let c = e.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    let c = e.engine.spy_action(&mut st, s, t, SpyKind::DamageMain);
     assert_eq!(c.gap, -2);
     assert!(!st.spies[s].alive);
     assert_eq!((st.players[0].tally.spy_lost, st.players[0].tally.spy_success), (1, 0));
     // A tie fails and the spy survives (G-28).
     let (w, mut st, s, t) = spy_setup();
     let mut e = w.engine(&[2, 3], Script::default());
-    let c = e.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    let c = e.engine.spy_action(&mut st, s, t, SpyKind::DamageMain);
     assert_eq!((c.gap, c.success, st.spies[s].alive), (0, false, true));
 }
 
@@ -103,12 +103,12 @@ fn w22_a_city_suffers_one_hostile_action_per_season() {
     let s1 = spy(&mut st, 0, w.hex(4, 3));
     let s2 = spy(&mut st, 0, w.hex(5, 2));
     let mut e = w.engine(&[1, 6], Script::default());
-    e.spy_action(&mut st, s1, cap, SpyKind::Destabilize);
+    e.engine.spy_action(&mut st, s1, cap, SpyKind::Destabilize);
     let opts = act_options(&w, &st, 0);
     assert!(
         !opts.iter().any(|x| matches!(x, Action::SpyAct { spy, target, .. } if *spy == s2 as u16 && *target == cap))
     );
-    e.end_of_season(&mut st);
+    e.engine.end_of_season(&mut st);
     assert!(act_options(&w, &st, 0).iter().any(|x| matches!(x, Action::SpyAct { target, .. } if *target == cap)));
 }
 
@@ -123,7 +123,7 @@ fn w20_a_building_a_spy_destroys_is_logged_after_the_combat() {
     let mut e = w.engine(&[6, 1], Script::default());
     act(&mut e, &mut st, 0, Action::SpyAct { spy: s as u16, target: t, kind: SpyKind::DamageExtra });
     assert_eq!(st.hexes[t as usize].extra, None);
-    let at = |f: fn(&Event) -> bool| e.log.iter().position(f).unwrap();
+    let at = |f: fn(&Event) -> bool| e.engine.log.iter().position(f).unwrap();
     assert!(at(|x| matches!(x, Event::Combat(_))) < at(|x| matches!(x, Event::BuildingDestroyed { .. })));
 }
 
@@ -168,7 +168,7 @@ fn w25_the_winning_defender_spy_cannot_act_again() {
     // Die 1 + bid 0 against die 4 + bid 0: the defender wins by 3.
     let mut e = w.engine(&[1, 4], Script::bids(&[0, 0]));
     act(&mut e, &mut st, 0, Action::SpyDuel { spy: mine as u16, target: theirs as u16 });
-    let c = combats(&e.log)[0];
+    let c = combats(&e.engine.log)[0];
     assert_eq!((c.gap, c.a_destroyed, c.d_destroyed), (-3, true, false));
     assert!(!st.spies[mine].alive && st.spies[theirs].alive);
     assert_eq!(uses(&st), 0, "the winner cannot act again this turn");
@@ -308,7 +308,7 @@ fn w21_each_spy_action_applies_to_its_own_targets() {
     let kinds = |st: &State, h| -> Vec<SpyKind> {
         [SpyKind::Sabotage, SpyKind::Destabilize, SpyKind::DamageMain, SpyKind::DamageExtra, SpyKind::Steal]
             .into_iter()
-            .filter(|&k| e.spy_kind_applies(st, h, k))
+            .filter(|&k| e.engine.spy_kind_applies(st, h, k))
             .collect()
     };
     let x = w.hex(3, 2);
@@ -323,7 +323,7 @@ fn w21_each_spy_action_applies_to_its_own_targets() {
     st.hexes[x as usize].extra_pv = 2;
     assert_eq!(kinds(&st, x), [SpyKind::DamageExtra, SpyKind::Steal]);
     // W-20 / G-28: the tower's own defence, not the empty main slot's.
-    assert_eq!(e.spy_defence(&st, x, SpyKind::Steal), (w.sc.buildings.tower.defence, 0));
+    assert_eq!(e.engine.spy_defence(&st, x, SpyKind::Steal), (w.sc.buildings.tower.defence, 0));
     let cap = w.hex(5, 3);
     let c = st.hexes[cap as usize].city.get().unwrap();
     let (lo, floor) = (w.sc.cities.stability_min, w.sc.spy.city_pv_floor);
@@ -349,13 +349,13 @@ fn w21_destabilizing_and_damaging_a_city_take_one_each() {
     let (stab, pv) = (st.cities[c].stability, st.cities[c].pv);
     // A sure success: die 6 against die 1.
     let mut e = w.engine(&[6, 1], Script::default());
-    let r = e.spy_action(&mut st, s, cap, SpyKind::Destabilize);
+    let r = e.engine.spy_action(&mut st, s, cap, SpyKind::Destabilize);
     assert!(r.success);
     assert_eq!(st.cities[c].stability, stab - 1);
     let s2 = spy(&mut st, 0, w.hex(4, 3));
     st.cities[c].hostile = false;
     let mut e = w.engine(&[6, 1], Script::default());
-    let r = e.spy_action(&mut st, s2, cap, SpyKind::DamageMain);
+    let r = e.engine.spy_action(&mut st, s2, cap, SpyKind::DamageMain);
     assert!(r.success);
     assert_eq!(st.cities[c].pv, pv - 1);
 }
@@ -372,19 +372,19 @@ fn w21_a_spy_actions_effect_is_logged_after_its_combat() {
     // The castle at (4,2), 3 PV: damaged to 2.
     let (w, mut st, s, t) = spy_setup();
     let mut e = w.engine(&[6, 1], Script::default());
-    e.spy_action(&mut st, s, t, SpyKind::DamageMain);
-    assert_eq!(after_combat(&e.log), [Event::BuildingPv { hex: t, kind: BuildingKind::Castle, pv: 2 }]);
+    e.engine.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    assert_eq!(after_combat(&e.engine.log), [Event::BuildingPv { hex: t, kind: BuildingKind::Castle, pv: 2 }]);
     // A tower at 2 PV: damaged to 1, then destroyed.
     let (w, mut st, s, t) = spy_setup();
     st.hexes[t as usize].extra = Some(BuildingKind::Tower);
     st.hexes[t as usize].extra_pv = 2;
     let mut e = w.engine(&[6, 1], Script::default());
-    e.spy_action(&mut st, s, t, SpyKind::DamageExtra);
-    assert_eq!(after_combat(&e.log), [Event::BuildingPv { hex: t, kind: BuildingKind::Tower, pv: 1 }]);
+    e.engine.spy_action(&mut st, s, t, SpyKind::DamageExtra);
+    assert_eq!(after_combat(&e.engine.log), [Event::BuildingPv { hex: t, kind: BuildingKind::Tower, pv: 1 }]);
     let s2 = spy(&mut st, 0, w.hex(3, 2));
     let mut e = w.engine(&[6, 1], Script::default());
-    e.spy_action(&mut st, s2, t, SpyKind::DamageExtra);
-    assert_eq!(after_combat(&e.log), [Event::BuildingDestroyed { hex: t, kind: BuildingKind::Tower }]);
+    e.engine.spy_action(&mut st, s2, t, SpyKind::DamageExtra);
+    assert_eq!(after_combat(&e.engine.log), [Event::BuildingDestroyed { hex: t, kind: BuildingKind::Tower }]);
     // A city destabilized: its values.
     let w = world(PLAINS, |_| {});
     let mut st = w.bare();
@@ -392,12 +392,12 @@ fn w21_a_spy_actions_effect_is_logged_after_its_combat() {
     let cap = w.hex(5, 3);
     let c = st.hexes[cap as usize].city.get().unwrap();
     let mut e = w.engine(&[6, 1], Script::default());
-    e.spy_action(&mut st, s, cap, SpyKind::Destabilize);
-    let after = after_combat(&e.log);
+    e.engine.spy_action(&mut st, s, cap, SpyKind::Destabilize);
+    let after = after_combat(&e.engine.log);
     assert!(matches!(after[..], [Event::City { city, .. }] if city as usize == c), "{after:?}");
     // A failed action logs nothing after its line.
     let (w, mut st, s, t) = spy_setup();
     let mut e = w.engine(&[1, 6], Script::default());
-    e.spy_action(&mut st, s, t, SpyKind::DamageMain);
-    assert_eq!(after_combat(&e.log), []);
+    e.engine.spy_action(&mut st, s, t, SpyKind::DamageMain);
+    assert_eq!(after_combat(&e.engine.log), []);
 }

@@ -297,7 +297,7 @@ mod tests {
     use super::*;
     use crate::rules::setup::{initial_state, make_map};
     use crate::rules::{Action, Decision, NoLog, RngDice};
-    use crate::sim::drive::{Driver, Players};
+    use crate::rules::{Driver, Players};
     use crate::strategy::{Strategy, shipped};
     use rand_pcg::Pcg64Mcg;
 

@@ -45,8 +45,6 @@ pub(super) fn take() -> (Goals, Vec<f64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::NoLog;
-    use crate::rules::setup::make_map;
     use crate::scenario::Scenario;
     use crate::strategy::shipped;
 
@@ -55,11 +53,9 @@ mod tests {
     /// corsairs), play the campaign they play on new buffers.
     #[test]
     fn a_weighted_player_plays_the_same_on_another_players_buffers() {
-        let play = |sc: &Scenario, seed: u64| {
-            let map = make_map(sc, seed).unwrap();
-            let names: Vec<&str> = sc.players.iter().map(|p| p.strategy.as_str()).collect();
-            crate::sim::drive::drive(sc, &map, seed, &names, &[], NoLog, |_, _| std::ops::ControlFlow::Continue(()))
-        };
+        fn play(sc: &Scenario, seed: u64) -> crate::sim::Played<'_, crate::rules::NoLog> {
+            crate::sim::Campaign::new(sc, seed).play().unwrap()
+        }
         let (island, straits) = (shipped("default.toml"), shipped("straits.toml"));
         SPARE.with_borrow_mut(|s| s.clear());
         let fresh = play(&island, 5);
