@@ -3,6 +3,7 @@
 
 pub mod drive;
 pub mod lineup;
+pub mod maps;
 pub mod record;
 pub mod runner;
 pub mod watch;
