@@ -149,7 +149,7 @@ fn group_rows(lines: &[GroupLine], key: &str) -> Vec<Vec<String>> {
         let mut r = vec![
             l.key.clone(),
             l.rows.to_string(),
-            crate::text::pct(l.win_rate),
+            crate::report::number::pct(l.win_rate),
             format!("{:.1}%–{:.1}%", 100.0 * l.win_low, 100.0 * l.win_high),
         ];
         r.extend(summary::mean_cells(l));

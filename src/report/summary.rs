@@ -173,7 +173,7 @@ fn table(out: &mut String, title: &str, lines: &[GroupLine]) {
         let mut r = vec![
             l.key.clone(),
             l.rows.to_string(),
-            crate::text::pct(l.win_rate),
+            crate::report::number::pct(l.win_rate),
             format!("{:.1}%–{:.1}%", 100.0 * l.win_low, 100.0 * l.win_high),
             l.ties.to_string(),
         ];

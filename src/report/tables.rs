@@ -2,6 +2,7 @@
 //! or JSON (schema in docs/tables.md), with the fairness findings and the
 //! siege and naval chains.
 
+use super::fairness::Words;
 use crate::analysis::combat::{Cell, Table};
 use crate::analysis::fairness::Finding;
 use crate::analysis::markov::{NavalEnd, SiegeEnd};
@@ -94,7 +95,7 @@ pub fn text(sc: &Scenario, e: &Exact) -> String {
         });
         let _ = writeln!(out, "  findings:");
         for fd in e.findings.iter().filter(|x| x.kind == t.kind) {
-            let _ = writeln!(out, "    - {}", fd.text);
+            let _ = writeln!(out, "    - {}", fd.words());
         }
     }
     let _ = writeln!(
@@ -208,14 +209,14 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
                     "defender_loss": prob(c.d_loss, t.den),
                     "exchange_ratio": exchange(c),
                 })).collect::<Vec<_>>(),
-                "findings": e.findings.iter().filter(|x| x.kind == t.kind).map(|x| json!({"topic": x.topic, "text": x.text, "value": x.value})).collect::<Vec<_>>(),
+                "findings": e.findings.iter().filter(|x| x.kind == t.kind).map(|x| json!({"topic": x.found.topic(), "text": x.words(), "value": x.value})).collect::<Vec<_>>(),
                 "verdict": e.verdicts.iter().find(|v| v.kind == t.kind).map(|v| json!({
                     "fair": v.fair, "words": if v.fair { "fair".to_string() } else { v.words() },
                     "edge": v.edge, "ahead": v.equal.ahead, "behind": v.equal.behind,
                     "attacker_loss": v.equal.a_loss, "defender_loss": v.equal.d_loss,
                     "attacker_worth": v.equal.a_worth, "defender_worth": v.equal.d_worth, "loss_gap": v.loss_gap,
-                    "edge_fair": v.edge_fair, "loss_fair": v.loss_fair, "more_strength_hurts": v.hurts,
-                    "bigger_gap": v.rows_break, "costly": v.costly,
+                    "edge_fair": v.edge_fair, "loss_fair": v.loss_fair, "more_strength_hurts": v.hurts.as_ref().map(Words::words),
+                    "bigger_gap": v.rows_break.as_ref().map(Words::words), "costly": v.costly.as_ref().map(Words::words),
                 })),
             })
         })
@@ -226,7 +227,7 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
         "die": sc.combat.die.to_string(),
         "answer": super::fairness::answer(sc, &e.verdicts),
         "criterion": {
-            "text": crate::analysis::fairness::criterion(sc),
+            "text": super::fairness::criterion(sc),
             "fair_chance": sc.tables.fair_chance,
             "fair_loss": sc.tables.fair_loss,
             "fair_units_per_pv": sc.tables.fair_units_per_pv,
@@ -412,7 +413,7 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
         );
         page.table(&rows);
         for fd in e.findings.iter().filter(|x| x.kind == t.kind) {
-            page.p(&fd.text);
+            page.p(&fd.words());
         }
     }
     page.h2("Sieges and naval battles fought to the end");

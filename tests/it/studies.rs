@@ -1271,8 +1271,8 @@ fn compare_states_each_sides_campaigns_and_the_paired_ones() {
 #[test]
 fn q1_observed_gold_shares_carry_campaign_level_intervals() {
     use empires::report::dataset::read_players;
+    use empires::report::number::pct;
     use empires::stats::ratio_interval;
-    use empires::text::pct;
     let dir = tmp("shares");
     let run = dir.join("run");
     run_into(&run, &["--campaigns", "60"]);
