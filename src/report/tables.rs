@@ -3,6 +3,7 @@
 //! siege and naval chains.
 
 use super::fairness::Words;
+use super::fairness::words;
 use crate::analysis::combat::{Cell, Table};
 use crate::analysis::fairness::Finding;
 use crate::analysis::markov::{NavalEnd, SiegeEnd};
@@ -84,13 +85,13 @@ pub fn text(sc: &Scenario, e: &Exact) -> String {
         let _ = writeln!(out, "\n== {} ==", t.kind.name());
         let _ = writeln!(out, "  rows:");
         for (i, r) in t.rows.iter().enumerate() {
-            let _ = writeln!(out, "    {}. gap {}: {}", i + 1, r.gaps, r.effect);
+            let _ = writeln!(out, "    {}. gap {}: {}", i + 1, words::gaps(r), words::effect(r.effect));
         }
         grid(&mut out, t, "P(attacker wins), %", |c| format!("{:.1}", 100.0 * f(c.win as i64, t.den)));
-        grid(&mut out, t, &format!("expected attacker loss ({})", t.a_loss_unit), |c| {
+        grid(&mut out, t, &format!("expected attacker loss ({})", words::unit(t.a_loss_unit)), |c| {
             format!("{:.2}", f(c.a_loss, t.den))
         });
-        grid(&mut out, t, &format!("expected defender loss ({})", t.d_loss_unit), |c| {
+        grid(&mut out, t, &format!("expected defender loss ({})", words::unit(t.d_loss_unit)), |c| {
             format!("{:.2}", f(c.d_loss, t.den))
         });
         let _ = writeln!(out, "  findings:");
@@ -193,11 +194,11 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
             json!({
                 "kind": t.kind.name(),
                 "face_pairs": t.den,
-                "attacker_loss_unit": t.a_loss_unit,
-                "defender_loss_unit": t.d_loss_unit,
+                "attacker_loss_unit": words::unit(t.a_loss_unit),
+                "defender_loss_unit": words::unit(t.d_loss_unit),
                 "attacker_bases": t.attackers,
                 "defender_bases": t.defenders,
-                "rows": t.rows.iter().enumerate().map(|(i, r)| json!({"row": i + 1, "gaps": r.gaps, "effect": r.effect})).collect::<Vec<_>>(),
+                "rows": t.rows.iter().enumerate().map(|(i, r)| json!({"row": i + 1, "gaps": words::gaps(r), "effect": words::effect(r.effect)})).collect::<Vec<_>>(),
                 "cells": t.cells.iter().map(|c| json!({
                     "attacker": c.attacker,
                     "defender": c.defender,
@@ -409,7 +410,7 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
         }
         let mut rows = vec![vec!["row".to_string(), "gaps".into(), "effect".into()]];
         rows.extend(
-            t.rows.iter().enumerate().map(|(i, r)| vec![(i + 1).to_string(), r.gaps.clone(), r.effect.clone()]),
+            t.rows.iter().enumerate().map(|(i, r)| vec![(i + 1).to_string(), words::gaps(r), words::effect(r.effect)]),
         );
         page.table(&rows);
         for fd in e.findings.iter().filter(|x| x.kind == t.kind) {

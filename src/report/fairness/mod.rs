@@ -6,7 +6,7 @@
 //! P(win) grids are one picture; what a result costs is not). The findings
 //! and verdicts are worded in `words`.
 
-mod words;
+pub mod words;
 
 pub use words::{Words, criterion, rates_words, short, units};
 
@@ -160,8 +160,8 @@ pub fn rows(verdicts: &[Verdict]) -> Vec<Vec<String>> {
         rows.push(vec![
             v.kind.name().to_string(),
             format!("{:+.1} pts", 100.0 * v.edge + 0.0),
-            format!("{:.3} {}", v.equal.a_loss, v.a_loss_unit),
-            format!("{:.3} {}", v.equal.d_loss, v.d_loss_unit),
+            format!("{:.3} {}", v.equal.a_loss, words::unit(v.a_loss_unit)),
+            format!("{:.3} {}", v.equal.d_loss, words::unit(v.d_loss_unit)),
             format!("{:+.3}", v.loss_gap + 0.0),
             short(v),
         ]);

@@ -2,6 +2,7 @@
 //! (`analysis::fairness`) states each finding and verdict as numbers, and
 //! this module words them, once, for the text, the page and the JSON.
 
+use crate::analysis::combat::{LossUnit, RowEffect, RowInfo};
 use crate::analysis::fairness::{CityCost, Dearest, Finding, Found, Hurt, HurtWhat, Parity, RowsBreak, Verdict};
 use crate::report::number::{pct, pct_small};
 use crate::rules::CombatKind;
@@ -16,6 +17,7 @@ impl Words for Finding {
     fn words(&self) -> String {
         match &self.found {
             Found::EqualBase { win, tie, lose, a_loss, d_loss, a_unit, d_unit } => {
+                let (a_unit, d_unit) = (unit(*a_unit), unit(*d_unit));
                 let verdict = if win > lose {
                     "the attacker has the edge"
                 } else if win < lose {
@@ -45,15 +47,19 @@ impl Words for Finding {
                     pct(*above)
                 )
             }
-            Found::UnreachableRow { row, gaps, effect, die } => {
-                format!("row {} (gap {gaps}: {effect}) is never reached on this grid with the {die} die", row + 1)
-            }
-            Found::SameEffect { rows, gaps, effect } => format!(
-                "rows {} (gap {}) and {} (gap {}) have the same effect: {effect}",
+            Found::UnreachableRow { row, info, die } => format!(
+                "row {} (gap {}: {}) is never reached on this grid with the {die} die",
+                row + 1,
+                gaps(info),
+                effect(info.effect)
+            ),
+            Found::SameEffect { rows, infos } => format!(
+                "rows {} (gap {}) and {} (gap {}) have the same effect: {}",
                 rows[0] + 1,
-                gaps[0],
+                gaps(&infos[0]),
                 rows[1] + 1,
-                gaps[1]
+                gaps(&infos[1]),
+                effect(infos[0].effect)
             ),
             Found::Symmetric => {
                 "symmetric: swapping the two sides' bases swaps their chances and losses exactly".into()
@@ -65,14 +71,15 @@ impl Words for Finding {
             Found::ByDesign { a_unit, d_unit, effects } => {
                 let lines: Vec<String> = effects
                     .iter()
-                    .map(
-                        |(g, up, down)| {
-                            if *g == 0 { format!("gap 0: {up}") } else { format!("+{g}: {up} / -{g}: {down}") }
-                        },
-                    )
+                    .map(|&(g, up, down)| {
+                        let (up, down) = (effect(up), effect(down));
+                        if g == 0 { format!("gap 0: {up}") } else { format!("+{g}: {up} / -{g}: {down}") }
+                    })
                     .collect();
                 format!(
-                    "not symmetric by design: the attacker risks {a_unit} and the defender {d_unit}; {}",
+                    "not symmetric by design: the attacker risks {} and the defender {}; {}",
+                    unit(*a_unit),
+                    unit(*d_unit),
                     lines.join("; ")
                 )
             }
@@ -143,7 +150,8 @@ impl Words for Verdict {
         if !self.loss_fair {
             // The attacker losing more favours the defender.
             let fav = if self.loss_gap > 0.0 { "the defender" } else { "the attacker" };
-            let side = |who: &str, x: f64, unit: &str, worth: f64, rate: f64| {
+            let side = |who: &str, x: f64, u: LossUnit, worth: f64, rate: f64| {
+                let unit = unit(u);
                 let priced = if unit == self.unit && rate == 1.0 {
                     String::new()
                 } else {
@@ -307,4 +315,42 @@ pub fn criterion(sc: &Scenario) -> String {
         base = t.siege_city_base,
         sea = t.fair_sea_land
     )
+}
+
+/// The gaps a table's row covers: `3`, `1 to 2`, `5 and above`.
+pub fn gaps(r: &RowInfo) -> String {
+    crate::scenario::table::describe(r.from, r.to)
+}
+
+/// What a table's row does.
+pub fn effect(e: RowEffect) -> String {
+    let yes = |b: bool, y: &str, n: &str| if b { y } else { n }.to_string();
+    match e {
+        RowEffect::Army { winner_loss, loser_loss } => format!("winner -{winner_loss}, loser -{loser_loss} units"),
+        RowEffect::Siege { city_pv, army_loss } => format!("city -{city_pv} PV, army -{army_loss} units"),
+        RowEffect::Naval { winner_pv, loser_pv } => format!("winner -{winner_pv} PV, loser -{loser_pv} PV"),
+        RowEffect::Spy { success, spy_lost } => format!(
+            "{}, {}",
+            yes(success, "the action works", "the action fails"),
+            yes(spy_lost, "the spy is lost", "the spy survives")
+        ),
+        RowEffect::Duel { loser_lost, winner_spent } => format!(
+            "{}, {}",
+            yes(loser_lost, "the loser loses its spy", "nobody is lost"),
+            yes(winner_spent, "the winner is spent", "the winner may act again")
+        ),
+    }
+}
+
+/// What a side's expected loss counts.
+pub fn unit(u: LossUnit) -> &'static str {
+    match u {
+        LossUnit::Units => "units",
+        LossUnit::ArmyUnits => "army units",
+        LossUnit::CityPv => "city PV",
+        LossUnit::ShipPv => "ship PV",
+        LossUnit::BuildingPv => "building PV",
+        LossUnit::SpiesLost => "spies lost",
+        LossUnit::ActionsThatWork => "actions that work",
+    }
 }

@@ -6,7 +6,7 @@
 //! land (`sea_land`), each judged on the scenario's criterion. Structured
 //! data only: the `empires` package's `report::fairness` words them.
 
-use super::combat::{Cell, Table, effect};
+use super::combat::{Cell, LossUnit, RowEffect, RowInfo, Table, effect};
 use super::dice::{Distribution, difference};
 use crate::rules::CombatKind;
 use crate::scenario::{DiceExpr, Rate, Scenario};
@@ -26,15 +26,15 @@ pub enum Found {
     /// At equal base (the noise depends only on a − d, so any a == d cell
     /// speaks for all of them): P(the attacker wins), P(tie), P(it loses),
     /// and each side's expected loss in its own unit.
-    EqualBase { win: f64, tie: f64, lose: f64, a_loss: f64, d_loss: f64, a_unit: &'static str, d_unit: &'static str },
+    EqualBase { win: f64, tie: f64, lose: f64, a_loss: f64, d_loss: f64, a_unit: LossUnit, d_unit: LossUnit },
     /// One point of bid (or any +1): P(win) at equal base and one point
     /// above, and the rise averaged over every cell with a neighbour one
     /// point up, in percentage points.
     BidValue { at: f64, above: f64, mean_points: f64 },
     /// A row (from 0) never hit anywhere on the grid with the die.
-    UnreachableRow { row: usize, gaps: String, effect: String, die: DiceExpr },
+    UnreachableRow { row: usize, info: RowInfo, die: DiceExpr },
     /// Two rows (from 0) with the same effect.
-    SameEffect { rows: [usize; 2], gaps: [String; 2], effect: String },
+    SameEffect { rows: [usize; 2], infos: [RowInfo; 2] },
     /// Swapping the two sides' bases swaps their chances and losses exactly.
     Symmetric,
     /// Swapping the sides changes a chance or an expected loss by up to
@@ -42,7 +42,7 @@ pub enum Found {
     Asymmetric { by: f64, attacker: i32, defender: i32 },
     /// The sides lose different things: each side's unit, and the row's
     /// effect at a gap of +g and −g, g from 0 to 4.
-    ByDesign { a_unit: &'static str, d_unit: &'static str, effects: Vec<(i32, String, String)> },
+    ByDesign { a_unit: LossUnit, d_unit: LossUnit, effects: Vec<(i32, RowEffect, RowEffect)> },
 }
 
 impl Found {
@@ -94,16 +94,15 @@ pub fn findings(sc: &Scenario, t: &Table) -> Vec<Finding> {
 
     for (i, r) in t.rows.iter().enumerate() {
         if t.cells.iter().all(|c| c.rows[i] == 0) {
-            let (gaps, effect) = (r.gaps.clone(), r.effect.clone());
-            push(Found::UnreachableRow { row: i, gaps, effect, die: sc.combat.die }, None);
+            push(Found::UnreachableRow { row: i, info: r.clone(), die: sc.combat.die }, None);
         }
     }
 
     for i in 0..t.rows.len() {
         for j in i + 1..t.rows.len() {
             if t.rows[i].key == t.rows[j].key {
-                let gaps = [t.rows[i].gaps.clone(), t.rows[j].gaps.clone()];
-                push(Found::SameEffect { rows: [i, j], gaps, effect: t.rows[i].effect.clone() }, None);
+                let infos = [t.rows[i].clone(), t.rows[j].clone()];
+                push(Found::SameEffect { rows: [i, j], infos }, None);
             }
         }
     }
@@ -132,7 +131,7 @@ pub fn findings(sc: &Scenario, t: &Table) -> Vec<Finding> {
                 .map(|g| {
                     let (ra, _, _) = effect(sc, k, g);
                     let (rb, _, _) = effect(sc, k, -g);
-                    (g, t.rows[ra].effect.clone(), t.rows[rb].effect.clone())
+                    (g, t.rows[ra].effect, t.rows[rb].effect)
                 })
                 .collect();
             push(Found::ByDesign { a_unit: t.a_loss_unit, d_unit: t.d_loss_unit, effects }, None);
@@ -220,8 +219,8 @@ pub struct Verdict {
     /// Expected attacker loss − expected defender loss at equal base, in
     /// the common unit.
     pub loss_gap: f64,
-    pub a_loss_unit: &'static str,
-    pub d_loss_unit: &'static str,
+    pub a_loss_unit: LossUnit,
+    pub d_loss_unit: LossUnit,
     /// The rates of the attacker's and the defender's losses.
     pub rates: [Rate; 2],
     /// The common unit's name (`tables.exchange.unit`).
