@@ -234,7 +234,7 @@ fn combats_run() -> std::path::PathBuf {
 #[test]
 fn w03_w10_w21_w25_played_combats_agree_with_the_exact_tables() {
     let dir = combats_run();
-    let o = bin().args(["tables", "--against"]).arg(&dir).output().unwrap();
+    let o = bin().args(["tables", "--against-run"]).arg(&dir).output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
     for kind in ["army", "siege", "spy", "spy_vs_spy"] {
@@ -249,7 +249,7 @@ fn w03_w10_w21_w25_played_combats_agree_with_the_exact_tables() {
 
     // The same combats against a table with one boundary moved.
     let fixture = format!("{}/tests/fixtures/wrong-army-table.toml", env!("CARGO_MANIFEST_DIR"));
-    let o = bin().args(["tables", "--against"]).arg(&dir).args(["--scenario", &fixture]).output().unwrap();
+    let o = bin().args(["tables", "--against-run"]).arg(&dir).args(["--scenario", &fixture]).output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
     let army = out.lines().find(|l| l.trim_start().starts_with("army ")).unwrap();
@@ -257,7 +257,7 @@ fn w03_w10_w21_w25_played_combats_agree_with_the_exact_tables() {
     assert!(out.contains("army attacker "), "the disagreeing cells are listed:\n{out}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("disagree with the exact tables"));
     // A run without combats is a clear input error.
-    let o = bin().args(["tables", "--against", "/nonexistent-run"]).output().unwrap();
+    let o = bin().args(["tables", "--against-run", "/nonexistent-run"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("combats.parquet"));
 }
@@ -563,7 +563,7 @@ fn w10_tables_diff_shows_how_a_change_moves_each_criterion() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `--diff` and `--against` print a check and play nothing: a flag that
+/// `--diff` and `--against-run` print a check and play nothing: a flag that
 /// only shapes the readings or the written files is refused with exit 2,
 /// not silently dropped.
 #[test]
@@ -576,8 +576,8 @@ fn tables_diff_and_against_refuse_flags_they_cannot_apply() {
         (vec!["--diff", other, "--seed", "9"], "--seed with --diff"),
         (vec!["--diff", other, "--format", "json"], "--format with --diff"),
         (vec!["--diff", other, "--out", "x"], "--out with --diff"),
-        (vec!["--against", "some-run", "--readings-campaigns", "0"], "--readings-campaigns with --against"),
-        (vec!["--against", "some-run", "--diff", other], "not both"),
+        (vec!["--against-run", "some-run", "--readings-campaigns", "0"], "--readings-campaigns with --against-run"),
+        (vec!["--against-run", "some-run", "--diff", other], "not both"),
     ] {
         let o = bin().arg("tables").args(&args).output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);

@@ -78,7 +78,7 @@ pub(super) fn one_key_text(s: &Solution, b: &Bracket, command: &str) -> String {
             b.other_crossings.iter().map(|(a, b)| format!("{}..{}", p.show(*a), p.show(*b))).collect();
         let _ = writeln!(
             out,
-            "  warning: the gap also changes sign between {}: the target has more than one root in the range (narrow --vary to choose one)",
+            "  warning: the gap also changes sign between {}: the target has more than one root in the range (narrow --range to choose one)",
             at.join(", ")
         );
     }
