@@ -12,7 +12,7 @@
 // enforce the layering; these re-exports keep one set of paths for code,
 // tests and benchmarks alike.
 pub use empires_sim::{
-    analysis, balance, crosscheck, error, map, rules, scenario, seed, sim, stats, strategy, strength, study, text,
+    analysis, balance, crosscheck, error, map, rules, scenario, seed, sim, stats, strategy, strength, study,
 };
 
 pub mod build_info;

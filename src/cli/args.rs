@@ -155,6 +155,19 @@ pub fn count<const MIN: u64>(s: &str) -> Result<u64, String> {
     }
 }
 
+/// `--range KEY=LO..HI`, the one grammar of a scenario number and the
+/// interval it varies over (`solve`, `tune`): the key and the numbers are
+/// checked against the scenario later, by `scenario::param`.
+pub fn key_range(s: &str) -> Result<String, String> {
+    let shaped = s.split_once('=').is_some_and(|(key, range)| {
+        !key.trim().is_empty()
+            && range
+                .split_once("..")
+                .is_some_and(|(lo, hi)| lo.trim().parse::<f64>().is_ok() && hi.trim().parse::<f64>().is_ok())
+    });
+    if shaped { Ok(s.to_string()) } else { Err(format!("{s}: give a key and the interval it varies over, KEY=LO..HI")) }
+}
+
 /// `--campaigns N`, declared once: `campaigns!` writes one flatten
 /// struct per meaning of the count, each with the same long name, parser
 /// and handling of a negative number, and its own default, least value and

@@ -57,7 +57,7 @@ impl BalanceFlags {
 
     fn redo(&self) -> String {
         let c = self.scenario.flags() + &self.players.flag();
-        let seats = seating(&[], self.seats.flag()).run_flag();
+        let seats = crate::report::seating::flag(seating(&[], self.seats.flag()));
         c + seats + &format!(" --seed {}", self.master.seed)
     }
 
@@ -69,21 +69,24 @@ impl BalanceFlags {
 
 #[derive(Args, Debug, Clone)]
 pub struct SensitivityArgs {
-    /// The metric, e.g. "share of gold from mines" or "win rate: seat 0".
+    /// A metric by name, e.g. "share of gold from mines" or "win rate: seat
+    /// 0".
+    ///
+    /// Here the one metric whose sensitivity is measured.
     #[arg(long)]
     pub metric: String,
     /// The keys to vary, `all` (every numeric key of the rules and every
     /// dice key) or K1,K2=LO..HI,...; a dice key varies its `.mult` or
     /// `.count`. Without a range a key varies by ±50% within its declared
     /// range.
-    #[arg(long = "vary", value_name = "all|K1,K2=LO..HI,...", value_delimiter = ',', default_value = "all")]
+    #[arg(long = "inputs", value_name = "all|K1,K2=LO..HI,...", value_delimiter = ',', default_value = "all")]
     pub keys: Vec<String>,
     /// Morris trajectories (each plays keys + 1 design points).
     #[arg(long, default_value_t = 10)]
     pub trajectories: usize,
     #[command(flatten)]
     pub campaigns: PointCampaigns,
-    /// Sobol' indices for these keys (a short list of the --vary keys), after
+    /// Sobol' indices for these keys (a short list of the --inputs keys), after
     /// the screening.
     #[arg(long, value_delimiter = ',')]
     pub sobol_keys: Vec<String>,
@@ -132,9 +135,9 @@ fn slug(s: &str) -> String {
 pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
     let (base, rotate) = a.flags.base()?;
     let metric = metric_named(&base, &a.metric)?;
-    let params = param::parse_list(&a.keys, &base).map_err(|e| e.at("--vary"))?;
+    let params = param::parse_list(&a.keys, &base).map_err(|e| e.at("--inputs"))?;
     if params.is_empty() {
-        return Err(CliError::input("--vary: no key to vary"));
+        return Err(CliError::input("--inputs: no key to vary"));
     }
     if a.trajectories < 2 || a.campaigns.n < 2 {
         return Err(CliError::input("--trajectories and --campaigns must each be at least 2 for an interval"));
@@ -147,7 +150,7 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
             params
                 .iter()
                 .position(|p| p.name == k || p.key() == k)
-                .ok_or_else(|| CliError::input(format!("--sobol-keys: {k} is not among the --vary keys")))
+                .ok_or_else(|| CliError::input(format!("--sobol-keys: {k} is not among the --inputs keys")))
         })
         .collect::<Result<_, _>>()?;
     let sobol = !sobol_keys.is_empty() || a.sobol_top.is_some();
@@ -169,7 +172,7 @@ pub fn sensitivity_cmd(a: &SensitivityArgs) -> Result<(), CliError> {
     let name = format!("{}-s{}", slug(&a.metric), plan.master);
     let out = a.out.resolve_shard("sensitivity", &name, &a.key(), &[&base], shard)?;
     let mut command = format!(
-        "empires sensitivity --metric '{}' --vary {} --trajectories {} --campaigns {}",
+        "empires sensitivity --metric '{}' --inputs {} --trajectories {} --campaigns {}",
         a.metric,
         a.keys.join(","),
         a.trajectories,
@@ -275,7 +278,7 @@ fn read_points(dirs: &[PathBuf], plan: &Plan) -> Result<Vec<sensitivity::Point>,
         let same = u.is_some_and(|u| plan.params.iter().zip(u).zip(&p.values).all(|((q, x), v)| q.value_at(*x) == *v));
         if !same {
             return Err(CliError::input(format!(
-                "trajectory {} point {} of the shards is not this design's: were the shards run with another --seed or other --vary ranges?",
+                "trajectory {} point {} of the shards is not this design's: were the shards run with another --seed or other --inputs ranges?",
                 p.group, p.position
             )));
         }
@@ -285,9 +288,11 @@ fn read_points(dirs: &[PathBuf], plan: &Plan) -> Result<Vec<sensitivity::Point>,
 
 #[derive(Args, Debug, Clone)]
 pub struct SolveArgs {
-    /// A key and the range to search, KEY=LO..HI (a dice key with .mult or
-    /// .count). One or two.
-    #[arg(long, required = true)]
+    /// A scenario number and the interval it varies over, KEY=LO..HI (a
+    /// dice key by its .mult or .count).
+    ///
+    /// Here the interval the answer is searched in. One or two.
+    #[arg(long = "range", value_name = "KEY=LO..HI", value_parser = super::args::key_range, required = true)]
     pub vary: Vec<String>,
     /// "METRIC = VALUE" or "METRIC = METRIC2". One per key; with two keys
     /// and one target, the balance curve.
@@ -335,21 +340,16 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     let (keys, targets) = (a.vary.len(), a.target.len());
     if !(1..=2).contains(&keys) || !(1..=keys).contains(&targets) {
         return Err(CliError::input(
-            "give one --vary and one --target, two of each, or two --vary and one --target (the balance curve)",
+            "give one --range and one --target, two of each, or two --range and one --target (the balance curve)",
         ));
     }
     let params: Vec<Param> = a
         .vary
         .iter()
-        .map(|v| {
-            if !v.contains('=') {
-                return Err(CliError::input(format!("--vary {v}: give the range to search, KEY=LO..HI")));
-            }
-            Param::parse(v, &base).map_err(|e| CliError::from(e.at("--vary")))
-        })
+        .map(|v| Param::parse(v, &base).map_err(|e| CliError::from(e.at("--range"))))
         .collect::<Result<_, _>>()?;
     if keys == 2 && params[0].key() == params[1].key() {
-        return Err(CliError::input("--vary: the two keys must differ"));
+        return Err(CliError::input("--range: the two keys must differ"));
     }
     let goals: Vec<Goal> = a.target.iter().map(|t| Goal::parse(t, &base)).collect::<Result<_, _>>()?;
     let campaigns = a.campaigns.n;
@@ -358,7 +358,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Result<(), CliError> {
     }
     let mut command = String::from("empires solve");
     for v in &a.vary {
-        command += &format!(" --vary {v}");
+        command += &format!(" --range {v}");
     }
     for t in &a.target {
         command += &format!(" --target '{t}'");

@@ -18,7 +18,7 @@ pub const CODES: &[(i32, &str)] = &[
     (SUCCESS, "success"),
     (
         VERDICT,
-        "a verdict: `check` found a metric outside its bounds, `tables --against` found played combats that disagree with the exact tables, `deviate --strict` found a deviant that beats the strategy, or `solve` found no root (or its written value misses the target on held-out seeds)",
+        "a verdict: `check` found a metric outside its bounds, `tables --against-run` found played combats that disagree with the exact tables, `deviate --strict` found a deviant that beats the strategy, or `solve` found no root (or its written value misses the target on held-out seeds)",
     ),
     (
         BAD_INPUT,

@@ -207,11 +207,11 @@ mod tests {
             r#"compare None ["duel.toml", "duel2.toml"] [] [] BestResponseArgs { best_response: false, generations: 20, campaigns_per_eval: 400, probe_campaigns: 1000, best_response_player: Weighted } StudyFlags { campaigns: 4, master: SeedArg { seed: 1 }, threads: ThreadsArg { threads: None }, out: None, overwrite: OverwriteArg { overwrite: false }, seats: SeatArgs { rotate_seats: false, fixed_seats: false }, players: None, long: LongArgs { quiet: false, resume: false } }"#,
         ),
         (
-            "sweep --vary costs.capture=2,3 --campaigns 4",
+            "sweep --values costs.capture=2,3 --campaigns 4",
             r#"sweep [] ["costs.capture=2,3"] [] BestResponseArgs { best_response: false, generations: 20, campaigns_per_eval: 400, probe_campaigns: 1000, best_response_player: Weighted } StudyFlags { campaigns: 4, master: SeedArg { seed: 1 }, threads: ThreadsArg { threads: None }, out: None, overwrite: OverwriteArg { overwrite: false }, seats: SeatArgs { rotate_seats: false, fixed_seats: false }, players: None, long: LongArgs { quiet: false, resume: false } }"#,
         ),
         (
-            "sweep --vary costs.capture=2,3 --vary economy.pillage=1D6x10,2D6x10 --metric 'mean empire size' --campaigns 4 --seed 2 --set economy.mine.river=3D6x10 --scenario duel.toml",
+            "sweep --values costs.capture=2,3 --values economy.pillage=1D6x10,2D6x10 --metric 'mean empire size' --campaigns 4 --seed 2 --set economy.mine.river=3D6x10 --scenario duel.toml",
             r#"sweep ["economy.mine.river=3D6x10"] ["costs.capture=2,3", "economy.pillage=1D6x10,2D6x10"] ["mean empire size"] BestResponseArgs { best_response: false, generations: 20, campaigns_per_eval: 400, probe_campaigns: 1000, best_response_player: Weighted } StudyFlags { campaigns: 4, master: SeedArg { seed: 2 }, threads: ThreadsArg { threads: None }, out: None, overwrite: OverwriteArg { overwrite: false }, seats: SeatArgs { rotate_seats: false, fixed_seats: false }, players: None, long: LongArgs { quiet: false, resume: false } }"#,
         ),
         (
@@ -242,7 +242,7 @@ mod tests {
             r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "balanced", against: "self", keys: "mine", budget: 240000, generations: Some(1), campaigns_per_eval: 8, population: None, sigma: 0.2, vary: [], variants: 8, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: None, threads: ThreadsArg { threads: None }, name: "tuned", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false }, gift_gold: 500, objective: Rank }"#,
         ),
         (
-            "tune --budget 1000 --campaigns-per-eval 8 --eval-campaigns 8 --vary start.gold=100..800 --variants 2 --name t2 --against random --sigma 0.3 --population 3 --eval-seed 4 --strategy miner",
+            "tune --budget 1000 --campaigns-per-eval 8 --eval-campaigns 8 --range start.gold=100..800 --variants 2 --name t2 --against random --sigma 0.3 --population 3 --eval-seed 4 --strategy miner",
             r#"tune TuneArgs { scenario: ScenarioArgs { scenario: None, set: [] }, strategy: "miner", against: "random", keys: "all", budget: 1000, generations: None, campaigns_per_eval: 8, population: Some(3), sigma: 0.3, vary: ["start.gold=100..800"], variants: 2, master: SeedArg { seed: 1 }, eval_campaigns: 8, eval_seed: Some(4), threads: ThreadsArg { threads: None }, name: "t2", out: None, overwrite: OverwriteArg { overwrite: false }, install: None, long: LongArgs { quiet: false, resume: false }, objective: Rank }"#,
         ),
         (
@@ -286,19 +286,19 @@ mod tests {
             r#"metagame MetagameArgs { strategies: "random,balanced", scenario: ScenarioArgs { scenario: None, set: [] }, campaigns: 4, master: SeedArg { seed: 1 }, bootstrap: 100, alpha: 10.0, population: 20, threads: ThreadsArg { threads: None }, out: None, overwrite: OverwriteArg { overwrite: false }, shards: ShardArgs { shard: None, shards: None }, long: LongArgs { quiet: false, resume: false } }"#,
         ),
         (
-            "sensitivity --metric 'win rate: seat 0' --vary costs.capture --trajectories 2 --campaigns 4",
+            "sensitivity --metric 'win rate: seat 0' --inputs costs.capture --trajectories 2 --campaigns 4",
             r#"sensitivity SensitivityArgs { metric: "win rate: seat 0", keys: ["costs.capture"], trajectories: 2, campaigns: 4, sobol_keys: [], sobol_top: None, sobol_rows: 64, merge: [], shard: ShardArgs { shard: None, shards: None }, out: None, overwrite: OverwriteArg { overwrite: false }, flags: BalanceFlags { scenario: ScenarioArgs { scenario: None, set: [] }, players: None, seats: SeatArgs { rotate_seats: false, fixed_seats: false }, master: SeedArg { seed: 1 }, threads: ThreadsArg { threads: None }, long: LongArgs { quiet: false, resume: false } } }"#,
         ),
         (
-            "sensitivity --metric 'win rate: seat 0' --vary costs.capture,economy.pillage.mult --trajectories 2 --campaigns 4 --shard 0/2 --sobol-keys costs.capture --players balanced",
+            "sensitivity --metric 'win rate: seat 0' --inputs costs.capture,economy.pillage.mult --trajectories 2 --campaigns 4 --shard 0/2 --sobol-keys costs.capture --players balanced",
             r#"sensitivity SensitivityArgs { metric: "win rate: seat 0", keys: ["costs.capture", "economy.pillage.mult"], trajectories: 2, campaigns: 4, sobol_keys: ["costs.capture"], sobol_top: None, sobol_rows: 64, merge: [], shard: ShardArgs { shard: None, shards: None }, out: None, overwrite: OverwriteArg { overwrite: false }, flags: BalanceFlags { scenario: ScenarioArgs { scenario: None, set: [] }, players: Some("balanced"), seats: SeatArgs { rotate_seats: false, fixed_seats: false }, master: SeedArg { seed: 1 }, threads: ThreadsArg { threads: None }, long: LongArgs { quiet: false, resume: false } } }"#,
         ),
         (
-            "solve --vary costs.capture=1..4 --target 'win rate: seat 0 = 0.25' --campaigns 4",
+            "solve --range costs.capture=1..4 --target 'win rate: seat 0 = 0.25' --campaigns 4",
             r#"solve SolveArgs { vary: ["costs.capture=1..4"], target: ["win rate: seat 0 = 0.25"], campaigns: 4, steps: 12, curve_points: 5, out: None, overwrite: OverwriteArg { overwrite: false }, flags: BalanceFlags { scenario: ScenarioArgs { scenario: None, set: [] }, players: None, seats: SeatArgs { rotate_seats: false, fixed_seats: false }, master: SeedArg { seed: 1 }, threads: ThreadsArg { threads: None }, long: LongArgs { quiet: false, resume: false } }, best: BestResponseArgs { best_response: false, generations: 20, campaigns_per_eval: 400, probe_campaigns: 1000, best_response_player: Weighted } }"#,
         ),
         (
-            "solve --vary economy.pillage.mult=5..40 --target 'share of gold from pillage = 0.3' --campaigns 4 --steps 3 --seed 4 --fixed-seats --best-response --probe-campaigns 0",
+            "solve --range economy.pillage.mult=5..40 --target 'share of gold from pillage = 0.3' --campaigns 4 --steps 3 --seed 4 --fixed-seats --best-response --probe-campaigns 0",
             r#"solve SolveArgs { vary: ["economy.pillage.mult=5..40"], target: ["share of gold from pillage = 0.3"], campaigns: 4, steps: 3, curve_points: 5, out: None, overwrite: OverwriteArg { overwrite: false }, flags: BalanceFlags { scenario: ScenarioArgs { scenario: None, set: [] }, players: None, seats: SeatArgs { rotate_seats: false, fixed_seats: true }, master: SeedArg { seed: 4 }, threads: ThreadsArg { threads: None }, long: LongArgs { quiet: false, resume: false } }, best: BestResponseArgs { best_response: true, generations: 20, campaigns_per_eval: 400, probe_campaigns: 0, best_response_player: Weighted } }"#,
         ),
         (
@@ -354,7 +354,7 @@ mod tests {
             ("metagame --strategies random,balanced --campaigns 4 --bootstrap 100", "--shard 0/2"),
             ("metagame --strategies random,balanced --campaigns 4 --bootstrap 100", "--shards 2"),
             (
-                "sensitivity --metric 'win rate: seat 0' --vary costs.capture --trajectories 2 --campaigns 4",
+                "sensitivity --metric 'win rate: seat 0' --inputs costs.capture --trajectories 2 --campaigns 4",
                 "--shard 1/2",
             ),
             ("check b.toml", "--jobs 4"),
@@ -408,9 +408,9 @@ mod tests {
         // And the flags of one command each.
         for (line, flag) in [
             ("probe --campaigns 4 --topics mine", "--strict"),
-            ("probe --campaigns 4 --topics mine", "--best-response"),
-            ("probe --campaigns 4 --best-response", "--best-response-generations 3"),
-            ("probe --campaigns 4 --best-response", "--best-response-campaigns 8"),
+            ("probe --campaigns 4 --topics mine", "--best-response-probe"),
+            ("probe --campaigns 4 --best-response-probe", "--best-response-generations 3"),
+            ("probe --campaigns 4 --best-response-probe", "--best-response-campaigns 8"),
             ("deviate --campaigns 4 --keys mine", "--strict"),
             ("check b.toml", "--update"),
             ("run --campaigns 4 --quiet", "--csv"),
@@ -440,7 +440,11 @@ mod tests {
         ("set", "costs.capture=2"),
         ("players", "random"),
         ("scenario", "other.toml"),
-        ("vary", "economy.pillage.mult=5..40"),
+        ("vary", "economy.pillage=3D6x10"),
+        ("values", "economy.pillage=2D6x10,3D6x10"),
+        ("range", "economy.pillage.mult=5..40"),
+        ("inputs", "economy.pillage.mult=5..40"),
+        ("members", "balanced"),
         ("metric", "mean empire size"),
         ("target", "mean empire size = 5"),
         ("generations", "3"),
@@ -511,10 +515,10 @@ mod tests {
     /// Flags a command's `ResultKey` leaves out for a reason other than
     /// being neutral: `--scenario` everywhere (its text's hash is in the
     /// folder's key, `out::Request`, so the file's name is not), `tables`'
-    /// `--set` (the same hash), and `tables`' `--against`, `--diff` and
+    /// `--set` (the same hash), and `tables`' `--against-run`, `--diff` and
     /// `--alpha`, which print a check and write no folder.
     const KEYED_ELSEWHERE: &[(&str, &str)] =
-        &[("", "scenario"), ("tables", "set"), ("tables", "against"), ("tables", "diff"), ("tables", "alpha")];
+        &[("", "scenario"), ("tables", "set"), ("tables", "against-run"), ("tables", "diff"), ("tables", "alpha")];
 
     /// Every argument of every command whose folder a key names changes
     /// that key, or is declared result-neutral above: a flag added to a
@@ -594,8 +598,10 @@ mod tests {
                             format!("{base} {flag} {value}")
                         }
                     };
-                    // A budget flag needs `--best-response` beside it.
-                    let parsed = [changed.clone(), format!("{changed} --best-response")].into_iter().find_map(|l| {
+                    // A budget flag needs `--best-response` (`probe`'s
+                    // `--best-response-probe`) beside it.
+                    let needs = ["", " --best-response", " --best-response-probe"];
+                    let parsed = needs.iter().map(|n| format!("{changed}{n}")).find_map(|l| {
                         Cli::try_parse_from(std::iter::once("empires".to_string()).chain(shlex(&l))).ok()
                     });
                     if let Some(cli) = parsed {

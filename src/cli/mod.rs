@@ -22,6 +22,8 @@ pub mod args;
 mod balance;
 mod cells;
 mod check;
+#[cfg(test)]
+mod contract;
 pub mod exit;
 mod interrupt;
 mod key;
@@ -160,7 +162,8 @@ impl CliError {
 
 impl From<crate::error::Error> for CliError {
     /// The exit code follows the class the library gave its error, at the
-    /// place that failed (or stopped: an interruption is a class too).
+    /// place that failed (or stopped: an interruption is a class too); the
+    /// inputs it names are worded as flags.
     fn from(e: crate::error::Error) -> Self {
         use crate::error::Class;
         let code = match e.class() {
@@ -168,7 +171,29 @@ impl From<crate::error::Error> for CliError {
             Class::Io | Class::Internal => exit::IO_OR_INTERNAL,
             Class::Interrupted => exit::INTERRUPTED,
         };
-        CliError { code, message: e.to_string() }
+        CliError { code, message: e.render(input_flag) }
+    }
+}
+
+/// The flag that gives each input the library names in its errors: the one
+/// place the library's inputs meet the command line's spelling
+/// (`contract::no_flag_name_is_written_in_the_library` holds the library to
+/// it).
+pub fn input_flag(input: crate::error::Input) -> &'static str {
+    use crate::error::Input;
+    match input {
+        Input::Players => "--players",
+        Input::Keys => "--keys",
+        Input::BestResponse => "--best-response",
+        Input::BestResponsePlayer => "--best-response-player",
+        Input::Resume => "--resume",
+        Input::Range => "--range",
+        Input::Values => "--values",
+        Input::Metric => "--metric",
+        Input::Target => "--target",
+        Input::Forbid => "--forbid",
+        Input::Force => "--force",
+        Input::Levels => "--levels",
     }
 }
 
@@ -193,17 +218,21 @@ impl From<scenario::ScenarioError> for CliError {
 /// Read and check a scenario file, or the embedded default, with `--set`
 /// overrides applied.
 pub fn load_scenario(path: Option<&Path>, sets: &[String]) -> Result<Scenario, CliError> {
-    load_scenario_varied(path, sets, &[])
+    load_scenario_varied(path, sets, ("--vary", &[]))
 }
 
-/// [`load_scenario`] with a variant's `--vary KEY=VALUE` values applied
-/// after the `--set` overrides; a problem is reported against the flag
-/// that gave the value.
-pub fn load_scenario_varied(path: Option<&Path>, sets: &[String], vary: &[String]) -> Result<Scenario, CliError> {
+/// [`load_scenario`] with a variant's `KEY=VALUE` values applied after the
+/// `--set` overrides; a problem is reported against the flag that gave the
+/// value (`compare --vary`, `sweep --values`).
+pub fn load_scenario_varied(
+    path: Option<&Path>,
+    sets: &[String],
+    (flag, vary): (&'static str, &[String]),
+) -> Result<Scenario, CliError> {
     let overrides: Vec<scenario::Flagged> = sets
         .iter()
         .map(|s| scenario::parse_flagged("--set", s))
-        .chain(vary.iter().map(|s| scenario::parse_flagged("--vary", s)))
+        .chain(vary.iter().map(|s| scenario::parse_flagged(flag, s)))
         .collect::<Result<_, _>>()?;
     let mut sc = match path {
         None => scenario::load_flagged(scenario::DEFAULT_TOML, &Source::embedded("default.toml"), &overrides)?,

@@ -46,7 +46,7 @@ pub struct ProbeArgs {
     /// once against copies of the player, on seeds of its own, then played
     /// in the probed slot; it must not win more than the tolerance. Finds
     /// holes no single gift or restriction shows (two keys at once).
-    #[arg(long)]
+    #[arg(long = "best-response-probe")]
     pub best_response: bool,
     /// The best response's tuning: CMA-ES generations.
     #[arg(long, value_name = "N", default_value_t = probe::BestResponse::default().generations, value_parser = clap::value_parser!(u32).range(1..))]
@@ -110,7 +110,7 @@ pub fn run(a: ProbeArgs) -> Result<(), CliError> {
     let spec = sc.named_strategy(&a.strategy)?;
     if a.best_response && spec.kind != crate::scenario::StrategyKind::Weighted {
         return Err(CliError::input(format!(
-            "--best-response tunes a weighted player's keys; {:?} is a {:?} player",
+            "--best-response-probe tunes a weighted player's keys; {:?} is a {:?} player",
             a.strategy, spec.kind
         )));
     }

@@ -22,7 +22,7 @@ pub struct PsroArgs {
     pub scenario: ScenarioArgs,
     /// The population's first members (A,B,...: weighted strategies).
     #[arg(long, default_value = "tuned")]
-    pub population: String,
+    pub members: String,
     /// Rounds: each adds the best response to the population's equilibrium.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub rounds: u32,
@@ -96,7 +96,9 @@ impl ResultKey for PsroArgs {
     fn key(&self) -> String {
         let shape = Shape::new("PsroArgs")
             .group("scenario", self.scenario.shape())
-            .field("population", &self.population)
+            // Named as it was when the flag was `--population`, so old
+            // folders keep their key.
+            .field("population", &self.members)
             .field("rounds", &self.rounds)
             .field("meta_campaigns", &self.meta_campaigns)
             .field("starts", &self.starts)
@@ -138,7 +140,7 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
         }
     }
     let settings = Settings {
-        population: list(&a.population),
+        population: list(&a.members),
         rounds: a.rounds,
         meta_campaigns: a.meta_campaigns,
         plan: Plan { starts, restarts: a.restarts, regime: a.regime, length: Length::Campaigns(a.budget) },
@@ -151,7 +153,7 @@ pub fn psro_cmd(a: PsroArgs) -> Result<(), CliError> {
         seed: a.master.seed,
         styles_budget: a.styles_budget,
     };
-    psro::check(&sc, &settings).map_err(|e| e.at("--population"))?;
+    psro::check(&sc, &settings).map_err(|e| e.at("--members"))?;
     // Read before any round, so a missing file fails in a second.
     let install = match &a.install {
         None => None,

@@ -283,7 +283,7 @@ pub fn run_cmd(a: RunArgs) -> Result<(), CliError> {
             a.scenario.flags() + &a.players.flag(),
             seed,
             v.campaign,
-            seated.play_flag()
+            crate::report::seating::flag(seated)
         )));
     }
     let wall = t0.elapsed().as_secs_f64();

@@ -73,15 +73,18 @@ pub struct TuneArgs {
     /// Initial step size, as a share of each key's range.
     #[arg(long, default_value_t = 0.2)]
     pub sigma: f64,
-    /// A scenario number the search varies, KEY=LO..HI (repeatable; e.g.
+    /// A scenario number and the interval it varies over, KEY=LO..HI (a
+    /// dice key by its .mult or .count).
+    ///
+    /// Here an interval the tuning draws scenarios from (repeatable; e.g.
     /// start.gold=100..800, economy.pillage.mult=5..40,
     /// economy.mine.river.mult=10..160, recruit.per_hex=1..3): every
     /// evaluation plays --variants scenarios drawn from the ranges, so the
     /// player meets economies the scenario alone never shows it. The
     /// held-out evaluation draws variants of its own.
-    #[arg(long, value_name = "KEY=LO..HI")]
+    #[arg(long = "range", value_name = "KEY=LO..HI", value_parser = super::args::key_range)]
     pub vary: Vec<String>,
-    /// Scenarios drawn per evaluation with --vary (campaigns per candidate
+    /// Scenarios drawn per evaluation with --range (campaigns per candidate
     /// must be a multiple of seats × variants).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
     pub variants: u32,

@@ -118,13 +118,15 @@ pub struct SweepArgs {
     /// A key and its values, e.g. economy.pillage=1D6x10,2D6x10,3D6x10, or
     /// a range of whole numbers, costs.capture=1..4. One (a line) or two (a
     /// heatmap).
-    #[arg(long = "vary", value_name = "KEY=V1,V2,...|KEY=LO..HI", required = true)]
+    #[arg(long = "values", value_name = "KEY=V1,V2,...|KEY=LO..HI", required = true)]
     pub vary: Vec<String>,
-    /// A metric to show, e.g. "mean empire size" or "win rate: seat 0"
-    /// (default: every strategy's win rate; with --best-response, the
-    /// mean empire size and the shares of gold from mines and pillage).
-    /// Repeatable.
-    #[arg(long = "metric", value_name = "NAME")]
+    /// A metric by name, e.g. "share of gold from mines" or "win rate: seat
+    /// 0".
+    ///
+    /// Here a metric to show, repeatable (default: every strategy's win
+    /// rate; with --best-response, the mean empire size and the shares of
+    /// gold from mines and pillage).
+    #[arg(long = "metric", value_name = "METRIC")]
     pub metric: Vec<String>,
     #[command(flatten)]
     pub flags: StudyFlags,
@@ -215,10 +217,13 @@ pub struct MineVsPillageArgs {
     /// (default: --campaigns; 0 leaves it out).
     #[arg(long, allow_negative_numbers = true, value_parser = super::args::count::<0>)]
     worth_campaigns: Option<u64>,
-    /// Campaigns of each cell of the readings table: the answer under the
-    /// shipped reading of G-03, G-11 and G-13 and under each alternative
-    /// (default: --campaigns; 0 leaves the table out).
-    #[arg(long)]
+    /// Campaigns of each variant of the readings table (what the answer
+    /// rests on: each combat reading flipped by its key and played against
+    /// the shipped one on the same seeds); 0 leaves the table out.
+    ///
+    /// Here the table answers under the shipped reading of G-03, G-11 and
+    /// G-13 and under each alternative. Default: --campaigns.
+    #[arg(long, value_name = "N")]
     readings_campaigns: Option<u64>,
     /// The strategy every seat plays in the readings table (default: the
     /// scenario's strong field, `equilibrium`).
@@ -397,7 +402,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
         ));
     }
     let sa = load_scenario(fa, &a.scenario.set)?;
-    let sb = load_scenario_varied(fb.or(fa), &a.scenario.set, &a.vary)?;
+    let sb = load_scenario_varied(fb.or(fa), &a.scenario.set, ("--vary", &a.vary))?;
     let na = super::args::file_name(fa);
     let nb = match (fb, a.vary.is_empty()) {
         (Some(f), true) => super::args::file_name(Some(f)),
@@ -425,7 +430,7 @@ pub fn compare_cmd(a: CompareArgs) -> Result<(), CliError> {
     long.finish();
     // The answer first, word for word as the page opens with it.
     sayln!("{}\n", crate::report::study::shift::compare_answer(&c));
-    sayln!("{}", seated.describe());
+    sayln!("{}", crate::report::seating::describe(seated));
     let br = best;
     let best = br.as_ref().map(study::best_response_text);
     if let Some(b) = &best {
@@ -564,10 +569,10 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     a.flags.check()?;
     let axes = a.vary.iter().map(|s| sweep::parse_axis(s)).collect::<Result<Vec<_>, _>>()?;
     if axes.len() > 2 {
-        return Err(CliError::input("sweep takes one or two --vary KEY=V1,V2,... (a line or a heatmap)"));
+        return Err(CliError::input("sweep takes one or two --values KEY=V1,V2,... (a line or a heatmap)"));
     }
     if axes.len() == 2 && axes[0].key == axes[1].key {
-        return Err(CliError::input("--vary: the two keys must differ"));
+        return Err(CliError::input("--values: the two keys must differ"));
     }
     let file = a.scenario.scenario.clone();
     let base = a.scenario.load()?;
@@ -586,7 +591,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     let s = long.run(|| {
         sweep::run::<CliError>(&axes, a.flags.master.seed, a.flags.campaigns.n, a.flags.seats.flag(), |cell| {
             let cell_sets: Vec<String> = cell.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let sc = a.flags.seat(load_scenario_varied(file.as_deref(), &a.scenario.set, &cell_sets)?)?;
+            let sc = a.flags.seat(load_scenario_varied(file.as_deref(), &a.scenario.set, ("--values", &cell_sets))?)?;
             match &budget {
                 None => Ok(sc),
                 Some(b) => {
@@ -607,7 +612,7 @@ pub fn sweep_cmd(a: SweepArgs) -> Result<(), CliError> {
     };
     s.choose(&metrics)?;
     sayln!("{}\n", crate::report::study::shift::sweep_answer(&s));
-    sayln!("{}", s.seating.describe());
+    sayln!("{}", crate::report::seating::describe(s.seating));
     if !a.scenario.set.is_empty() {
         sayln!("in every cell: {}", a.scenario.set.iter().map(|s| format!("--set {s}")).collect::<Vec<_>>().join(" "));
     }
@@ -742,7 +747,7 @@ pub fn experiment_cmd(e: Experiment) -> Result<(), CliError> {
             long.finish();
             // The answer first, word for word as the page opens with it.
             sayln!("{}\n", crate::report::study::mine_pillage::answer(&x));
-            sayln!("{}", seated.describe());
+            sayln!("{}", crate::report::seating::describe(seated));
             say!("{}", study::experiment_text(&x));
             write_page(&out, |d| {
                 let mut files = study::experiment_page(&x, d)?;

@@ -33,14 +33,14 @@ pub struct TablesArgs {
     pub out: Out<TablesFolder>,
     /// Compare the combats of a run (written with --detail combats) with
     /// the exact tables: of the run's own scenario, or of --scenario if given.
-    #[arg(long, value_name = "RUN_DIR")]
+    #[arg(long = "against-run", value_name = "RUN_DIR")]
     pub against: Option<PathBuf>,
     /// Significance level of the cross-check.
     #[arg(long, default_value_t = ALPHA)]
     pub alpha: f64,
-    /// Campaigns a variant of the readings table (what the answer rests
-    /// on: each combat reading flipped by its key and played against the
-    /// shipped one on the same seeds); 0 leaves the table out.
+    /// Campaigns of each variant of the readings table (what the answer
+    /// rests on: each combat reading flipped by its key and played against
+    /// the shipped one on the same seeds); 0 leaves the table out.
     #[arg(long, value_name = "N", default_value_t = READINGS_CAMPAIGNS)]
     pub readings_campaigns: u64,
     /// The readings table's.
@@ -104,16 +104,16 @@ fn observations(dir: &Path) -> Result<Vec<Observation>, CliError> {
     Ok(out)
 }
 
-/// `--against`: the run's scenario (from its manifest) unless one is given.
+/// `--against-run`: the run's scenario (from its manifest) unless one is given.
 fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
     if a.scenario.scenario.is_none() && !a.scenario.set.is_empty() {
         return Err(CliError::input(
-            "--set with --against: the played combats are checked against the run's own scenario, which --set \
+            "--set with --against-run: the played combats are checked against the run's own scenario, which --set \
              cannot change; give --scenario FILE with the --set to check them against another",
         ));
     }
     if a.out.given().is_some() {
-        return Err(CliError::input("--out with --against: --against prints its check and writes no page"));
+        return Err(CliError::input("--out with --against-run: --against-run prints its check and writes no page"));
     }
     let obs = observations(dir)?;
     let sc: Scenario = match &a.scenario.scenario {
@@ -133,14 +133,14 @@ fn against(a: &TablesArgs, dir: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `--against` and `--diff` print a check and play nothing, so a flag that
+/// `--against-run` and `--diff` print a check and play nothing, so a flag that
 /// only shapes the readings table or the written files cannot apply: it is
 /// refused rather than silently ignored. A value other than the default is
 /// the only sign a flag was given.
 fn refuse_unused(a: &TablesArgs) -> Result<(), CliError> {
     let mode = match (&a.against, &a.diff) {
-        (Some(_), Some(_)) => return Err(CliError::input("give --against RUN_DIR or --diff OTHER.toml, not both")),
-        (Some(_), None) => "--against",
+        (Some(_), Some(_)) => return Err(CliError::input("give --against-run RUN_DIR or --diff OTHER.toml, not both")),
+        (Some(_), None) => "--against-run",
         (None, Some(_)) => "--diff",
         (None, None) => return Ok(()),
     };

@@ -131,10 +131,11 @@ pub fn scenario_of(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<crate
 /// `scenario_of` and the file it read, from one read.
 fn scenario_played(m: &MetricSpec, dir: &Path, extra: &[String]) -> Result<(crate::scenario::Scenario, Played), Error> {
     let sets: Vec<String> = m.set.iter().chain(extra).cloned().collect();
-    let overrides: Vec<(String, String)> =
-        sets.iter().map(|s| crate::scenario::parse_override(s)).collect::<Result<_, _>>()?;
+    // A balance file's `set` is `--set` by another name, and is reported as one.
+    let overrides: Vec<crate::scenario::Flagged> =
+        sets.iter().map(|s| crate::scenario::parse_flagged("--set", s)).collect::<Result<_, _>>()?;
     let (text, source, played) = scenario_text(m, dir)?;
-    let sc = crate::scenario::load_with_overrides(&text, &source, &overrides).map_err(Error::from)?;
+    let sc = crate::scenario::load_flagged(&text, &source, &overrides).map_err(Error::from)?;
     Ok((sc, played))
 }
 

@@ -52,7 +52,7 @@ pub struct TableRef {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolveRef {
-    /// `KEY=LO..HI`, as `solve --vary` takes it.
+    /// `KEY=LO..HI`, as `solve --range` takes it.
     pub vary: String,
     /// `"METRIC = VALUE"` or `"METRIC = METRIC2"`, as `solve --target`.
     pub target: String,

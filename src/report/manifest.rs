@@ -173,7 +173,8 @@ pub fn manifest(r: &RunInfo<'_>) -> Manifest {
             .map(|p| SeatStrategy { player: p.name.clone(), strategy: p.strategy.clone() })
             .collect(),
         rotate_seats: r.rotate_seats,
-        seating: crate::sim::runner::SeatRotation::of_run(r.scenario, r.rotate_seats).describe().to_string(),
+        seating: crate::report::seating::describe(crate::sim::runner::SeatRotation::of_run(r.scenario, r.rotate_seats))
+            .to_string(),
         overrides: r.overrides.clone(),
         threads: r.threads,
         wall_seconds: r.wall_seconds,

@@ -20,6 +20,7 @@ pub mod probe;
 pub mod psro;
 pub mod replay_page;
 pub mod run_page;
+pub mod seating;
 pub mod strength;
 pub mod study;
 pub mod styles;

@@ -1,11 +1,11 @@
-//! How the reports print a number that is not a plain share: a small
-//! percentage, a p-value, a duration, a difference. One home, so a p-value
+//! How the reports print a number: a share, a small percentage, a
+//! p-value, a duration, a difference. One home, so a share or a p-value
 //! reads the same in `check`, a study's table and a summary, and no output
 //! shows a float's raw digits (`1.8158803460000001 s`) or a scientific
 //! form where a plain number reads (`+5.000e-1`).
 //!
-//! The one-decimal share and the error level stay in the core's `text`,
-//! which the rules' findings and the simulation's verdicts print with.
+//! The error level of a multiplicity correction is `stats::pct_level`,
+//! beside the verdict line that prints it.
 
 /// Below this a percentage prints as `< 0.0001%`: a rate read from
 /// campaigns is never known to more digits, and more would print twenty
@@ -17,6 +17,12 @@ const PCT_FLOOR: f64 = 1e-4;
 /// probability next to 1 has no more digits in an f64 (its epsilon is
 /// 2.2e-16); an exact 0 (a difference with no spread) is no more certain.
 pub const P_FLOOR: f64 = 1e-16;
+
+/// A share as a percent with one decimal: `12.3%`, the format every
+/// table, verdict and finding shares.
+pub fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
 
 /// A small share with the digits it needs: `12.3%`, `1.2%`, `0.12%`,
 /// `0.012%` (a verdict's rates, where one decimal would read `0.0%`);
@@ -101,6 +107,11 @@ fn trim_zeros(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shares_read_with_one_decimal() {
+        assert_eq!((pct(0.1234), pct(0.0), pct(1.0)), ("12.3%".into(), "0.0%".into(), "100.0%".into()));
+    }
 
     #[test]
     fn a_tiny_percentage_prints_as_below_the_floor() {

@@ -21,7 +21,7 @@ pub fn command(scenario: &Option<PathBuf>, sets: &[String], s: &Settings, budget
     let starts: Vec<&str> = s.plan.starts.iter().map(|x| x.name()).collect();
     let _ = write!(
         c,
-        " --population {} --rounds {} --meta-campaigns {} --starts {} --restarts {restarts} --regime {} --budget \
+        " --members {} --rounds {} --meta-campaigns {} --starts {} --restarts {restarts} --regime {} --budget \
          {budget} --campaigns-per-eval {} --cma-population {} --sigma {} --objective {} --select-campaigns {} \
          --eval-campaigns {} --styles-budget {} --seed {}",
         s.population.join(","),

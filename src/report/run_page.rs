@@ -149,7 +149,7 @@ fn group_rows(lines: &[GroupLine], key: &str) -> Vec<Vec<String>> {
         let mut r = vec![
             l.key.clone(),
             l.rows.to_string(),
-            crate::text::pct(l.win_rate),
+            crate::report::number::pct(l.win_rate),
             format!("{:.1}%–{:.1}%", 100.0 * l.win_low, 100.0 * l.win_high),
         ];
         r.extend(summary::mean_cells(l));
@@ -244,7 +244,7 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, Error> {
     page.pre(&format!(
         "empires run{scenario_flag} --campaigns {} --seed {seed}{}{}",
         m.total_campaigns,
-        seated.run_flag(),
+        crate::report::seating::flag(seated),
         overrides.concat()
     ));
 
@@ -274,7 +274,7 @@ pub fn build(run: &Path, out: &Path) -> Result<Vec<String>, Error> {
             bars: win_bars(&s.by_seat),
             reference: Some(fair),
         },
-        &format!("Seats count from 0; {}.", seated.describe()),
+        &format!("Seats count from 0; {}.", crate::report::seating::describe(seated)),
     )?;
     page.table(&group_rows(&s.by_seat, "seat"));
     page.pre(summary::seat_effect(&s, seated).trim_end());

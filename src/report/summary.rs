@@ -173,7 +173,7 @@ fn table(out: &mut String, title: &str, lines: &[GroupLine]) {
         let mut r = vec![
             l.key.clone(),
             l.rows.to_string(),
-            crate::text::pct(l.win_rate),
+            crate::report::number::pct(l.win_rate),
             format!("{:.1}%–{:.1}%", 100.0 * l.win_low, 100.0 * l.win_high),
             l.ties.to_string(),
         ];
@@ -232,7 +232,7 @@ pub fn seat_effect(s: &Summary, seating: SeatRotation) -> String {
 pub fn render(s: &Summary, scenario: &str, seed: u64, wall: f64, resumed: u64, seating: SeatRotation) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "scenario {scenario}, master seed {seed}, {} campaigns", s.campaigns);
-    let _ = writeln!(out, "{}", seating.describe());
+    let _ = writeln!(out, "{}", crate::report::seating::describe(seating));
     table(&mut out, "by strategy (win rate per player-campaign, Wilson 95% interval):", &s.by_strategy);
     table(&mut out, "by seat (seats count from 0; win rate per campaign, Wilson 95% interval):", &s.by_seat);
     let _ = writeln!(out, "{MEANS_NOTE}");

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 /// A share as a percent with one decimal (`crate::text`, where every
 /// percent format lives).
-pub use crate::text::pct;
+pub use super::number::pct;
 
 /// A square table of shares (row against column) as aligned text: whole
 /// percents, `-` where there is no value (the diagonal).

@@ -2,6 +2,8 @@
 //! or JSON (schema in docs/tables.md), with the fairness findings and the
 //! siege and naval chains.
 
+use super::fairness::Words;
+use super::fairness::words;
 use crate::analysis::combat::{Cell, Table};
 use crate::analysis::fairness::Finding;
 use crate::analysis::markov::{NavalEnd, SiegeEnd};
@@ -83,18 +85,18 @@ pub fn text(sc: &Scenario, e: &Exact) -> String {
         let _ = writeln!(out, "\n== {} ==", t.kind.name());
         let _ = writeln!(out, "  rows:");
         for (i, r) in t.rows.iter().enumerate() {
-            let _ = writeln!(out, "    {}. gap {}: {}", i + 1, r.gaps, r.effect);
+            let _ = writeln!(out, "    {}. gap {}: {}", i + 1, words::gaps(r), words::effect(r.effect));
         }
         grid(&mut out, t, "P(attacker wins), %", |c| format!("{:.1}", 100.0 * f(c.win as i64, t.den)));
-        grid(&mut out, t, &format!("expected attacker loss ({})", t.a_loss_unit), |c| {
+        grid(&mut out, t, &format!("expected attacker loss ({})", words::unit(t.a_loss_unit)), |c| {
             format!("{:.2}", f(c.a_loss, t.den))
         });
-        grid(&mut out, t, &format!("expected defender loss ({})", t.d_loss_unit), |c| {
+        grid(&mut out, t, &format!("expected defender loss ({})", words::unit(t.d_loss_unit)), |c| {
             format!("{:.2}", f(c.d_loss, t.den))
         });
         let _ = writeln!(out, "  findings:");
         for fd in e.findings.iter().filter(|x| x.kind == t.kind) {
-            let _ = writeln!(out, "    - {}", fd.text);
+            let _ = writeln!(out, "    - {}", fd.words());
         }
     }
     let _ = writeln!(
@@ -192,11 +194,11 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
             json!({
                 "kind": t.kind.name(),
                 "face_pairs": t.den,
-                "attacker_loss_unit": t.a_loss_unit,
-                "defender_loss_unit": t.d_loss_unit,
+                "attacker_loss_unit": words::unit(t.a_loss_unit),
+                "defender_loss_unit": words::unit(t.d_loss_unit),
                 "attacker_bases": t.attackers,
                 "defender_bases": t.defenders,
-                "rows": t.rows.iter().enumerate().map(|(i, r)| json!({"row": i + 1, "gaps": r.gaps, "effect": r.effect})).collect::<Vec<_>>(),
+                "rows": t.rows.iter().enumerate().map(|(i, r)| json!({"row": i + 1, "gaps": words::gaps(r), "effect": words::effect(r.effect)})).collect::<Vec<_>>(),
                 "cells": t.cells.iter().map(|c| json!({
                     "attacker": c.attacker,
                     "defender": c.defender,
@@ -208,14 +210,14 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
                     "defender_loss": prob(c.d_loss, t.den),
                     "exchange_ratio": exchange(c),
                 })).collect::<Vec<_>>(),
-                "findings": e.findings.iter().filter(|x| x.kind == t.kind).map(|x| json!({"topic": x.topic, "text": x.text, "value": x.value})).collect::<Vec<_>>(),
+                "findings": e.findings.iter().filter(|x| x.kind == t.kind).map(|x| json!({"topic": x.found.topic(), "text": x.words(), "value": x.value})).collect::<Vec<_>>(),
                 "verdict": e.verdicts.iter().find(|v| v.kind == t.kind).map(|v| json!({
                     "fair": v.fair, "words": if v.fair { "fair".to_string() } else { v.words() },
                     "edge": v.edge, "ahead": v.equal.ahead, "behind": v.equal.behind,
                     "attacker_loss": v.equal.a_loss, "defender_loss": v.equal.d_loss,
                     "attacker_worth": v.equal.a_worth, "defender_worth": v.equal.d_worth, "loss_gap": v.loss_gap,
-                    "edge_fair": v.edge_fair, "loss_fair": v.loss_fair, "more_strength_hurts": v.hurts,
-                    "bigger_gap": v.rows_break, "costly": v.costly,
+                    "edge_fair": v.edge_fair, "loss_fair": v.loss_fair, "more_strength_hurts": v.hurts.as_ref().map(Words::words),
+                    "bigger_gap": v.rows_break.as_ref().map(Words::words), "costly": v.costly.as_ref().map(Words::words),
                 })),
             })
         })
@@ -226,7 +228,7 @@ pub fn json(sc: &Scenario, e: &Exact) -> Value {
         "die": sc.combat.die.to_string(),
         "answer": super::fairness::answer(sc, &e.verdicts),
         "criterion": {
-            "text": crate::analysis::fairness::criterion(sc),
+            "text": super::fairness::criterion(sc),
             "fair_chance": sc.tables.fair_chance,
             "fair_loss": sc.tables.fair_loss,
             "fair_units_per_pv": sc.tables.fair_units_per_pv,
@@ -408,11 +410,11 @@ pub fn page(sc: &Scenario, e: &Exact, dir: &std::path::Path) -> Result<Vec<Strin
         }
         let mut rows = vec![vec!["row".to_string(), "gaps".into(), "effect".into()]];
         rows.extend(
-            t.rows.iter().enumerate().map(|(i, r)| vec![(i + 1).to_string(), r.gaps.clone(), r.effect.clone()]),
+            t.rows.iter().enumerate().map(|(i, r)| vec![(i + 1).to_string(), words::gaps(r), words::effect(r.effect)]),
         );
         page.table(&rows);
         for fd in e.findings.iter().filter(|x| x.kind == t.kind) {
-            page.p(&fd.text);
+            page.p(&fd.words());
         }
     }
     page.h2("Sieges and naval battles fought to the end");

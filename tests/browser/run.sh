@@ -114,8 +114,8 @@ echo "screenshot: $artifacts/replay-screenshot.png"
 # (the pages record what sticks out on <body data-overflow>).
 pages=(
     "compare|compare --vary costs.capture=3 --campaigns 50"
-    "sweep|sweep --vary costs.capture=1..3 --campaigns 30"
-    "heatmap|sweep --vary costs.capture=1..2 --vary costs.pillage=1..2 --campaigns 20"
+    "sweep|sweep --values costs.capture=1..3 --campaigns 30"
+    "heatmap|sweep --values costs.capture=1..2 --values costs.pillage=1..2 --campaigns 20"
     "mine-vs-pillage|experiment mine-vs-pillage --campaigns 20 --loss-campaigns 20 --readings-campaigns 0"
     "restrict|experiment restrict --forbid mine --levels random,balanced --campaigns 40"
     "ladder|ladder --strategies random,balanced,miner --campaigns 40 --bootstrap 100"
@@ -131,7 +131,7 @@ for entry in "${pages[@]}"; do
     kind="${entry%%|*}"; args="${entry#*|}"
     dir="$work/page-$kind"
     if [ "$kind" = sensitivity ]; then
-        "$bin" sensitivity --metric "mean empire size" --vary costs.capture,economy.pillage.mult \
+        "$bin" sensitivity --metric "mean empire size" --inputs costs.capture,economy.pillage.mult \
             --trajectories 2 --campaigns 20 --quiet --out "$dir" >/dev/null 2>&1 || { echo "FAIL: $kind did not run"; fail=1; continue; }
     else
         # shellcheck disable=SC2086

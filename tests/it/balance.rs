@@ -143,7 +143,7 @@ fn sensitivity_shards_merge_to_the_whole() {
         FIXTURE,
         "--metric",
         "gold from mines",
-        "--vary",
+        "--inputs",
         "economy.mine.river.mult=5..15,costs.capture=1..3",
         "--trajectories",
         "3",
@@ -199,7 +199,7 @@ fn solve_cli_writes_the_patched_scenario_and_the_flag() {
     let out = tmp("solve");
     let g1 = gold_at_n(&miners(), 1.0, 20);
     let o = bin()
-        .args(["solve", "--scenario", FIXTURE, "--vary", "economy.mine.river.mult=1..30"])
+        .args(["solve", "--scenario", FIXTURE, "--range", "economy.mine.river.mult=1..30"])
         .args(["--target", &format!("gold from mines = {}", 12.0 * g1), "--campaigns", "20", "--quiet"])
         .arg("--out")
         .arg(&out)
@@ -244,11 +244,11 @@ fn solve_cli_writes_the_patched_scenario_and_the_flag() {
 #[test]
 fn bad_balance_flags_exit_2_with_a_reason() {
     let cases: &[(&[&str], &str)] = &[
-        (&["sensitivity", "--metric", "fun", "--vary", "costs.capture"], "unknown metric"),
-        (&["sensitivity", "--metric", "mean empire size", "--vary", "costs.captur"], "not a numeric key"),
-        (&["solve", "--vary", "costs.capture", "--target", "mean empire size = 3"], "KEY=LO..HI"),
-        (&["solve", "--vary", "costs.capture=0..9", "--target", "mean empire size"], "METRIC = VALUE"),
-        (&["solve", "--vary", "initiative.pool=0..99", "--target", "mean empire size = 3"], "0..60"),
+        (&["sensitivity", "--metric", "fun", "--inputs", "costs.capture"], "unknown metric"),
+        (&["sensitivity", "--metric", "mean empire size", "--inputs", "costs.captur"], "not a numeric key"),
+        (&["solve", "--range", "costs.capture", "--target", "mean empire size = 3"], "KEY=LO..HI"),
+        (&["solve", "--range", "costs.capture=0..9", "--target", "mean empire size"], "METRIC = VALUE"),
+        (&["solve", "--range", "initiative.pool=0..99", "--target", "mean empire size = 3"], "0..60"),
     ];
     for (args, want) in cases {
         let o = bin().args(*args).args(["--campaigns", "4", "--quiet"]).output().unwrap();
@@ -298,7 +298,7 @@ fn solve_cli_curve_has_the_known_root_at_every_point() {
     let g1 = gold_at_n(&miners(), 1.0, 20);
     let o = bin()
         .args(["solve", "--scenario", FIXTURE])
-        .args(["--vary", "campaign.stall_seasons=0..6", "--vary", "economy.mine.river.mult=1..30"])
+        .args(["--range", "campaign.stall_seasons=0..6", "--range", "economy.mine.river.mult=1..30"])
         .args(["--target", &format!("gold from mines = {}", 12.25 * g1), "--campaigns", "20", "--curve-points", "3"])
         .args(["--quiet", "--out"])
         .arg(&out)
@@ -327,7 +327,7 @@ fn solve_cli_curve_has_the_known_root_at_every_point() {
 fn solve_cli_without_a_root_exits_1() {
     let out = tmp("noroot");
     let o = bin()
-        .args(["solve", "--scenario", FIXTURE, "--vary", "economy.mine.river.mult=1..5"])
+        .args(["solve", "--scenario", FIXTURE, "--range", "economy.mine.river.mult=1..5"])
         .args(["--target", "gold from mines = 1000000", "--campaigns", "20", "--quiet", "--out"])
         .arg(&out)
         .output()
@@ -351,7 +351,7 @@ fn solve_cli_without_a_root_exits_1() {
 fn solve_cli_two_targets_without_a_root_exits_1() {
     let out = tmp("two");
     let o = bin()
-        .args(["solve", "--vary", "economy.pillage.mult=5..40", "--vary", "costs.capture=1..5"])
+        .args(["solve", "--range", "economy.pillage.mult=5..40", "--range", "costs.capture=1..5"])
         .args(["--target", "share of gold from mines = 0.5", "--target", "mean empire size = 1000"])
         .args(["--campaigns", "40", "--quiet", "--out"])
         .arg(&out)
@@ -412,7 +412,7 @@ fn solve_cli_two_targets_with_a_known_root() {
     let out = tmp("two-known");
     let o = bin()
         .args(["solve", "--scenario", FIXTURE])
-        .args(["--vary", "economy.mine.river.mult=1..30", "--vary", "costs.capture=1..2"])
+        .args(["--range", "economy.mine.river.mult=1..30", "--range", "costs.capture=1..2"])
         .args(["--target", &format!("gold from mines = {}", 12.0 * gold)])
         .args(["--target", &format!("mean empire size = {size}"), "--campaigns", "20", "--quiet", "--out"])
         .arg(&out)
@@ -506,7 +506,7 @@ fn solve_best_response_retunes_the_players_at_each_point() {
 
     let out = tmp("solve-br");
     let o = bin()
-        .args(["solve", "--scenario", &duel, "--vary", "costs.capture=1..3", "--target", "mean empire size = 17"])
+        .args(["solve", "--scenario", &duel, "--range", "costs.capture=1..3", "--target", "mean empire size = 17"])
         .args(["--campaigns", "20", "--best-response", "--generations", "1", "--campaigns-per-eval", "10"])
         .args(["--probe-campaigns", "20", "--out"])
         .arg(&out)
@@ -530,7 +530,7 @@ fn solve_best_response_retunes_the_players_at_each_point() {
     );
     // The budget flags mean nothing without --best-response.
     let o = bin()
-        .args(["solve", "--vary", "costs.capture=1..3", "--target", "mean empire size = 12", "--generations", "2"])
+        .args(["solve", "--range", "costs.capture=1..3", "--target", "mean empire size = 12", "--generations", "2"])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
@@ -545,7 +545,7 @@ fn solve_best_response_retunes_the_players_at_each_point() {
 fn solve_rejects_a_solution_whose_campaigns_all_tie() {
     let out = std::env::temp_dir().join(format!("empires-solve-degenerate-{}", std::process::id()));
     let o = bin()
-        .args(["solve", "--scenario", "scenarios/duel.toml", "--vary", "costs.capture=1..8"])
+        .args(["solve", "--scenario", "scenarios/duel.toml", "--range", "costs.capture=1..8"])
         .args(["--target", "win rate: seat 0 = 0.5", "--campaigns", "2000", "--quiet", "--out"])
         .arg(&out)
         .output()

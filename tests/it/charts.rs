@@ -66,7 +66,7 @@ fn y_ticks(t: &[Text]) -> Vec<&Text> {
 #[test]
 fn a_sweep_over_dice_values_reads_as_categories_in_percent() {
     let d = tmp("dice");
-    run(&["sweep", "--vary", "economy.pillage=2D6x10,3D6x10,4D6x10", "--campaigns", "20"], &d);
+    run(&["sweep", "--values", "economy.pillage=2D6x10,3D6x10,4D6x10", "--campaigns", "20"], &d);
     let t = texts(&d.join("sweep-line.svg"));
     let cats: Vec<&Text> = t.iter().filter(|x| x.s.ends_with("D6x10")).collect();
     assert_eq!(cats.iter().map(|x| x.s.as_str()).collect::<Vec<_>>(), ["2D6x10", "3D6x10", "4D6x10"], "{t:?}");
@@ -84,7 +84,10 @@ fn a_sweep_over_dice_values_reads_as_categories_in_percent() {
 #[test]
 fn a_two_key_sweep_shares_a_fixed_scale_with_a_legend_and_intervals() {
     let d = tmp("heat");
-    run(&["sweep", "--vary", "costs.capture=2,3", "--vary", "economy.pillage=2D6x10,3D6x10", "--campaigns", "20"], &d);
+    run(
+        &["sweep", "--values", "costs.capture=2,3", "--values", "economy.pillage=2D6x10,3D6x10", "--campaigns", "20"],
+        &d,
+    );
     let mut legends = Vec::new();
     for k in 0..4 {
         let t = texts(&d.join(format!("sweep-heatmap-{k}.svg")));
@@ -162,7 +165,7 @@ fn the_map_names_its_terrains() {
 
 /// A sensitivity run of a second: one key, two trajectories.
 pub const QUICK_SENSITIVITY: &[&str] =
-    &["--metric", "win rate: balanced", "--vary", "costs.capture=1..3", "--trajectories", "2", "--campaigns", "10"];
+    &["--metric", "win rate: balanced", "--inputs", "costs.capture=1..3", "--trajectories", "2", "--campaigns", "10"];
 
 /// The sensitivity page renders its emphasis, never the escaped markup.
 #[test]

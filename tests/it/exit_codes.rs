@@ -119,10 +119,11 @@ fn tables_against_a_run_refuses_a_set_it_would_ignore() {
     let o =
         bin().args(["run", "--campaigns", "4", "--quiet", "--detail", "combats", "--out"]).arg(&dir).output().unwrap();
     assert!(o.status.success());
-    let o = bin().args(["tables", "--against"]).arg(&dir).args(["--set", "economy.pillage=3D6x10"]).output().unwrap();
+    let o =
+        bin().args(["tables", "--against-run"]).arg(&dir).args(["--set", "economy.pillage=3D6x10"]).output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(exit::BAD_INPUT), "{err}");
-    assert!(err.contains("--set with --against") && err.contains("--scenario"), "{err}");
+    assert!(err.contains("--set with --against-run") && err.contains("--scenario"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -171,7 +172,7 @@ fn page_writing_commands_say_where_they_wrote() {
     serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("standard output stays JSON");
     let balance: [(&str, &[&str]); 2] = [
         ("sensitivity", crate::charts::QUICK_SENSITIVITY),
-        ("solve", &["--vary", "costs.capture=1..4", "--target", "win rate: balanced = 0.25", "--campaigns", "50"]),
+        ("solve", &["--range", "costs.capture=1..4", "--target", "win rate: balanced = 0.25", "--campaigns", "50"]),
     ];
     for (cmd, args) in balance {
         let out = dir.join(cmd);
@@ -217,24 +218,24 @@ fn every_command_exits_2_on_bad_input_and_3_on_an_unwritable_output() {
         (vec!["run", "--campaigns", "4", "--set", "economy.nope=1"], "economy.nope"),
         (vec!["check", &bb], "balance.toml:2:"),
         (vec!["compare", "--vary", "costs.captur=3", "--campaigns", "4"], "costs.captur"),
-        (vec!["sweep", "--vary", "costs.captur=1,2", "--campaigns", "4"], "costs.captur"),
+        (vec!["sweep", "--values", "costs.captur=1,2", "--campaigns", "4"], "costs.captur"),
         (vec!["experiment", "mine-vs-pillage", "--loss-from", "nobody", "--campaigns", "4"], "--loss-from"),
         (vec!["experiment", "restrict", "--forbid", "dance", "--campaigns", "4"], "dance"),
         (vec!["experiment", "worth", "--candidates", "nobody", "--campaigns", "4"], "--candidates"),
         (vec!["merge", &na, "--out", "x"], "manifest.json"),
         (vec!["report", &na], "not a finished run directory"),
-        (vec!["tables", "--against", &na], "no combats.parquet"),
+        (vec!["tables", "--against-run", &na], "no combats.parquet"),
         (vec!["validate", &bs], "bad.toml:2:1: unknown field `nope`"),
         (vec!["tune", "--keys", "mines", "--budget", "4"], "not a numeric strategy key"),
         (vec!["styles", "--starts", "balanced,nobody", "--budget", "4"], "unknown strategy \"nobody\""),
-        (vec!["psro", "--population", "tuned,nobody", "--rounds", "1"], "unknown strategy \"nobody\""),
+        (vec!["psro", "--members", "tuned,nobody", "--rounds", "1"], "unknown strategy \"nobody\""),
         (vec!["deviate", "--strategy", "nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
         (vec!["probe", "--strategy", "nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
         (vec!["value", "--strategy", "nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
         (vec!["ladder", "--strategies", "random,nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
         (vec!["metagame", "--strategies", "random,nobody", "--campaigns", "4"], "unknown strategy \"nobody\""),
-        (vec!["sensitivity", "--metric", "win rate: balanced", "--vary", "costs.captur=1..3"], "costs.captur"),
-        (vec!["solve", "--vary", "costs.captur=1..3", "--target", "win rate: balanced = 0.25"], "costs.captur"),
+        (vec!["sensitivity", "--metric", "win rate: balanced", "--inputs", "costs.captur=1..3"], "costs.captur"),
+        (vec!["solve", "--range", "costs.captur=1..3", "--target", "win rate: balanced = 0.25"], "costs.captur"),
     ];
     let out = blocker.join("out");
     let o_ = s(&out);
@@ -244,7 +245,7 @@ fn every_command_exits_2_on_bad_input_and_3_on_an_unwritable_output() {
         [&["run", "--out", &o_][..], &quick].concat(),
         vec!["check", "scenarios/balance.toml", "--quiet", "--out", &o_],
         [&["compare", "--vary", "economy.pillage=3D6x10", "--out", &o_][..], &quick].concat(),
-        [&["sweep", "--vary", "costs.capture=2,3", "--out", &o_][..], &quick].concat(),
+        [&["sweep", "--values", "costs.capture=2,3", "--out", &o_][..], &quick].concat(),
         [&["experiment", "mine-vs-pillage", "--out", &o_][..], &quick].concat(),
         [&["experiment", "restrict", "--forbid", "mine", "--out", &o_][..], &quick].concat(),
         [&["experiment", "worth", "--candidates", "balanced", "--out", &o_][..], &quick].concat(),
@@ -259,8 +260,26 @@ fn every_command_exits_2_on_bad_input_and_3_on_an_unwritable_output() {
         vec!["value", "--campaigns", "4", "--held-out", "4", "--quiet", "--out", &o_],
         [&["ladder", "--strategies", "random,balanced", "--out", &o_][..], &quick].concat(),
         [&["metagame", "--strategies", "random,balanced", "--out", &o_][..], &quick].concat(),
-        vec!["sensitivity", "--metric", "win rate: balanced", "--vary", "costs.capture=1..3", "--quiet", "--out", &o_],
-        vec!["solve", "--vary", "costs.capture=1..4", "--target", "win rate: balanced = 0.25", "--quiet", "--out", &o_],
+        vec![
+            "sensitivity",
+            "--metric",
+            "win rate: balanced",
+            "--inputs",
+            "costs.capture=1..3",
+            "--quiet",
+            "--out",
+            &o_,
+        ],
+        vec![
+            "solve",
+            "--range",
+            "costs.capture=1..4",
+            "--target",
+            "win rate: balanced = 0.25",
+            "--quiet",
+            "--out",
+            &o_,
+        ],
     ];
     let mut commands = std::collections::BTreeSet::new();
     for (args, names) in &bad {

@@ -155,7 +155,7 @@ fn sensitivity_resumes_to_the_same_files() {
             "sensitivity",
             "--metric",
             "share of gold from mines",
-            "--vary",
+            "--inputs",
             "economy.pillage.mult,economy.mine.river.mult",
             "--trajectories",
             "6",
@@ -201,7 +201,7 @@ fn probe_resumes_to_the_same_files() {
 fn sweep_resumes_to_the_same_files() {
     interrupt_and_resume(
         "sweep",
-        &["sweep", "--vary", "economy.pillage=1D6x10,2D6x10,3D6x10", "--campaigns", "4096", "--quiet"],
+        &["sweep", "--values", "economy.pillage=1D6x10,2D6x10,3D6x10", "--campaigns", "4096", "--quiet"],
     );
 }
 
@@ -229,7 +229,7 @@ fn solve_resumes_to_the_same_files() {
         "solve",
         &[
             "solve",
-            "--vary",
+            "--range",
             "economy.pillage.mult=5..40",
             "--target",
             "share of gold from pillage = 0.3",
@@ -251,9 +251,9 @@ fn a_solve_curve_resumes_to_the_same_files() {
         "solve-curve",
         &[
             "solve",
-            "--vary",
+            "--range",
             "economy.mine.river.mult=20..30",
-            "--vary",
+            "--range",
             "economy.pillage.mult=5..40",
             "--target",
             "share of gold from pillage = 0.2",
@@ -323,7 +323,7 @@ fn psro_resumes_from_inside_a_round() {
         "psro",
         &[
             "psro",
-            "--population",
+            "--members",
             "tuned,balanced",
             "--rounds",
             "2",
@@ -361,7 +361,7 @@ fn timeless_hides_only_wall_times() {
 #[test]
 fn resume_on_a_finished_folder_plays_nothing() {
     let d = dir("finished");
-    let args = ["sweep", "--vary", "costs.capture=1,2", "--campaigns", "20", "--quiet", "--out"];
+    let args = ["sweep", "--values", "costs.capture=1,2", "--campaigns", "20", "--quiet", "--out"];
     let o = bin().args(args).arg(&d).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(std::fs::read_to_string(d.join("request.txt")).unwrap().ends_with("complete, exit 0\n"));

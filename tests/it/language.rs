@@ -1,5 +1,5 @@
-//! One command-line language: `--set` only overrides, `--vary` gives a
-//! variant's values or a range, `--players` wherever campaigns are
+//! One command-line language: `--set` only overrides, `--vary` gives
+//! `compare`'s B, `--values` a sweep's, `--range` an interval, `--players` wherever campaigns are
 //! played, and the synopsis in docs/commands.md is the one clap parses.
 
 use crate::play_cli::bin;
@@ -32,7 +32,17 @@ fn the_synopsis_is_the_one_clap_parses() {
         readme[start..start + len] == want,
         "the synopsis in docs/commands.md is stale; rewrite it with EMPIRES_WRITE_SYNOPSIS=1 cargo test --release the_synopsis:\n{want}"
     );
-    for flag in ["--vary", "--players", "--resume", "--threads", "--intensity", "--rank-population"] {
+    for flag in [
+        "--vary",
+        "--values",
+        "--range",
+        "--inputs",
+        "--players",
+        "--resume",
+        "--threads",
+        "--intensity",
+        "--rank-population",
+    ] {
         assert!(want.contains(flag), "{flag}");
     }
 }
@@ -63,7 +73,7 @@ fn compare_takes_a_from_scenario_and_b_from_vary_or_a_file() {
 fn sweep_varies_a_range_of_whole_numbers_and_sets_every_cell() {
     let out = tmp("sweep");
     let o = bin()
-        .args(["sweep", "--vary", "costs.capture=1..3", "--set", "costs.pillage=2", "--campaigns", "10", "--quiet"])
+        .args(["sweep", "--values", "costs.capture=1..3", "--set", "costs.pillage=2", "--campaigns", "10", "--quiet"])
         .arg("--out")
         .arg(&out)
         .output()
@@ -75,7 +85,7 @@ fn sweep_varies_a_range_of_whole_numbers_and_sets_every_cell() {
     {
         assert!(text.contains(v), "{v}: {text}");
     }
-    let (code, e) = err(&["sweep", "--vary", "costs.capture=1..99"]);
+    let (code, e) = err(&["sweep", "--values", "costs.capture=1..99"]);
     assert_eq!(code, Some(2), "{e}");
     assert!(e.contains("at most 25 values"), "{e}");
     let (code, e) = err(&["sweep", "--set", "costs.capture=1,2"]);
@@ -109,7 +119,7 @@ fn one_flag_one_meaning() {
     let (code, e) = err(&["metagame", "--strategies", "random,balanced", "--population", "10"]);
     assert_eq!(code, Some(2), "{e}");
     let (code, e) = err(&["sensitivity", "--metric", "mean empire size", "--keys", "costs.capture"]);
-    assert_eq!(code, Some(2), "sensitivity varies with --vary: {e}");
+    assert_eq!(code, Some(2), "sensitivity varies with --inputs: {e}");
 }
 
 /// The worked examples of docs/commands.md are what the binary prints now.

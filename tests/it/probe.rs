@@ -156,10 +156,14 @@ fn a_best_response_finds_the_hole_no_single_probe_sees() {
 /// A weighted player's best response is the only kind the probe tunes.
 #[test]
 fn the_probe_command_refuses_a_best_response_for_a_search() {
-    let out = bin().args(["probe", "--strategy", "search", "--best-response", "--campaigns", "4"]).output().unwrap();
+    let out =
+        bin().args(["probe", "--strategy", "search", "--best-response-probe", "--campaigns", "4"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--best-response tunes a weighted player's keys; \"search\" is a Search player"), "{err}");
+    assert!(
+        err.contains("--best-response-probe tunes a weighted player's keys; \"search\" is a Search player"),
+        "{err}"
+    );
 }
 
 /// A gift with no place (a ship where no sea touches a capital: the duel

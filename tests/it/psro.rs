@@ -108,7 +108,7 @@ fn the_psro_command_writes_an_equilibrium_that_plays() {
     let dir = tmp("psro");
     let out = dir.join("out");
     let o = bin()
-        .args(["psro", "--scenario", "scenarios/duel.toml", "--population", "tuned,balanced", "--rounds", "2"])
+        .args(["psro", "--scenario", "scenarios/duel.toml", "--members", "tuned,balanced", "--rounds", "2"])
         .args(["--meta-campaigns", "20", "--starts", "warlord", "--budget", "400", "--campaigns-per-eval", "20"])
         .args(["--cma-population", "4", "--select-campaigns", "20", "--eval-campaigns", "40", "--quiet"])
         .args(["--styles-budget", "200", "--out"])
@@ -119,7 +119,7 @@ fn the_psro_command_writes_an_equilibrium_that_plays() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout).to_string();
     assert!(text.contains("The equilibrium of ") && text.contains("Its exploitability is at least"), "{text}");
-    assert!(text.contains("redo: empires psro --scenario scenarios/duel.toml --population tuned,balanced"), "{text}");
+    assert!(text.contains("redo: empires psro --scenario scenarios/duel.toml --members tuned,balanced"), "{text}");
     for f in ["psro.txt", "equilibrium.toml", "record.json"] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
@@ -134,7 +134,7 @@ fn the_psro_command_writes_an_equilibrium_that_plays() {
     assert!(eq.members.iter().all(|m| sc.strategy(m).is_some()));
     let all = sc.with_players(MIXTURE).unwrap();
     assert!(empires::sim::Campaign::numbered(&all, 1, 0).play().is_ok());
-    let bad = bin().args(["psro", "--population", "random", "--quiet"]).output().unwrap();
+    let bad = bin().args(["psro", "--members", "random", "--quiet"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a weighted strategy"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -168,7 +168,7 @@ fn psro_install_replaces_the_equilibrium_in_a_scenario_file() {
     let o = bin()
         .args(["psro", "--scenario"])
         .arg(&file)
-        .args(["--population", "tuned,balanced", "--rounds", "1", "--meta-campaigns", "20", "--starts", "warlord"])
+        .args(["--members", "tuned,balanced", "--rounds", "1", "--meta-campaigns", "20", "--starts", "warlord"])
         .args(["--budget", "400", "--campaigns-per-eval", "20", "--cma-population", "4", "--select-campaigns", "20"])
         .args(["--eval-campaigns", "20", "--styles-budget", "200", "--quiet", "--install"])
         .arg(&file)
@@ -204,7 +204,7 @@ fn two_shards_of_psro_in_one_folder_write_the_unsharded_record() {
     let dir = tmp("psro-shards");
     let run = |out: &std::path::Path, shard: Option<&str>| {
         let mut c = bin();
-        c.args(["psro", "--scenario", "scenarios/duel.toml", "--population", "tuned,balanced", "--rounds", "2"])
+        c.args(["psro", "--scenario", "scenarios/duel.toml", "--members", "tuned,balanced", "--rounds", "2"])
             .args(["--meta-campaigns", "40", "--starts", "warlord", "--budget", "800", "--campaigns-per-eval"])
             .args(["20", "--cma-population", "4", "--select-campaigns", "40", "--eval-campaigns", "40"])
             .args(["--styles-budget", "200", "--quiet", "--threads", "1", "--out"])

@@ -252,7 +252,7 @@ fn studies_say_how_they_seated_the_strategies() {
     assert!(text.lines().nth(2) == Some("seats rotated (strategies differ)"), "{text}");
     assert!(text.contains(", seats rotated"), "{text}");
     let o = bin()
-        .args(["sweep", "--vary", "costs.capture=2,3", "--campaigns", "20", "--fixed-seats", "--out"])
+        .args(["sweep", "--values", "costs.capture=2,3", "--campaigns", "20", "--fixed-seats", "--out"])
         .arg(tmp("sweep"))
         .output()
         .unwrap();

@@ -85,7 +85,7 @@ fn sensitivity_cli_prints_the_sobol_noise_floor_and_verdicts() {
     let _ = std::fs::remove_dir_all(&out);
     let o = bin()
         .args(["sensitivity", "--scenario", FIXTURE, "--metric", "gold from mines"])
-        .args(["--vary", "economy.mine.river.mult=5..15,economy.pillage.count=1..3", "--trajectories", "2"])
+        .args(["--inputs", "economy.mine.river.mult=5..15,economy.pillage.count=1..3", "--trajectories", "2"])
         .args(["--campaigns", "10", "--sobol-keys", "economy.mine.river.mult,economy.pillage.count"])
         .args(["--sobol-rows", "12", "--out"])
         .arg(&out)
@@ -111,7 +111,7 @@ fn sobol_indices_outside_zero_one_are_not_printed_as_estimates() {
     let _ = std::fs::remove_dir_all(&out);
     let o = bin()
         .args(["sensitivity", "--metric", "win rate: seat 0", "--players", "balanced"])
-        .args(["--vary", "costs.capture=1..3,economy.pillage.mult=5..15", "--trajectories", "2"])
+        .args(["--inputs", "costs.capture=1..3,economy.pillage.mult=5..15", "--trajectories", "2"])
         .args(["--campaigns", "8", "--sobol-keys", "costs.capture,economy.pillage.mult"])
         .args(["--sobol-rows", "8", "--quiet", "--out"])
         .arg(&out)
@@ -149,7 +149,7 @@ fn screen(name: &str, vary: &str) -> (String, serde_json::Value, PathBuf) {
     let out = std::env::temp_dir().join(format!("empires-sensitivity-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let o = bin()
-        .args(["sensitivity", "--scenario", FIXTURE, "--metric", "gold from mines", "--vary", vary])
+        .args(["sensitivity", "--scenario", FIXTURE, "--metric", "gold from mines", "--inputs", vary])
         .args(["--trajectories", "4", "--campaigns", "20", "--quiet", "--out"])
         .arg(&out)
         .output()

@@ -253,7 +253,7 @@ fn compare_best_response_retunes_the_players_for_each_variant() {
         "sweep",
         "--scenario",
         duel.as_str(),
-        "--vary",
+        "--values",
         "economy.pillage=1D6x10,6D6x10",
         "--best-response",
         "--generations",
@@ -295,7 +295,7 @@ fn sweep_axes_split_at_top_level_commas() {
 fn sweep_cli_draws_a_line_for_one_key_and_heatmaps_for_two() {
     let (one, two) = (tmp("sw1"), tmp("sw2"));
     let o = bin()
-        .args(["sweep", "--vary", "costs.capture=1,2,3", "--campaigns", "150", "--out"])
+        .args(["sweep", "--values", "costs.capture=1,2,3", "--campaigns", "150", "--out"])
         .arg(&one)
         .output()
         .unwrap();
@@ -308,15 +308,24 @@ fn sweep_cli_draws_a_line_for_one_key_and_heatmaps_for_two() {
     assert!(text.contains("verdicts: Benjamini–Hochberg-adjusted, false discovery rate 5% over"), "{text}");
     assert!(text.lines().any(|l| l.trim_start().starts_with("costs.capture=3")), "{text}");
     let o = bin()
-        .args(["sweep", "--vary", "costs.capture=2,3", "--vary", "costs.pillage=1,2", "--campaigns", "100", "--out"])
+        .args([
+            "sweep",
+            "--values",
+            "costs.capture=2,3",
+            "--values",
+            "costs.pillage=1,2",
+            "--campaigns",
+            "100",
+            "--out",
+        ])
         .arg(&two)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(two.join("sweep-heatmap-0.svg").exists() && two.join("sweep-heatmap-0.png").exists());
-    let o = bin().args(["sweep", "--vary", "costs.capture=2,-4", "--campaigns", "10"]).output().unwrap();
+    let o = bin().args(["sweep", "--values", "costs.capture=2,-4", "--campaigns", "10"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--vary costs.capture=-4"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--values costs.capture=-4"));
 }
 
 #[test]
@@ -454,7 +463,7 @@ fn experiment_with_players_seats_one_restricted_player_against_copies() {
 fn players_flag_reaches_every_study_and_the_gate() {
     for args in [
         vec!["compare", "--vary", "costs.capture=3", "--players", "nobody"],
-        vec!["sweep", "--vary", "costs.capture=2,3", "--players", "nobody"],
+        vec!["sweep", "--values", "costs.capture=2,3", "--players", "nobody"],
         vec!["experiment", "mine-vs-pillage", "--players", "nobody"],
     ] {
         let o = bin().args(&args).output().unwrap();
@@ -871,7 +880,7 @@ fn every_page_that_shows_a_share_defines_it() {
     assert!(page.contains("not the pooled share of all campaigns"), "compare's page");
     let out = tmp("share-sweep");
     let o = bin()
-        .args(["sweep", "--scenario", duel, "--vary", "costs.capture=2,3", "--metric", "share of gold from mines"])
+        .args(["sweep", "--scenario", duel, "--values", "costs.capture=2,3", "--metric", "share of gold from mines"])
         .args(["--campaigns", "20", "--quiet", "--out"])
         .arg(&out)
         .output()
@@ -881,7 +890,7 @@ fn every_page_that_shows_a_share_defines_it() {
     let out = tmp("share-sensitivity");
     let o = bin()
         .args(["sensitivity", "--scenario", duel, "--metric", "share of gold from mines"])
-        .args(["--vary", "costs.capture=1..3", "--trajectories", "2", "--campaigns", "10", "--quiet", "--out"])
+        .args(["--inputs", "costs.capture=1..3", "--trajectories", "2", "--campaigns", "10", "--quiet", "--out"])
         .arg(&out)
         .output()
         .unwrap();
@@ -889,7 +898,7 @@ fn every_page_that_shows_a_share_defines_it() {
     assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("not the pooled share"), "its page");
     let out = tmp("share-solve");
     let o = bin()
-        .args(["solve", "--scenario", duel, "--vary", "costs.capture=1..3"])
+        .args(["solve", "--scenario", duel, "--range", "costs.capture=1..3"])
         .args(["--target", "share of gold from mines = 0.5", "--campaigns", "20", "--quiet", "--out"])
         .arg(&out)
         .output()
@@ -979,7 +988,7 @@ fn e09_e15_a_mine_that_matches_a_pillage_ties_it() {
 fn sweep_answer_says_what_did_not_move_with_its_tables_plus_minus() {
     let out = tmp("sw-still");
     let o = bin()
-        .args(["sweep", "--vary", "costs.capture=2,3", "--campaigns", "100", "--quiet", "--out"])
+        .args(["sweep", "--values", "costs.capture=2,3", "--campaigns", "100", "--quiet", "--out"])
         .arg(&out)
         .output()
         .unwrap();
@@ -1271,8 +1280,8 @@ fn compare_states_each_sides_campaigns_and_the_paired_ones() {
 #[test]
 fn q1_observed_gold_shares_carry_campaign_level_intervals() {
     use empires::report::dataset::read_players;
+    use empires::report::number::pct;
     use empires::stats::ratio_interval;
-    use empires::text::pct;
     let dir = tmp("shares");
     let run = dir.join("run");
     run_into(&run, &["--campaigns", "60"]);
@@ -1317,7 +1326,7 @@ fn q1_observed_gold_shares_carry_campaign_level_intervals() {
 fn sweep_names_what_each_cells_players_never_did() {
     let out = tmp("sw-never");
     let o = bin()
-        .args(["sweep", "--vary", "costs.capture=2,3", "--players", "tuned", "--campaigns", "40", "--quiet", "--out"])
+        .args(["sweep", "--values", "costs.capture=2,3", "--players", "tuned", "--campaigns", "40", "--quiet", "--out"])
         .arg(&out)
         .output()
         .unwrap();

@@ -7,6 +7,7 @@ use crate::play_cli::bin;
 use empires::analysis::combat::{Table, all_tables, table};
 use empires::analysis::fairness::findings;
 use empires::analysis::markov::{naval, sieges};
+use empires::report::fairness::{Words, short};
 use empires::report::tables::rational;
 use empires::rules::CombatKind;
 use empires::scenario::Scenario;
@@ -164,12 +165,12 @@ fn w03_findings_name_the_same_effect_rows_and_the_bid_value() {
     let sc = Scenario::default();
     let t = kind(&sc, CombatKind::Army);
     let f = findings(&sc, &t);
-    let texts: Vec<&str> = f.iter().map(|x| x.text.as_str()).collect();
+    let texts: Vec<String> = f.iter().map(Words::words).collect();
     assert!(texts.iter().any(|t| t.contains("rows 1 (gap 0) and 2 (gap 1 to 3) have the same effect")), "{texts:?}");
     // +1 at equal base: from 15/36 to 21/36 (d >= 0 once the base is 1 up).
-    let bid = f.iter().find(|x| x.topic == "bid_value").unwrap();
+    let bid = f.iter().find(|x| x.found.topic() == "bid_value").unwrap();
     assert!((bid.value.unwrap() - 6.0 / 36.0).abs() < 1e-12);
-    assert!(f.iter().any(|x| x.topic == "symmetry" && x.value == Some(0.0)));
+    assert!(f.iter().any(|x| x.found.topic() == "symmetry" && x.value == Some(0.0)));
 }
 
 #[test]
@@ -184,7 +185,10 @@ fn g05_unreachable_rows_are_found() {
     sc.army.losses = empires::scenario::GapTable::new(rows);
     let t = kind(&sc, CombatKind::Army);
     let f = findings(&sc, &t);
-    assert!(f.iter().any(|x| x.topic == "unreachable_row" && x.text.starts_with("row 4 (gap 20 and above")), "{f:?}");
+    assert!(
+        f.iter().any(|x| x.found.topic() == "unreachable_row" && x.words().starts_with("row 4 (gap 20 and above")),
+        "{f:?}"
+    );
 }
 
 #[test]
@@ -230,7 +234,7 @@ fn combats_run() -> std::path::PathBuf {
 #[test]
 fn w03_w10_w21_w25_played_combats_agree_with_the_exact_tables() {
     let dir = combats_run();
-    let o = bin().args(["tables", "--against"]).arg(&dir).output().unwrap();
+    let o = bin().args(["tables", "--against-run"]).arg(&dir).output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
     for kind in ["army", "siege", "spy", "spy_vs_spy"] {
@@ -245,7 +249,7 @@ fn w03_w10_w21_w25_played_combats_agree_with_the_exact_tables() {
 
     // The same combats against a table with one boundary moved.
     let fixture = format!("{}/tests/fixtures/wrong-army-table.toml", env!("CARGO_MANIFEST_DIR"));
-    let o = bin().args(["tables", "--against"]).arg(&dir).args(["--scenario", &fixture]).output().unwrap();
+    let o = bin().args(["tables", "--against-run"]).arg(&dir).args(["--scenario", &fixture]).output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
     let army = out.lines().find(|l| l.trim_start().starts_with("army ")).unwrap();
@@ -253,7 +257,7 @@ fn w03_w10_w21_w25_played_combats_agree_with_the_exact_tables() {
     assert!(out.contains("army attacker "), "the disagreeing cells are listed:\n{out}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("disagree with the exact tables"));
     // A run without combats is a clear input error.
-    let o = bin().args(["tables", "--against", "/nonexistent-run"]).output().unwrap();
+    let o = bin().args(["tables", "--against-run", "/nonexistent-run"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("combats.parquet"));
 }
@@ -297,7 +301,7 @@ fn w10_q2_verdict_per_table_on_the_criterion() {
     assert!(close(siege.edge, -15.0 / 36.0));
     assert_eq!((siege.equal.a_loss, siege.equal.d_loss), (50.0 / 36.0, 22.0 / 36.0));
     assert!(close(siege.loss_gap, 28.0 / 36.0));
-    assert_eq!(siege.short(), "favours the defender, a city costs too many units");
+    assert_eq!(short(&siege), "favours the defender, a city costs too many units");
     assert!(
         siege.words().starts_with(
             "the defender comes out ahead more often at equal strength: it loses less than the attacker on 58.3% of \
@@ -316,7 +320,7 @@ fn w10_q2_verdict_per_table_on_the_criterion() {
     loose.tables.fair_loss = 0.8;
     loose.tables.fair_chance = 0.42;
     let l = verdict(&loose, &kind(&loose, CombatKind::Siege));
-    assert!(l.edge_fair && l.loss_fair && !l.fair && l.short() == "a city costs too many units", "{l:?}");
+    assert!(l.edge_fair && l.loss_fair && !l.fair && short(&l) == "a city costs too many units", "{l:?}");
 }
 
 /// The edge can fail where P(win) − P(lose) cannot (both sides roll the
@@ -345,7 +349,7 @@ fn w10_q2_a_tie_row_that_costs_only_the_city_is_judged_on_the_edge() {
          face pairs, the attacker on 33.3% (8.3 points)"
     ));
     assert_eq!(
-        v.rows_break.as_deref(),
+        v.rows_break.as_ref().map(Words::words).as_deref(),
         Some("a bigger gap costs the loser less: gap 1 costs the city 1 PV, gap 0 costs it 3")
     );
     // `tables.fair_chance` is the edge's tolerance: just under 1/12 fails, 1/12 passes.
@@ -369,10 +373,10 @@ fn w03_w10_q2_rows_that_pay_a_bigger_gap_less_fail() {
     });
     let v = verdict(&sc, &kind(&sc, CombatKind::Siege));
     assert_eq!(
-        v.rows_break.as_deref(),
+        v.rows_break.as_ref().map(Words::words).as_deref(),
         Some("a bigger gap costs the loser less: gap 3 costs the city 2 PV, gap 2 costs it 4")
     );
-    assert!(!v.fair && v.short().contains("a bigger gap pays less"), "{}", v.short());
+    assert!(!v.fair && short(&v).contains("a bigger gap pays less"), "{}", short(&v));
     assert!(v.words().contains("; a bigger gap costs the loser less: gap 3 costs the city 2 PV, gap 2 costs it 4"));
     // The loser's side below 0: a tie that costs the army 2 units, a loss by 1 only 1.
     let sc = siege_rows(|r| {
@@ -381,7 +385,7 @@ fn w03_w10_q2_rows_that_pay_a_bigger_gap_less_fail() {
     });
     let v = verdict(&sc, &kind(&sc, CombatKind::Siege));
     assert_eq!(
-        v.rows_break.as_deref(),
+        v.rows_break.as_ref().map(Words::words).as_deref(),
         Some("a bigger gap costs the loser less: gap -1 costs the army 1 unit, gap 0 costs it 2")
     );
     // The army table reads the gap's size: a win by 4 or more that costs
@@ -393,7 +397,7 @@ fn w03_w10_q2_rows_that_pay_a_bigger_gap_less_fail() {
     sc.army.losses = empires::scenario::GapTable::new(rows);
     let v = verdict(&sc, &kind(&sc, CombatKind::Army));
     assert_eq!(
-        v.rows_break.as_deref(),
+        v.rows_break.as_ref().map(Words::words).as_deref(),
         Some("a bigger gap costs the winner more: gap -4 costs the defender 2 units, gap -3 costs it 1")
     );
     // The shipped tables keep every row in order.
@@ -411,7 +415,8 @@ fn w03_w10_q2_rows_that_pay_a_bigger_gap_less_fail() {
 /// gold. A rate that is not above 0 is refused where it is written.
 #[test]
 fn w10_q2_the_exchange_rate_prices_both_sides_in_one_unit() {
-    use empires::analysis::fairness::{criterion, verdict};
+    use empires::analysis::fairness::verdict;
+    use empires::report::fairness::criterion;
     let mut sc = Scenario::default();
     sc.tables.exchange.city_pv = 2.5;
     let v = verdict(&sc, &kind(&sc, CombatKind::Siege));
@@ -558,7 +563,7 @@ fn w10_tables_diff_shows_how_a_change_moves_each_criterion() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `--diff` and `--against` print a check and play nothing: a flag that
+/// `--diff` and `--against-run` print a check and play nothing: a flag that
 /// only shapes the readings or the written files is refused with exit 2,
 /// not silently dropped.
 #[test]
@@ -571,8 +576,8 @@ fn tables_diff_and_against_refuse_flags_they_cannot_apply() {
         (vec!["--diff", other, "--seed", "9"], "--seed with --diff"),
         (vec!["--diff", other, "--format", "json"], "--format with --diff"),
         (vec!["--diff", other, "--out", "x"], "--out with --diff"),
-        (vec!["--against", "some-run", "--readings-campaigns", "0"], "--readings-campaigns with --against"),
-        (vec!["--against", "some-run", "--diff", other], "not both"),
+        (vec!["--against-run", "some-run", "--readings-campaigns", "0"], "--readings-campaigns with --against-run"),
+        (vec!["--against-run", "some-run", "--diff", other], "not both"),
     ] {
         let o = bin().arg("tables").args(&args).output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
@@ -633,7 +638,7 @@ fn w10_q2_units_per_city_pv_by_hand() {
     assert_eq!(worst_city(&taken).map(|c| (c.pv, c.units)), Some((5, 2)));
     let v = verdict(&sc, &kind(&sc, CombatKind::Siege));
     assert_eq!(
-        v.costly.as_deref(),
+        v.costly.as_ref().map(Words::words).as_deref(),
         Some(
             "the worst cell: an army of 1 unit never takes a 3-PV city; no city is taken at 3 of the 40 cells; the \
              dearest city taken: a 5-PV city costs an army of 2 units 57.44 units a PV for each city taken, as it \
@@ -648,7 +653,7 @@ fn w10_q2_units_per_city_pv_by_hand() {
     assert_eq!(verdict(&big, &kind(&big, CombatKind::Siege)).costly, None);
     big.tables.fair_units_per_pv = 2.9;
     let v = verdict(&big, &kind(&big, CombatKind::Siege));
-    let costly = v.costly.unwrap();
+    let costly = v.costly.unwrap().words();
     assert!(costly.starts_with("the worst cell: a 5-PV city costs an army of 4 units 2.95 units a PV"), "{costly}");
     assert!(costly.ends_with(", more than 2.9"), "{costly}");
     // Only a siege takes a city.

@@ -35,17 +35,117 @@ pub enum Class {
 /// folder and what to do next in its own).
 pub const INTERRUPTED: &str = "stopped by Ctrl-C";
 
+/// An input a library function was handed, named by what it is rather
+/// than by how a front end spells it: an error names the input that was
+/// wrong, and the command line words it with its flag
+/// (`cli::input_flag`), so a renamed flag is renamed there alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Input {
+    /// The strategy every seat plays.
+    Players,
+    /// A strategy's keys to vary or tune.
+    Keys,
+    /// Whether a study answers under best response.
+    BestResponse,
+    /// The kind of player a best response tunes.
+    BestResponsePlayer,
+    /// Going on with the record a stopped run kept.
+    Resume,
+    /// A scenario number and the interval it varies over (`KEY=LO..HI`).
+    Range,
+    /// A key and the values a sweep plays (`KEY=V1,V2,...`).
+    Values,
+    /// A metric named to show.
+    Metric,
+    /// What a solve aims at (`METRIC = VALUE`).
+    Target,
+    /// The kinds of action a restriction forbids.
+    Forbid,
+    /// The kinds of action a restriction forces.
+    Force,
+    /// The strategies a restriction is played at.
+    Levels,
+}
+
+impl Input {
+    /// How [`Error`]'s `Display` names the input when no front end words
+    /// it: its name in angle brackets.
+    pub fn plain(self) -> String {
+        format!("<{self:?}>").to_lowercase()
+    }
+}
+
+/// A piece of an error's message: text, or an input the front end names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    Text(String),
+    Input(Input),
+}
+
+impl From<&str> for Part {
+    fn from(s: &str) -> Self {
+        Part::Text(s.to_string())
+    }
+}
+
+impl From<String> for Part {
+    fn from(s: String) -> Self {
+        Part::Text(s)
+    }
+}
+
+impl From<Input> for Part {
+    fn from(i: Input) -> Self {
+        Part::Input(i)
+    }
+}
+
 /// A failure with a message for the user and its [`Class`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
+#[error("{}", self.render(Input::plain))]
 pub struct Error {
     class: Class,
-    message: String,
+    parts: Vec<Part>,
 }
 
 impl Error {
     pub fn new(class: Class, message: impl Into<String>) -> Self {
-        Error { class, message: message.into() }
+        Error { class, parts: vec![Part::Text(message.into())] }
+    }
+
+    /// Bad input whose message names inputs, each worded by the front end
+    /// ([`render`](Self::render)): `Error::input_naming(["give ".into(),
+    /// Input::Forbid.into(), " or both".into()])`.
+    pub fn input_naming(parts: impl IntoIterator<Item = Part>) -> Self {
+        Error { class: Class::Input, parts: parts.into_iter().collect() }
+    }
+
+    /// The message, each input worded by `name` (the command line passes
+    /// its flags).
+    pub fn render<S: AsRef<str>>(&self, name: impl Fn(Input) -> S) -> String {
+        self.parts
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => t.clone(),
+                Part::Input(i) => name(*i).as_ref().to_string(),
+            })
+            .collect()
+    }
+
+    /// The same error, prefixed with the input it is about ("INPUT: ...").
+    pub fn at_input(self, input: Input) -> Self {
+        self.prefixed([Part::Input(input), Part::Text(": ".into())])
+    }
+
+    /// The same error, prefixed with the input and the value it was given
+    /// ("INPUT VALUE: ...").
+    pub fn at_input_value(self, input: Input, value: impl Display) -> Self {
+        self.prefixed([Part::Input(input), Part::Text(format!(" {value}: "))])
+    }
+
+    fn prefixed<const N: usize>(mut self, before: [Part; N]) -> Self {
+        self.parts.splice(0..0, before);
+        self
     }
 
     /// Bad input; see [`Class::Input`].
@@ -80,14 +180,15 @@ impl Error {
         self.class
     }
 
-    pub fn message(&self) -> &str {
-        &self.message
+    /// The message as `Display` writes it.
+    pub fn message(&self) -> String {
+        self.to_string()
     }
 
     /// The same error, its message prefixed with where it happened
-    /// ("PATH: ..." or "--vary: ..."); the class is kept.
+    /// ("PATH: ..."); the class is kept.
     pub fn at(self, place: impl Display) -> Self {
-        Error { class: self.class, message: format!("{place}: {}", self.message) }
+        self.prefixed([Part::Text(format!("{place}: "))])
     }
 }
 
@@ -159,6 +260,19 @@ mod tests {
         let bad = SetupError::Invalid("map.rows: ragged".into());
         assert_eq!(Error::from(bad.clone()).class(), Class::Input);
         assert_eq!(bad.into_error().message(), "map.rows: ragged");
+    }
+
+    /// The front end words the inputs; the class and the text around them
+    /// are kept.
+    #[test]
+    fn an_input_is_worded_by_the_front_end() {
+        let e = Error::input_naming(["give ".into(), Input::Forbid.into(), " or both".into()])
+            .at_input_value(Input::Levels, "x")
+            .at("study");
+        let flag = |i: Input| format!("--{i:?}").to_lowercase();
+        assert_eq!(e.render(flag), "study: --levels x: give --forbid or both");
+        assert_eq!(e.to_string(), "study: <levels> x: give <forbid> or both");
+        assert_eq!(e.class(), Class::Input);
     }
 
     #[test]

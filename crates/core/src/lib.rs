@@ -20,4 +20,3 @@ pub mod map;
 pub mod rules;
 pub mod scenario;
 pub mod seed;
-pub mod text;

@@ -17,7 +17,7 @@
 //! The core's modules are re-exported at this crate's root, so code here
 //! names them `crate::rules`, `crate::scenario`, ... as the layer beneath.
 
-pub use empires_core::{analysis, error, map, rules, scenario, seed, text};
+pub use empires_core::{analysis, error, map, rules, scenario, seed};
 
 pub mod balance;
 pub mod crosscheck;

@@ -178,8 +178,15 @@ impl Correction {
             Correction::Holm => ("Holm-adjusted", "family-wise error"),
             Correction::BenjaminiHochberg => ("Benjamini–Hochberg-adjusted", "false discovery rate"),
         };
-        format!("verdicts: {name}, {rate} {} over {tests} {what}", crate::text::pct_level(alpha))
+        format!("verdicts: {name}, {rate} {} over {tests} {what}", pct_level(alpha))
     }
+}
+
+/// A level such as an error rate, with no trailing zeros: `5%`, `2.5%`,
+/// `0.1%` (at most two decimals).
+pub fn pct_level(x: f64) -> String {
+    let s = format!("{:.2}", 100.0 * x);
+    format!("{}%", s.trim_end_matches('0').trim_end_matches('.'))
 }
 
 fn sorted(p: &[f64]) -> (Vec<usize>, Vec<f64>) {
@@ -300,6 +307,11 @@ pub fn chi_square_pooled(observed: &[u64], expected: &[f64], min_expected: f64) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_level_reads_with_no_trailing_zeros() {
+        assert_eq!([0.05, 0.025, 0.001, 0.1].map(pct_level), ["5%", "2.5%", "0.1%", "10%"].map(String::from));
+    }
 
     /// No success: the Wilson interval's lower end is 0 exactly, and with
     /// no failure its upper end 1; z² / (n + z²) = 3.8415 / 2003.8415 the

@@ -628,7 +628,7 @@ pub fn read_points(path: &Path, plan: &Plan) -> Result<Vec<Point>, Error> {
         .iter()
         .map(|p| {
             f64s(&p.name).map_err(|_| {
-                Error::input(format!("{}: no column {}: played with other --vary keys", path.display(), p.name))
+                Error::input(format!("{}: no column {}: played with other --inputs keys", path.display(), p.name))
             })
         })
         .collect::<Result<_, _>>()?;

@@ -137,7 +137,7 @@ pub fn tune_command(
         s.seed,
     );
     for v in &s.vary {
-        let _ = write!(c, " --vary {v}");
+        let _ = write!(c, " --range {v}");
     }
     if !s.vary.is_empty() {
         let _ = write!(c, " --variants {}", s.variants);

@@ -11,7 +11,7 @@ pub fn fmt(m: &Metric, x: f64) -> String {
     if !x.is_finite() {
         "—".into()
     } else if m.is_rate() {
-        crate::text::pct(x)
+        crate::report::number::pct(x)
     } else {
         format!("{x:.*}", m.decimals())
     }

@@ -209,7 +209,7 @@ fn share_cell(m: &Mean) -> String {
     if !m.mean.is_finite() {
         return "—".into();
     }
-    use crate::text::pct;
+    use crate::report::number::pct;
     format!("{} {}", pct(m.mean), super::metrics::interval(&pct(m.low.max(0.0)), &pct(m.high.min(1.0))))
 }
 

@@ -18,12 +18,35 @@ use crate::scenario::Scenario;
 /// What one row of a table does, for display and for comparing rows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RowInfo {
-    /// The gaps it covers, in words.
-    pub gaps: String,
-    /// Its effect, in words.
-    pub effect: String,
+    /// The gaps it covers, `from..=to` (`None`: open on that side).
+    pub from: Option<i32>,
+    pub to: Option<i32>,
+    pub effect: RowEffect,
     /// Its effect as numbers: two rows with the same key do the same thing.
     pub key: Vec<i64>,
+}
+
+/// A row's effect, as the scenario's table states it (the report words it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowEffect {
+    Army { winner_loss: i32, loser_loss: i32 },
+    Siege { city_pv: i32, army_loss: i32 },
+    Naval { winner_pv: i32, loser_pv: i32 },
+    Spy { success: bool, spy_lost: bool },
+    Duel { loser_lost: bool, winner_spent: bool },
+}
+
+/// What a side's expected loss counts (`Table::a_loss_unit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossUnit {
+    Units,
+    ArmyUnits,
+    CityPv,
+    ShipPv,
+    BuildingPv,
+    SpiesLost,
+    /// The defender's side of a spy action: the actions that work.
+    ActionsThatWork,
 }
 
 /// One cell of a table: a combat between these two bases.
@@ -50,8 +73,8 @@ pub struct Table {
     pub den: u64,
     pub rows: Vec<RowInfo>,
     /// What `a_loss` and `d_loss` count.
-    pub a_loss_unit: &'static str,
-    pub d_loss_unit: &'static str,
+    pub a_loss_unit: LossUnit,
+    pub d_loss_unit: LossUnit,
     pub attackers: Vec<i32>,
     pub defenders: Vec<i32>,
     /// Attacker-major: `cells[i * defenders.len() + j]`.
@@ -94,79 +117,58 @@ pub fn effect(sc: &Scenario, kind: CombatKind, gap: i32) -> (usize, i64, i64) {
     }
 }
 
-fn units(kind: CombatKind) -> (&'static str, &'static str) {
+fn units(kind: CombatKind) -> (LossUnit, LossUnit) {
+    use LossUnit::*;
     match kind {
-        CombatKind::Army => ("units", "units"),
-        CombatKind::Siege => ("army units", "city PV"),
-        CombatKind::Naval => ("ship PV", "ship PV"),
-        CombatKind::Coastal => ("ship PV", "building PV"),
-        CombatKind::Spy => ("spies lost", "actions that work"),
-        CombatKind::SpyDuel => ("spies lost", "spies lost"),
+        CombatKind::Army => (Units, Units),
+        CombatKind::Siege => (ArmyUnits, CityPv),
+        CombatKind::Naval => (ShipPv, ShipPv),
+        CombatKind::Coastal => (ShipPv, BuildingPv),
+        CombatKind::Spy => (SpiesLost, ActionsThatWork),
+        CombatKind::SpyDuel => (SpiesLost, SpiesLost),
     }
 }
 
 /// The rows of a kind's table, described.
 pub fn rows(sc: &Scenario, kind: CombatKind) -> Vec<RowInfo> {
-    let yes = |b: bool, y: &str, n: &str| if b { y.to_string() } else { n.to_string() };
+    fn info<R>(rows: &crate::scenario::table::GapTable<R>, effect: impl Fn(&R) -> RowEffect) -> Vec<RowInfo>
+    where
+        R: crate::scenario::table::GapRow,
+    {
+        rows.rows
+            .iter()
+            .map(|r| {
+                let effect = effect(r);
+                RowInfo { from: r.from(), to: r.to(), effect, key: effect.key() }
+            })
+            .collect()
+    }
     match kind {
-        CombatKind::Army => (0..sc.army.losses.rows.len())
-            .map(|i| {
-                let r = &sc.army.losses.rows[i];
-                RowInfo {
-                    gaps: sc.army.losses.range_label(i),
-                    effect: format!("winner -{}, loser -{} units", r.winner_loss, r.loser_loss),
-                    key: vec![r.winner_loss as i64, r.loser_loss as i64],
-                }
-            })
-            .collect(),
-        CombatKind::Siege => (0..sc.siege.table.rows.len())
-            .map(|i| {
-                let r = &sc.siege.table.rows[i];
-                RowInfo {
-                    gaps: sc.siege.table.range_label(i),
-                    effect: format!("city -{} PV, army -{} units", r.city_pv, r.army_loss),
-                    key: vec![r.city_pv as i64, r.army_loss as i64],
-                }
-            })
-            .collect(),
-        CombatKind::Naval | CombatKind::Coastal => (0..sc.naval.table.rows.len())
-            .map(|i| {
-                let r = &sc.naval.table.rows[i];
-                RowInfo {
-                    gaps: sc.naval.table.range_label(i),
-                    effect: format!("winner -{} PV, loser -{} PV", r.winner_pv, r.loser_pv),
-                    key: vec![r.winner_pv as i64, r.loser_pv as i64],
-                }
-            })
-            .collect(),
-        CombatKind::Spy => (0..sc.spy.table.rows.len())
-            .map(|i| {
-                let r = &sc.spy.table.rows[i];
-                RowInfo {
-                    gaps: sc.spy.table.range_label(i),
-                    effect: format!(
-                        "{}, {}",
-                        yes(r.success, "the action works", "the action fails"),
-                        yes(r.spy_lost, "the spy is lost", "the spy survives")
-                    ),
-                    key: vec![r.success as i64, r.spy_lost as i64],
-                }
-            })
-            .collect(),
-        CombatKind::SpyDuel => (0..sc.spy.duel.rows.len())
-            .map(|i| {
-                let r = &sc.spy.duel.rows[i];
-                RowInfo {
-                    gaps: sc.spy.duel.range_label(i),
-                    effect: format!(
-                        "{}, {}",
-                        yes(r.loser_lost, "the loser loses its spy", "nobody is lost"),
-                        yes(r.winner_spent, "the winner is spent", "the winner may act again")
-                    ),
-                    key: vec![r.loser_lost as i64, r.winner_spent as i64],
-                }
-            })
-            .collect(),
+        CombatKind::Army => {
+            info(&sc.army.losses, |r| RowEffect::Army { winner_loss: r.winner_loss, loser_loss: r.loser_loss })
+        }
+        CombatKind::Siege => info(&sc.siege.table, |r| RowEffect::Siege { city_pv: r.city_pv, army_loss: r.army_loss }),
+        CombatKind::Naval | CombatKind::Coastal => {
+            info(&sc.naval.table, |r| RowEffect::Naval { winner_pv: r.winner_pv, loser_pv: r.loser_pv })
+        }
+        CombatKind::Spy => info(&sc.spy.table, |r| RowEffect::Spy { success: r.success, spy_lost: r.spy_lost }),
+        CombatKind::SpyDuel => {
+            info(&sc.spy.duel, |r| RowEffect::Duel { loser_lost: r.loser_lost, winner_spent: r.winner_spent })
+        }
+    }
+}
+
+impl RowEffect {
+    /// The effect as numbers, in the order the table states them.
+    pub fn key(self) -> Vec<i64> {
+        let (a, b) = match self {
+            RowEffect::Army { winner_loss, loser_loss } => (winner_loss as i64, loser_loss as i64),
+            RowEffect::Siege { city_pv, army_loss } => (city_pv as i64, army_loss as i64),
+            RowEffect::Naval { winner_pv, loser_pv } => (winner_pv as i64, loser_pv as i64),
+            RowEffect::Spy { success, spy_lost } => (success as i64, spy_lost as i64),
+            RowEffect::Duel { loser_lost, winner_spent } => (loser_lost as i64, winner_spent as i64),
+        };
+        vec![a, b]
     }
 }
 

@@ -1,25 +1,61 @@
-//! Fairness findings about each exact table, in plain words with their
-//! numbers: who has the edge at equal base, what one point of initiative bid
-//! is worth, rows that can never be reached, rows that do the same thing,
-//! and whether the table treats the two sides alike; and question 2's
-//! verdict on each table (`verdict`), what a city costs to take
-//! (`city_costs`) and sea against land (`sea_land`), each judged on the
-//! scenario's criterion (`criterion`).
+//! Fairness findings about each exact table, as numbers: who has the edge
+//! at equal base, what one point of initiative bid is worth, rows that can
+//! never be reached, rows that do the same thing, and whether the table
+//! treats the two sides alike; and question 2's verdict on each table
+//! (`verdict`), what a city costs to take (`city_costs`) and sea against
+//! land (`sea_land`), each judged on the scenario's criterion. Structured
+//! data only: the `empires` package's `report::fairness` words them.
 
-use super::combat::{Cell, Table, effect};
+use super::combat::{Cell, LossUnit, RowEffect, RowInfo, Table, effect};
 use super::dice::{Distribution, difference};
 use crate::rules::CombatKind;
-use crate::scenario::{Rate, Scenario};
-use crate::text::pct;
+use crate::scenario::{DiceExpr, Rate, Scenario};
 
+/// One finding about one table, with its headline number when there is
+/// one (a probability or a difference).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finding {
     pub kind: CombatKind,
-    /// `equal_base`, `bid_value`, `unreachable_row`, `same_effect`, `symmetry`.
-    pub topic: &'static str,
-    pub text: String,
-    /// The headline number, when there is one (a probability or a difference).
+    pub found: Found,
     pub value: Option<f64>,
+}
+
+/// What a finding found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Found {
+    /// At equal base (the noise depends only on a − d, so any a == d cell
+    /// speaks for all of them): P(the attacker wins), P(tie), P(it loses),
+    /// and each side's expected loss in its own unit.
+    EqualBase { win: f64, tie: f64, lose: f64, a_loss: f64, d_loss: f64, a_unit: LossUnit, d_unit: LossUnit },
+    /// One point of bid (or any +1): P(win) at equal base and one point
+    /// above, and the rise averaged over every cell with a neighbour one
+    /// point up, in percentage points.
+    BidValue { at: f64, above: f64, mean_points: f64 },
+    /// A row (from 0) never hit anywhere on the grid with the die.
+    UnreachableRow { row: usize, info: RowInfo, die: DiceExpr },
+    /// Two rows (from 0) with the same effect.
+    SameEffect { rows: [usize; 2], infos: [RowInfo; 2] },
+    /// Swapping the two sides' bases swaps their chances and losses exactly.
+    Symmetric,
+    /// Swapping the sides changes a chance or an expected loss by up to
+    /// `by`, first at this cell.
+    Asymmetric { by: f64, attacker: i32, defender: i32 },
+    /// The sides lose different things: each side's unit, and the row's
+    /// effect at a gap of +g and −g, g from 0 to 4.
+    ByDesign { a_unit: LossUnit, d_unit: LossUnit, effects: Vec<(i32, RowEffect, RowEffect)> },
+}
+
+impl Found {
+    /// The finding's topic, a key of `tables.json`.
+    pub fn topic(&self) -> &'static str {
+        match self {
+            Found::EqualBase { .. } => "equal_base",
+            Found::BidValue { .. } => "bid_value",
+            Found::UnreachableRow { .. } => "unreachable_row",
+            Found::SameEffect { .. } => "same_effect",
+            Found::Symmetric | Found::Asymmetric { .. } | Found::ByDesign { .. } => "symmetry",
+        }
+    }
 }
 
 fn p(n: u64, den: u64) -> f64 {
@@ -31,41 +67,20 @@ pub fn findings(sc: &Scenario, t: &Table) -> Vec<Finding> {
     let mut out = Vec::new();
     let k = t.kind;
     let den = t.den;
-    let mut push = |topic, text: String, value| out.push(Finding { kind: k, topic, text, value });
+    let mut push = |found, value| out.push(Finding { kind: k, found, value });
 
-    // Equal base: the noise depends only on a - d, so any a == d cell speaks
-    // for all of them.
     if let Some(c) = t.cells.iter().find(|c| c.attacker == c.defender) {
-        let (w, l) = (p(c.win, den), p(c.lose, den));
-        let (ea, ed) = (c.a_loss as f64 / den as f64, c.d_loss as f64 / den as f64);
-        let verdict = if c.win > c.lose {
-            "the attacker has the edge"
-        } else if c.win < c.lose {
-            "the defender has the edge"
-        } else {
-            "neither side is more likely to win"
-        };
-        push(
-            "equal_base",
-            format!(
-                "at equal base {verdict}: the attacker wins {}, ties {}, loses {}; on average it loses {ea:.3} {} and the defender {ed:.3} {}",
-                pct(w),
-                pct(p(c.tie, den)),
-                pct(l),
-                t.a_loss_unit,
-                t.d_loss_unit
-            ),
-            Some(w - l),
-        );
+        let (win, lose) = (p(c.win, den), p(c.lose, den));
+        let (a_loss, d_loss) = (c.a_loss as f64 / den as f64, c.d_loss as f64 / den as f64);
+        let (a_unit, d_unit) = (t.a_loss_unit, t.d_loss_unit);
+        push(Found::EqualBase { win, tie: p(c.tie, den), lose, a_loss, d_loss, a_unit, d_unit }, Some(win - lose));
     }
 
-    // One point of bid: P(win) at equal base and one point above.
     let step = t.cells.iter().find_map(|c| {
         (c.attacker == c.defender).then(|| t.cell(c.attacker + 1, c.defender).map(|up| (c, up))).flatten()
     });
     if let Some((c, up)) = step {
-        let (w0, w1) = (p(c.win, den), p(up.win, den));
-        // Averaged over every cell that has a neighbour one point up.
+        let (at, above) = (p(c.win, den), p(up.win, den));
         let mut sum = 0.0;
         let mut n = 0;
         for c in &t.cells {
@@ -74,54 +89,20 @@ pub fn findings(sc: &Scenario, t: &Table) -> Vec<Finding> {
                 n += 1;
             }
         }
-        let what =
-            if k == CombatKind::SpyDuel { "one more point of bid" } else { "one point of initiative bid (or any +1)" };
-        push(
-            "bid_value",
-            format!(
-                "{what} is worth {:+.1} points of P(win) at equal base ({} to {}), {:+.1} on average over the grid",
-                100.0 * (w1 - w0),
-                pct(w0),
-                pct(w1),
-                100.0 * sum / n.max(1) as f64
-            ),
-            Some(w1 - w0),
-        );
+        push(Found::BidValue { at, above, mean_points: 100.0 * sum / n.max(1) as f64 }, Some(above - at));
     }
 
-    // Rows never hit anywhere on the grid.
     for (i, r) in t.rows.iter().enumerate() {
         if t.cells.iter().all(|c| c.rows[i] == 0) {
-            push(
-                "unreachable_row",
-                format!(
-                    "row {} (gap {}: {}) is never reached on this grid with the {} die",
-                    i + 1,
-                    r.gaps,
-                    r.effect,
-                    sc.combat.die
-                ),
-                None,
-            );
+            push(Found::UnreachableRow { row: i, info: r.clone(), die: sc.combat.die }, None);
         }
     }
 
-    // Rows that do the same thing.
     for i in 0..t.rows.len() {
         for j in i + 1..t.rows.len() {
             if t.rows[i].key == t.rows[j].key {
-                push(
-                    "same_effect",
-                    format!(
-                        "rows {} (gap {}) and {} (gap {}) have the same effect: {}",
-                        i + 1,
-                        t.rows[i].gaps,
-                        j + 1,
-                        t.rows[j].gaps,
-                        t.rows[i].effect
-                    ),
-                    None,
-                );
+                let infos = [t.rows[i].clone(), t.rows[j].clone()];
+                push(Found::SameEffect { rows: [i, j], infos }, None);
             }
         }
     }
@@ -141,81 +122,35 @@ pub fn findings(sc: &Scenario, t: &Table) -> Vec<Finding> {
                 }
             }
             match worst {
-                None => push(
-                    "symmetry",
-                    "symmetric: swapping the two sides' bases swaps their chances and losses exactly".into(),
-                    Some(0.0),
-                ),
-                Some((d, c)) => push(
-                    "symmetry",
-                    format!(
-                        "not symmetric: swapping the sides changes a chance or an expected loss by up to {d:.3} (at attacker {}, defender {})",
-                        c.attacker, c.defender
-                    ),
-                    Some(d),
-                ),
+                None => push(Found::Symmetric, Some(0.0)),
+                Some((by, c)) => push(Found::Asymmetric { by, attacker: c.attacker, defender: c.defender }, Some(by)),
             }
         }
         CombatKind::Siege | CombatKind::Spy | CombatKind::Coastal => {
-            // The sides lose different things; show what a gap of +g and -g do.
-            let mut lines = Vec::new();
-            for g in 0..=4 {
-                let (ra, _, _) = super::combat::effect(sc, k, g);
-                let (rb, _, _) = super::combat::effect(sc, k, -g);
-                if g == 0 {
-                    lines.push(format!("gap 0: {}", t.rows[ra].effect));
-                } else {
-                    lines.push(format!("+{g}: {} / -{g}: {}", t.rows[ra].effect, t.rows[rb].effect));
-                }
-            }
-            push(
-                "symmetry",
-                format!(
-                    "not symmetric by design: the attacker risks {} and the defender {}; {}",
-                    t.a_loss_unit,
-                    t.d_loss_unit,
-                    lines.join("; ")
-                ),
-                None,
-            );
+            let effects = (0..=4)
+                .map(|g| {
+                    let (ra, _, _) = effect(sc, k, g);
+                    let (rb, _, _) = effect(sc, k, -g);
+                    (g, t.rows[ra].effect, t.rows[rb].effect)
+                })
+                .collect();
+            push(Found::ByDesign { a_unit: t.a_loss_unit, d_unit: t.d_loss_unit, effects }, None);
         }
     }
     out
 }
 
-/// One side of a table: who it is, what it loses (one and many, for
-/// words), and the `tables.exchange` rate that prices its losses in the
-/// common unit.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Side {
-    pub who: &'static str,
-    pub one: &'static str,
-    pub many: &'static str,
-    pub rate: Rate,
-}
-
-impl Side {
-    /// `n` of what this side loses, in words: "1 unit", "4 PV".
-    fn count(&self, n: i64) -> String {
-        format!("{n} {}", if n == 1 { self.one } else { self.many })
-    }
-}
-
-/// The attacker's and the defender's side of a kind's table.
-pub fn sides(sc: &Scenario, kind: CombatKind) -> [Side; 2] {
+/// The `tables.exchange` rates that price the attacker's and the
+/// defender's losses of a kind's table in the common unit.
+pub fn rates(sc: &Scenario, kind: CombatKind) -> [Rate; 2] {
     let [army, city, ship, building, spy, action] = sc.tables.exchange.rates();
-    let s = |who, one, many, rate| Side { who, one, many, rate };
     match kind {
-        CombatKind::Army => [s("the attacker", "unit", "units", army), s("the defender", "unit", "units", army)],
-        CombatKind::Siege => [s("the army", "unit", "units", army), s("the city", "PV", "PV", city)],
-        CombatKind::Naval => {
-            [s("the attacker", "ship PV", "ship PV", ship), s("the defender", "ship PV", "ship PV", ship)]
-        }
-        CombatKind::Coastal => [s("the fleet", "ship PV", "ship PV", ship), s("the building", "PV", "PV", building)],
-        CombatKind::Spy => {
-            [s("the spy", "spy", "spies", spy), s("the target", "action that works", "actions that work", action)]
-        }
-        CombatKind::SpyDuel => [s("the attacker", "spy", "spies", spy), s("the defender", "spy", "spies", spy)],
+        CombatKind::Army => [army, army],
+        CombatKind::Siege => [army, city],
+        CombatKind::Naval => [ship, ship],
+        CombatKind::Coastal => [ship, building],
+        CombatKind::Spy => [spy, action],
+        CombatKind::SpyDuel => [spy, spy],
     }
 }
 
@@ -237,11 +172,11 @@ pub struct EqualBase {
 }
 
 fn equal_base(sc: &Scenario, kind: CombatKind, noise: &Distribution) -> EqualBase {
-    let [a, d] = sides(sc, kind);
+    let [a, d] = rates(sc, kind);
     let (mut ahead, mut behind, mut a_sum, mut d_sum) = (0u64, 0u64, 0i64, 0i64);
     for &(x, n) in &noise.values {
         let (_, al, dl) = effect(sc, kind, x as i32);
-        let (wa, wd) = (al as f64 * a.rate.value, dl as f64 * d.rate.value);
+        let (wa, wd) = (al as f64 * a.value, dl as f64 * d.value);
         // Two losses worth the same may differ in the last bit once priced.
         let tol = 1e-9 * wa.abs().max(wd.abs()).max(1.0);
         if wd > wa + tol {
@@ -259,8 +194,8 @@ fn equal_base(sc: &Scenario, kind: CombatKind, noise: &Distribution) -> EqualBas
         behind: behind as f64 / den,
         a_loss,
         d_loss,
-        a_worth: a_loss * a.rate.value,
-        d_worth: d_loss * d.rate.value,
+        a_worth: a_loss * a.value,
+        d_worth: d_loss * d.value,
     }
 }
 
@@ -284,137 +219,96 @@ pub struct Verdict {
     /// Expected attacker loss − expected defender loss at equal base, in
     /// the common unit.
     pub loss_gap: f64,
-    pub a_loss_unit: &'static str,
-    pub d_loss_unit: &'static str,
-    /// The sides, with their rates.
-    pub sides: [Side; 2],
+    pub a_loss_unit: LossUnit,
+    pub d_loss_unit: LossUnit,
+    /// The rates of the attacker's and the defender's losses.
+    pub rates: [Rate; 2],
     /// The common unit's name (`tables.exchange.unit`).
     pub unit: String,
-    /// The first cell where more base hurts its side, in words.
-    pub hurts: Option<String>,
+    /// The first cell where more base hurts its side.
+    pub hurts: Option<Hurt>,
     /// The first pair of gaps where a bigger gap costs the winner more or
-    /// the loser less, in words (`monotone_rows`).
-    pub rows_break: Option<String>,
-    /// Siege only: the worst cell of the city costs when it is over
-    /// `tables.fair_units_per_pv`, in words (`city_costs`).
-    pub costly: Option<String>,
+    /// the loser less (`monotone_rows`).
+    pub rows_break: Option<RowsBreak>,
+    /// Siege only: the city costs when the worst cell is over
+    /// `tables.fair_units_per_pv` (`dearest`).
+    pub costly: Option<Dearest>,
     /// Each part of the criterion, and all of them.
     pub edge_fair: bool,
     pub loss_fair: bool,
     pub fair: bool,
 }
 
-impl Verdict {
-    /// "fair by ..." or each part that fails, with its numbers.
-    pub fn words(&self) -> String {
-        let [a, d] = &self.sides;
-        let mut parts = Vec::new();
-        if !self.edge_fair {
-            let (fav, other, p_fav, p_other) = if self.edge > 0.0 {
-                ("the attacker", "the defender", self.equal.ahead, self.equal.behind)
-            } else {
-                ("the defender", "the attacker", self.equal.behind, self.equal.ahead)
-            };
-            parts.push(format!(
-                "{fav} comes out ahead more often at equal strength: it loses less than {other} on {} of face \
-                 pairs, {other} on {} ({:.1} points)",
-                pct(p_fav),
-                pct(p_other),
-                100.0 * self.edge.abs()
-            ));
-        }
-        if !self.loss_fair {
-            // The attacker losing more favours the defender.
-            let fav = if self.loss_gap > 0.0 { "the defender" } else { "the attacker" };
-            let side = |who: &str, x: f64, unit: &str, worth: f64, s: &Side| {
-                let priced = if unit == self.unit && s.rate.value == 1.0 {
-                    String::new()
-                } else {
-                    format!(" = {worth:.2} {}", self.unit)
-                };
-                format!("{who} {x:.2} {unit}{priced}")
-            };
-            parts.push(format!(
-                "{fav} loses {:.2} {} less on average at equal strength ({}, {})",
-                self.loss_gap.abs(),
-                self.unit,
-                side("the attacker", self.equal.a_loss, self.a_loss_unit, self.equal.a_worth, a),
-                side("the defender", self.equal.d_loss, self.d_loss_unit, self.equal.d_worth, d)
-            ));
-        }
-        if let Some(h) = &self.hurts {
-            parts.push(format!("more strength hurts ({h})"));
-        }
-        if let Some(r) = &self.rows_break {
-            parts.push(r.clone());
-        }
-        if let Some(c) = &self.costly {
-            parts.push(format!("a city costs too many units ({c})"));
-        }
-        if parts.is_empty() { "fair by the criterion".into() } else { parts.join("; ") }
-    }
+/// Where more base hurts the side that has it: one more point for the
+/// attacker (`from` to `to` raises the attacker's base) lowers its chance
+/// to win or raises its expected loss, or one more for the defender raises
+/// the attacker's chance or the defender's expected loss.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hurt {
+    pub what: HurtWhat,
+    /// (attacker base, defender base) before and after the point.
+    pub from: (i32, i32),
+    pub to: (i32, i32),
+}
 
-    /// The verdict in a few words, for a table's column: "fair", or each
-    /// part that fails.
-    pub fn short(&self) -> String {
-        let side = |x: f64| if x > 0.0 { "favours the attacker" } else { "favours the defender" };
-        let parts = [
-            (!self.edge_fair).then(|| side(self.edge)),
-            (!self.loss_fair).then(|| side(-self.loss_gap)),
-            self.hurts.as_ref().map(|_| "more strength hurts"),
-            self.rows_break.as_ref().map(|_| "a bigger gap pays less"),
-            self.costly.as_ref().map(|_| "a city costs too many units"),
-        ];
-        let mut said: Vec<&str> = Vec::new();
-        for p in parts.into_iter().flatten() {
-            if !said.contains(&p) {
-                said.push(p);
-            }
-        }
-        if said.is_empty() { "fair".into() } else { said.join(", ") }
-    }
+/// What more base did at a `Hurt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HurtWhat {
+    AttackerWinFalls,
+    AttackerLossRises,
+    AttackerWinRises,
+    DefenderLossRises,
+}
+
+/// Where a bigger gap costs the winner more or the loser less: gap `big`
+/// costs the side `big_cost`, gap `small` (one less) costs it
+/// `small_cost`, in the side's own unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowsBreak {
+    pub kind: CombatKind,
+    /// The side that pays: the defender, or the attacker.
+    pub defender: bool,
+    /// The side pays as the winner (more), or as the loser (less).
+    pub winner: bool,
+    pub big: i32,
+    pub big_cost: i64,
+    pub small: i32,
+    pub small_cost: i64,
 }
 
 /// The first place where a bigger gap costs the winner more or the loser
-/// less, in words, over every gap the table's grid reaches with the die
-/// (both signs): as the gap grows the attacker's loss never rises and the
+/// less, over every gap the table's grid reaches with the die (both
+/// signs): as the gap grows the attacker's loss never rises and the
 /// defender's never falls. Above 0 the attacker wins, below it the
-/// defender does, so the words name the winner and the loser.
-pub fn monotone_rows(sc: &Scenario, t: &Table, noise: &Distribution) -> Option<String> {
+/// defender does, which says who is the winner and who the loser.
+pub fn monotone_rows(sc: &Scenario, t: &Table, noise: &Distribution) -> Option<RowsBreak> {
     let (Some(&a_lo), Some(&a_hi)) = (t.attackers.iter().min(), t.attackers.iter().max()) else { return None };
     let (Some(&d_lo), Some(&d_hi)) = (t.defenders.iter().min(), t.defenders.iter().max()) else { return None };
     let (Some(&(x_lo, _)), Some(&(x_hi, _))) = (noise.values.first(), noise.values.last()) else { return None };
     let (lo, hi) = (a_lo - d_hi + x_lo as i32, a_hi - d_lo + x_hi as i32);
-    let [a, d] = sides(sc, t.kind);
+    let kind = t.kind;
     (lo..hi).find_map(|g| {
-        let (_, a0, d0) = effect(sc, t.kind, g);
-        let (_, a1, d1) = effect(sc, t.kind, g + 1);
-        let at = |s: &Side, big: i32, x: i64, small: i32, y: i64, what: &str| {
-            format!("a bigger gap costs the {what}: gap {big} costs {} {}, gap {small} costs it {y}", s.who, s.count(x))
+        let (_, a0, d0) = effect(sc, kind, g);
+        let (_, a1, d1) = effect(sc, kind, g + 1);
+        let at = |defender, big, big_cost, small, small_cost, winner| RowsBreak {
+            kind,
+            defender,
+            winner,
+            big,
+            big_cost,
+            small,
+            small_cost,
         };
         if d1 < d0 {
             // At g + 1 above 0 the defender loses; at or below 0 it wins (or
             // ties) by more at g.
-            return Some(if g + 1 > 0 {
-                at(&d, g + 1, d1, g, d0, "loser less")
-            } else {
-                at(&d, g, d0, g + 1, d1, "winner more")
-            });
+            return Some(if g + 1 > 0 { at(true, g + 1, d1, g, d0, false) } else { at(true, g, d0, g + 1, d1, true) });
         }
         if a1 > a0 {
-            return Some(if g >= 0 {
-                at(&a, g + 1, a1, g, a0, "winner more")
-            } else {
-                at(&a, g, a0, g + 1, a1, "loser less")
-            });
+            return Some(if g >= 0 { at(false, g + 1, a1, g, a0, true) } else { at(false, g, a0, g + 1, a1, false) });
         }
         None
     })
-}
-
-/// `n` army units in words: "1 unit", "8 units".
-pub fn units(n: i32) -> String {
-    format!("{n} unit{}", if n == 1 { "" } else { "s" })
 }
 
 /// What taking a city costs at one cell of the siege chains: an army of
@@ -440,36 +334,6 @@ pub struct CityCost {
     pub worth_ep: i32,
     /// More than `tables.fair_units_per_pv` units a PV.
     pub over: bool,
-}
-
-/// A small chance with the digits it needs (`0.69%`), as the report
-/// layer's `number::pct_small` prints it; the words are built here, in
-/// core, until presentation leaves it.
-fn small_pct(x: f64) -> String {
-    let p = 100.0 * x;
-    let digits = if p == 0.0 || p >= 1.0 { 1 } else { (1.0 - p.log10().floor()) as usize };
-    format!("{p:.digits$}%")
-}
-
-impl CityCost {
-    /// This cell in words.
-    pub fn words(&self) -> String {
-        let army = format!("an army of {}", units(self.units));
-        if !self.ends {
-            format!("a siege of a {}-PV city by {army} may never end", self.pv)
-        } else if self.falls == 0.0 {
-            format!("{army} never takes a {}-PV city", self.pv)
-        } else {
-            format!(
-                "a {}-PV city costs {army} {:.2} units a PV for each city taken, as it falls {} of the time for \
-                 {:.2} units spent on average",
-                self.pv,
-                self.per_pv,
-                small_pct(self.falls),
-                self.units_spent
-            )
-        }
-    }
 }
 
 /// What taking a city costs at every cell of the siege chains' grid
@@ -506,23 +370,31 @@ pub fn worst_city(costs: &[CityCost]) -> Option<&CityCost> {
     })
 }
 
-/// The city-cost part of the siege verdict in words: the worst cell and,
-/// when no army of it takes its city, the dearest city that is taken and
-/// how many cells are never taken.
-pub fn city_cost_words(sc: &Scenario, costs: &[CityCost]) -> Option<String> {
-    let worst = worst_city(costs)?;
-    let tol = sc.tables.fair_units_per_pv;
+/// The city costs as the siege verdict judges them: the worst cell, the
+/// criterion's limit (`tables.fair_units_per_pv`), and, when no army of
+/// the worst cell takes its city, how many cells never take theirs and the
+/// dearest city that is taken.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dearest {
+    pub worst: CityCost,
+    pub limit: f64,
+    /// Cells whose city is never taken, of `cells`.
+    pub never: usize,
+    pub cells: usize,
+    /// The dearest cell whose city is taken, when the worst is not.
+    pub taken: Option<CityCost>,
+}
+
+/// `Dearest` over the cells of `city_costs`; `None` with no cell.
+pub fn dearest(sc: &Scenario, costs: &[CityCost]) -> Option<Dearest> {
+    let worst = worst_city(costs)?.clone();
+    let limit = sc.tables.fair_units_per_pv;
     if worst.per_pv.is_finite() {
-        return Some(format!("the worst cell: {}, more than {tol}", worst.words()));
+        return Some(Dearest { worst, limit, never: 0, cells: costs.len(), taken: None });
     }
     let never = costs.iter().filter(|c| !c.per_pv.is_finite()).count();
     let taken: Vec<CityCost> = costs.iter().filter(|c| c.per_pv.is_finite()).cloned().collect();
-    let dearest = worst_city(&taken).map_or(String::new(), |c| format!("; the dearest city taken: {}", c.words()));
-    Some(format!(
-        "the worst cell: {}; no city is taken at {never} of the {} cells{dearest}",
-        worst.words(),
-        costs.len()
-    ))
+    Some(Dearest { worst, limit, never, cells: costs.len(), taken: worst_city(&taken).cloned() })
 }
 
 /// A fight at sea against the same fight on land at equal base: naval
@@ -541,42 +413,6 @@ pub struct Parity {
     pub unit: String,
     /// Both within `tables.fair_sea_land`.
     pub alike: bool,
-}
-
-impl Parity {
-    /// "naval as army" or whom the sea favours over the land, and by how much.
-    pub fn words(&self) -> String {
-        let (sea, land) = (self.sea.name(), self.land.name());
-        if self.alike {
-            return format!("{sea} as {land}");
-        }
-        let mut parts = Vec::new();
-        if self.edge_diff.abs() > 1e-12 {
-            parts.push(format!(
-                "the attacker's chance to come out ahead minus behind {:.1} points {}",
-                100.0 * self.edge_diff.abs(),
-                if self.edge_diff > 0.0 { "higher" } else { "lower" }
-            ));
-        }
-        if self.loss_diff.abs() > 1e-12 {
-            parts.push(format!(
-                "an attacker's loss minus the defender's {:.2} {} {}",
-                self.loss_diff.abs(),
-                self.unit,
-                if self.loss_diff < 0.0 { "lower" } else { "higher" }
-            ));
-        }
-        // A higher edge and a lower loss gap at sea both favour the attacker
-        // there; when they point apart, the sea favours neither.
-        let (up, down) =
-            (self.edge_diff > 1e-12 || self.loss_diff < -1e-12, self.edge_diff < -1e-12 || self.loss_diff > 1e-12);
-        let what = match (up, down) {
-            (true, false) => format!("{sea} favours the attacker over {land}"),
-            (false, true) => format!("{sea} favours the defender over {land}"),
-            _ => format!("{sea} differs from {land}"),
-        };
-        format!("{what} at equal strength ({} at sea)", parts.join(", "))
-    }
 }
 
 /// Sea against land (`Parity`) from the tables' verdicts; a pair with a
@@ -601,44 +437,6 @@ pub fn sea_land(sc: &Scenario, verdicts: &[Verdict]) -> Vec<Parity> {
         .collect()
 }
 
-/// The exchange rates in words: "an army unit 1, a city PV 1, ...".
-pub fn rates_words(sc: &Scenario) -> String {
-    let r: Vec<String> = sc.tables.exchange.rates().iter().map(|r| format!("{} {}", r.what, r.value)).collect();
-    r.join(", ")
-}
-
-/// The criterion in words, with the scenario's tolerances and rates.
-pub fn criterion(sc: &Scenario) -> String {
-    let t = &sc.tables;
-    let chance = if t.fair_chance == 0.0 {
-        "exactly as often".to_string()
-    } else {
-        format!("as often within {:.1} points", 100.0 * t.fair_chance)
-    };
-    let units = |x: f64| format!("{x} army unit{}", if x == 1.0 { "" } else { "s" });
-    format!(
-        "fair means that, at equal strength and with both sides' losses in {unit} ({rates}: tables.exchange), the \
-         attacker loses less than the defender {chance} as more (tables.fair_chance) and as much on average within \
-         {loss} (tables.fair_loss); that more strength never lowers a side's chance nor raises its losses; that a \
-         bigger gap never costs the winner more nor the loser less (each table's rows, over the gaps its grid \
-         reaches); and that a siege spends at most {per_pv} a PV for each city it takes, at every army of {u0} to \
-         {u1} units (+{extra}) against every city of {p0} to {p1} PV (base {base}) of the siege chains \
-         (tables.fair_units_per_pv); sea and land alike means that naval and army, and coastal and siege, differ in \
-         both by at most {sea} at equal strength (tables.fair_sea_land)",
-        unit = t.exchange.unit,
-        rates = rates_words(sc),
-        loss = t.fair_loss,
-        per_pv = units(t.fair_units_per_pv),
-        u0 = t.siege_army_units[0],
-        u1 = t.siege_army_units[1],
-        extra = t.siege_army_extra,
-        p0 = t.siege_city_pv[0],
-        p1 = t.siege_city_pv[1],
-        base = t.siege_city_base,
-        sea = t.fair_sea_land
-    )
-}
-
 /// The verdict of one table on the criterion, from its exact cells.
 pub fn verdict(sc: &Scenario, t: &Table) -> Verdict {
     let noise = difference(&sc.combat.die);
@@ -649,23 +447,21 @@ pub fn verdict(sc: &Scenario, t: &Table) -> Verdict {
     let edge_fair = edge.abs() <= sc.tables.fair_chance + tol;
     let loss_fair = loss_gap.abs() <= sc.tables.fair_loss + tol;
     let hurts = t.cells.iter().find_map(|c| {
-        let up = t.cell(c.attacker + 1, c.defender);
-        let right = t.cell(c.attacker, c.defender + 1);
-        let at = |x: &Cell| format!("attacker {}, defender {}", x.attacker, x.defender);
-        if let Some(u) = up {
+        let hurt = |what, x: &Cell| Some(Hurt { what, from: (c.attacker, c.defender), to: (x.attacker, x.defender) });
+        if let Some(u) = t.cell(c.attacker + 1, c.defender) {
             if u.win < c.win {
-                return Some(format!("the attacker's P(win) falls from {} to {}", at(c), at(u)));
+                return hurt(HurtWhat::AttackerWinFalls, u);
             }
             if u.a_loss > c.a_loss {
-                return Some(format!("the attacker's expected loss rises from {} to {}", at(c), at(u)));
+                return hurt(HurtWhat::AttackerLossRises, u);
             }
         }
-        if let Some(r) = right {
+        if let Some(r) = t.cell(c.attacker, c.defender + 1) {
             if r.win > c.win {
-                return Some(format!("the attacker's P(win) rises from {} to {}", at(c), at(r)));
+                return hurt(HurtWhat::AttackerWinRises, r);
             }
             if r.d_loss > c.d_loss {
-                return Some(format!("the defender's expected loss rises from {} to {}", at(c), at(r)));
+                return hurt(HurtWhat::DefenderLossRises, r);
             }
         }
         None
@@ -675,7 +471,7 @@ pub fn verdict(sc: &Scenario, t: &Table) -> Verdict {
     let costly = (t.kind == CombatKind::Siege)
         .then(|| {
             let costs = city_costs(sc);
-            worst_city(&costs).is_some_and(|w| w.over).then(|| city_cost_words(sc, &costs)).flatten()
+            worst_city(&costs).is_some_and(|w| w.over).then(|| dearest(sc, &costs)).flatten()
         })
         .flatten();
     let fair = edge_fair && loss_fair && hurts.is_none() && rows_break.is_none() && costly.is_none();
@@ -686,7 +482,7 @@ pub fn verdict(sc: &Scenario, t: &Table) -> Verdict {
         loss_gap,
         a_loss_unit: t.a_loss_unit,
         d_loss_unit: t.d_loss_unit,
-        sides: sides(sc, t.kind),
+        rates: rates(sc, t.kind),
         unit: sc.tables.exchange.unit.clone(),
         hurts,
         rows_break,

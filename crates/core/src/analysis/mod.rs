@@ -13,7 +13,8 @@
 //!   defender base) cell, for each of the six kinds.
 //! - `markov.rs`: sieges to the end (assaults and units spent, P(the army is
 //!   spent first)) and naval battles to destruction.
-//! - `fairness.rs`: plain-word findings about each table.
+//! - `fairness.rs`: question 2's findings and verdict on each table, as
+//!   numbers (the report words them).
 //!
 //! Played combats are checked against these tables in sim's `crosscheck`:
 //! a statistical test of campaigns, which the rules do not need.

@@ -15,15 +15,24 @@ pub fn map_is_fixed(sc: &Scenario) -> bool {
 /// The campaign's map: the drawn one, or one generated from the scenario's
 /// fixed map seed or else from the campaign seed.
 pub fn make_map(sc: &Scenario, campaign_seed: u64) -> Result<Map, SetupError> {
-    if let Some(rows) = &sc.map.rows {
+    let (map, seats, capital_distance, city_terrain) = map_inputs(sc);
+    if let Some(rows) = &map.rows {
         return drawn::parse(rows).map(|(m, _)| m).map_err(|e| {
             SetupError::Invalid(format!("map.rows: {}", e.first().map_or("invalid", |e| e.message.as_str())))
         });
     }
-    let g = sc.map.generator();
+    let g = map.generator();
     let seed = g.seed.unwrap_or_else(|| crate::seed::stream_seed(campaign_seed, crate::seed::Stream::Map));
-    generate::generate(&g, sc.players.len(), sc.start.min_capital_distance, sc.buildings.city.terrain, seed)
-        .map_err(|e| SetupError::Invalid(e.0))
+    generate::generate(&g, seats, capital_distance, city_terrain, seed).map_err(|e| SetupError::Invalid(e.0))
+}
+
+/// Everything of the scenario `make_map` reads, and nothing else: two
+/// scenarios with equal inputs make the same map from every campaign
+/// seed, so a caller that plays many scenarios on the same seeds (a
+/// tuning's candidates) may make each map once. `make_map` reads the
+/// scenario only through this, so the two cannot drift apart.
+pub fn map_inputs(sc: &Scenario) -> (&crate::scenario::MapSpec, usize, u32, crate::map::TerrainSet) {
+    (&sc.map, sc.players.len(), sc.start.min_capital_distance, sc.buildings.city.terrain)
 }
 
 fn new_city(sc: &Scenario, hex: HexId, stats: &CityStats, controller: u8) -> City {

@@ -90,14 +90,10 @@ pub fn load_str(text: &str, source: &Source) -> Result<Scenario, ScenarioError> 
     load_with_overrides(text, source, &[])
 }
 
-/// Split `KEY=VALUE` (a `--set` flag) into the dotted key and the value.
-pub fn parse_override(s: &str) -> Result<(String, String), crate::error::Error> {
-    parse_flagged("--set", s).map(|o| (o.key, o.value))
-}
-
 /// A `KEY=VALUE` given on the command line, with the flag that gave it, so
 /// a problem with the value is reported against that flag (`--set` for an
-/// override, `--vary` for a variant's value).
+/// override, `--vary` for a variant's value). The caller names the flag:
+/// the library does not know the command line's spelling.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Flagged {
     pub flag: &'static str,
@@ -220,9 +216,14 @@ fn index<'a>(v: &'a mut toml::Value, name: &str, i: usize) -> Result<&'a mut tom
     }
 }
 
+/// What [`load_with_overrides`] reports a problem with an override
+/// against: a caller that has a flag for them names it with
+/// [`load_flagged`].
+pub const OVERRIDE: &str = "override";
+
 /// Parse and check a scenario, with `--set KEY=VALUE` overrides applied on
 /// top of the file. Overrides get the same checks as the file; their
-/// problems are reported as `--set KEY=VALUE: message`.
+/// problems are reported as `override KEY=VALUE: message`.
 ///
 /// A key left out takes its default, and a table given in part keeps the
 /// defaults of its other keys: the file is merged over the defaults before
@@ -234,7 +235,7 @@ pub fn load_with_overrides(
     overrides: &[(String, String)],
 ) -> Result<Scenario, ScenarioError> {
     let flagged: Vec<Flagged> =
-        overrides.iter().map(|(k, v)| Flagged { flag: "--set", key: k.clone(), value: v.clone() }).collect();
+        overrides.iter().map(|(k, v)| Flagged { flag: OVERRIDE, key: k.clone(), value: v.clone() }).collect();
     load_flagged(text, source, &flagged)
 }
 

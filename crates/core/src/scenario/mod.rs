@@ -24,9 +24,7 @@ use std::collections::BTreeMap;
 
 pub use action_kind::{ACTION_KIND_COUNT, ActionKind};
 pub use dice::DiceExpr;
-pub use load::{
-    Flagged, ScenarioError, Source, load_flagged, load_str, load_with_overrides, parse_flagged, parse_override,
-};
+pub use load::{Flagged, ScenarioError, Source, load_flagged, load_str, load_with_overrides, parse_flagged};
 use table::gap_row;
 pub use table::{Domain, GapTable};
 
@@ -138,7 +136,7 @@ impl Scenario {
 
     /// The same scenario with every seat playing `strategy` (`--players`).
     pub fn with_players(&self, strategy: &str) -> Result<Scenario, crate::error::Error> {
-        self.named_strategy(strategy).map_err(|e| e.at("--players"))?;
+        self.named_strategy(strategy).map_err(|e| e.at_input(crate::error::Input::Players))?;
         let mut sc = self.clone();
         for p in &mut sc.players {
             p.strategy = strategy.to_string();

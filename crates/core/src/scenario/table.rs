@@ -52,11 +52,6 @@ impl<R: GapRow> GapTable<R> {
         self.dense[(g + DENSE_LIMIT) as usize] as usize
     }
 
-    /// The gaps row `i` covers, in words.
-    pub fn range_label(&self, i: usize) -> String {
-        self.rows.get(i).map_or_else(String::new, |r| describe(r.from(), r.to()))
-    }
-
     #[inline]
     pub fn lookup(&self, gap: i32) -> &R {
         &self.rows[self.row_index(gap)]

@@ -28,6 +28,8 @@ pub struct Lineup {
     sc: Scenario,
     names: Vec<String>,
     fixed_map: Option<Map>,
+    /// Names this lineup's drawn maps in the cache every lineup shares.
+    map_key: super::maps::MapKey,
     /// `(slot, gift)`: handed to whichever seat the slot sits in.
     gifts: Vec<(usize, Gift)>,
 }
@@ -175,7 +177,8 @@ impl Lineup {
             p.strategy = name.clone();
         }
         let fixed_map = if map_is_fixed(&sc) { Some(make_map(&sc, 0)?) } else { None };
-        Ok(Lineup { sc, names, fixed_map, gifts: Vec::new() })
+        let map_key = super::maps::MapKey::of(&sc);
+        Ok(Lineup { sc, names, fixed_map, map_key, gifts: Vec::new() })
     }
 
     /// The same lineup with `gift` handed to slot `slot` at the start of
@@ -249,8 +252,8 @@ impl Lineup {
         let map = match &self.fixed_map {
             Some(m) => m,
             None => {
-                made = make_map(&self.sc, cs)?;
-                &made
+                made = super::maps::map(&self.sc, &self.map_key, cs)?;
+                &*made
             }
         };
         // Slot k sits in seat (k - shift) mod n.

@@ -3,6 +3,7 @@
 
 mod campaign;
 pub mod lineup;
+pub mod maps;
 pub mod record;
 pub mod runner;
 pub mod watch;

@@ -116,16 +116,6 @@ impl SeatRotation {
         matches!(self, SeatRotation::RotatedStrategiesDiffer | SeatRotation::RotatedByFlag)
     }
 
-    /// The line the summaries print.
-    pub fn describe(self) -> &'static str {
-        match self {
-            SeatRotation::RotatedStrategiesDiffer => "seats rotated (strategies differ)",
-            SeatRotation::RotatedByFlag => "seats rotated (--rotate-seats)",
-            SeatRotation::FixedByFlag => "seats fixed (--fixed-seats)",
-            SeatRotation::FixedSameStrategy => "seats fixed (all seats play the same strategy)",
-        }
-    }
-
     /// How a run that did (or did not) rotate was seated, from the scenario:
     /// the same answer `seating` gave (merged shards and reports only keep
     /// the `rotate_seats` flag). Rotated seats with the same strategy
@@ -137,27 +127,6 @@ impl SeatRotation {
             (true, false) => SeatRotation::RotatedByFlag,
             (false, true) => SeatRotation::FixedByFlag,
             (false, false) => SeatRotation::FixedSameStrategy,
-        }
-    }
-
-    /// The flag that makes `empires run` seat a run this way again (with a
-    /// leading space, or empty when the default does).
-    pub fn run_flag(self) -> &'static str {
-        match self {
-            SeatRotation::RotatedByFlag => " --rotate-seats",
-            SeatRotation::FixedByFlag => " --fixed-seats",
-            _ => "",
-        }
-    }
-
-    /// The flag that makes `empires play --campaign I` replay campaign I of
-    /// a run seated this way (with a leading space, or empty).
-    pub fn play_flag(self) -> &'static str {
-        // `play` seats players by the same default as `run`.
-        match self {
-            SeatRotation::RotatedStrategiesDiffer | SeatRotation::FixedSameStrategy => "",
-            SeatRotation::RotatedByFlag => " --rotate-seats",
-            SeatRotation::FixedByFlag => " --fixed-seats",
         }
     }
 }
@@ -341,7 +310,6 @@ mod tests {
                 &same
             };
             assert_eq!(SeatRotation::of_run(sc, s.rotate()), s);
-            assert_eq!(s.rotate(), s.describe().starts_with("seats rotated"));
         }
     }
 

@@ -13,7 +13,7 @@
 //!   seated in every seat (`seat_tuned`: as weights, or as the scenario's
 //!   `search` with the weights as its prior), with its competence check.
 
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::rules::setup::Gift;
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
 use crate::sim::lineup::Lineup;
@@ -400,7 +400,7 @@ pub fn check_planned(budget: &Budget) -> u64 {
 /// master seed, which the search never played): a best response that
 /// cannot use what it is given answers for its own limits.
 pub fn retuned(sc: &Scenario, start: &str, seed: u64, budget: &Budget) -> Result<Retuned, Error> {
-    let spec = sc.named_strategy(start).map_err(|e| e.at("--players"))?;
+    let spec = sc.named_strategy(start).map_err(|e| e.at_input(Input::Players))?;
     let (best, played) = tune_from(sc, &spec, Field::SelfPlay, tuning_seed(seed), budget)?;
     let seated = seat_tuned(sc, BEST_RESPONSE, &best, budget.family)?;
     let competence = if budget.probe_campaigns == 0 {
@@ -424,12 +424,13 @@ pub fn seat_tuned(sc: &Scenario, name: &str, tuned: &StrategySpec, family: Famil
             out.strategies.insert(name.to_string(), tuned.clone());
         }
         Family::Search => {
-            let search = sc.named_strategy("search").map_err(|e| e.at("--best-response-player"))?;
+            let search = sc.named_strategy("search").map_err(|e| e.at_input(Input::BestResponsePlayer))?;
             if search.kind != StrategyKind::Search {
                 return Err(Error::input(format!(
-                    "--best-response-player search: the scenario's strategy `search` is a {:?} player, not a search",
+                    "the scenario's strategy `search` is a {:?} player, not a search",
                     search.kind
-                )));
+                ))
+                .at_input_value(Input::BestResponsePlayer, "search"));
             }
             let rollouts = format!("{name} (rollouts)");
             let mut player = tuned.clone();

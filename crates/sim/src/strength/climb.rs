@@ -29,7 +29,7 @@
 //!   there. The held-out evaluation plays other seeds again.
 
 use super::tune::{self, Entrant, Flow, Problem, Record, Settings};
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::scenario::{Scenario, StrategySpec};
 use crate::seed::mix2;
 use serde::{Deserialize, Serialize};
@@ -213,7 +213,10 @@ pub fn climb(
 ) -> Result<Climb, Error> {
     let old = previous.unwrap_or_default().restarts;
     if old.len() > problems.len() {
-        return Err(Error::input("the record has more restarts than these settings; start again without --resume"));
+        return Err(Error::input_naming([
+            "the record has more restarts than these settings; start again without ".into(),
+            Input::Resume.into(),
+        ]));
     }
     let mut old = old.into_iter();
     let mut done = Climb::default();

@@ -38,7 +38,7 @@
 //!   same seeds (`probe`): a strategy no deviant beats may still waste a
 //!   gift or overuse an action no key of its own can fix.
 
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::scenario::knobs::{CHOICES, KNOBS, Knob, choice_of, choice_values, set_choice};
 use crate::scenario::{Scenario, StrategySpec};
 use crate::sim::lineup::{Lineup, PlayedCampaign};
@@ -248,7 +248,7 @@ pub fn check(
     let fair = 1.0 / seats as f64;
     let list = deviants(&spec, factor, keys);
     if list.is_empty() {
-        return Err(Error::input("no deviant to try: check --keys"));
+        return Err(Error::input_naming(["no deviant to try: check ".into(), Input::Keys.into()]));
     }
     let play = |d: &StrategySpec| -> Result<Vec<PlayedCampaign>, Error> {
         let mut specs = vec![d.clone()];

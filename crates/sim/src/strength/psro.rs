@@ -36,7 +36,7 @@
 use super::climb::{self, Plan};
 use super::metagame::{Composition, EmpiricalGame, multisets};
 use super::tune::{self, Field, Flow, Objective, Problem, Settings as TuneSettings};
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
 use crate::seed::mix2;
 use crate::sim::lineup::{Lineup, Wins};
@@ -247,7 +247,10 @@ pub fn run(
             r
         }
         Some(_) => {
-            return Err(Error::input("the record was made with other settings; start again without --resume"));
+            return Err(Error::input_naming([
+                "the record was made with other settings; start again without ".into(),
+                Input::Resume.into(),
+            ]));
         }
         None => Record { settings: settings.clone(), rounds: Vec::new() },
     };

@@ -39,7 +39,7 @@
 
 use super::space::{Space, penalty};
 use super::tune::{Flow, Objective};
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::scenario::{Scenario, StrategyKind, StrategySpec};
 use crate::seed::mix2;
 use crate::sim::lineup::{Behaviour, Lineup};
@@ -521,9 +521,10 @@ impl Fitness<'_, '_> {
         let now = self.now.read().unwrap_or_else(|e| e.into_inner());
         let m = match &now.replay {
             Some(rec) => rec.get(&bits(&u)).cloned().ok_or_else(|| {
-                Error::input(
-                    "the record does not match these settings (a candidate differs): start again without --resume",
-                )
+                Error::input_naming([
+                    "the record does not match these settings (a candidate differs): start again without ".into(),
+                    Input::Resume.into(),
+                ])
             }),
             None => self.p.measure(&self.p.spec(now.base, &u), now.master, self.p.settings.per_eval),
         };
@@ -549,7 +550,10 @@ pub fn run(p: &Styles<'_>, previous: Option<Record>, mut after: impl FnMut(&Reco
     if let Some(r) = &previous
         && r.settings != *s
     {
-        return Err(Error::input("the record was made with other settings; start again without --resume"));
+        return Err(Error::input_naming([
+            "the record was made with other settings; start again without ".into(),
+            Input::Resume.into(),
+        ]));
     }
     let mut rec = match previous {
         Some(r) if r.seeds.len() == p.starts.len() => r,
@@ -639,9 +643,10 @@ pub fn run(p: &Styles<'_>, previous: Option<Record>, mut after: impl FnMut(&Reco
         let g = Generation { emitter: e, evals, new, improved, restarted };
         let replayed = (t as usize) < old.len();
         if replayed && old[t as usize] != g {
-            return Err(Error::input(
-                "the record does not match these settings (the search took another path); start again without --resume",
-            ));
+            return Err(Error::input_naming([
+                "the record does not match these settings (the search took another path); start again without ".into(),
+                Input::Resume.into(),
+            ]));
         }
         rec.generations.push(g);
         if !replayed && after(&rec) == Flow::Stop {

@@ -51,7 +51,7 @@
 //! No IO here: the caller is told about each generation and writes files.
 
 use super::space::{Space, penalty};
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::scenario::param::Param;
 use crate::scenario::{Scenario, StrategySpec};
 use crate::seed::mix2;
@@ -263,10 +263,11 @@ pub fn draw_variants(sc: &Scenario, params: &[Param], k: u32, seed: u64) -> Resu
                         })
                         .collect();
                     Err(Error::input(format!(
-                        "--vary: variant {v} ({}) breaks the scenario: {}: {message}",
+                        "variant {v} ({}) breaks the scenario: {}: {message}",
                         describe_variant(params, &s),
                         key.join(".")
-                    )))
+                    ))
+                    .at_input(Input::Range))
                 }
             }
         })
@@ -635,10 +636,11 @@ impl Fitness<'_, '_> {
         let played = match &now.replay {
             Some(rec) => match rec.get(&bits(&u)) {
                 Some(&w) => Ok(w),
-                None => Err(Error::input(
-                    "the record does not match these settings (a candidate differs): \
-                             start again without --resume, or give the settings of the record",
-                )),
+                None => Err(Error::input_naming([
+                    "the record does not match these settings (a candidate differs): start again without ".into(),
+                    Input::Resume.into(),
+                    ", or give the settings of the record".into(),
+                ])),
             },
             None => {
                 let me = self.problem.spec_at(&u);
@@ -675,7 +677,10 @@ pub fn tune(
     if let Some(r) = &record
         && r.settings != *s
     {
-        return Err(Error::input("the record was made with other settings; start again without --resume"));
+        return Err(Error::input_naming([
+            "the record was made with other settings; start again without ".into(),
+            Input::Resume.into(),
+        ]));
     }
     let done = record.as_ref().map_or(0, |r| r.generations.len());
     let mut rec = match record.take() {
@@ -738,10 +743,11 @@ pub fn tune(
         let this = match old.get(g as usize) {
             Some(prev) => {
                 if bits(&prev.mean) != bits(&mean) {
-                    return Err(Error::input(
-                        "the record does not match these settings (the search took another path); \
-                                start again without --resume",
-                    ));
+                    return Err(Error::input_naming([
+                        "the record does not match these settings (the search took another path); start again without "
+                            .into(),
+                        Input::Resume.into(),
+                    ]));
                 }
                 prev.clone()
             }

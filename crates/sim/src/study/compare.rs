@@ -7,7 +7,7 @@
 //! comparison prints a false verdict in at most `ALPHA` of runs.
 
 use super::metrics::{Measured, Metric, measure, with_combat};
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
 use crate::scenario::StrategySpec;
@@ -243,10 +243,15 @@ pub fn comparable(a: (&str, &Scenario), b: (&str, &Scenario)) -> Result<(), Erro
         .map(|(i, (x, y))| format!("seat {i} plays {} in {} and {} in {}", x.strategy, a.0, y.strategy, b.0))
         .collect();
     if !differ.is_empty() {
-        return Err(Error::input(format!(
-            "the players differ ({}): a paired comparison measures a rule change with the same players; use --players STRATEGY to seat one strategy in both",
-            differ.join("; ")
-        )));
+        return Err(Error::input_naming([
+            format!(
+                "the players differ ({}): a paired comparison measures a rule change with the same players; use ",
+                differ.join("; ")
+            )
+            .into(),
+            Input::Players.into(),
+            " STRATEGY to seat one strategy in both".into(),
+        ]));
     }
     Ok(())
 }

@@ -21,7 +21,7 @@
 //!   Each side plays as well as tuning can make it, so the figure is the
 //!   option's worth, not a measure of one set of weights' habits.
 
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::scenario::ActionKind;
 use crate::scenario::{Scenario, StrategySpec};
 use crate::sim::lineup::Lineup;
@@ -48,7 +48,13 @@ impl Restriction {
             return Err(Error::input("\"done\" cannot be forbidden: a player must be able to stop"));
         }
         if forbid.is_empty() && force.is_empty() {
-            return Err(Error::input("give --forbid, --force or both"));
+            return Err(Error::input_naming([
+                "give ".into(),
+                Input::Forbid.into(),
+                ", ".into(),
+                Input::Force.into(),
+                " or both".into(),
+            ]));
         }
         Ok(Restriction { forbid, force })
     }
@@ -314,7 +320,7 @@ pub fn run(
     let settings = crate::strength::probe::Settings::default();
     let probes = crate::strength::probe::for_kinds(&settings, &r.kinds());
     for level in levels {
-        let spec = sc.named_strategy(level).map_err(|e| e.at("--levels"))?;
+        let spec = sc.named_strategy(level).map_err(|e| e.at_input(Input::Levels))?;
         values.push(paired(sc, level, &r.apply(&spec), &spec, seed, campaigns)?);
         if !probes.is_empty() {
             competence.push(crate::strength::probe::check(sc, level, probes.clone(), settings, seed, campaigns)?);
@@ -324,9 +330,8 @@ pub fn run(
         None => None,
         Some(b) => {
             if field.kind != crate::scenario::StrategyKind::Weighted {
-                return Err(Error::input(format!(
-                    "--best-response tunes the players' keys: {players:?} must be a weighted strategy"
-                )));
+                return Err(Error::input(format!("tunes the players' keys: {players:?} must be a weighted strategy"))
+                    .at_input(Input::BestResponse));
             }
             // Both against the field, on campaigns no search played.
             let held = held_out_master(seed);

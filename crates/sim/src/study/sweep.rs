@@ -8,7 +8,7 @@
 
 use super::compare::{ALPHA, Row, adjust, paired};
 use super::metrics::{Metric, measure, with_combat};
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::rules::setup::SetupError;
 use crate::scenario::Scenario;
 use crate::sim::runner::{SeatFlag, SeatRotation, seating};
@@ -24,20 +24,20 @@ pub struct Axis {
 /// Most values an integer range `KEY=LO..HI` may expand to.
 pub const MAX_RANGE_VALUES: i64 = 25;
 
-/// `--vary KEY=V1,V2,...`, split at the commas that are not inside
+/// `KEY=V1,V2,...`, split at the commas that are not inside
 /// brackets or quotes, so array values (`["mine","pillage"]`) stay whole;
-/// or `--vary KEY=LO..HI` with whole numbers, every value from LO to HI.
+/// or `KEY=LO..HI` with whole numbers, every value from LO to HI.
 pub fn parse_axis(s: &str) -> Result<Axis, Error> {
-    let (k, v) =
-        s.split_once('=').ok_or_else(|| Error::input(format!("--vary {s}: expected KEY=V1,V2,... or KEY=LO..HI")))?;
+    let at = |e: Error| e.at_input_value(Input::Values, s);
+    let (k, v) = s.split_once('=').ok_or_else(|| at(Error::input("expected KEY=V1,V2,... or KEY=LO..HI")))?;
     if let Some((lo, hi)) = v.split_once("..")
         && let (Ok(lo), Ok(hi)) = (lo.trim().parse::<i64>(), hi.trim().parse::<i64>())
     {
         if hi <= lo || hi - lo + 1 > MAX_RANGE_VALUES {
-            return Err(Error::input(format!(
-                "--vary {s}: a range of whole numbers LO..HI with LO < HI and at most {MAX_RANGE_VALUES} values; \
+            return Err(at(Error::input(format!(
+                "a range of whole numbers LO..HI with LO < HI and at most {MAX_RANGE_VALUES} values; \
                  list other values as KEY=V1,V2,..."
-            )));
+            ))));
         }
         return Ok(Axis { key: k.trim().to_string(), values: (lo..=hi).map(|x| x.to_string()).collect() });
     }
@@ -59,7 +59,7 @@ pub fn parse_axis(s: &str) -> Result<Axis, Error> {
     }
     values.push(cur.trim().to_string());
     if k.trim().is_empty() || values.iter().any(String::is_empty) {
-        return Err(Error::input(format!("--vary {s}: expected KEY=V1,V2,... with no empty value")));
+        return Err(at(Error::input("expected KEY=V1,V2,... with no empty value")));
     }
     Ok(Axis { key: k.trim().to_string(), values })
 }
@@ -194,7 +194,8 @@ impl Sweep {
                 Some(j) => chosen.push(j),
                 None => {
                     let known: Vec<String> = self.metrics.iter().map(|m| format!("{:?}", m.name())).collect();
-                    return Err(Error::input(format!("--metric {n:?}: unknown metric (known: {})", known.join(", "))));
+                    return Err(Error::input(format!("unknown metric (known: {})", known.join(", ")))
+                        .at_input_value(Input::Metric, format_args!("{n:?}")));
                 }
             }
         }

@@ -92,7 +92,7 @@ pub fn scenario_at(base: &Scenario, params: &[Param], x: &[f64], settings: &Sett
     let PointPlayers::BestResponse { start, budget: tune } = &settings.seating else {
         return Ok(sc);
     };
-    let spec = sc.named_strategy(start).map_err(|e| e.at("--players"))?;
+    let spec = sc.named_strategy(start).map_err(|e| e.at_input(crate::error::Input::Players))?;
     let (best, _) = tune_from(&sc, &spec, Field::SelfPlay, tuning_seed(settings.master), tune)?;
     crate::strength::best_response::seat_tuned(&sc, start, &best, tune.family)
 }

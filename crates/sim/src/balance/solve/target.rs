@@ -3,7 +3,7 @@
 //! each target's gap per campaign. Kept apart from the root finders, which
 //! see a gap only as numbers, so a new kind of side touches this file alone.
 
-use crate::error::Error;
+use crate::error::{Error, Input};
 use crate::scenario::ActionKind;
 use crate::scenario::Scenario;
 use crate::study::metrics::Metric;
@@ -88,13 +88,13 @@ pub struct Goal {
 
 impl Goal {
     pub fn parse(s: &str, sc: &Scenario) -> Result<Goal, Error> {
-        let (l, r) = s.split_once('=').ok_or_else(|| {
-            Error::input(format!("--target {s:?}: expected \"METRIC = VALUE\" or \"METRIC = METRIC2\""))
-        })?;
-        let lhs = Side::parse(l, sc).map_err(|e| e.at(format_args!("--target {s:?}")))?;
+        let at = |e: Error| e.at_input_value(Input::Target, format_args!("{s:?}"));
+        let (l, r) =
+            s.split_once('=').ok_or_else(|| at(Error::input("expected \"METRIC = VALUE\" or \"METRIC = METRIC2\"")))?;
+        let lhs = Side::parse(l, sc).map_err(at)?;
         let rhs = match r.trim().parse::<f64>() {
             Ok(v) if v.is_finite() => Rhs::Value(v),
-            _ => Rhs::Side(Side::parse(r, sc).map_err(|e| e.at(format_args!("--target {s:?}")))?),
+            _ => Rhs::Side(Side::parse(r, sc).map_err(at)?),
         };
         Ok(Goal { lhs, rhs })
     }
@@ -191,7 +191,7 @@ mod tests {
             ("value of forbid mine against nobody = 0", "unknown strategy"),
             ("value of forbid done = 0", "cannot be forbidden"),
             ("value of mine = 0", "expected forbid, force or against"),
-            ("value of against tuned = 0", "give --forbid, --force or both"),
+            ("value of against tuned = 0", "give <forbid>, <force> or both"),
         ] {
             let e = Goal::parse(bad, &sc).unwrap_err();
             assert!(e.message().contains(why), "{bad}: {e}");

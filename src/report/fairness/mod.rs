@@ -3,9 +3,14 @@
 //! shown verbatim as the first line of `empires tables`, the first screen
 //! of its page and the README; and the charts of what differs between the
 //! tables (the dice decide who wins the same way in every table, so the
-//! P(win) grids are one picture; what a result costs is not).
+//! P(win) grids are one picture; what a result costs is not). The findings
+//! and verdicts are worded in `words`.
 
-use crate::analysis::fairness::{CityCost, Parity, Verdict, city_cost_words, city_costs, criterion, sea_land};
+pub mod words;
+
+pub use words::{Words, criterion, rates_words, short, units};
+
+use crate::analysis::fairness::{CityCost, Verdict, city_costs, dearest, sea_land, worst_city};
 use crate::report::tables::Exact;
 use crate::rules::CombatKind;
 use crate::scenario::Scenario;
@@ -27,7 +32,7 @@ pub fn answer(sc: &Scenario, verdicts: &[Verdict]) -> String {
     // Each sentence after the first opens with a capital.
     let body: Vec<String> =
         sentences.iter().enumerate().map(|(i, s)| if i == 0 { s.clone() } else { capital(s) }).collect();
-    let parity: Vec<String> = sea_land(sc, verdicts).iter().map(Parity::words).collect();
+    let parity: Vec<String> = sea_land(sc, verdicts).iter().map(Words::words).collect();
     let sea = if parity.is_empty() { String::new() } else { format!(" Sea and land: {}.", parity.join("; ")) };
     format!(
         "{LEAD} Exactly, with the {} die of scenario {}: {}.{sea} Criterion: {}.",
@@ -62,11 +67,8 @@ fn cost_cell(c: &CityCost) -> String {
 pub fn city_cost_rows(sc: &Scenario) -> Vec<Vec<String>> {
     let t = &sc.tables;
     let units: Vec<i32> = (t.siege_army_units[0]..=t.siege_army_units[1]).collect();
-    let mut rows = vec![
-        std::iter::once("city PV".to_string())
-            .chain(units.iter().map(|&u| crate::analysis::fairness::units(u)))
-            .collect::<Vec<_>>(),
-    ];
+    let mut rows =
+        vec![std::iter::once("city PV".to_string()).chain(units.iter().map(|&u| words::units(u))).collect::<Vec<_>>()];
     let costs = city_costs(sc);
     for pv in t.siege_city_pv[0]..=t.siege_city_pv[1] {
         let row =
@@ -101,8 +103,8 @@ pub fn city_cost_caption(sc: &Scenario) -> String {
 /// the criterion.
 pub fn city_cost_worst(sc: &Scenario) -> String {
     let costs = city_costs(sc);
-    match (crate::analysis::fairness::worst_city(&costs), city_cost_words(sc, &costs)) {
-        (Some(w), Some(words)) if w.over => format!("over the criterion: {words}"),
+    match (worst_city(&costs), dearest(sc, &costs)) {
+        (Some(w), Some(d)) if w.over => format!("over the criterion: {}", d.words()),
         (Some(w), _) => format!("within the criterion: the worst cell: {}", w.words()),
         _ => "no siege chain to judge".into(),
     }
@@ -158,10 +160,10 @@ pub fn rows(verdicts: &[Verdict]) -> Vec<Vec<String>> {
         rows.push(vec![
             v.kind.name().to_string(),
             format!("{:+.1} pts", 100.0 * v.edge + 0.0),
-            format!("{:.3} {}", v.equal.a_loss, v.a_loss_unit),
-            format!("{:.3} {}", v.equal.d_loss, v.d_loss_unit),
+            format!("{:.3} {}", v.equal.a_loss, words::unit(v.a_loss_unit)),
+            format!("{:.3} {}", v.equal.d_loss, words::unit(v.d_loss_unit)),
             format!("{:+.3}", v.loss_gap + 0.0),
-            v.short(),
+            short(v),
         ]);
     }
     rows
@@ -227,19 +229,18 @@ pub const SIDES: [&str; 2] = ["defender ahead", "attacker ahead"];
 pub fn loss_gap_heatmap(sc: &Scenario, e: &Exact, kind: CombatKind) -> Option<crate::report::charts::Chart> {
     let t = e.tables.iter().find(|t| t.kind == kind)?;
     let den = t.den as f64;
-    let [a, d] = crate::analysis::fairness::sides(sc, kind);
+    let [a, d] = crate::analysis::fairness::rates(sc, kind);
     let title = format!(
         "{}: expected defender loss − attacker loss, in {} (tables.exchange)",
         kind.name(),
         sc.tables.exchange.unit
     );
-    Some(grid_heatmap(t, title, false, |c| (c.d_loss as f64 * d.rate.value - c.a_loss as f64 * a.rate.value) / den))
+    Some(grid_heatmap(t, title, false, |c| (c.d_loss as f64 * d.value - c.a_loss as f64 * a.value) / den))
 }
 
 /// `tables --diff`: how each part of the criterion moves from `a` to `b`,
 /// table by table, then the chains fought to the end. Every figure exact.
 pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
-    use crate::analysis::fairness::worst_city;
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(out, "A: {}", answer(a, &ea.verdicts));
@@ -273,10 +274,18 @@ pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
         for (part, x, y) in parts {
             rows.push(vec![name.clone(), part, num(x), num(y), moved(x, y)]);
         }
-        let never = |x: &Option<String>| x.clone().unwrap_or_else(|| "never".into());
+        let never = |x: Option<String>| x.unwrap_or_else(|| "never".into());
         for (part, x, y) in [
-            ("more strength hurts", never(&va.hurts), never(&vb.hurts)),
-            ("a bigger gap costs the winner more or the loser less", never(&va.rows_break), never(&vb.rows_break)),
+            (
+                "more strength hurts",
+                never(va.hurts.as_ref().map(Words::words)),
+                never(vb.hurts.as_ref().map(Words::words)),
+            ),
+            (
+                "a bigger gap costs the winner more or the loser less",
+                never(va.rows_break.as_ref().map(Words::words)),
+                never(vb.rows_break.as_ref().map(Words::words)),
+            ),
         ] {
             let m = text_moved(&x, &y);
             rows.push(vec![name.clone(), part.into(), x, y, m]);
@@ -284,7 +293,7 @@ pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
         if va.kind == CombatKind::Siege {
             let (ca, cb) = (city_costs(a), city_costs(b));
             let cell = |c: Option<&CityCost>| match c {
-                Some(c) => format!("{} ({} PV, {})", cost_cell(c), c.pv, crate::analysis::fairness::units(c.units)),
+                Some(c) => format!("{} ({} PV, {})", cost_cell(c), c.pv, units(c.units)),
                 None => "none".into(),
             };
             let (wa, wb) = (worst_city(&ca), worst_city(&cb));
@@ -301,8 +310,8 @@ pub fn diff_text(a: &Scenario, ea: &Exact, b: &Scenario, eb: &Exact) -> String {
         rows.push(vec![
             name,
             "verdict".into(),
-            va.short(),
-            vb.short(),
+            short(va),
+            short(vb),
             if va.words() == vb.words() { "=".into() } else { "changed".into() },
         ]);
     }
