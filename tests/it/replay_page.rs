@@ -28,7 +28,7 @@ fn scenario(file: &str) -> Scenario {
 }
 
 #[test]
-fn seasons_kept_one_by_one_are_the_game_play_campaign_plays() {
+fn seasons_kept_one_by_one_are_the_game_the_campaign_builder_plays() {
     for file in ["default.toml", "duel.toml", "archipelago.toml", "straits.toml"] {
         let sc = scenario(file);
         for (master, index) in [(1, 0), (7, 0), (7, 3), (42, 11), (1234, 5)] {
