@@ -21,9 +21,8 @@ pub struct RowInfo {
     /// The gaps it covers, `from..=to` (`None`: open on that side).
     pub from: Option<i32>,
     pub to: Option<i32>,
+    /// What it does: two rows with equal effects do the same thing.
     pub effect: RowEffect,
-    /// Its effect as numbers: two rows with the same key do the same thing.
-    pub key: Vec<i64>,
 }
 
 /// A row's effect, as the scenario's table states it (the report words it).
@@ -135,13 +134,7 @@ pub fn rows(sc: &Scenario, kind: CombatKind) -> Vec<RowInfo> {
     where
         R: crate::scenario::table::GapRow,
     {
-        rows.rows
-            .iter()
-            .map(|r| {
-                let effect = effect(r);
-                RowInfo { from: r.from(), to: r.to(), effect, key: effect.key() }
-            })
-            .collect()
+        rows.rows.iter().map(|r| RowInfo { from: r.from(), to: r.to(), effect: effect(r) }).collect()
     }
     match kind {
         CombatKind::Army => {
@@ -155,20 +148,6 @@ pub fn rows(sc: &Scenario, kind: CombatKind) -> Vec<RowInfo> {
         CombatKind::SpyDuel => {
             info(&sc.spy.duel, |r| RowEffect::Duel { loser_lost: r.loser_lost, winner_spent: r.winner_spent })
         }
-    }
-}
-
-impl RowEffect {
-    /// The effect as numbers, in the order the table states them.
-    pub fn key(self) -> Vec<i64> {
-        let (a, b) = match self {
-            RowEffect::Army { winner_loss, loser_loss } => (winner_loss as i64, loser_loss as i64),
-            RowEffect::Siege { city_pv, army_loss } => (city_pv as i64, army_loss as i64),
-            RowEffect::Naval { winner_pv, loser_pv } => (winner_pv as i64, loser_pv as i64),
-            RowEffect::Spy { success, spy_lost } => (success as i64, spy_lost as i64),
-            RowEffect::Duel { loser_lost, winner_spent } => (loser_lost as i64, winner_spent as i64),
-        };
-        vec![a, b]
     }
 }
 

@@ -100,7 +100,7 @@ pub fn findings(sc: &Scenario, t: &Table) -> Vec<Finding> {
 
     for i in 0..t.rows.len() {
         for j in i + 1..t.rows.len() {
-            if t.rows[i].key == t.rows[j].key {
+            if t.rows[i].effect == t.rows[j].effect {
                 let infos = [t.rows[i].clone(), t.rows[j].clone()];
                 push(Found::SameEffect { rows: [i, j], infos }, None);
             }
